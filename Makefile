@@ -1,0 +1,47 @@
+# tinymm - the thin front door.  The build is CMake (CMakePresets.json); this file only drives it.
+#   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]]
+#   make test        build everything, run every test through CTest
+#   make gdb [BOARD=b]
+BOARD ?= qemu-virt-arm
+MEM ?= 256M
+ARGS ?=
+QEMUFLAGS ?=
+DISK ?=
+BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
+export ARGS QEMUFLAGS
+
+.PHONY: all run test gdb deps clean $(BOARDS) host check-board
+
+all: $(BOARDS) host
+
+check-board:
+	@case " $(BOARDS) " in *" $(BOARD) "*) ;; \
+	  *) echo "make: unknown BOARD '$(BOARD)' (boards: $(BOARDS))" >&2; exit 2 ;; esac
+
+# Install missing tools only when one is missing (tools/install-deps needs root or prints the command).
+deps:
+	@tools/install-deps --check >/dev/null 2>&1 || tools/install-deps
+
+$(BOARDS): deps
+	@cmake --preset $@ >/dev/null
+	@cmake --build --preset $@ -j $(JOBS)
+
+host: deps
+	@cmake --preset host >/dev/null
+	@cmake --build --preset host -j $(JOBS)
+
+run: check-board
+	@$(MAKE) --no-print-directory $(BOARD)
+	@tools/run --board $(BOARD) --mem $(MEM) --append "$$ARGS" $(if $(DISK),--disk $(DISK)) -- $$QEMUFLAGS
+
+gdb: check-board
+	@$(MAKE) --no-print-directory $(BOARD)
+	@tools/gdb $(BOARD)
+
+test: all
+	@ctest --preset host -j $(JOBS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,105 @@
+/*
+ * arch.c - the RISC-V side of include/tinymm/arch.h (RV32 and RV64, S-mode): the `time`
+ * counter and the report for an unexpected trap.  Power-off needs a device (sifive,test), so
+ * arch_poweroff() has nothing of its own to do.
+ */
+#include "tinymm/arch.h"
+#include "tinymm/board_config.h"
+#include "tinymm/console.h"
+#include "tinymm/power.h"
+#include "tinymm/printk.h"
+
+#if __riscv_xlen == 64
+const char arch_name[] = "rv64";
+#else
+const char arch_name[] = "rv32";
+#endif
+
+void arch_early_init(void)
+{
+	/* stvec is set in entry.S before C runs. */
+}
+
+uint64_t arch_counter_read(void)
+{
+#if __riscv_xlen == 64
+	uint64_t t;
+
+	__asm__ __volatile__("rdtime %0" : "=r"(t));
+	return t;
+#else
+	uint32_t hi, lo, hi2;
+
+	do {	/* re-read if the low half wrapped between the two reads */
+		__asm__ __volatile__("rdtimeh %0" : "=r"(hi));
+		__asm__ __volatile__("rdtime %0" : "=r"(lo));
+		__asm__ __volatile__("rdtimeh %0" : "=r"(hi2));
+	} while (hi != hi2);
+	return ((uint64_t)hi << 32) | lo;
+#endif
+}
+
+uint64_t arch_counter_freq(void)
+{
+	return 0;	/* the device tree's /cpus/timebase-frequency says */
+}
+
+void arch_poweroff(int status)
+{
+	(void)status;
+}
+
+void arch_cpu_relax(void)
+{
+	__asm__ __volatile__("wfi");
+}
+
+static const char *const exc_names[] = {
+	"instruction address misaligned", "instruction access fault", "illegal instruction",
+	"breakpoint", "load address misaligned", "load access fault",
+	"store/AMO address misaligned", "store/AMO access fault", "environment call from U-mode",
+	"environment call from S-mode", "reserved", "environment call from M-mode",
+	"instruction page fault", "load page fault", "reserved", "store/AMO page fault",
+};
+
+static const char *cause_name(unsigned long cause)
+{
+	unsigned long code = cause << 1 >> 1;
+
+	if (cause >> (__riscv_xlen - 1))
+		return code == 1 ? "supervisor software interrupt" :
+		       code == 5 ? "supervisor timer interrupt" :
+		       code == 9 ? "supervisor external interrupt" : "interrupt";
+	return code < ARRAY_SIZE(exc_names) ? exc_names[code] : "unknown exception";
+}
+
+#define W (int)(sizeof(long) * 2)
+
+void riscv_trap(unsigned long *regs);
+void riscv_trap(unsigned long *regs)
+{
+	unsigned long scause, stval, sepc;
+
+	__asm__ __volatile__("csrr %0, scause" : "=r"(scause));
+	__asm__ __volatile__("csrr %0, stval" : "=r"(stval));
+	__asm__ __volatile__("csrr %0, sepc" : "=r"(sepc));
+	printk(KERN_EMERG "Unhandled trap: %s (scause 0x%0*lx) stval 0x%0*lx sepc 0x%0*lx\n",
+	       cause_name(scause), W, scause, W, stval, W, sepc);
+	for (int i = 1; i < 32; i++)
+		printk(KERN_EMERG "x%-2d 0x%0*lx%s", i, W, regs[i], i % 4 == 3 ? "\n" : "  ");
+	printk("\n");
+	machine_poweroff(1);
+}
+
+/* M-mode trap during mstart.S (RV32 without firmware): nothing is set up, use the board's UART. */
+void riscv_mtrap(unsigned long mcause, unsigned long mtval, unsigned long mepc);
+void riscv_mtrap(unsigned long mcause, unsigned long mtval, unsigned long mepc)
+{
+	console_setup(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
+	printk(KERN_EMERG "Unhandled M-mode trap: %s (mcause 0x%0*lx) mtval 0x%0*lx mepc 0x%0*lx\n",
+	       cause_name(mcause), W, mcause, W, mtval, W, mepc);
+	if (BOARD_EXIT_BASE)
+		sifive_test_poweroff(BOARD_EXIT_BASE, 1);
+	for (;;)
+		;
+}

@@ -1,0 +1,162 @@
+/*
+ * dt_memory.c - turns the device tree's description of memory into the memblock map.
+ *
+ * Sources, in the order they claim memory (the first claim on a byte wins, see memblock.h):
+ * the kernel image and the DTB (most specific), then /reserved-memory children (no-map, or
+ * firmware for OpenSBI's "mmode_resv" regions), then the /memreserve/ block.
+ * Bad input is refused with one line naming the node and the problem: a silently wrong memory
+ * map is worse than no boot.  Locking: none; runs once during boot.
+ */
+#include <string.h>
+#include "tinymm/devicetree.h"
+#include "tinymm/errno.h"
+#include "tinymm/memblock.h"
+#include "tinymm/printk.h"
+
+#define MEM_FMT "[mem 0x%016llx-0x%016llx]"
+#define MEM_ARGS(b, s) (unsigned long long)(b), (unsigned long long)((b) + (s) - 1)
+
+void dt_node_path(const struct dt *dt, int node, char *buf, size_t len)
+{
+	int chain[32], depth = 0;
+
+	for (int n = node; n > 0 && depth < (int)ARRAY_SIZE(chain); n = dt_parent(dt, n))
+		chain[depth++] = n;
+	size_t pos = 0;
+	buf[0] = '\0';
+	if (!depth)
+		ksnprintf(buf, len, "/");
+	while (depth-- > 0 && pos < len) {
+		int w = ksnprintf(buf + pos, len - pos, "/%s", dt_node_name(dt, chain[depth]));
+		pos += (size_t)(w > 0 ? w : 0);
+	}
+}
+
+static bool node_enabled(const struct dt *dt, int node)
+{
+	const char *st = dt_getprop_str(dt, node, "status");
+
+	return !st || !strcmp(st, "okay") || !strcmp(st, "ok");
+}
+
+static int add_memory_node(const struct dt *dt, int node, char *err, size_t errlen)
+{
+	char path[64];
+	int len, root = dt_root(dt);
+	int ac = dt_addr_cells(dt, root), sc = dt_size_cells(dt, root);
+	int entry = 4 * (ac + sc);
+
+	dt_node_path(dt, node, path, sizeof(path));
+	if (!dt_getprop(dt, node, "reg", &len) || len == 0) {
+		ksnprintf(err, errlen, "dt: %s: no reg property", path);
+		return -EINVAL;
+	}
+	if (ac < 1 || ac > 2 || sc < 1 || sc > 2 || len % entry) {
+		ksnprintf(err, errlen,
+			  "dt: %s: reg is %d bytes, not a multiple of %d (#address-cells = %d, #size-cells = %d)",
+			  path, len, entry, ac, sc);
+		return -EINVAL;
+	}
+	for (int i = 0; i < len / entry; i++) {
+		uint64_t base, size;
+		struct memblock_region other;
+
+		dt_reg(dt, node, i, &base, &size);
+		if (size == 0) {
+			ksnprintf(err, errlen, "dt: %s: bank %d at 0x%llx has size 0", path, i,
+				  (unsigned long long)base);
+			return -EINVAL;
+		}
+		int ret = memblock_add(base, size, &other);
+		if (ret == -EEXIST) {
+			ksnprintf(err, errlen, "dt: %s: bank " MEM_FMT " overlaps RAM " MEM_FMT, path,
+				  MEM_ARGS(base, size), MEM_ARGS(other.base, other.size));
+			return ret;
+		}
+		if (ret) {
+			ksnprintf(err, errlen, "dt: %s: bank " MEM_FMT " rejected (%s)", path,
+				  MEM_ARGS(base, size), ret == -ENOSPC ? "too many regions" : "wraps around");
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Reservations are whole pages: the page allocator that inherits this map works in pages. */
+static void reserve_or_warn(phys_addr_t base, phys_addr_t size, enum memblock_type type,
+			    const char *what)
+{
+	phys_addr_t end = ALIGN(base + size, (phys_addr_t)PAGE_SIZE);
+
+	base = ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE);
+	size = end - base;
+	if (memblock_reserve(base, size, type) < 0)
+		pr_warn("memblock: no room to record %s " MEM_FMT "\n", what, MEM_ARGS(base, size));
+}
+
+static void reserve_memory_nodes(const struct dt *dt)
+{
+	int rm = dt_path(dt, "/reserved-memory", strlen("/reserved-memory"));
+
+	if (rm < 0)
+		return;
+	for (int n = dt_first_child(dt, rm); n >= 0; n = dt_next_sibling(dt, n)) {
+		const char *name = dt_node_name(dt, n);
+		bool nomap = dt_getprop(dt, n, "no-map", NULL) != NULL;
+		enum memblock_type type = nomap ? MEMBLOCK_NOMAP : MEMBLOCK_RESERVED;
+		uint64_t base, size;
+
+		if (!node_enabled(dt, n))
+			continue;
+		/* OpenSBI names the region that holds itself "mmode_resv<N>". */
+		if (!strncmp(name, "mmode_resv", strlen("mmode_resv")))
+			type = MEMBLOCK_FIRMWARE;
+		if (!dt_getprop(dt, n, "reg", NULL)) {
+			pr_warn("dt: /reserved-memory/%s: dynamic reservation (no reg) not supported, ignored\n",
+				name);
+			continue;
+		}
+		for (int i = 0; dt_reg(dt, n, i, &base, &size) == 0; i++)
+			if (size)
+				reserve_or_warn(base, size, type, name);
+	}
+}
+
+int dt_memory_init(const struct dt *dt, phys_addr_t dtb_pa, phys_addr_t kstart, phys_addr_t kend,
+		   char *err, size_t errlen)
+{
+	int banks = 0;
+
+	memblock_reset();
+	for (int n = dt_first_child(dt, dt_root(dt)); n >= 0; n = dt_next_sibling(dt, n)) {
+		const char *dtype = dt_getprop_str(dt, n, "device_type");
+		if (!dtype || strcmp(dtype, "memory") || !node_enabled(dt, n))
+			continue;
+		int ret = add_memory_node(dt, n, err, errlen);
+		if (ret)
+			return ret;
+		banks++;
+	}
+	if (!banks) {
+		ksnprintf(err, errlen, "dt: no /memory node (device_type = \"memory\"): RAM unknown");
+		return -ENOENT;
+	}
+	if (!memblock_is_memory(kstart, kend - kstart)) {
+		ksnprintf(err, errlen, "memory: kernel image " MEM_FMT " is not inside RAM "
+			  "(%lluK in all): RAM too small or misplaced",
+			  MEM_ARGS(kstart, kend - kstart),
+			  (unsigned long long)(memblock_phys_mem_size() >> 10));
+		return -ERANGE;
+	}
+	reserve_or_warn(kstart, kend - kstart, MEMBLOCK_KERNEL, "kernel");
+	reserve_or_warn(dtb_pa, dt->totalsize, MEMBLOCK_DTB, "dtb");
+	reserve_memory_nodes(dt);
+	for (int i = 0;; i++) {
+		uint64_t base, size;
+		if (dt_memreserve(dt, i, &base, &size))
+			break;
+		if (size)
+			reserve_or_warn(base, size, MEMBLOCK_RESERVED, "/memreserve/");
+	}
+	return 0;
+}

@@ -1,0 +1,188 @@
+/*
+ * main.c - kmain(): portable bring-up, the same on every board.
+ *
+ * Order matters and each step only uses what the previous ones set up:
+ *   early console (board's UART) -> device tree validated -> command line -> console from
+ *   /chosen/stdout-path -> power-off device -> timer frequency -> memory map (memblock)
+ *   -> then tests (tinymm.test), a script (tinymm.run) or the interactive shell.
+ * A fatal problem (bad DTB, bad memory map) is one line and a power-off with status 1.
+ */
+#include <string.h>
+#include "tinymm/arch.h"
+#include "tinymm/board_config.h"
+#include "tinymm/cmdline.h"
+#include "tinymm/console.h"
+#include "tinymm/devicetree.h"
+#include "tinymm/ktest.h"
+#include "tinymm/memblock.h"
+#include "tinymm/meminfo.h"
+#include "tinymm/power.h"
+#include "tinymm/printk.h"
+#include "tinymm/sections.h"
+#include "tinymm/shell.h"
+#include "tinymm/time.h"
+#include "tinymm/version.h"
+
+void _set_tls(void *tls);	/* picolibc: where errno and friends live */
+__noreturn void kmain(unsigned long hartid, uintptr_t dtb_pa);
+
+static __noreturn void boot_fail(const char *reason)
+{
+	printk(KERN_EMERG "tinymm: %s\n", reason);
+	machine_poweroff(1);
+}
+
+/* Console from /chosen/stdout-path ("/path", "alias" or either with ":options"). */
+static void console_from_dt(const struct dt *dt)
+{
+	int chosen = dt_path(dt, "/chosen", 7), node, len;
+	const char *path = chosen >= 0 ? dt_getprop_str(dt, chosen, "stdout-path") : NULL;
+	const char *compat;
+	uint64_t base, size;
+
+	if (!path) {
+		pr_warn("console: no /chosen/stdout-path, keeping the board's UART\n");
+		return;
+	}
+	node = dt_path(dt, path, strcspn(path, ":"));
+	compat = node >= 0 ? dt_getprop(dt, node, "compatible", &len) : NULL;
+	if (!compat || dt_reg(dt, node, 0, &base, &size)) {
+		pr_warn("console: stdout-path '%s' names no usable device, keeping the board's UART\n", path);
+		return;
+	}
+	const struct uart_driver *d = uart_find_driver(compat, len);
+	if (!d) {
+		pr_warn("console: no driver for '%s' (%s), keeping the board's UART\n", path, compat);
+		return;
+	}
+	console_setup(d->compatible, (uintptr_t)base, dt_getprop_u32(dt, node, "reg-shift", 0));
+}
+
+static void poweroff_from_dt(const struct dt *dt)
+{
+	int node = dt_find_compatible(dt, -1, "sifive,test0");
+	uint64_t base, size;
+
+	if (node >= 0 && !dt_reg(dt, node, 0, &base, &size))
+		poweroff_register(sifive_test_poweroff, (uintptr_t)base);
+}
+
+static void cpu_info(const struct dt *dt, unsigned long hartid)
+{
+	int cpus = dt_path(dt, "/cpus", 5);
+	uint32_t tb = cpus >= 0 ? dt_getprop_u32(dt, cpus, "timebase-frequency", 0) : 0;
+	int ncpus = 0;
+
+	if (!time_counter_freq() && tb)
+		time_init(tb);
+	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
+		const char *type = dt_getprop_str(dt, n, "device_type");
+		if (!type || strcmp(type, "cpu"))
+			continue;
+		if (!ncpus++) {
+			const char *isa = dt_getprop_str(dt, n, "riscv,isa");
+			const char *compat = dt_getprop_str(dt, n, "compatible");
+			int elen;
+			const char *ext = dt_getprop(dt, n, "riscv,isa-extensions", &elen);
+			pr_info("cpu0: %s%s%s%s\n", compat ? compat : "?", isa ? ", isa " : "", isa ? isa : "",
+				ext ? ", with riscv,isa-extensions" : "");
+		}
+	}
+	pr_info("cpus: %d in the device tree, booting on hart/cpu %lu; timer %llu Hz\n", ncpus, hartid,
+		(unsigned long long)time_counter_freq());
+}
+
+static void warn_option(const char *msg, const char *word)
+{
+	pr_warn("cmdline: %s 'tinymm.%s'\n", msg, word);
+}
+
+static int set_loglevel(const char *val)
+{
+	unsigned long long v;
+
+	if (kstrtoull(val, &v) || v > 8)
+		return -1;
+	console_loglevel = (int)v;
+	return 0;
+}
+KPARAM(loglevel, set_loglevel, "console log level 0-8 (default 7: all but debug)");
+
+static char cmdline_buf[1024];
+
+void kmain(unsigned long hartid, uintptr_t dtb_pa)
+{
+	char err[160];
+	struct boot_args args = { 0 };
+
+	/* picolibc's TLS block: .tdata is in place, .tbss (right after it) must be zero. */
+	_set_tls(__tls_base);
+	arch_early_init();
+	console_setup(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
+	if (BOARD_EXIT_BASE)
+		poweroff_register(sifive_test_poweroff, BOARD_EXIT_BASE);
+	time_init(arch_counter_freq());
+
+	if (!dtb_pa)
+		dtb_pa = BOARD_DTB_ADDR;
+	if (devicetree_init(dtb_pa, err)) {
+		char line[200];
+		ksnprintf(line, sizeof(line), "bad device tree at 0x%lx: %s", (unsigned long)dtb_pa, err);
+		boot_fail(line);
+	}
+	const struct dt *dt = boot_dt();
+	int chosen = dt_path(dt, "/chosen", 7);
+	const char *bootargs = chosen >= 0 ? dt_getprop_str(dt, chosen, "bootargs") : NULL;
+	if (bootargs && strlen(bootargs) >= sizeof(cmdline_buf))
+		pr_warn("cmdline: longer than %zu bytes, truncated\n", sizeof(cmdline_buf) - 1);
+	if (bootargs)
+		strncpy(cmdline_buf, bootargs, sizeof(cmdline_buf) - 1);
+	cmdline_parse(cmdline_buf, &args, __kparams_start, __kparams_end, warn_option);
+
+	console_from_dt(dt);
+	poweroff_from_dt(dt);
+	pr_info("tinymm %s on %s (%s)\n", tinymm_version, BOARD_NAME, arch_name);
+	pr_info("console: %s at 0x%lx; dtb at 0x%lx, %u bytes\n", console_name(),
+		(unsigned long)console_base(), (unsigned long)dtb_pa, (unsigned)dt->totalsize);
+	if (bootargs && *bootargs)
+		pr_info("Kernel command line: %s\n", bootargs);
+	cpu_info(dt, hartid);
+
+	phys_addr_t kstart = (uintptr_t)_start_kernel, kend = (uintptr_t)_end;
+	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
+		boot_fail(err);
+	memblock_set_kernel_sizes((uintptr_t)_sdata - kstart, kend - (uintptr_t)_sdata);
+	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
+	memblock_summary(err, sizeof(err));
+	pr_info("%s\n", err);
+
+	if (args.test) {
+		int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, args.test);
+		if (failed < 0)
+			pr_err("ktest: no suite matches '%s'\n", args.test);
+		machine_poweroff(failed ? 1 : 0);
+	}
+	if (args.run)
+		machine_poweroff(shell_run_script(__shell_cmds_start, __shell_cmds_end, args.run));
+	shell_interactive();
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	kprintf("tinymm %s (%s, %s), built with gcc %s\n", tinymm_version, BOARD_NAME, arch_name,
+		__VERSION__);
+	return 0;
+}
+SHELL_COMMAND(version, "", "print tinymm's version and board", cmd_version);
+
+static int cmd_poweroff(int argc, char **argv)
+{
+	unsigned long long status = 0;
+
+	if (argc > 2 || (argc == 2 && (kstrtoull(argv[1], &status) || status > 255)))
+		return shell_usage_error(argv[0], "usage: poweroff [status 0-255]");
+	machine_poweroff((int)status);
+}
+SHELL_COMMAND(poweroff, "[status]", "power the machine off with an exit status (default 0)", cmd_poweroff);

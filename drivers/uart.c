@@ -1,0 +1,122 @@
+/*
+ * uart.c - polled console UARTs: ARM PL011 and NS16550A (8250 family).
+ *
+ * Both are driven without interrupts: output waits for FIFO room, input is polled.  A UART
+ * is chosen by its compatible string, so the same image drives whatever the device tree names.
+ * Locking: none yet (single CPU, no interrupts); the console lock arrives with SMP.
+ */
+#include <string.h>
+#include "tinymm/arch.h"
+#include "tinymm/console.h"
+
+/* PL011 (ARM PrimeCell UART, DDI0183): data register and flag register. */
+#define PL011_DR	0x00
+#define PL011_FR	0x18
+#define PL011_FR_RXFE	(1u << 4)
+#define PL011_FR_TXFF	(1u << 5)
+
+static void pl011_init(uintptr_t base, unsigned shift)
+{
+	(void)base; (void)shift;	/* firmware/QEMU left it enabled at a usable rate */
+}
+
+static void pl011_putc(uintptr_t base, unsigned shift, char c)
+{
+	(void)shift;
+	while (readl(base + PL011_FR) & PL011_FR_TXFF)
+		;
+	writel((uint8_t)c, base + PL011_DR);
+}
+
+static int pl011_getc(uintptr_t base, unsigned shift)
+{
+	(void)shift;
+	if (readl(base + PL011_FR) & PL011_FR_RXFE)
+		return -1;
+	return (int)(readl(base + PL011_DR) & 0xff);
+}
+
+/* NS16550A: registers are bytes spaced by 1 << reg-shift. */
+#define UART_RBR	0	/* receive buffer (read) */
+#define UART_THR	0	/* transmit holding (write) */
+#define UART_FCR	2
+#define UART_LCR	3
+#define UART_LSR	5
+#define UART_LSR_DR	0x01
+#define UART_LSR_THRE	0x20
+
+static void ns16550_init(uintptr_t base, unsigned shift)
+{
+	writeb(0x03, base + (UART_LCR << shift));	/* 8N1, DLAB off */
+	writeb(0x07, base + (UART_FCR << shift));	/* FIFOs on and cleared */
+}
+
+static void ns16550_putc(uintptr_t base, unsigned shift, char c)
+{
+	while (!(readb(base + (UART_LSR << shift)) & UART_LSR_THRE))
+		;
+	writeb((uint8_t)c, base + (UART_THR << shift));
+}
+
+static int ns16550_getc(uintptr_t base, unsigned shift)
+{
+	if (!(readb(base + (UART_LSR << shift)) & UART_LSR_DR))
+		return -1;
+	return readb(base + (UART_RBR << shift));
+}
+
+static const struct uart_driver uart_drivers[] = {
+	{ "arm,pl011", pl011_init, pl011_putc, pl011_getc },
+	{ "ns16550a", ns16550_init, ns16550_putc, ns16550_getc },
+	{ "ns16550", ns16550_init, ns16550_putc, ns16550_getc },
+};
+
+const struct uart_driver *uart_find_driver(const char *list, int len)
+{
+	for (int off = 0; off < len;) {
+		const char *s = list + off;
+		size_t n = strnlen(s, (size_t)(len - off));
+		for (size_t i = 0; i < ARRAY_SIZE(uart_drivers); i++)
+			if (strlen(uart_drivers[i].compatible) == n &&
+			    !memcmp(uart_drivers[i].compatible, s, n))
+				return &uart_drivers[i];
+		off += (int)n + 1;
+	}
+	return NULL;
+}
+
+static const struct uart_driver *con_drv;
+static uintptr_t con_base;
+static unsigned con_shift;
+
+int console_setup(const char *compatible, uintptr_t base, unsigned reg_shift)
+{
+	const struct uart_driver *d = uart_find_driver(compatible, (int)strlen(compatible) + 1);
+
+	if (!d || !base)
+		return -1;
+	d->init(base, reg_shift);
+	con_drv = d;
+	con_base = base;
+	con_shift = reg_shift;
+	return 0;
+}
+
+const char *console_name(void) { return con_drv ? con_drv->compatible : "none"; }
+uintptr_t console_base(void) { return con_base; }
+
+void console_write(const char *s, size_t n)
+{
+	if (!con_drv)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			con_drv->putc(con_base, con_shift, '\r');
+		con_drv->putc(con_base, con_shift, s[i]);
+	}
+}
+
+int console_getc(void)
+{
+	return con_drv ? con_drv->getc(con_base, con_shift) : -1;
+}

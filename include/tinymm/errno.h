@@ -1,0 +1,13 @@
+/* errno.h - the Linux error numbers tinymm returns (negated), so messages read the same. */
+#ifndef TINYMM_ERRNO_H
+#define TINYMM_ERRNO_H
+#define ENOENT	2
+#define EIO	5
+#define E2BIG	7
+#define ENOMEM	12
+#define EBUSY	16
+#define EEXIST	17
+#define EINVAL	22
+#define ENOSPC	28
+#define ERANGE	34
+#endif

@@ -1,0 +1,102 @@
+/*
+ * ktest.h - in-kernel tests in the spirit of KUnit, printed as KTAP version 1.
+ *
+ * A suite is a table of cases declared next to the code it tests:
+ *
+ *	static void memblock_merges(struct ktest *t) { KTEST_EXPECT_EQ(t, memblock_count(), 1); }
+ *	static const struct ktest_case memblock_cases[] = { KTEST_CASE(memblock_merges), {} };
+ *	KTEST_SUITE(memblock, memblock_cases);
+ *
+ * EXPECT records a failure and goes on; ASSERT records it and returns from the case.  Both print
+ * file:line and both values.  KTEST_SUITE_EXPLICIT declares a suite that `*` does not select
+ * (the one that exists to fail, slow ones): it runs only when named.
+ */
+#ifndef TINYMM_KTEST_H
+#define TINYMM_KTEST_H
+
+#include <string.h>
+#include "kernel.h"
+
+enum ktest_status { KTEST_PASS, KTEST_FAIL, KTEST_SKIP };
+
+struct ktest {
+	const char *name;
+	enum ktest_status status;
+	const char *skip_reason;
+};
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;
+	bool explicit_only;
+};
+
+#define KTEST_CASE(fn) { #fn, fn }
+
+#define __KTEST_SUITE(_name, _cases, _explicit)					\
+	static const struct ktest_suite __ktest_suite_##_name __used			\
+	__section(TABLE_SECTION_ktest_suites(_name)) __attribute__((aligned(sizeof(void *)))) =	\
+		{ #_name, _cases, _explicit }
+#define KTEST_SUITE(_name, _cases)		__KTEST_SUITE(_name, _cases, false)
+#define KTEST_SUITE_EXPLICIT(_name, _cases)	__KTEST_SUITE(_name, _cases, true)
+
+#ifdef TINYMM_HOST
+/* Host builds have no linker script: the linker's own __start_/__stop_ symbols bound the section
+ * (which is why the section name there is a plain identifier). */
+#define __ktest_suites_start __start_ktest_suites
+#define __ktest_suites_end __stop_ktest_suites
+extern const struct ktest_suite __ktest_suites_start[] __attribute__((weak)), __ktest_suites_end[] __attribute__((weak));
+#define TABLE_SECTION_ktest_suites(name) "ktest_suites"
+#else
+extern const struct ktest_suite __ktest_suites_start[], __ktest_suites_end[];
+#define TABLE_SECTION_ktest_suites(name) ".ktest_suites." #name
+#endif
+
+/* Report a failed check; used by the macros. */
+void ktest_fail_int(struct ktest *t, const char *file, int line, const char *expr_a,
+		    const char *op, const char *expr_b, long long a, long long b);
+void ktest_fail_str(struct ktest *t, const char *file, int line, const char *expr_a,
+		    const char *expr_b, const char *a, const char *b);
+void ktest_fail_msg(struct ktest *t, const char *file, int line, const char *msg);
+void ktest_skip(struct ktest *t, const char *reason);
+
+#define __KTEST_CMP(t, a, op, b, onfail)						\
+	do {										\
+		long long __a = (long long)(a), __b = (long long)(b);			\
+		if (!(__a op __b)) {							\
+			ktest_fail_int(t, __FILE__, __LINE__, #a, #op, #b, __a, __b);	\
+			onfail;								\
+		}									\
+	} while (0)
+#define KTEST_EXPECT_EQ(t, a, b)	__KTEST_CMP(t, a, ==, b, (void)0)
+#define KTEST_EXPECT_NE(t, a, b)	__KTEST_CMP(t, a, !=, b, (void)0)
+#define KTEST_EXPECT_LT(t, a, b)	__KTEST_CMP(t, a, <, b, (void)0)
+#define KTEST_EXPECT_LE(t, a, b)	__KTEST_CMP(t, a, <=, b, (void)0)
+#define KTEST_EXPECT_GT(t, a, b)	__KTEST_CMP(t, a, >, b, (void)0)
+#define KTEST_EXPECT_GE(t, a, b)	__KTEST_CMP(t, a, >=, b, (void)0)
+#define KTEST_EXPECT_TRUE(t, x)		__KTEST_CMP(t, !!(x), ==, 1, (void)0)
+#define KTEST_EXPECT_FALSE(t, x)	__KTEST_CMP(t, !!(x), ==, 0, (void)0)
+#define KTEST_ASSERT_EQ(t, a, b)	__KTEST_CMP(t, a, ==, b, return)
+#define KTEST_ASSERT_NE(t, a, b)	__KTEST_CMP(t, a, !=, b, return)
+#define KTEST_ASSERT_TRUE(t, x)		__KTEST_CMP(t, !!(x), ==, 1, return)
+#define KTEST_EXPECT_STREQ(t, a, b)							\
+	do {										\
+		const char *__a = (a), *__b = (b);					\
+		if (!__a || !__b || strcmp(__a, __b))					\
+			ktest_fail_str(t, __FILE__, __LINE__, #a, #b, __a, __b);	\
+	} while (0)
+
+/* Run every suite whose name matches @glob ('*' and '?'; '*' never selects explicit-only suites
+ * unless the glob names them exactly).  Prints KTAP and the totals line; returns the number of
+ * failed cases (0 = all passed or skipped), or -1 if no suite matched. */
+int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, const char *glob);
+
+/* '*' matches any run of characters, '?' one character. */
+bool glob_match(const char *pattern, const char *s);
+
+#endif

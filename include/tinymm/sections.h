@@ -1,0 +1,9 @@
+/* sections.h - symbols the linker script (linker/kernel.ld.in) defines around the image. */
+#ifndef TINYMM_SECTIONS_H
+#define TINYMM_SECTIONS_H
+
+extern char _start_kernel[], _etext[], _sdata[], _end[];
+extern char __bss_start[], __bss_end[];
+extern char __tls_base[], __tls_size[];
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * ktest.c - runs the in-kernel suites and prints KTAP version 1:
+ *
+ *	KTAP version 1
+ *	1..<suites>
+ *	    KTAP version 1
+ *	    # Subtest: <suite>
+ *	    1..<cases>
+ *	    ok 1 <case>
+ *	ok 1 <suite>
+ *	# totals: pass:P fail:F skip:S
+ *
+ * The totals count cases.  A suite is "not ok" if any case failed, "ok ... # SKIP" if all skipped.
+ * Locking: none; tests run alone, before the shell.
+ */
+#include <string.h>
+#include "tinymm/ktest.h"
+#include "tinymm/printk.h"
+
+bool glob_match(const char *p, const char *s)
+{
+	const char *star = NULL, *retry = NULL;
+
+	while (*s) {
+		if (*p == '*') {
+			star = ++p;		/* remember where to resume if a later match fails */
+			retry = s;
+		} else if (*p == '?' || *p == *s) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star;
+			s = ++retry;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return !*p;
+}
+
+static bool selected(const struct ktest_suite *s, const char *glob)
+{
+	if (s->explicit_only)
+		return !strcmp(s->name, glob);
+	return glob_match(glob, s->name);
+}
+
+void ktest_fail_int(struct ktest *t, const char *file, int line, const char *ea,
+		    const char *op, const char *eb, long long a, long long b)
+{
+	t->status = KTEST_FAIL;
+	kprintf("    # %s: EXPECTATION FAILED at %s:%d\n", t->name, file, line);
+	kprintf("    # Expected %s %s %s, but\n", ea, op, eb);
+	kprintf("    #     %s == %lld (0x%llx)\n", ea, a, (unsigned long long)a);
+	kprintf("    #     %s == %lld (0x%llx)\n", eb, b, (unsigned long long)b);
+}
+
+void ktest_fail_str(struct ktest *t, const char *file, int line, const char *ea,
+		    const char *eb, const char *a, const char *b)
+{
+	t->status = KTEST_FAIL;
+	kprintf("    # %s: EXPECTATION FAILED at %s:%d\n", t->name, file, line);
+	kprintf("    # Expected %s == %s, but\n", ea, eb);
+	kprintf("    #     %s == \"%s\"\n", ea, a ? a : "(null)");
+	kprintf("    #     %s == \"%s\"\n", eb, b ? b : "(null)");
+}
+
+void ktest_fail_msg(struct ktest *t, const char *file, int line, const char *msg)
+{
+	t->status = KTEST_FAIL;
+	kprintf("    # %s: FAILED at %s:%d: %s\n", t->name, file, line, msg);
+}
+
+void ktest_skip(struct ktest *t, const char *reason)
+{
+	if (t->status != KTEST_FAIL)
+		t->status = KTEST_SKIP;
+	t->skip_reason = reason;
+}
+
+int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, const char *glob)
+{
+	int nr_suites = 0, pass = 0, fail = 0, skip = 0, n = 0;
+
+	for (const struct ktest_suite *s = start; s < end; s++)
+		nr_suites += selected(s, glob);
+	kprintf("KTAP version 1\n1..%d\n", nr_suites);
+	for (const struct ktest_suite *s = start; s < end; s++) {
+		int nr_cases = 0, sfail = 0, sskip = 0;
+
+		if (!selected(s, glob))
+			continue;
+		while (s->cases[nr_cases].run)
+			nr_cases++;
+		kprintf("    KTAP version 1\n    # Subtest: %s\n    1..%d\n", s->name, nr_cases);
+		for (int i = 0; i < nr_cases; i++) {
+			struct ktest t = { .name = s->cases[i].name, .status = KTEST_PASS };
+
+			s->cases[i].run(&t);
+			if (t.status == KTEST_SKIP) {
+				kprintf("    ok %d %s # SKIP %s\n", i + 1, t.name, t.skip_reason);
+				sskip++;
+			} else {
+				kprintf("    %s %d %s\n", t.status == KTEST_PASS ? "ok" : "not ok", i + 1, t.name);
+				sfail += t.status == KTEST_FAIL;
+			}
+		}
+		pass += nr_cases - sfail - sskip;
+		fail += sfail;
+		skip += sskip;
+		n++;
+		if (nr_cases && sskip == nr_cases)
+			kprintf("ok %d %s # SKIP all cases skipped\n", n, s->name);
+		else
+			kprintf("%s %d %s\n", sfail ? "not ok" : "ok", n, s->name);
+	}
+	kprintf("# totals: pass:%d fail:%d skip:%d\n", pass, fail, skip);
+	if (!nr_suites)
+		return -1;
+	return fail;
+}

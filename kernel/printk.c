@@ -1,0 +1,103 @@
+/*
+ * printk.c - kernel log lines and bare console output.
+ *
+ * printk() formats into a line buffer, drops messages at or above console_loglevel, and
+ * prefixes each line with "[seconds.micros] " as Linux does.  kprintf() is the same path without
+ * the prefix and the level: shell output and KTAP use it because their text is a contract.
+ * Messages also go to a small ring (the log buffer) so `dmesg` can show boot messages later.
+ * Locking: none yet (one CPU, no interrupts); the console lock comes with interrupts.
+ */
+#include <string.h>
+#include "tinymm/console.h"
+#include "tinymm/printk.h"
+#include "tinymm/time.h"
+
+int console_loglevel = 7;
+
+#define LOG_BUF_SIZE 8192
+static char log_buf[LOG_BUF_SIZE];
+static size_t log_head;		/* total bytes ever written; ring index is log_head % size */
+
+static void log_store(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		log_buf[(log_head + i) % LOG_BUF_SIZE] = s[i];
+	log_head += n;
+}
+
+/* Copies the log ring, oldest byte first, to @out (for `dmesg`). */
+void log_buf_dump(void (*out)(const char *s, size_t n))
+{
+	size_t n = log_head < LOG_BUF_SIZE ? log_head : LOG_BUF_SIZE;
+	size_t start = (log_head - n) % LOG_BUF_SIZE;
+	size_t first = min(n, LOG_BUF_SIZE - start);
+
+	out(log_buf + start, first);
+	out(log_buf, n - first);
+}
+
+static bool line_start = true;	/* the next character begins a new log line */
+
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[512];
+	int level = LOGLEVEL_DEFAULT;
+	int n;
+
+	if (fmt[0] == KERN_SOH[0] && fmt[1] >= '0' && fmt[1] <= '7') {
+		level = fmt[1] - '0';
+		fmt += 2;
+	}
+	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+
+	char ts[24] = "";
+	if (line_start) {
+		uint64_t ns = ktime_get_ns();
+		ksnprintf(ts, sizeof(ts), "[%5llu.%06llu] ", (unsigned long long)(ns / NSEC_PER_SEC),
+			  (unsigned long long)(ns % NSEC_PER_SEC / 1000));
+	}
+	line_start = n > 0 && buf[n - 1] == '\n';
+	log_store(ts, strlen(ts));
+	log_store(buf, (size_t)n);
+	if (level < console_loglevel) {
+		console_write(ts, strlen(ts));
+		console_write(buf, (size_t)n);
+	}
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int vkprintf(const char *fmt, va_list ap)
+{
+	char buf[512];
+	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+
+	/* One call prints at most one buffer; callers print long things (dtb values) in parts. */
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	console_write(buf, (size_t)n);
+	return n;
+}
+
+int kprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vkprintf(fmt, ap);
+	va_end(ap);
+	return n;
+}

@@ -1,0 +1,234 @@
+/*
+ * memblock.c - the early physical memory map (see include/tinymm/memblock.h).
+ *
+ * Invariants: regions[] is sorted by base, no two regions overlap, no region is empty, and two
+ * neighbours that touch with the same type are merged, so the table is the canonical form of the
+ * map and printing it is the `memmap` output.  Every region lies inside a RAM bank added with
+ * memblock_add(); banks never overlap.
+ * Locking: none.  memblock is used only during single-threaded boot, before the allocator.
+ */
+#include <string.h>
+#include "tinymm/errno.h"
+#include "tinymm/memblock.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+
+static struct memblock_region regions[MEMBLOCK_MAX_REGIONS];
+static int nr_regions;
+
+static const char *const type_names[MEMBLOCK_NR_TYPES] = {
+	[MEMBLOCK_USABLE] = "usable",	[MEMBLOCK_RESERVED] = "reserved",
+	[MEMBLOCK_NOMAP] = "no-map",	[MEMBLOCK_KERNEL] = "kernel",
+	[MEMBLOCK_DTB] = "dtb",		[MEMBLOCK_FIRMWARE] = "firmware",
+	[MEMBLOCK_MEMMAP] = "memmap",
+};
+
+const char *memblock_type_name(enum memblock_type type)
+{
+	return (unsigned)type < MEMBLOCK_NR_TYPES ? type_names[type] : "?";
+}
+
+void memblock_reset(void)
+{
+	nr_regions = 0;
+}
+
+int memblock_count(void)
+{
+	return nr_regions;
+}
+
+const struct memblock_region *memblock_region(int i)
+{
+	return i >= 0 && i < nr_regions ? &regions[i] : NULL;
+}
+
+static phys_addr_t rend(const struct memblock_region *r)
+{
+	return r->base + r->size;
+}
+
+static int insert_at(int i, phys_addr_t base, phys_addr_t size, enum memblock_type type)
+{
+	if (nr_regions == MEMBLOCK_MAX_REGIONS)
+		return -ENOSPC;
+	memmove(&regions[i + 1], &regions[i], (size_t)(nr_regions - i) * sizeof(regions[0]));
+	regions[i] = (struct memblock_region){ base, size, type };
+	nr_regions++;
+	return 0;
+}
+
+static void remove_at(int i)
+{
+	memmove(&regions[i], &regions[i + 1], (size_t)(nr_regions - i - 1) * sizeof(regions[0]));
+	nr_regions--;
+}
+
+/* Restore the "touching neighbours of one type are merged" invariant. */
+static void merge_neighbours(void)
+{
+	for (int i = 0; i + 1 < nr_regions;) {
+		if (rend(&regions[i]) == regions[i + 1].base && regions[i].type == regions[i + 1].type) {
+			regions[i].size += regions[i + 1].size;
+			remove_at(i + 1);
+		} else {
+			i++;
+		}
+	}
+}
+
+int memblock_add(phys_addr_t base, phys_addr_t size, struct memblock_region *conflict)
+{
+	int i;
+
+	if (size == 0 || base + size < base)
+		return -EINVAL;
+	for (i = 0; i < nr_regions; i++) {
+		if (base < rend(&regions[i]) && regions[i].base < base + size) {
+			if (conflict) {
+				/* Report the whole bank the overlapped region belongs to. */
+				int lo = i, hi = i;
+				while (lo > 0 && rend(&regions[lo - 1]) == regions[lo].base)
+					lo--;
+				while (hi + 1 < nr_regions && rend(&regions[hi]) == regions[hi + 1].base)
+					hi++;
+				conflict->base = regions[lo].base;
+				conflict->size = rend(&regions[hi]) - regions[lo].base;
+				conflict->type = MEMBLOCK_USABLE;
+			}
+			return -EEXIST;
+		}
+		if (regions[i].base > base)
+			break;
+	}
+	int ret = insert_at(i, base, size, MEMBLOCK_USABLE);
+	if (!ret)
+		merge_neighbours();
+	return ret;
+}
+
+long long memblock_reserve(phys_addr_t base, phys_addr_t size, enum memblock_type type)
+{
+	phys_addr_t end = base + size;
+	long long changed = 0;
+
+	if (end < base)
+		end = (phys_addr_t)-1;
+	for (int i = 0; i < nr_regions; i++) {
+		struct memblock_region *r = &regions[i];
+		if (r->type != MEMBLOCK_USABLE || rend(r) <= base || r->base >= end)
+			continue;
+		phys_addr_t lo = max(r->base, base), hi = min(rend(r), end);
+		/* Worst case splits one region into three. */
+		if (nr_regions + 2 > MEMBLOCK_MAX_REGIONS)
+			return -ENOSPC;
+		if (hi < rend(r)) {		/* tail stays usable */
+			insert_at(i + 1, hi, rend(r) - hi, MEMBLOCK_USABLE);
+			r->size = hi - r->base;
+		}
+		if (lo > r->base) {		/* head stays usable */
+			insert_at(i, r->base, lo - r->base, MEMBLOCK_USABLE);
+			i++;
+			r = &regions[i];
+			r->base = lo;
+			r->size = hi - lo;
+		}
+		r->type = type;
+		changed += (long long)(hi - lo);
+	}
+	merge_neighbours();
+	return changed;
+}
+
+bool memblock_is_memory(phys_addr_t base, phys_addr_t size)
+{
+	phys_addr_t cur = base, end = base + size;
+
+	if (end < base)
+		return false;
+	for (int i = 0; i < nr_regions && cur < end; i++) {
+		if (rend(&regions[i]) <= cur)
+			continue;
+		if (regions[i].base > cur)
+			return false;		/* a hole */
+		cur = rend(&regions[i]);
+	}
+	return cur >= end;
+}
+
+phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align, enum memblock_type type)
+{
+	if (!size || !align || (align & (align - 1)))
+		return 0;
+	for (int i = nr_regions - 1; i >= 0; i--) {
+		const struct memblock_region *r = &regions[i];
+		if (r->type != MEMBLOCK_USABLE || r->size < size)
+			continue;
+		phys_addr_t start = ALIGN_DOWN(rend(r) - size, align);
+		/* Physical address 0 is the failure value, so never hand it out. */
+		if (start < r->base || start == 0)
+			continue;
+		if (memblock_reserve(start, size, type) != (long long)size)
+			return 0;		/* the table is full */
+		return start;
+	}
+	return 0;
+}
+
+phys_addr_t memblock_phys_mem_size(void)
+{
+	phys_addr_t sum = 0;
+
+	for (int i = 0; i < nr_regions; i++)
+		sum += regions[i].size;
+	return sum;
+}
+
+phys_addr_t memblock_size_of(enum memblock_type type)
+{
+	phys_addr_t sum = 0;
+
+	for (int i = 0; i < nr_regions; i++)
+		if (regions[i].type == type)
+			sum += regions[i].size;
+	return sum;
+}
+
+static phys_addr_t kernel_code, kernel_rwdata;
+
+void memblock_set_kernel_sizes(phys_addr_t code, phys_addr_t rwdata)
+{
+	kernel_code = code;
+	kernel_rwdata = rwdata;
+}
+
+/*
+ * Linux's boot line: available = usable RAM; reserved = everything else that is not the
+ * kernel image (DTB, firmware, no-map, /memreserve/, memblock allocations).
+ */
+void memblock_summary(char *buf, size_t len)
+{
+	phys_addr_t total = memblock_phys_mem_size(), avail = memblock_size_of(MEMBLOCK_USABLE);
+	phys_addr_t kernel = memblock_size_of(MEMBLOCK_KERNEL);
+	phys_addr_t reserved = total - avail - kernel;
+
+	ksnprintf(buf, len, "Memory: %lluK/%lluK available (%lluK kernel code, %lluK rwdata, %lluK reserved)",
+		  (unsigned long long)(avail >> 10), (unsigned long long)(total >> 10),
+		  (unsigned long long)(kernel_code >> 10), (unsigned long long)(kernel_rwdata >> 10),
+		  (unsigned long long)(reserved >> 10));
+}
+
+static int cmd_memmap(int argc, char **argv)
+{
+	char line[160];
+
+	if (shell_no_args(argc, argv))
+		return 2;
+	for (int i = 0; i < nr_regions; i++)
+		kprintf("[mem 0x%016llx-0x%016llx] %s\n", (unsigned long long)regions[i].base,
+			(unsigned long long)(rend(&regions[i]) - 1), memblock_type_name(regions[i].type));
+	memblock_summary(line, sizeof(line));
+	kprintf("%s\n", line);
+	return 0;
+}
+SHELL_COMMAND(memmap, "", "print the early physical memory map (memblock)", cmd_memmap);

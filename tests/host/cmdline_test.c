@@ -1,0 +1,102 @@
+/* cmdline_test.c - splitting /chosen/bootargs into tinymm's options. */
+#include "test.h"
+#include "tinymm/cmdline.h"
+
+static char last_val[64];
+static int set_level(const char *v)
+{
+	unsigned long long n;
+	if (kstrtoull(v, &n) || n > 8)
+		return -1;
+	snprintf(last_val, sizeof(last_val), "%s", v);
+	return 0;
+}
+static const struct kparam params[] = { { "loglevel", set_level, "" } };
+static char warned[256];
+static void warn(const char *msg, const char *word)
+{
+	strncat(warned, msg, sizeof(warned) - strlen(warned) - 1);
+	strncat(warned, ":", sizeof(warned) - strlen(warned) - 1);
+	strncat(warned, word, sizeof(warned) - strlen(warned) - 1);
+	strncat(warned, ";", sizeof(warned) - strlen(warned) - 1);
+}
+
+static void parse(const char *line, struct boot_args *a, char *buf)
+{
+	strcpy(buf, line);
+	warned[0] = last_val[0] = '\0';
+	cmdline_parse(buf, a, params, params + 1, warn);
+}
+
+static void run_takes_the_rest_of_the_line(void **state)
+{
+	struct boot_args a;
+	char buf[256];
+
+	parse("console=ttyS0 tinymm.run=memmap; meminfo  tinymm.test=x  ", &a, buf);
+	assert_string_equal(a.run, "memmap; meminfo  tinymm.test=x");
+	assert_null(a.test);
+	assert_int_equal(a.nr_warnings, 0);
+}
+
+static void test_glob_and_params(void **state)
+{
+	struct boot_args a;
+	char buf[256];
+
+	parse("  tinymm.loglevel=5\ttinymm.test=mem*  root=/dev/vda", &a, buf);
+	assert_string_equal(a.test, "mem*");
+	assert_string_equal(last_val, "5");
+	assert_null(a.run);
+	assert_int_equal(a.nr_warnings, 0);
+}
+
+static void unknown_and_bad_options_warn(void **state)
+{
+	struct boot_args a;
+	char buf[256];
+
+	parse("tinymm.bogus=1 tinymm.loglevel=9 tinymm.loglevel tinymmx=1", &a, buf);
+	assert_int_equal(a.nr_warnings, 3);
+	assert_string_equal(warned, "unknown option:bogus;bad value for option:loglevel;"
+				    "bad value for option:loglevel;");
+}
+
+static void empty_line(void **state)
+{
+	struct boot_args a;
+	char buf[8];
+
+	parse("", &a, buf);
+	assert_null(a.run);
+	assert_null(a.test);
+}
+
+static void kstrtoull_is_strict(void **state)
+{
+	unsigned long long v;
+
+	assert_int_equal(kstrtoull("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kstrtoull("0x1F", &v), 0);
+	assert_int_equal(v, 31);
+	assert_int_equal(kstrtoull("18446744073709551615", &v), 0);
+	assert_int_equal(v, UINT64_MAX);
+	assert_int_equal(kstrtoull("18446744073709551616", &v), -1);
+	assert_int_equal(kstrtoull("12a", &v), -1);
+	assert_int_equal(kstrtoull("", &v), -1);
+	assert_int_equal(kstrtoull("0x", &v), -1);
+	assert_int_equal(kstrtoull("-1", &v), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(run_takes_the_rest_of_the_line),
+		cmocka_unit_test(test_glob_and_params),
+		cmocka_unit_test(unknown_and_bad_options_warn),
+		cmocka_unit_test(empty_line),
+		cmocka_unit_test(kstrtoull_is_strict),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,131 @@
+/* shell_test.c - word splitting, the command table, tinymm.run scripts and line editing. */
+#include "test.h"
+#include "tinymm/shell.h"
+
+static int last_argc;
+static char last_args[256];
+static int cmd_echo(int argc, char **argv)
+{
+	last_argc = argc;
+	last_args[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		strcat(last_args, argv[i]);
+		strcat(last_args, "|");
+	}
+	return 0;
+}
+static int cmd_false(int argc, char **argv)
+{
+	return shell_usage_error(argv[0], "always fails");
+}
+static const struct shell_cmd cmds[] = {
+	{ "echo", "", "", cmd_echo },
+	{ "false", "", "", cmd_false },
+};
+#define END (cmds + 2)
+
+static void splits_words_and_dispatches(void **state)
+{
+	char line[] = "  echo a\tbb   ccc  ";
+
+	assert_int_equal(shell_exec(cmds, END, line), 0);
+	assert_int_equal(last_argc, 4);
+	assert_string_equal(last_args, "echo|a|bb|ccc|");
+}
+
+static void unknown_command_is_one_line_and_127(void **state)
+{
+	char line[] = "frobnicate now";
+
+	shim_console_reset();
+	assert_int_equal(shell_exec(cmds, END, line), 127);
+	assert_string_equal(shim_console, "frobnicate: unknown command (try 'help')\n");
+	char empty[] = "   ";
+	assert_int_equal(shell_exec(cmds, END, empty), 0);
+}
+
+static void too_many_arguments(void **state)
+{
+	char line[256] = "echo";
+
+	for (int i = 0; i < SHELL_MAX_ARGS; i++)
+		strcat(line, " x");
+	shim_console_reset();
+	assert_int_equal(shell_exec(cmds, END, line), 2);
+	assert_console_has("echo: too many arguments");
+}
+
+static void script_runs_every_command_and_reports_failure(void **state)
+{
+	shim_console_reset();
+	assert_int_equal(shell_run_script(cmds, END, "echo 1; false;nosuch ;; echo 2  "), 1);
+	assert_string_equal(shim_console,
+		"tinymm> echo 1\n"
+		"tinymm> false\n"
+		"false: always fails\n"
+		"tinymm> nosuch\n"
+		"nosuch: unknown command (try 'help')\n"
+		"tinymm> echo 2\n");
+	assert_string_equal(last_args, "echo|2|");
+	shim_console_reset();
+	assert_int_equal(shell_run_script(cmds, END, "echo a;echo b"), 0);
+}
+
+static char echoed[512];
+static void echo_cb(const char *s, size_t n)
+{
+	strncat(echoed, s, n);
+}
+
+static int feed(struct line_editor *le, const char *s)
+{
+	int r = LE_MORE;
+	while (*s)
+		r = line_editor_feed(le, (unsigned char)*s++);
+	return r;
+}
+
+static void line_editor_edits(void **state)
+{
+	struct line_editor le = { .echo = echo_cb };
+
+	echoed[0] = '\0';
+	assert_int_equal(feed(&le, "memx\x7f" "map\r"), LE_LINE);
+	assert_string_equal(le.buf, "memmap");
+	assert_string_equal(echoed, "memx\b \bmap\n");
+	assert_int_equal(feed(&le, "junk\x15" "help\n"), LE_LINE);	/* Ctrl-U */
+	assert_string_equal(le.buf, "help");
+	echoed[0] = '\0';
+	assert_int_equal(feed(&le, "abc\x03"), LE_CANCEL);		/* Ctrl-C */
+	assert_string_equal(echoed, "abc^C\n");
+	assert_int_equal(feed(&le, "\x08\x08x\r"), LE_LINE);		/* backspace on empty line */
+	assert_string_equal(le.buf, "x");
+	assert_int_equal(feed(&le, "a\x1b[Db\x1b[1;5Cc\r"), LE_LINE);	/* arrow keys swallowed */
+	assert_string_equal(le.buf, "abc");
+}
+
+static void line_editor_stops_at_full_line(void **state)
+{
+	struct line_editor le = { 0 };
+	char big[SHELL_LINE_MAX + 50];
+
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	feed(&le, big);
+	assert_int_equal(le.len, SHELL_LINE_MAX - 1);
+	assert_int_equal(line_editor_feed(&le, '\r'), LE_LINE);
+	assert_int_equal(strlen(le.buf), SHELL_LINE_MAX - 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(splits_words_and_dispatches),
+		cmocka_unit_test(unknown_command_is_one_line_and_127),
+		cmocka_unit_test(too_many_arguments),
+		cmocka_unit_test(script_runs_every_command_and_reports_failure),
+		cmocka_unit_test(line_editor_edits),
+		cmocka_unit_test(line_editor_stops_at_full_line),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,80 @@
+/*
+ * shim.c - the host stand-in for arch/ and the console UART, so portable kernel files run
+ * unchanged under cmocka: console output is captured, the counter is a variable, power-off
+ * longjmps back into the test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "shim.h"
+#include "tinymm/arch.h"
+#include "tinymm/console.h"
+
+char shim_console[1 << 16];
+size_t shim_console_len;
+static const char *input;
+
+void shim_console_reset(void)
+{
+	shim_console_len = 0;
+	shim_console[0] = '\0';
+}
+
+void shim_console_input(const char *s)
+{
+	input = s;
+}
+
+void console_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && shim_console_len + 1 < sizeof(shim_console); i++)
+		shim_console[shim_console_len++] = s[i];
+	shim_console[shim_console_len] = '\0';
+}
+
+int console_getc(void)
+{
+	return input && *input ? (unsigned char)*input++ : -1;
+}
+
+int console_setup(const char *compatible, uintptr_t base, unsigned shift) { return 0; }
+const char *console_name(void) { return "shim"; }
+uintptr_t console_base(void) { return 0; }
+const struct uart_driver *uart_find_driver(const char *l, int len) { return NULL; }
+
+const char arch_name[] = "host";
+uint64_t shim_counter, shim_counter_freq;
+void arch_early_init(void) {}
+uint64_t arch_counter_read(void) { return shim_counter; }
+uint64_t arch_counter_freq(void) { return shim_counter_freq; }
+void arch_cpu_relax(void) {}
+
+jmp_buf shim_poweroff_jmp;
+int shim_poweroff_armed, shim_poweroff_status = -1;
+
+void arch_poweroff(int status)
+{
+	shim_poweroff_status = status;
+	if (shim_poweroff_armed)
+		longjmp(shim_poweroff_jmp, 1);
+	fprintf(stderr, "shim: unexpected power-off with status %d\n", status);
+	abort();
+}
+
+void *shim_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "shim: cannot open %s\n", path);
+		abort();
+	}
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	void *buf = malloc((size_t)n);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		abort();
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}

@@ -1,0 +1,15 @@
+# Host unit tests as CTest entries.  QEMU's own DTBs (dumped with -machine dumpdtb=) feed the
+# device-tree tests; a fixture makes them once per run.
+set(QDTB ${CMAKE_BINARY_DIR}/qemu-dtb)
+add_test(NAME host.qemu_dtbs COMMAND ${CMAKE_SOURCE_DIR}/tests/host/dump_qemu_dtbs.sh ${QDTB})
+set_tests_properties(host.qemu_dtbs PROPERTIES FIXTURES_SETUP qemu_dtbs)
+set(QEMU_DTBS ${QDTB}/arm-96M.dtb ${QDTB}/arm-512M.dtb ${QDTB}/riscv64-512M.dtb
+  ${QDTB}/riscv32-96M.dtb)
+
+foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart)
+  add_test(NAME host.${t} COMMAND ${t}_test)
+endforeach()
+add_test(NAME host.fdt COMMAND fdt_test ${QEMU_DTBS} ${CMAKE_BINARY_DIR}/dtb/good.dtb)
+add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
+add_test(NAME host.dt_memory COMMAND dt_memory_test ${CMAKE_BINARY_DIR}/dtb ${QDTB})
+set_tests_properties(host.fdt host.devicetree host.dt_memory PROPERTIES FIXTURES_REQUIRED qemu_dtbs)

@@ -1,0 +1,57 @@
+/* uart_test.c - the PL011 and NS16550 drivers against fake register files. */
+#include "test.h"
+#include "tinymm/console.h"
+
+static void driver_lookup_by_compatible_list(void **state)
+{
+	const char list[] = "arm,pl011\0arm,primecell";
+	const char ns[] = "snps,dw-apb-uart\0ns16550a";
+	const char none[] = "vendor,unknown";
+
+	assert_string_equal(uart_find_driver(list, sizeof(list))->compatible, "arm,pl011");
+	assert_string_equal(uart_find_driver(ns, sizeof(ns))->compatible, "ns16550a");
+	assert_null(uart_find_driver(none, sizeof(none)));
+	assert_null(uart_find_driver("arm,pl01", 9));		/* a prefix is not a match */
+	assert_int_equal(console_setup("vendor,unknown", 0x1000, 0), -1);
+}
+
+static void pl011_writes_dr_and_expands_newlines(void **state)
+{
+	static uint32_t regs[0x40];		/* FR = 0: TX not full, RX not empty */
+
+	assert_int_equal(console_setup("arm,pl011", (uintptr_t)regs, 0), 0);
+	console_write("a", 1);
+	assert_int_equal(regs[0], 'a');
+	console_write("\n", 1);
+	assert_int_equal(regs[0], '\n');	/* last write; '\r' went first */
+	regs[0] = 'q';
+	assert_int_equal(console_getc(), 'q');
+	regs[0x18 / 4] = 1u << 4;		/* RXFE */
+	assert_int_equal(console_getc(), -1);
+	assert_string_equal(console_name(), "arm,pl011");
+}
+
+static void ns16550_uses_reg_shift(void **state)
+{
+	static uint8_t regs[64];
+
+	regs[5 << 2] = 0x20;			/* LSR: THR empty, no data */
+	assert_int_equal(console_setup("ns16550a", (uintptr_t)regs, 2), 0);
+	assert_int_equal(regs[3 << 2], 0x03);	/* LCR 8N1 */
+	console_write("z", 1);
+	assert_int_equal(regs[0], 'z');
+	assert_int_equal(console_getc(), -1);
+	regs[5 << 2] = 0x21;
+	regs[0] = 'k';
+	assert_int_equal(console_getc(), 'k');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(driver_lookup_by_compatible_list),
+		cmocka_unit_test(pl011_writes_dr_and_expands_newlines),
+		cmocka_unit_test(ns16550_uses_reg_shift),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

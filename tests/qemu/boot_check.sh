@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# boot_check.sh - boot one tinymm image under QEMU and check what it printed and how it exited.
+#   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
+#                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--timeout S]
+# --expect/--reject are extended regexes matched against whole lines (\r stripped).
+# --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
+# equal the sum of the usable regions and the summary line's "available" figure.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0
+expect=() reject=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --board) board=$2; shift 2 ;;
+    --mem) mem=$2; shift 2 ;;
+    --append) append=$2; shift 2 ;;
+    --dtb) dtb=$2; shift 2 ;;
+    --status) status=$2; shift 2 ;;
+    --expect) expect+=("$2"); shift 2 ;;
+    --reject) reject+=("$2"); shift 2 ;;
+    --memcheck) memcheck=1; shift ;;
+    --timeout) timeout=$2; shift 2 ;;
+    *) echo "boot_check: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+args=(--board "$board" --mem "$mem" --append "$append")
+[ -n "$dtb" ] && args+=(--dtb "$dtb")
+timeout --foreground -k 2 "$timeout" "$top/tools/run" "${args[@]}" </dev/null 2>&1 | tr -d '\r' >"$out"
+rc=${PIPESTATUS[0]}
+cat "$out"
+fail() { echo "boot_check: FAIL: $*"; exit 1; }
+
+[ "$rc" = 124 ] && fail "no power-off within ${timeout}s (hang)"
+if [ "$status" = nonzero ]; then
+  [ "$rc" != 0 ] || fail "exit status 0, expected non-zero"
+else
+  [ "$rc" = "$status" ] || fail "exit status $rc, expected $status"
+fi
+for re in "${expect[@]}"; do
+  grep -Eq -- "$re" "$out" || fail "no line matches: $re"
+done
+for re in "${reject[@]}"; do
+  ! grep -Eq -- "$re" "$out" || fail "a line matches what must not appear: $re"
+done
+if [ "$memcheck" = 1 ]; then
+  case "$mem" in
+    *G) want=$(( ${mem%G} << 30 )) ;; *M) want=$(( ${mem%M} << 20 )) ;; *) want=$(( mem << 20 )) ;;
+  esac
+  total=0 usable=0
+  while read -r lo hi type; do
+    size=$(( 16#$hi - 16#$lo + 1 ))
+    total=$(( total + size ))
+    [ "$type" = usable ] && usable=$(( usable + size ))
+  done < <(sed -nE 's/^\[mem 0x([0-9a-f]{16})-0x([0-9a-f]{16})\] ([a-z-]+)$/\1 \2 \3/p' "$out")
+  memtotal=$(sed -nE 's/^MemTotal: +([0-9]+) kB$/\1/p' "$out")
+  avail=$(sed -nE 's/^Memory: ([0-9]+)K\/([0-9]+)K available .*/\1 \2/p' "$out" | head -n1)
+  [ "$total" = "$want" ] || fail "memmap covers $total bytes, QEMU was given $want"
+  [ -n "$memtotal" ] || fail "no MemTotal line"
+  [ "$memtotal" = $(( usable >> 10 )) ] || fail "MemTotal $memtotal kB != usable regions $(( usable >> 10 )) kB"
+  [ "${avail% *}" = "$memtotal" ] && [ "${avail#* }" = $(( want >> 10 )) ] ||
+    fail "summary line '$avail' disagrees with MemTotal $memtotal kB / $(( want >> 10 ))K"
+  echo "boot_check: memory: $total bytes in memmap, MemTotal $memtotal kB ($(( (want >> 10) - memtotal )) kB reserved)"
+fi
+echo "boot_check: PASS (exit status $rc)"

@@ -1,0 +1,72 @@
+# (A ';' inside an argument is written $<SEMICOLON>: CMake would split the list there.)
+# QEMU boot tests: each one boots a board's image (built by its preset) and checks the console
+# and the exit status through tests/qemu/boot_check.sh.
+set(CHECK ${CMAKE_SOURCE_DIR}/tests/qemu/boot_check.sh)
+
+# Test DTBs for the bad-input boots, compiled from tests/dts at build time.
+file(GLOB TEST_DTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/dts/*.dts)
+set(TEST_DTBS)
+foreach(dts ${TEST_DTS})
+  get_filename_component(name ${dts} NAME_WE)
+  set(dtb ${CMAKE_BINARY_DIR}/dtb/${name}.dtb)
+  add_custom_command(OUTPUT ${dtb}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/dtb
+    COMMAND ${DTC} -q -I dts -O dtb -o ${dtb} ${dts}
+    DEPENDS ${dts} ${CMAKE_SOURCE_DIR}/tests/dts/rv32-base.dtsi)
+  list(APPEND TEST_DTBS ${dtb})
+endforeach()
+add_custom_target(test_dtbs ALL DEPENDS ${TEST_DTBS})
+
+function(boot_test name board)
+  add_test(NAME ${name} COMMAND ${CHECK} --board ${board} ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS qemu)
+endfunction()
+
+foreach(b ${TINYMM_BOARDS})
+  boot_test(${b}.ktest.all ${b} --append "tinymm.test=*"
+    --expect "^# totals: pass:[1-9][0-9]* fail:0 skip:0$" --reject "^not ok")
+  boot_test(${b}.ktest.must_fail_exits_nonzero ${b} --append "tinymm.test=ktest_must_fail"
+    --status 1 --expect "^    not ok 1 fails_on_purpose$" --expect "^# totals: pass:0 fail:1 skip:1$"
+    --expect "EXPECTATION FAILED at .*selftest.c:[0-9]+$")
+  boot_test(${b}.ktest.no_match_fails ${b} --append "tinymm.test=no_such_suite" --status 1
+    --expect "^1\\.\\.0$")
+  foreach(m 96M 512M)
+    boot_test(${b}.mem${m} ${b} --mem ${m} --append "tinymm.run=memmap$<SEMICOLON> meminfo" --memcheck
+      --expect "^tinymm> memmap$" --expect "^tinymm> meminfo$" --expect "^MemFree: +[0-9]+ kB$")
+  endforeach()
+  boot_test(${b}.run_keeps_going_after_failure ${b}
+    --append "tinymm.run=nosuchcmd$<SEMICOLON> memmap extra$<SEMICOLON> version$<SEMICOLON> poweroff 300$<SEMICOLON> help"
+    --status 1 --expect "^nosuchcmd: unknown command \\(try 'help'\\)$"
+    --expect "^memmap: unexpected argument 'extra'$" --expect "^tinymm [^ ]+ \\(${b}, "
+    --expect "^poweroff: usage: poweroff \\[status 0-255\\]$" --expect "^  version +print")
+  boot_test(${b}.poweroff_status ${b} --append "tinymm.run=poweroff 7" --status 7)
+  boot_test(${b}.dtb_prints_tree ${b} --append "tinymm.run=dtb"
+    --expect "^/dts-v1/$<SEMICOLON>$" --expect "^	memory@[0-9a-f]+ \\{$" --expect "^		device_type = \"memory\"$<SEMICOLON>$"
+    --expect "^	chosen \\{$")
+  boot_test(${b}.unknown_option_warns ${b} --append "tinymm.bogus=1 tinymm.loglevel=x tinymm.run=version"
+    --expect "cmdline: unknown option 'tinymm.bogus'$" --expect "cmdline: bad value for option 'tinymm.loglevel'$")
+endforeach()
+
+# Structural device-tree errors, on RV32 (no firmware reads the DTB before tinymm does).
+set(R qemu-virt-riscv32)
+set(D ${CMAKE_BINARY_DIR}/dtb)
+boot_test(${R}.dtb.good ${R} --dtb ${D}/good.dtb --append "tinymm.run=memmap"
+  --expect "^\\[mem 0x0000000083000000-0x00000000830fffff\\] no-map$"
+  --expect "^\\[mem 0x0000000082000000-0x0000000082001fff\\] reserved$"
+  --expect "^\\[mem 0x0000000088000000-0x0000000089ffffff\\] usable$")
+boot_test(${R}.dtb.no_memory ${R} --dtb ${D}/no-memory.dtb --status 1 --timeout 10
+  --expect "tinymm: dt: no /memory node \\(device_type = \"memory\"\\): RAM unknown$")
+boot_test(${R}.dtb.bad_cells ${R} --dtb ${D}/bad-cells.dtb --status 1 --timeout 10
+  --expect "tinymm: dt: /memory@80000000: reg is 12 bytes, not a multiple of 16 \\(#address-cells = 2, #size-cells = 2\\)$")
+boot_test(${R}.dtb.overlap ${R} --dtb ${D}/overlap.dtb --status 1 --timeout 10
+  --expect "tinymm: dt: /memory@83000000: bank \\[mem 0x0000000083000000-0x0000000086ffffff\\] overlaps RAM \\[mem 0x0000000080000000-0x0000000083ffffff\\]$")
+boot_test(${R}.dtb.zero_size ${R} --dtb ${D}/zero-size.dtb --status 1 --timeout 10
+  --expect "tinymm: dt: /memory@80000000: bank 1 at 0x90000000 has size 0$")
+boot_test(${R}.dtb.kernel_outside_ram ${R} --dtb ${D}/too-small.dtb --status 1 --timeout 10
+  --expect "tinymm: memory: kernel image \\[mem 0x0000000080000000-0x[0-9a-f]+\\] is not inside RAM \\(32K in all\\)")
+
+# The front door: make run's board check and exit status.
+add_test(NAME make.run_unknown_board COMMAND ${CMAKE_COMMAND} -DTOP=${CMAKE_SOURCE_DIR}
+  -P ${CMAKE_SOURCE_DIR}/tests/qemu/make_run_unknown_board.cmake)
+add_test(NAME make.run_exit_status COMMAND make -s -C ${CMAKE_SOURCE_DIR} run
+  BOARD=qemu-virt-riscv32 "ARGS=tinymm.run=poweroff 0")
