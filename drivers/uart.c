@@ -47,8 +47,11 @@ static int pl011_getc(uintptr_t base, unsigned shift)
 
 static void ns16550_init(uintptr_t base, unsigned shift)
 {
-	writeb(0x03, base + (UART_LCR << shift));	/* 8N1, DLAB off */
-	writeb(0x07, base + (UART_FCR << shift));	/* FIFOs on and cleared */
+	/*
+	 * Nothing to do: firmware (or reset) left the line usable, and writing FCR is harmful —
+	 * toggling FIFO-enable flushes both FIFOs, losing bytes typed before the kernel looked.
+	 */
+	(void)base; (void)shift;
 }
 
 static void ns16550_putc(uintptr_t base, unsigned shift, char c)
@@ -95,7 +98,8 @@ int console_setup(const char *compatible, uintptr_t base, unsigned reg_shift)
 
 	if (!d || !base)
 		return -1;
-	d->init(base, reg_shift);
+	if (d != con_drv || base != con_base || reg_shift != con_shift)
+		d->init(base, reg_shift);	/* the early UART is usually the same one */
 	con_drv = d;
 	con_base = base;
 	con_shift = reg_shift;

@@ -175,40 +175,37 @@ static const uint8_t *sblock(const struct dt *dt)
  */
 static int tok(const struct dt *dt, int off, uint32_t *next)
 {
-	uint32_t size = dt->size_struct, o = (uint32_t)off, end;
-	const uint8_t *p;
+	uint32_t size = dt->size_struct, o = (uint32_t)off, end, tag;
+	const uint8_t *base, *p;
 	const char *nul;
 
 	if (!dt->blob || off < 0 || o % 4)
 		return BAD_OFFSET;
 	if (o >= size || size - o < 4)
 		return BAD_TRUNC;
-	p = sblock(dt) + o;	/* only now: even forming an out-of-blob pointer is UB */
-	switch (dt_be32(p)) {
-	case TOK_BEGIN_NODE:
+	base = sblock(dt);	/* only now: even forming an out-of-blob pointer is UB */
+	p = base + o;
+	tag = dt_be32(p);
+	if (tag == TOK_BEGIN_NODE) {
 		nul = find_byte(p + 4, '\0', size - o - 4);
 		if (!nul)
 			return BAD_NAME;
-		end = (uint32_t)((const uint8_t *)nul - sblock(dt)) + 1;
-		break;
-	case TOK_PROP:
+		end = (uint32_t)((const uint8_t *)nul - base) + 1;
+	} else if (tag == TOK_PROP) {
 		if (size - o < 12)
 			return BAD_TRUNC;
-		if (dt_be32(p + 4) > size - o - 12)
+		end = dt_be32(p + 4);
+		if (end > size - o - 12)
 			return BAD_PROPLEN;
-		end = o + 12 + dt_be32(p + 4);
-		break;
-	case TOK_END_NODE:
-	case TOK_NOP:
-	case TOK_END:
+		end += o + 12;
+	} else if (tag == TOK_END_NODE || tag == TOK_NOP || tag == TOK_END) {
 		end = o + 4;
-		break;
-	default:
+	} else {
 		return BAD_TAG;
 	}
 	/* end <= size < totalsize <= INT32_MAX (dt_open), so rounding up cannot wrap. */
 	*next = (end + 3u) & ~3u;
-	return (int)dt_be32(p);
+	return (int)tag;
 }
 
 static bool is_node(const struct dt *dt, int node)
@@ -721,14 +718,13 @@ int dt_size_cells(const struct dt *dt, int node)
 
 int dt_reg(const struct dt *dt, int node, int index, uint64_t *addr, uint64_t *size)
 {
-	int parent = dt_parent(dt, node), ac, sc, len, entry;
 	const uint8_t *reg;
+	int parent, ac, sc, len, entry;
 
-	if (parent < 0)
-		return -1;	/* the root (or a bogus node) sits on no bus */
+	/* Cheap exits first: finding the parent walks the tree from the root. */
 	reg = dt_getprop(dt, node, "reg", &len);
-	if (!reg)
-		return -1;
+	if (!reg || (parent = dt_parent(dt, node)) < 0)
+		return -1;	/* no reg, or the root (which sits on no bus) */
 	ac = dt_addr_cells(dt, parent);
 	sc = dt_size_cells(dt, parent);
 	if (ac < 0 || sc < 0 || ac > 2 || sc > 2 || ac + sc == 0)

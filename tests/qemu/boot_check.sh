@@ -2,12 +2,15 @@
 # boot_check.sh - boot one tinymm image under QEMU and check what it printed and how it exited.
 #   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
 #                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--timeout S]
+#                 [--input PRINTF-STRING]
+# --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
+# QEMU holds it back until the UART can take it, so none of it is lost.
 # --expect/--reject are extended regexes matched against whole lines (\r stripped).
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0
+board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input=""
 expect=() reject=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -19,6 +22,7 @@ while [ $# -gt 0 ]; do
     --expect) expect+=("$2"); shift 2 ;;
     --reject) reject+=("$2"); shift 2 ;;
     --memcheck) memcheck=1; shift ;;
+    --input) input=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     *) echo "boot_check: unknown option $1" >&2; exit 2 ;;
   esac
@@ -27,8 +31,22 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 args=(--board "$board" --mem "$mem" --append "$append")
 [ -n "$dtb" ] && args+=(--dtb "$dtb")
-timeout --foreground -k 2 "$timeout" "$top/tools/run" "${args[@]}" </dev/null 2>&1 | tr -d '\r' >"$out"
-rc=${PIPESTATUS[0]}
+raw=$(mktemp)
+trap 'rm -f "$out" "$raw"' EXIT
+# Typed input waits for the first prompt: firmware (OpenSBI) resets the UART's FIFOs at start-up,
+# so bytes sent before it ran would be lost, as they would be for a person typing that early.
+feed() {
+  [ -n "$input" ] || return 0
+  for _ in $(seq 1 200); do
+    grep -q 'tinymm> ' "$raw" 2>/dev/null && break
+    sleep 0.05
+  done
+  # shellcheck disable=SC2059
+  printf "$input"
+}
+feed | timeout --foreground -k 2 "$timeout" "$top/tools/run" "${args[@]}" >"$raw" 2>&1
+rc=${PIPESTATUS[1]}
+tr -d '\r' <"$raw" >"$out"
 cat "$out"
 fail() { echo "boot_check: FAIL: $*"; exit 1; }
 

@@ -39,6 +39,10 @@ foreach(b ${TINYMM_BOARDS})
     --status 1 --expect "^nosuchcmd: unknown command \\(try 'help'\\)$"
     --expect "^memmap: unexpected argument 'extra'$" --expect "^tinymm [^ ]+ \\(${b}, "
     --expect "^poweroff: usage: poweroff \\[status 0-255\\]$" --expect "^  version +print")
+  # The interactive shell: backspace, Ctrl-U, Ctrl-C, then a command that powers off.
+  boot_test(${b}.shell_line_editing ${b} --input "helx\\x7fp\\rjunk\\x15meminfo\\rabc\\x03poweroff 5\\r"
+    --status 5 --expect "^  meminfo +memory usage" --expect "^MemTotal: +[0-9]+ kB$"
+    --expect "^tinymm> abc\\^C$" --reject "unknown command")
   boot_test(${b}.poweroff_status ${b} --append "tinymm.run=poweroff 7" --status 7)
   boot_test(${b}.dtb_prints_tree ${b} --append "tinymm.run=dtb"
     --expect "^/dts-v1/$<SEMICOLON>$" --expect "^	memory@[0-9a-f]+ \\{$" --expect "^		device_type = \"memory\"$<SEMICOLON>$"
