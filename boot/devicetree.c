@@ -64,8 +64,14 @@ static bool printable_strings(const char *v, int len)
 static void print_value(const uint8_t *v, int len)
 {
 	if (printable_strings((const char *)v, len)) {
-		for (int off = 0; off < len; off += (int)strlen((const char *)v + off) + 1)
-			kprintf("%s\"%s\"", off ? ", " : "", (const char *)v + off);
+		for (int off = 0; off < len; off++) {
+			char c = (char)v[off];
+			if (c == '\0')	/* end of one string of the list */
+				kprintf("\"%s", off + 1 < len ? ", " : "");
+			else
+				kprintf("%s%s%c", off == 0 || v[off - 1] == '\0' ? "\"" : "",
+					c == '"' || c == '\\' ? "\\" : "", c);
+		}
 	} else if (len % 4 == 0) {
 		kprintf("<");
 		for (int i = 0; i < len; i += 4)

@@ -51,7 +51,12 @@ static int add_memory_node(const struct dt *dt, int node, char *err, size_t errl
 		ksnprintf(err, errlen, "dt: %s: no reg property", path);
 		return -EINVAL;
 	}
-	if (ac < 1 || ac > 2 || sc < 1 || sc > 2 || len % entry) {
+	if (ac < 1 || ac > 2 || sc < 1 || sc > 2) {
+		ksnprintf(err, errlen, "dt: %s: #address-cells = %d, #size-cells = %d: tinymm reads 1 or 2",
+			  path, ac, sc);
+		return -EINVAL;
+	}
+	if (len % entry) {
 		ksnprintf(err, errlen,
 			  "dt: %s: reg is %d bytes, not a multiple of %d (#address-cells = %d, #size-cells = %d)",
 			  path, len, entry, ac, sc);
@@ -66,6 +71,18 @@ static int add_memory_node(const struct dt *dt, int node, char *err, size_t errl
 			ksnprintf(err, errlen, "dt: %s: bank %d at 0x%llx has size 0", path, i,
 				  (unsigned long long)base);
 			return -EINVAL;
+		}
+		/* Without paging, the CPU reaches only what a pointer can hold (4 GiB on 32-bit). */
+		uint64_t limit = (uint64_t)UINTPTR_MAX;
+		if (base > limit) {
+			pr_warn("dt: %s: bank " MEM_FMT " is beyond what this CPU can address, ignored\n",
+				path, MEM_ARGS(base, size));
+			continue;
+		}
+		if (size - 1 > limit - base) {
+			pr_warn("dt: %s: bank " MEM_FMT " truncated at 0x%llx, the end of the address space\n",
+				path, MEM_ARGS(base, size), (unsigned long long)limit);
+			size = limit - base + 1;
 		}
 		int ret = memblock_add(base, size, &other);
 		if (ret == -EEXIST) {
@@ -82,29 +99,36 @@ static int add_memory_node(const struct dt *dt, int node, char *err, size_t errl
 	return 0;
 }
 
-/* Reservations are whole pages: the page allocator that inherits this map works in pages. */
-static void reserve_or_warn(phys_addr_t base, phys_addr_t size, enum memblock_type type,
-			    const char *what)
+/*
+ * Reservations are whole pages: the page allocator that inherits this map works in pages.
+ * A reservation that cannot be recorded is fatal: booting on would hand the memory out.
+ */
+static int reserve(phys_addr_t base, phys_addr_t size, enum memblock_type type, const char *what,
+		   char *err, size_t errlen)
 {
 	phys_addr_t end = ALIGN(base + size, (phys_addr_t)PAGE_SIZE);
 
 	base = ALIGN_DOWN(base, (phys_addr_t)PAGE_SIZE);
 	size = end - base;
-	if (memblock_reserve(base, size, type) < 0)
-		pr_warn("memblock: no room to record %s " MEM_FMT "\n", what, MEM_ARGS(base, size));
+	if (memblock_reserve(base, size, type) >= 0)
+		return 0;
+	ksnprintf(err, errlen, "memblock: region table full (%d entries), cannot reserve %s " MEM_FMT,
+		  MEMBLOCK_MAX_REGIONS, what, MEM_ARGS(base, size));
+	return -ENOSPC;
 }
 
-static void reserve_memory_nodes(const struct dt *dt)
+static int reserve_memory_nodes(const struct dt *dt, char *err, size_t errlen)
 {
 	int rm = dt_path(dt, "/reserved-memory", strlen("/reserved-memory"));
 
 	if (rm < 0)
-		return;
+		return 0;
 	for (int n = dt_first_child(dt, rm); n >= 0; n = dt_next_sibling(dt, n)) {
 		const char *name = dt_node_name(dt, n);
 		bool nomap = dt_getprop(dt, n, "no-map", NULL) != NULL;
 		enum memblock_type type = nomap ? MEMBLOCK_NOMAP : MEMBLOCK_RESERVED;
 		uint64_t base, size;
+		int i, ret;
 
 		if (!node_enabled(dt, n))
 			continue;
@@ -116,10 +140,16 @@ static void reserve_memory_nodes(const struct dt *dt)
 				name);
 			continue;
 		}
-		for (int i = 0; dt_reg(dt, n, i, &base, &size) == 0; i++)
-			if (size)
-				reserve_or_warn(base, size, type, name);
+		for (i = 0; (ret = dt_reg(dt, n, i, &base, &size)) == 0; i++)
+			if (size && reserve(base, size, type, name, err, errlen))
+				return -ENOSPC;
+		if (ret == -2) {
+			/* Half-read firmware reservations could hand firmware memory out: refuse. */
+			ksnprintf(err, errlen, "dt: /reserved-memory/%s: malformed reg", name);
+			return -EINVAL;
+		}
 	}
+	return 0;
 }
 
 int dt_memory_init(const struct dt *dt, phys_addr_t dtb_pa, phys_addr_t kstart, phys_addr_t kend,
@@ -148,15 +178,16 @@ int dt_memory_init(const struct dt *dt, phys_addr_t dtb_pa, phys_addr_t kstart, 
 			  (unsigned long long)(memblock_phys_mem_size() >> 10));
 		return -ERANGE;
 	}
-	reserve_or_warn(kstart, kend - kstart, MEMBLOCK_KERNEL, "kernel");
-	reserve_or_warn(dtb_pa, dt->totalsize, MEMBLOCK_DTB, "dtb");
-	reserve_memory_nodes(dt);
+	if (reserve(kstart, kend - kstart, MEMBLOCK_KERNEL, "kernel", err, errlen) ||
+	    reserve(dtb_pa, dt->totalsize, MEMBLOCK_DTB, "dtb", err, errlen) ||
+	    reserve_memory_nodes(dt, err, errlen))
+		return -ENOSPC;
 	for (int i = 0;; i++) {
 		uint64_t base, size;
 		if (dt_memreserve(dt, i, &base, &size))
 			break;
-		if (size)
-			reserve_or_warn(base, size, MEMBLOCK_RESERVED, "/memreserve/");
+		if (size && reserve(base, size, MEMBLOCK_RESERVED, "/memreserve/", err, errlen))
+			return -ENOSPC;
 	}
 	return 0;
 }

@@ -115,7 +115,8 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	char err[160];
 	struct boot_args args = { 0 };
 
-	/* picolibc's TLS block: .tdata is in place, .tbss (right after it) must be zero. */
+	/* picolibc's TLS block: .tdata is loaded in place; .tbss follows it and is not in .bss. */
+	memset(__tls_base + (uintptr_t)__tdata_size, 0, (uintptr_t)__tbss_size);
 	_set_tls(__tls_base);
 	arch_early_init();
 	console_setup(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);

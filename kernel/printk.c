@@ -4,12 +4,13 @@
  * printk() formats into a line buffer, drops messages at or above console_loglevel, and
  * prefixes each line with "[seconds.micros] " as Linux does.  kprintf() is the same path without
  * the prefix and the level: shell output and KTAP use it because their text is a contract.
- * Messages also go to a small ring (the log buffer) so `dmesg` can show boot messages later.
+ * Every message, shown or not, also goes to a ring (the log buffer) that `dmesg` prints.
  * Locking: none yet (one CPU, no interrupts); the console lock comes with interrupts.
  */
 #include <string.h>
 #include "tinymm/console.h"
 #include "tinymm/printk.h"
+#include "tinymm/shell.h"
 #include "tinymm/time.h"
 
 int console_loglevel = 7;
@@ -25,7 +26,7 @@ static void log_store(const char *s, size_t n)
 	log_head += n;
 }
 
-/* Copies the log ring, oldest byte first, to @out (for `dmesg`). */
+/* Copies the log ring, oldest byte first, to @out (for `dmesg`; the oldest line may be cut). */
 void log_buf_dump(void (*out)(const char *s, size_t n))
 {
 	size_t n = log_head < LOG_BUF_SIZE ? log_head : LOG_BUF_SIZE;
@@ -101,3 +102,12 @@ int kprintf(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+static int cmd_dmesg(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	log_buf_dump(console_write);
+	return 0;
+}
+SHELL_COMMAND(dmesg, "", "print the kernel log, messages below the console level included", cmd_dmesg);

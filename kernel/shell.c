@@ -6,6 +6,7 @@
  * Locking: none; the shell is the only thing running when it runs.
  */
 #include <string.h>
+#include "tinymm/cmdline.h"
 #include "tinymm/console.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -98,6 +99,11 @@ static void le_echo(struct line_editor *le, const char *s)
 
 int line_editor_feed(struct line_editor *le, int c)
 {
+	bool after_cr = le->after_cr;
+
+	le->after_cr = c == '\r';
+	if (c == '\n' && after_cr)
+		return LE_MORE;		/* CR LF terminals: one line, not a line and an empty one */
 	if (le->esc) {			/* swallow ESC [ ... final-byte sequences (arrow keys) */
 		if (le->esc == 1 && c == '[')
 			le->esc = 2;
@@ -165,6 +171,8 @@ void shell_interactive(void)
 
 static int cmd_help(int argc, char **argv)
 {
+	if (argc > 2)
+		return shell_usage_error(argv[0], "usage: help [command]");
 	if (argc > 1) {
 		for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
 			if (!strcmp(c->name, argv[1])) {
@@ -178,6 +186,14 @@ static int cmd_help(int argc, char **argv)
 		char usage[48];
 		ksnprintf(usage, sizeof(usage), "%s %s", c->name, c->args);
 		kprintf("  %-24s %s\n", usage, c->help);
+	}
+	kprintf("Kernel command line options:\n");
+	kprintf("  %-24s %s\n", "tinymm.run=<cmd>; <cmd>", "run shell commands, then power off");
+	kprintf("  %-24s %s\n", "tinymm.test=<glob>", "run KTAP suites, then power off");
+	for (const struct kparam *p = __kparams_start; p < __kparams_end; p++) {
+		char opt[48];
+		ksnprintf(opt, sizeof(opt), "tinymm.%s=", p->name);
+		kprintf("  %-24s %s\n", opt, p->help);
 	}
 	return 0;
 }

@@ -114,14 +114,21 @@ long long memblock_reserve(phys_addr_t base, phys_addr_t size, enum memblock_typ
 
 	if (end < base)
 		end = (phys_addr_t)-1;
+	/* Count the new entries first, so a full table changes nothing (all or none). */
+	int extra = 0;
+	for (int i = 0; i < nr_regions; i++) {
+		const struct memblock_region *r = &regions[i];
+		if (r->type != MEMBLOCK_USABLE || rend(r) <= base || r->base >= end)
+			continue;
+		extra += (base > r->base) + (end < rend(r));
+	}
+	if (nr_regions + extra > MEMBLOCK_MAX_REGIONS)
+		return -ENOSPC;
 	for (int i = 0; i < nr_regions; i++) {
 		struct memblock_region *r = &regions[i];
 		if (r->type != MEMBLOCK_USABLE || rend(r) <= base || r->base >= end)
 			continue;
 		phys_addr_t lo = max(r->base, base), hi = min(rend(r), end);
-		/* Worst case splits one region into three. */
-		if (nr_regions + 2 > MEMBLOCK_MAX_REGIONS)
-			return -ENOSPC;
 		if (hi < rend(r)) {		/* tail stays usable */
 			insert_at(i + 1, hi, rend(r) - hi, MEMBLOCK_USABLE);
 			r->size = hi - r->base;

@@ -14,6 +14,9 @@
 	.global _start
 _start:
 	csrw	mie, zero
+	/* One CPU for now: every hart but 0 parks here (they would share the boot stack). */
+	csrr	t0, mhartid
+	bnez	t0, park
 	la	t0, mtrap_entry
 	csrw	mtvec, t0
 	mv	s2, a1			/* DTB */
@@ -47,6 +50,9 @@ _start:
 	csrr	a0, mhartid
 	mv	a1, s2
 	mret
+
+park:	wfi
+	j	park
 
 	.balign 4
 mtrap_entry:

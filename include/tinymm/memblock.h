@@ -42,7 +42,8 @@ int memblock_add(phys_addr_t base, phys_addr_t size, struct memblock_region *con
 /*
  * Give [base, base + size) the type @type where it is RAM and still usable; parts outside RAM
  * or already typed keep what they had (the first claim wins, so reserve the most specific first).
- * Returns the number of bytes that changed type, or -ENOSPC if the table would overflow.
+ * Returns the number of bytes that changed type, or -ENOSPC (and nothing changes) if the table
+ * would overflow.
  */
 long long memblock_reserve(phys_addr_t base, phys_addr_t size, enum memblock_type type);
 

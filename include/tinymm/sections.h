@@ -4,6 +4,6 @@
 
 extern char _start_kernel[], _etext[], _sdata[], _end[];
 extern char __bss_start[], __bss_end[];
-extern char __tls_base[], __tls_size[];
+extern char __tls_base[], __tls_size[], __tdata_size[], __tbss_size[];	/* sizes: use the address */
 
 #endif

@@ -55,6 +55,7 @@ struct line_editor {
 	char buf[SHELL_LINE_MAX];
 	size_t len;
 	int esc;		/* inside an escape sequence: 1 after ESC, 2 after ESC [ */
+	bool after_cr;		/* the last byte ended a line with CR: an LF next is the same end */
 	void (*echo)(const char *s, size_t n);
 };
 enum { LE_MORE, LE_LINE, LE_CANCEL };

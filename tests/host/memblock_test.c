@@ -103,6 +103,13 @@ static void table_overflow_is_an_error_not_corruption(void **state)
 	assert_int_equal(ret, -ENOSPC);
 	assert_true(memblock_count() <= MEMBLOCK_MAX_REGIONS);
 	assert_int_equal(memblock_phys_mem_size(), 0x10000000);
+	/* A refused reservation changed nothing, even one that would have split several regions. */
+	int before = memblock_count();
+	phys_addr_t usable = memblock_size_of(MEMBLOCK_USABLE);
+	assert_int_equal(memblock_reserve(0x80000800, 0x400000, MEMBLOCK_DTB), -ENOSPC);
+	assert_int_equal(memblock_count(), before);
+	assert_int_equal(memblock_size_of(MEMBLOCK_USABLE), usable);
+	assert_int_equal(memblock_size_of(MEMBLOCK_DTB), 0);
 }
 
 static void memmap_command_prints_linux_style(void **state)

@@ -102,6 +102,11 @@ static void line_editor_edits(void **state)
 	assert_string_equal(le.buf, "x");
 	assert_int_equal(feed(&le, "a\x1b[Db\x1b[1;5Cc\r"), LE_LINE);	/* arrow keys swallowed */
 	assert_string_equal(le.buf, "abc");
+	/* CR LF is one end of line; LF alone and LF LF are lines of their own. */
+	assert_int_equal(line_editor_feed(&le, '\n'), LE_MORE);
+	assert_int_equal(feed(&le, "x\n"), LE_LINE);
+	assert_int_equal(line_editor_feed(&le, '\n'), LE_LINE);
+	assert_string_equal(le.buf, "");
 }
 
 static void line_editor_stops_at_full_line(void **state)

@@ -47,6 +47,8 @@ foreach(b ${TINYMM_BOARDS})
   boot_test(${b}.dtb_prints_tree ${b} --append "tinymm.run=dtb"
     --expect "^/dts-v1/$<SEMICOLON>$" --expect "^	memory@[0-9a-f]+ \\{$" --expect "^		device_type = \"memory\"$<SEMICOLON>$"
     --expect "^	chosen \\{$")
+  boot_test(${b}.dmesg_keeps_hidden_messages ${b} --append "tinymm.loglevel=0 tinymm.run=dmesg"
+    --expect "^\\[ *[0-9]+\\.[0-9]{6}\\] Memory: [0-9]+K/" --expect "^\\[ *[0-9]+\\.[0-9]{6}\\] tinymm .* on ${b} ")
   boot_test(${b}.unknown_option_warns ${b} --append "tinymm.bogus=1 tinymm.loglevel=x tinymm.run=version"
     --expect "cmdline: unknown option 'tinymm.bogus'$" --expect "cmdline: bad value for option 'tinymm.loglevel'$")
 endforeach()
@@ -68,6 +70,11 @@ boot_test(${R}.dtb.zero_size ${R} --dtb ${D}/zero-size.dtb --status 1 --timeout 
   --expect "tinymm: dt: /memory@80000000: bank 1 at 0x90000000 has size 0$")
 boot_test(${R}.dtb.kernel_outside_ram ${R} --dtb ${D}/too-small.dtb --status 1 --timeout 10
   --expect "tinymm: memory: kernel image \\[mem 0x0000000080000000-0x[0-9a-f]+\\] is not inside RAM \\(32K in all\\)")
+
+# RV32 without paging reaches 4 GiB of address space: RAM QEMU puts above it is cut off, loudly.
+boot_test(${R}.ram_above_4g_truncated ${R} --mem 3G --append "tinymm.run=memmap"
+  --expect "dt: /memory@80000000: bank \\[mem 0x0000000080000000-0x000000013fffffff\\] truncated at 0xffffffff"
+  --expect "^\\[mem 0x[0-9a-f]+-0x00000000ffffffff\\] usable$" --reject "^\\[mem 0x00000001")
 
 # The front door: make run's board check and exit status.
 add_test(NAME make.run_unknown_board COMMAND ${CMAKE_COMMAND} -DTOP=${CMAKE_SOURCE_DIR}
