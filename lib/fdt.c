@@ -81,18 +81,24 @@ static void put_ch(char *err, size_t *pos, char c)
 		err[(*pos)++] = c;
 }
 
-static void put_num(char *err, size_t *pos, uint64_t v, unsigned base, unsigned width)
+/*
+ * Hex takes 64 bits by shifting; decimal is only used for 32-bit values, so a 32-bit division
+ * suffices and rv32 / ARM need no libgcc 64-bit division helper.
+ */
+static void put_num(char *err, size_t *pos, uint64_t v, bool hex, unsigned width)
 {
 	char tmp[24];
 	unsigned n = 0;
+	uint32_t d = (uint32_t)v;
 
 	do {
-		tmp[n++] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
+		tmp[n++] = hex ? "0123456789abcdef"[v & 15] : (char)('0' + d % 10);
+		v >>= 4;
+		d /= 10;
+	} while (hex ? v != 0 : d != 0);
 	while (n < width && n < sizeof(tmp))
 		tmp[n++] = '0';
-	if (base == 16) {
+	if (hex) {
 		put_ch(err, pos, '0');
 		put_ch(err, pos, 'x');
 	}
@@ -102,7 +108,8 @@ static void put_num(char *err, size_t *pos, uint64_t v, unsigned base, unsigned 
 
 /*
  * Write a one-line reason into @err and return -1.  Tiny format: %s takes @s; %x prints the next
- * number as 0x-hex (%08x zero-pads to 8 digits) and %u in decimal.  Truncates silently.
+ * number as 0x-hex (%08x zero-pads to 8 digits) and %u in decimal (32-bit values only).
+ * Truncates silently.
  */
 static int fail(char *err, const char *fmt, const char *s, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -125,7 +132,7 @@ static int fail(char *err, const char *fmt, const char *s, uint64_t a, uint64_t 
 			while (s && *s)
 				put_ch(err, &pos, *s++);
 		else if (next < 3)
-			put_num(err, &pos, arg[next++], *fmt == 'x' ? 16 : 10, width);
+			put_num(err, &pos, arg[next++], *fmt == 'x', width);
 	}
 	err[pos] = '\0';
 	return -1;
@@ -183,7 +190,7 @@ static int tok(const struct dt *dt, int off, uint32_t *next)
 		return BAD_OFFSET;
 	if (o >= size || size - o < 4)
 		return BAD_TRUNC;
-	base = sblock(dt);	/* only now: even forming an out-of-blob pointer is UB */
+	base = dt->blob + dt->off_struct;	/* only now: an out-of-blob pointer is UB */
 	p = base + o;
 	tag = dt_be32(p);
 	if (tag == TOK_BEGIN_NODE) {
@@ -215,18 +222,23 @@ static bool is_node(const struct dt *dt, int node)
 	return tok(dt, node, &next) == TOK_BEGIN_NODE;
 }
 
-/* Offset of the first non-NOP token after the one at @off (its tag in *tag; < 0 if malformed). */
-static int step(const struct dt *dt, int off, int *tag)
+/*
+ * Offset of the first token after the @want token at @off that is not a NOP or (with
+ * @skip_props) a property; its tag in *tag, < 0 if @off holds no @want token or on garbage.
+ */
+static int after(const struct dt *dt, int off, int want, bool skip_props, int *tag)
 {
 	uint32_t next;
 
 	*tag = tok(dt, off, &next);
-	while (*tag >= 0) {
+	if (*tag != want) {
+		*tag = BAD_OFFSET;
+		return -1;
+	}
+	do {
 		off = (int)next;
 		*tag = tok(dt, off, &next);
-		if (*tag != TOK_NOP)
-			break;
-	}
+	} while (*tag == TOK_NOP || (skip_props && *tag == TOK_PROP));
 	return off;
 }
 
@@ -277,6 +289,9 @@ static int check_header(struct dt *d, const uint8_t *b, size_t avail, char *err)
 		return fail(err, "unsupported version %u (need >= 16)", 0, d->version, 0, 0);
 	if (d->last_comp_version > 17)
 		return fail(err, "last_comp_version %u newer than 17", 0, d->last_comp_version, 0, 0);
+	if (d->last_comp_version > d->version)
+		return fail(err, "version %u older than last_comp_version %u", 0, d->version,
+			    d->last_comp_version, 0);
 	hdr = d->version >= 17 ? HDR_V17_SIZE : HDR_V16_SIZE;
 	if (d->totalsize < hdr)
 		return fail(err, "totalsize %u smaller than the header", 0, d->totalsize, 0, 0);
@@ -445,34 +460,27 @@ int dt_root(const struct dt *dt)
 
 int dt_next_node(const struct dt *dt, int node, int *depth)
 {
-	int off = node, tag, d = 0;
+	int tag, d = 1;
 
-	if (!is_node(dt, node))
-		return -1;
-	for (;;) {
-		off = step(dt, off, &tag);
-		if (tag == TOK_BEGIN_NODE)
-			break;
-		if (tag == TOK_END_NODE)
-			d--;
-		else if (tag != TOK_PROP)
-			return -1;	/* FDT_END, or garbage reached from a bogus offset */
+	/* Closing tags between here and the next node each step one level up. */
+	node = after(dt, node, TOK_BEGIN_NODE, true, &tag);
+	while (tag == TOK_END_NODE) {
+		node = after(dt, node, TOK_END_NODE, true, &tag);
+		d--;
 	}
+	if (tag != TOK_BEGIN_NODE)
+		return -1;	/* FDT_END, or garbage reached from a bogus offset */
 	if (depth)
-		*depth += d + 1;
-	return off;
+		*depth += d;
+	return node;
 }
 
 int dt_first_child(const struct dt *dt, int node)
 {
-	int off = node, tag;
+	int tag;
 
-	if (!is_node(dt, node))
-		return -1;
-	do
-		off = step(dt, off, &tag);
-	while (tag == TOK_PROP);
-	return tag == TOK_BEGIN_NODE ? off : -1;
+	node = after(dt, node, TOK_BEGIN_NODE, true, &tag);
+	return tag == TOK_BEGIN_NODE ? node : -1;
 }
 
 int dt_next_sibling(const struct dt *dt, int node)
@@ -608,26 +616,19 @@ int dt_find_compatible(const struct dt *dt, int from, const char *compat)
 
 /* ---- properties ---- */
 
-/* The property token after the @want token at @off; a node's properties end at a subnode. */
-static int prop_after(const struct dt *dt, int off, int want)
-{
-	uint32_t next;
-	int tag;
-
-	if (tok(dt, off, &next) != want)
-		return -1;
-	off = step(dt, off, &tag);
-	return tag == TOK_PROP ? off : -1;
-}
-
+/* A node's properties come first and end at its first subnode or END_NODE. */
 int dt_first_prop(const struct dt *dt, int node)
 {
-	return prop_after(dt, node, TOK_BEGIN_NODE);
+	int tag, off = after(dt, node, TOK_BEGIN_NODE, false, &tag);
+
+	return tag == TOK_PROP ? off : -1;
 }
 
 int dt_next_prop(const struct dt *dt, int prop)
 {
-	return prop_after(dt, prop, TOK_PROP);
+	int tag, off = after(dt, prop, TOK_PROP, false, &tag);
+
+	return tag == TOK_PROP ? off : -1;
 }
 
 const void *dt_prop_at(const struct dt *dt, int prop, const char **name, int *len)
@@ -652,10 +653,9 @@ const void *dt_prop_at(const struct dt *dt, int prop, const char **name, int *le
 /* Sets *len to -1 when the property is absent. */
 const void *dt_getprop(const struct dt *dt, int node, const char *name, int *len)
 {
-	const char *pname;
-	const void *v;
+	const uint8_t *t;
+	uint32_t nameoff;
 	size_t n;
-	int l;
 
 	if (len)
 		*len = -1;
@@ -663,12 +663,14 @@ const void *dt_getprop(const struct dt *dt, int node, const char *name, int *len
 		return NULL;
 	n = length(name, SIZE_MAX) + 1;
 	for (int p = dt_first_prop(dt, node); p >= 0; p = dt_next_prop(dt, p)) {
-		v = dt_prop_at(dt, p, &pname, &l);
-		/* Compare through @name's NUL: strcmp() that stops at @pname's NUL too. */
-		if (v && same(pname, name, n)) {
+		t = sblock(dt) + p;
+		nameoff = dt_be32(t + 8);
+		/* Equal through @name's NUL inside the block: terminated, no need to scan for it. */
+		if (nameoff < dt->size_strings && dt->size_strings - nameoff >= n &&
+		    same((const char *)dt->blob + dt->off_strings + nameoff, name, n)) {
 			if (len)
-				*len = l;
-			return v;
+				*len = (int)dt_be32(t + 4);
+			return t + 12;
 		}
 	}
 	return NULL;
