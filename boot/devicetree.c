@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include "tinymm/devicetree.h"
+#include "tinymm/memory.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 
@@ -14,7 +15,7 @@ static phys_addr_t dt_phys;
 
 int devicetree_init(uintptr_t pa, char *err)
 {
-	const void *blob = (const void *)pa;	/* identity-mapped: __va() arrives with the MMU */
+	const void *blob = __va(pa);
 	uint32_t size;
 
 	if (!pa) {

@@ -4,6 +4,7 @@
  * Order matters and each step only uses what the previous ones set up:
  *   early console (board's UART) -> device tree validated -> command line -> console from
  *   /chosen/stdout-path -> power-off device -> timer frequency -> memory map (memblock)
+ *   -> MMU and caches (arch_mm_init, before any atomic or lock)
  *   -> then tests (tinymm.test), a script (tinymm.run) or the interactive shell.
  * A fatal problem (bad DTB, bad memory map) is one line and a power-off with status 1.
  */
@@ -152,6 +153,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	phys_addr_t kstart = (uintptr_t)_start_kernel, kend = (uintptr_t)_end;
 	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
 		boot_fail(err);
+	arch_mm_init();		/* before any atomic: see arch.h */
 	memblock_set_kernel_sizes((uintptr_t)_sdata - kstart, kend - (uintptr_t)_sdata);
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

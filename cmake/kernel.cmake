@@ -19,22 +19,46 @@ add_custom_target(version_c
           -P ${CMAKE_SOURCE_DIR}/cmake/version.cmake
   BYPRODUCTS ${CMAKE_BINARY_DIR}/gen/version.c)
 
-add_executable(tinymm.elf boot/main.c ${TINYMM_PORTABLE_SRCS} ${TINYMM_ARCH_SRCS}
+# Everything is compiled once; the objects are linked twice.  Pass 1 links an empty symbol table;
+# its function symbols become kallsyms.S (tools/gen-kallsyms); pass 2 links that table into the
+# .kallsyms section, which the linker script puts after everything else so no address moves.
+# The build then checks that pass 1 and pass 2 agree on every function address.
+add_library(kernel_objs OBJECT boot/main.c ${TINYMM_PORTABLE_SRCS} ${TINYMM_ARCH_SRCS}
   ${TINYMM_KTEST_SRCS} ${CMAKE_BINARY_DIR}/gen/version.c)
-add_dependencies(tinymm.elf version_c)
-target_include_directories(tinymm.elf PRIVATE include ${CMAKE_BINARY_DIR}/gen)
+add_dependencies(kernel_objs version_c)
+target_include_directories(kernel_objs PRIVATE include arch/${TINYMM_ARCH}/include ${CMAKE_BINARY_DIR}/gen)
 if(TINYMM_MSTART)
-  target_compile_definitions(tinymm.elf PRIVATE TINYMM_MSTART=1)
+  target_compile_definitions(kernel_objs PRIVATE TINYMM_MSTART=1)
 endif()
-target_compile_options(tinymm.elf PRIVATE ${TINYMM_CPU_FLAGS}
+target_compile_options(kernel_objs PRIVATE ${TINYMM_CPU_FLAGS}
   -ffreestanding -fno-common -fno-stack-protector -fno-omit-frame-pointer
   -ffunction-sections -fdata-sections -O2 -g
   -Wall -Wextra -Werror -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L)
-target_link_options(tinymm.elf PRIVATE ${TINYMM_CPU_FLAGS} -nostartfiles
-  -T ${CMAKE_BINARY_DIR}/kernel.ld -Wl,--gc-sections -Wl,-Map=${CMAKE_BINARY_DIR}/tinymm.map
-  -Wl,--no-warn-rwx-segments)
-set_target_properties(tinymm.elf PROPERTIES LINK_DEPENDS ${CMAKE_BINARY_DIR}/kernel.ld)
-target_link_libraries(tinymm.elf PRIVATE gcc)
+
+set(GEN_KALLSYMS ${CMAKE_SOURCE_DIR}/tools/gen-kallsyms)
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/gen/kallsyms-empty.S
+  COMMAND ${GEN_KALLSYMS} ${CMAKE_NM} - > ${CMAKE_BINARY_DIR}/gen/kallsyms-empty.S
+  DEPENDS ${GEN_KALLSYMS})
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/gen/kallsyms.S
+  COMMAND ${GEN_KALLSYMS} ${CMAKE_NM} tinymm-pass1.elf > ${CMAKE_BINARY_DIR}/gen/kallsyms.S
+  DEPENDS tinymm-pass1.elf ${GEN_KALLSYMS})
+
+function(kernel_link name kallsyms)
+  add_executable(${name} $<TARGET_OBJECTS:kernel_objs> ${kallsyms})
+  target_compile_options(${name} PRIVATE ${TINYMM_CPU_FLAGS})
+  target_link_options(${name} PRIVATE ${TINYMM_CPU_FLAGS} -nostartfiles
+    -T ${CMAKE_BINARY_DIR}/kernel.ld -Wl,--gc-sections -Wl,-Map=${CMAKE_BINARY_DIR}/${name}.map
+    -Wl,--no-warn-rwx-segments)
+  set_target_properties(${name} PROPERTIES LINK_DEPENDS ${CMAKE_BINARY_DIR}/kernel.ld)
+  target_link_libraries(${name} PRIVATE gcc)
+endfunction()
+kernel_link(tinymm-pass1.elf ${CMAKE_BINARY_DIR}/gen/kallsyms-empty.S)
+kernel_link(tinymm.elf ${CMAKE_BINARY_DIR}/gen/kallsyms.S)
+add_custom_command(TARGET tinymm.elf POST_BUILD
+  COMMAND ${GEN_KALLSYMS} ${CMAKE_NM} tinymm.elf > ${CMAKE_BINARY_DIR}/gen/kallsyms-check.S
+  COMMAND ${CMAKE_COMMAND} -E compare_files ${CMAKE_BINARY_DIR}/gen/kallsyms.S
+          ${CMAKE_BINARY_DIR}/gen/kallsyms-check.S
+  COMMENT "${BOARD}: checking that the symbol table did not move any code")
 add_custom_command(TARGET tinymm.elf POST_BUILD
   COMMAND ${CMAKE_SIZE} tinymm.elf
   COMMENT "${BOARD}: image size")

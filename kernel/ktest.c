@@ -13,6 +13,7 @@
  * The totals count cases.  A suite is "not ok" if any case failed, "ok ... # SKIP" if all skipped.
  * Locking: none; tests run alone, before the shell.
  */
+#include <setjmp.h>
 #include <string.h>
 #include "tinymm/ktest.h"
 #include "tinymm/printk.h"
@@ -38,6 +39,55 @@ bool glob_match(const char *p, const char *s)
 	while (*p == '*')
 		p++;
 	return !*p;
+}
+
+/* The innermost armed recovery point (a case being run, or a KTEST_EXPECT_BUG inside it). */
+static struct ktest_recovery *recovery_top;
+static char last_bug[160];
+
+void ktest_recovery_push(struct ktest_recovery *r)
+{
+	r->hit = false;
+	r->prev = recovery_top;
+	recovery_top = r;
+}
+
+bool ktest_recovery_pop(struct ktest_recovery *r)
+{
+	if (recovery_top == r)
+		recovery_top = r->prev;
+	return r->hit;
+}
+
+struct ktest_recovery *ktest_recovery_take(const char *reason)
+{
+	struct ktest_recovery *r = recovery_top;
+
+	if (!r)
+		return NULL;
+	strncpy(last_bug, reason, sizeof(last_bug) - 1);
+	r->hit = true;
+	recovery_top = r->prev;
+	return r;
+}
+
+const char *ktest_last_bug(void)
+{
+	return last_bug;
+}
+
+/* Runs one case; a BUG, panic or trap inside it fails the case instead of the machine. */
+static void run_case(const struct ktest_case *c, struct ktest *t)
+{
+	struct ktest_recovery rec;
+
+	ktest_recovery_push(&rec);
+	if (!setjmp(rec.jb))
+		c->run(t);
+	if (ktest_recovery_pop(&rec)) {
+		t->status = KTEST_FAIL;
+		kprintf("    # %s: unexpected BUG/panic/trap: %s\n", t->name, last_bug);
+	}
 }
 
 static bool selected(const struct ktest_suite *s, const char *glob)
@@ -98,7 +148,7 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 		for (int i = 0; i < nr_cases; i++) {
 			struct ktest t = { .name = s->cases[i].name, .status = KTEST_PASS };
 
-			s->cases[i].run(&t);
+			run_case(&s->cases[i], &t);
 			if (t.status == KTEST_SKIP) {
 				kprintf("    ok %d %s # SKIP %s\n", i + 1, t.name, t.skip_reason);
 				sskip++;

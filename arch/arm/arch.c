@@ -1,10 +1,8 @@
 /*
- * arch.c - the ARMv7-A side of include/tinymm/arch.h: the generic timer, semihosting
- * power-off, and the report for an unexpected exception.
+ * arch.c - the ARMv7-A side of include/tinymm/arch.h: the generic timer and semihosting
+ * power-off.  Traps are in traps.c, the MMU in mmu.c.
  */
 #include "tinymm/arch.h"
-#include "tinymm/power.h"
-#include "tinymm/printk.h"
 
 const char arch_name[] = "armv7-a";
 
@@ -48,38 +46,4 @@ void arch_poweroff(int status)
 void arch_cpu_relax(void)
 {
 	__asm__ __volatile__("wfi");
-}
-
-/* Saved by the vector stubs in entry.S. */
-struct arm_trap_frame {
-	unsigned int spsr;
-	unsigned int r[13];
-	unsigned int pc;
-};
-
-static const char *const trap_names[] = {
-	[1] = "undefined instruction", [2] = "supervisor call", [3] = "prefetch abort",
-	[4] = "data abort", [6] = "IRQ", [7] = "FIQ",
-};
-
-void arm_trap(struct arm_trap_frame *f, int kind);
-void arm_trap(struct arm_trap_frame *f, int kind)
-{
-	unsigned int dfsr, dfar, ifsr, ifar;
-
-	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 0" : "=r"(dfsr));
-	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 0" : "=r"(dfar));
-	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
-	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
-	printk(KERN_EMERG "Unhandled exception: %s at pc 0x%08x (spsr 0x%08x)\n",
-	       trap_names[kind] ? trap_names[kind] : "unknown", f->pc, f->spsr);
-	if (kind == 2)
-		printk(KERN_EMERG "(an SVC: if this was a semihosting power-off, QEMU lacks -semihosting)\n");
-	printk(KERN_EMERG "DFSR 0x%08x DFAR 0x%08x IFSR 0x%08x IFAR 0x%08x\n", dfsr, dfar, ifsr, ifar);
-	for (int i = 0; i < 13; i++)
-		printk(KERN_EMERG "r%-2d 0x%08x%s", i, f->r[i], (i % 4 == 3 || i == 12) ? "\n" : "  ");
-	if (kind != 2)
-		machine_poweroff(1);
-	for (;;)
-		arch_cpu_relax();
 }

@@ -59,7 +59,7 @@ arm_vectors:
 	sub	lr, lr, #\lr_adjust
 	push	{r0-r12, lr}		/* frame: r0..r12, then the faulting pc */
 	mrs	r0, spsr
-	push	{r0}
+	push	{r0, r1}		/* spsr and a pad word: AAPCS wants sp 8-byte aligned at calls */
 	mov	r0, sp
 	mov	r1, #\kind
 	bl	arm_trap
@@ -75,5 +75,30 @@ vec_fiq:	trap_entry 7, 4
 
 	.section .bss
 	.balign 16
-	.space 2048
+	.space 8192		/* a trap report formats text and walks the stack here */
 __exc_stack_top:
+
+/*
+ * void arm_banked_sp_lr(unsigned mode, unsigned long out[2]): sp and lr of another mode (USR is
+ * read through SYS, which shares its registers), for trap reports.  IRQ and FIQ stay masked.
+ */
+	.section .text, "ax"
+	.global arm_banked_sp_lr
+arm_banked_sp_lr:
+	mrs	r2, cpsr
+	and	r0, r0, #0x1f
+	cmp	r0, #0x10
+	moveq	r0, #0x1f
+	orr	r0, r0, #0xc0
+	msr	cpsr_c, r0
+	str	sp, [r1]
+	str	lr, [r1, #4]
+	msr	cpsr_c, r2
+	bx	lr
+
+/* void arm_longjmp_svc(jmp_buf jb): leave the exception mode for SVC, then longjmp(jb, 1). */
+	.global arm_longjmp_svc
+arm_longjmp_svc:
+	msr	cpsr_c, #0xd3		/* SVC, IRQ and FIQ masked */
+	mov	r1, #1
+	b	longjmp

@@ -1,7 +1,7 @@
 /*
  * arch.c - the RISC-V side of include/tinymm/arch.h (RV32 and RV64, S-mode): the `time`
- * counter and the report for an unexpected trap.  Power-off needs a device (sifive,test), so
- * arch_poweroff() has nothing of its own to do.
+ * counter, and the report for a trap in tinymm's own M-mode start (S-mode traps: traps.c).
+ * Power-off needs a device (sifive,test), so arch_poweroff() has nothing of its own to do.
  */
 #include "tinymm/arch.h"
 #include "tinymm/board_config.h"
@@ -54,52 +54,24 @@ void arch_cpu_relax(void)
 	__asm__ __volatile__("wfi");
 }
 
-static const char *const exc_names[] = {
-	"instruction address misaligned", "instruction access fault", "illegal instruction",
-	"breakpoint", "load address misaligned", "load access fault",
-	"store/AMO address misaligned", "store/AMO access fault", "environment call from U-mode",
-	"environment call from S-mode", "reserved", "environment call from M-mode",
-	"instruction page fault", "load page fault", "reserved", "store/AMO page fault",
-};
-
-static const char *cause_name(unsigned long cause)
-{
-	unsigned long code = cause << 1 >> 1;
-
-	if (cause >> (__riscv_xlen - 1))
-		return code == 1 ? "supervisor software interrupt" :
-		       code == 5 ? "supervisor timer interrupt" :
-		       code == 9 ? "supervisor external interrupt" : "interrupt";
-	return code < ARRAY_SIZE(exc_names) ? exc_names[code] : "unknown exception";
-}
-
-#define W (int)(sizeof(long) * 2)
-
-void riscv_trap(unsigned long *regs);
-void riscv_trap(unsigned long *regs)
-{
-	unsigned long scause, stval, sepc;
-
-	__asm__ __volatile__("csrr %0, scause" : "=r"(scause));
-	__asm__ __volatile__("csrr %0, stval" : "=r"(stval));
-	__asm__ __volatile__("csrr %0, sepc" : "=r"(sepc));
-	printk(KERN_EMERG "Unhandled trap: %s (scause 0x%0*lx) stval 0x%0*lx sepc 0x%0*lx\n",
-	       cause_name(scause), W, scause, W, stval, W, sepc);
-	for (int i = 1; i < 32; i++)
-		printk(KERN_EMERG "x%-2d 0x%0*lx%s", i, W, regs[i], i % 4 == 3 ? "\n" : "  ");
-	printk("\n");
-	machine_poweroff(1);
-}
+const char *riscv_cause_name(unsigned long cause);
 
 /* M-mode trap during mstart.S (RV32 without firmware): nothing is set up, use the board's UART. */
+#define W (int)(sizeof(long) * 2)
+
 void riscv_mtrap(unsigned long mcause, unsigned long mtval, unsigned long mepc);
 void riscv_mtrap(unsigned long mcause, unsigned long mtval, unsigned long mepc)
 {
 	console_setup(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
 	printk(KERN_EMERG "Unhandled M-mode trap: %s (mcause 0x%0*lx) mtval 0x%0*lx mepc 0x%0*lx\n",
-	       cause_name(mcause), W, mcause, W, mtval, W, mepc);
+	       riscv_cause_name(mcause), W, mcause, W, mtval, W, mepc);
 	if (BOARD_EXIT_BASE)
 		sifive_test_poweroff(BOARD_EXIT_BASE, 1);
 	for (;;)
 		;
+}
+
+void arch_mm_init(void)
+{
+	/* Caches are always on and paging stays off (satp Bare): nothing to set up yet. */
 }

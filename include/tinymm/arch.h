@@ -13,6 +13,12 @@ extern const char arch_name[];
 /* Called once, first thing in kmain(), before the console: exception vectors, CPU features. */
 void arch_early_init(void);
 
+/*
+ * Called once the memory map (memblock) is known, before the first atomic or lock: ARM turns
+ * on the MMU and caches here (exclusives need Normal memory); RISC-V has nothing to do.
+ */
+void arch_mm_init(void);
+
 /* Free-running architected counter (ARM CNTVCT, RISC-V `time`) and its frequency in Hz if the
  * CPU knows it (ARM CNTFRQ); 0 means "ask the device tree" (RISC-V timebase-frequency). */
 uint64_t arch_counter_read(void);

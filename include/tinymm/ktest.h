@@ -14,6 +14,7 @@
 #ifndef TINYMM_KTEST_H
 #define TINYMM_KTEST_H
 
+#include <setjmp.h>
 #include <string.h>
 #include "kernel.h"
 
@@ -89,6 +90,40 @@ void ktest_skip(struct ktest *t, const char *reason);
 		const char *__a = (a), *__b = (b);					\
 		if (!__a || !__b || strcmp(__a, __b))					\
 			ktest_fail_str(t, __FILE__, __LINE__, #a, #b, __a, __b);	\
+	} while (0)
+
+/*
+ * KTEST_EXPECT_BUG(t, stmt): run @stmt expecting it to end in BUG(), panic() or a CPU trap (a
+ * bad access, an undefined instruction); the case fails if @stmt returns normally.  The first
+ * line of what was reported ("kernel BUG at ...", "Unhandled exception: data abort ...") is
+ * kept in ktest_last_bug() for checks.  Outside an expectation, such an event inside a case
+ * marks the case "not ok" and the run goes on with the next case.
+ * Built on setjmp/longjmp: @stmt must not hold locks or leave interrupts masked when it dies.
+ */
+struct ktest_recovery {
+	jmp_buf jb;
+	struct ktest_recovery *prev;
+	bool hit;
+};
+void ktest_recovery_push(struct ktest_recovery *r);
+bool ktest_recovery_pop(struct ktest_recovery *r);	/* true if a bug ended the guarded code */
+const char *ktest_last_bug(void);
+/*
+ * For panic(), BUG() and trap handlers: if a recovery point is armed, record @reason, unlink it
+ * and return it (the caller longjmps to it, after leaving any exception mode); else NULL.
+ */
+struct ktest_recovery *ktest_recovery_take(const char *reason);
+
+#define KTEST_EXPECT_BUG(t, stmt)							\
+	do {										\
+		struct ktest_recovery __rec;						\
+		ktest_recovery_push(&__rec);						\
+		if (!setjmp(__rec.jb)) {						\
+			stmt;								\
+		}									\
+		if (!ktest_recovery_pop(&__rec))					\
+			ktest_fail_msg(t, __FILE__, __LINE__,				\
+				       "expected BUG/panic/trap from: " #stmt);		\
 	} while (0)
 
 /* Run every suite whose name matches @glob ('*' and '?'; '*' never selects explicit-only suites

@@ -4,6 +4,7 @@
 
 extern char _start_kernel[], _etext[], _sdata[], _end[];
 extern char __bss_start[], __bss_end[];
+extern char __boot_stack_bottom[], __boot_stack_top[];
 extern char __tls_base[], __tls_size[], __tdata_size[], __tbss_size[];	/* sizes: use the address */
 
 #endif

@@ -9,6 +9,7 @@
 #include "shim.h"
 #include "tinymm/arch.h"
 #include "tinymm/console.h"
+#include "tinymm/stacktrace.h"
 
 char shim_console[1 << 16];
 size_t shim_console_len;
@@ -78,3 +79,12 @@ void *shim_read_file(const char *path, size_t *len)
 	*len = (size_t)n;
 	return buf;
 }
+
+/* No symbol table and no kernel stack on the host: backtraces print just their first frame. */
+const uint32_t kallsyms_num = 0;
+const unsigned long kallsyms_addrs[1];
+const uint32_t kallsyms_sizes[1], kallsyms_offs[1];
+const char kallsyms_names[1];
+char __boot_stack_bottom[1], __boot_stack_top[1];
+void arch_mm_init(void) {}
+int arch_unwind_frame(struct stackframe *f, unsigned long lo, unsigned long hi) { return -1; }

@@ -43,6 +43,26 @@ foreach(b ${TINYMM_BOARDS})
   boot_test(${b}.shell_line_editing ${b} --input "helx\\x7fp\\rjunk\\x15meminfo\\rabc\\x03poweroff 5\\r"
     --status 5 --expect "^  meminfo +memory usage" --expect "^MemTotal: +[0-9]+ kB$"
     --expect "^tinymm> abc\\^C$" --reject "unknown command")
+  # A deliberate bad access: the full report (cause, registers, named backtrace), exit status 1.
+  boot_test(${b}.fault_read_null_dumps ${b} --append "tinymm.run=fault read 0" --status 1 --timeout 10
+    --expect "(Unhandled exception: data abort: translation fault \\(section\\) on read at 0x00000000|Unhandled trap: load access fault at 0x0+)$"
+    --expect "(pc|epc) : \\[<[0-9a-f]+>\\] cmd_fault\\+0x[0-9a-f]+/0x[0-9a-f]+$"
+    --expect "(r10|s11): [0-9a-f]+" --expect "Call trace:$"
+    --expect " \\[<[0-9a-f]+>\\] shell_exec\\+0x[0-9a-f]+/0x[0-9a-f]+$"
+    --expect " \\[<[0-9a-f]+>\\] kmain\\+0x[0-9a-f]+/0x[0-9a-f]+$"
+    --expect "Kernel panic - not syncing: Fatal exception$")
+  boot_test(${b}.fault_exec_null_dumps ${b} --append "tinymm.run=fault exec 0" --status 1 --timeout 10
+    --expect "(prefetch abort: translation fault \\(section\\) at 0x00000000|Unhandled trap: instruction access fault at 0x0+)$"
+    --expect "Call trace:$")
+  boot_test(${b}.fault_write_null_dumps ${b} --append "tinymm.run=fault write 0" --status 1 --timeout 10
+    --expect "(data abort: translation fault \\(section\\) on write at 0x00000000|Unhandled trap: store/AMO access fault at 0x0+)$")
+  boot_test(${b}.fault_bad_argument ${b} --append "tinymm.run=fault sideways 0" --status 1
+    --expect "^fault: usage: fault read\\|write\\|exec <address>$")
+  # A trap inside a KTAP case fails that case, the next case still runs, the run exits non-zero.
+  boot_test(${b}.ktest.trap_in_test_fails_the_case ${b} --append "tinymm.test=ktest_trap_in_test"
+    --status 1 --expect "^    # traps_unexpectedly: unexpected BUG/panic/trap: Unhandled "
+    --expect "^    not ok 1 traps_unexpectedly$" --expect "^    ok 2 runs_after_the_trap$"
+    --expect "^# totals: pass:1 fail:1 skip:0$")
   boot_test(${b}.poweroff_status ${b} --append "tinymm.run=poweroff 7" --status 7)
   boot_test(${b}.dtb_prints_tree ${b} --append "tinymm.run=dtb"
     --expect "^/dts-v1/$<SEMICOLON>$" --expect "^	memory@[0-9a-f]+ \\{$" --expect "^		device_type = \"memory\"$<SEMICOLON>$"

@@ -1,0 +1,140 @@
+/*
+ * traps.c - what an unexpected ARM exception prints: the cause in words and its raw registers
+ * (mode, DFSR/DFAR or IFSR/IFAR), every general register with the interrupted mode's sp and lr,
+ * and a named backtrace; then the machine powers off with status 1 (or a KTAP case fails).
+ * Locking: none; exceptions are masked while this runs.
+ */
+#include <setjmp.h>
+#include "tinymm/arch.h"
+#include "tinymm/bug.h"
+#include "tinymm/kallsyms.h"
+#include "tinymm/ktest.h"
+#include "tinymm/power.h"
+#include "tinymm/printk.h"
+#include "tinymm/stacktrace.h"
+
+/* Saved by the vector stubs in entry.S, lowest address first. */
+struct arm_trap_frame {
+	unsigned int spsr;
+	unsigned int pad;
+	unsigned int r[13];
+	unsigned int pc;
+};
+
+enum { TRAP_UNDEF = 1, TRAP_SVC, TRAP_PABT, TRAP_DABT, TRAP_IRQ = 6, TRAP_FIQ };
+
+void arm_banked_sp_lr(unsigned int mode, unsigned long out[2]);
+__noreturn void arm_longjmp_svc(jmp_buf jb);
+void arm_trap(struct arm_trap_frame *f, int kind);
+
+static const char *mode_name(unsigned int m)
+{
+	switch (m & 0x1f) {
+	case 0x10: return "USR";
+	case 0x11: return "FIQ";
+	case 0x12: return "IRQ";
+	case 0x13: return "SVC";
+	case 0x16: return "MON";
+	case 0x17: return "ABT";
+	case 0x1a: return "HYP";
+	case 0x1b: return "UND";
+	case 0x1f: return "SYS";
+	default: return "???";
+	}
+}
+
+/* Short-descriptor fault status, FS = FSR[10] : FSR[3:0] (ARM ARM B3.13.3). */
+static const char *fault_status(unsigned int fsr)
+{
+	switch (((fsr >> 6) & 0x10) | (fsr & 0xf)) {
+	case 0x01: return "alignment fault";
+	case 0x02: return "debug event";
+	case 0x03: return "access flag fault (section)";
+	case 0x04: return "instruction cache maintenance fault";
+	case 0x05: return "translation fault (section)";
+	case 0x06: return "access flag fault (page)";
+	case 0x07: return "translation fault (page)";
+	case 0x08: return "synchronous external abort";
+	case 0x09: return "domain fault (section)";
+	case 0x0b: return "domain fault (page)";
+	case 0x0c: return "external abort on translation table walk (level 1)";
+	case 0x0d: return "permission fault (section)";
+	case 0x0e: return "external abort on translation table walk (level 2)";
+	case 0x0f: return "permission fault (page)";
+	case 0x16: return "asynchronous external abort";
+	case 0x18: return "asynchronous parity error";
+	case 0x19: return "synchronous parity error";
+	default: return "unknown fault status";
+	}
+}
+
+static void print_sym(const char *label, unsigned long addr)
+{
+	char sym[96];
+
+	sprint_symbol(sym, sizeof(sym), addr);
+	printk(KERN_EMERG "%s[<%08lx>] %s\n", label, addr, sym);
+}
+
+void arm_trap(struct arm_trap_frame *f, int kind)
+{
+	static bool in_trap;
+	unsigned int dfsr, dfar, ifsr, ifar;
+	unsigned long banked[2];
+	char reason[128];
+
+	if (in_trap) {		/* a fault while reporting a fault: say the least and stop */
+		printk(KERN_EMERG "Unhandled exception inside the trap handler, pc 0x%08x\n", f->pc);
+		machine_poweroff(1);
+	}
+	in_trap = true;
+	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 0" : "=r"(dfsr));
+	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 0" : "=r"(dfar));
+	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
+	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
+	arm_banked_sp_lr(f->spsr, banked);
+
+	switch (kind) {
+	case TRAP_DABT:
+		ksnprintf(reason, sizeof(reason), "Unhandled exception: data abort: %s on %s at 0x%08x",
+			  fault_status(dfsr), dfsr & (1u << 11) ? "write" : "read", dfar);
+		break;
+	case TRAP_PABT:
+		ksnprintf(reason, sizeof(reason), "Unhandled exception: prefetch abort: %s at 0x%08x",
+			  fault_status(ifsr), ifar);
+		break;
+	case TRAP_UNDEF:
+		ksnprintf(reason, sizeof(reason), "Unhandled exception: undefined instruction at 0x%08x",
+			  f->pc);
+		break;
+	case TRAP_SVC:
+		/* A semihosting power-off reaches here when QEMU was started without -semihosting. */
+		ksnprintf(reason, sizeof(reason), "Unhandled exception: supervisor call at 0x%08x "
+			  "(semihosting without QEMU's -semihosting?)", f->pc);
+		break;
+	default:
+		ksnprintf(reason, sizeof(reason), "Unhandled exception: %s with nothing to handle it",
+			  kind == TRAP_IRQ ? "IRQ" : "FIQ");
+		break;
+	}
+	printk(KERN_EMERG "%s\n", reason);
+	printk(KERN_EMERG "CPU mode %s (spsr 0x%08x)  DFSR 0x%08x DFAR 0x%08x  IFSR 0x%08x IFAR 0x%08x\n",
+	       mode_name(f->spsr), f->spsr, dfsr, dfar, ifsr, ifar);
+	print_sym("pc : ", f->pc);
+	print_sym("lr : ", banked[1]);
+	printk(KERN_EMERG "sp : %08lx  fp : %08x  ip : %08x\n", banked[0], f->r[11], f->r[12]);
+	for (int i = 0; i < 11; i++)
+		printk(KERN_EMERG "r%-2d: %08x%s", i, f->r[i], (i % 4 == 3 || i == 10) ? "\n" : "  ");
+
+	struct stackframe sf = { .fp = f->r[11], .pc = f->pc, .ra_hint = banked[1] };
+	show_stack(&sf);
+	struct ktest_recovery *r = ktest_recovery_take(reason);
+	in_trap = false;
+	if (r)
+		arm_longjmp_svc(r->jb);
+	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
+	if (kind == TRAP_SVC)
+		for (;;)		/* no semihosting: nothing can power off this machine */
+			arch_cpu_relax();
+	machine_poweroff(1);
+}

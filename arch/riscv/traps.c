@@ -1,0 +1,84 @@
+/*
+ * traps.c - what an unexpected RISC-V S-mode trap prints: the cause in words with scause,
+ * stval and sepc, all 31 registers by ABI name, and a named backtrace; then power-off with
+ * status 1 (or, inside a KTAP case, back to the test runner).
+ * Locking: none; sstatus.SIE is clear while this runs (the hardware cleared it on entry).
+ */
+#include <setjmp.h>
+#include "tinymm/arch.h"
+#include "tinymm/kallsyms.h"
+#include "tinymm/ktest.h"
+#include "tinymm/power.h"
+#include "tinymm/printk.h"
+#include "tinymm/stacktrace.h"
+
+#define W (int)(sizeof(long) * 2)
+
+static const char *const exc_names[] = {
+	"instruction address misaligned", "instruction access fault", "illegal instruction",
+	"breakpoint", "load address misaligned", "load access fault",
+	"store/AMO address misaligned", "store/AMO access fault", "environment call from U-mode",
+	"environment call from S-mode", "reserved", "environment call from M-mode",
+	"instruction page fault", "load page fault", "reserved", "store/AMO page fault",
+};
+
+static const char *const reg_names[32] = {
+	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
+	"a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
+	"t5", "t6",
+};
+
+const char *riscv_cause_name(unsigned long cause);
+const char *riscv_cause_name(unsigned long cause)
+{
+	unsigned long code = cause << 1 >> 1;
+
+	if (cause >> (__riscv_xlen - 1))
+		return code == 1 ? "supervisor software interrupt" :
+		       code == 5 ? "supervisor timer interrupt" :
+		       code == 9 ? "supervisor external interrupt" : "interrupt";
+	return code < ARRAY_SIZE(exc_names) ? exc_names[code] : "unknown exception";
+}
+
+static void print_sym(const char *label, unsigned long addr)
+{
+	char sym[96];
+
+	sprint_symbol(sym, sizeof(sym), addr);
+	printk(KERN_EMERG "%s[<%0*lx>] %s\n", label, W, addr, sym);
+}
+
+void riscv_trap(unsigned long *regs);
+void riscv_trap(unsigned long *regs)
+{
+	static bool in_trap;
+	unsigned long scause, stval, sepc;
+	char reason[128];
+
+	__asm__ __volatile__("csrr %0, scause" : "=r"(scause));
+	__asm__ __volatile__("csrr %0, stval" : "=r"(stval));
+	__asm__ __volatile__("csrr %0, sepc" : "=r"(sepc));
+	if (in_trap) {		/* a fault while reporting a fault: say the least and stop */
+		printk(KERN_EMERG "Unhandled trap inside the trap handler, sepc 0x%lx\n", sepc);
+		machine_poweroff(1);
+	}
+	in_trap = true;
+	ksnprintf(reason, sizeof(reason), "Unhandled trap: %s at 0x%0*lx", riscv_cause_name(scause),
+		  W, stval);
+	printk(KERN_EMERG "%s\n", reason);
+	printk(KERN_EMERG "scause 0x%0*lx stval 0x%0*lx sepc 0x%0*lx\n", W, scause, W, stval, W, sepc);
+	print_sym("epc : ", sepc);
+	print_sym(" ra : ", regs[1]);
+	for (int i = 1; i < 32; i++)
+		printk(KERN_EMERG "%4s: %0*lx%s", reg_names[i], W, regs[i],
+		       (i % 4 == 3 || i == 31) ? "\n" : "  ");
+
+	struct stackframe sf = { .fp = regs[8], .pc = sepc, .ra_hint = regs[1] };
+	show_stack(&sf);
+	struct ktest_recovery *r = ktest_recovery_take(reason);
+	in_trap = false;
+	if (r)
+		longjmp(r->jb, 1);	/* same stack and privilege: a plain longjmp returns to the case */
+	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
+	machine_poweroff(1);
+}

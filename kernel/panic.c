@@ -1,0 +1,88 @@
+/*
+ * panic.c - panic(), BUG(), WARN() and dump_stack(), printed in Linux's shape so a reader who
+ * knows one kernel's reports can read the other's.
+ *
+ * tinymm has no tasks to kill, so every BUG is fatal (Linux kills the task unless panic_on_oops).
+ * Inside a KTAP case, the report is printed and then control returns to the test runner
+ * (ktest_recovery_take), so a dying test fails without taking the machine down.
+ * Locking: none yet; a panic on one CPU is the only thing running.
+ */
+#include <setjmp.h>
+#include "tinymm/bug.h"
+#include "tinymm/ktest.h"
+#include "tinymm/power.h"
+#include "tinymm/printk.h"
+#include "tinymm/stacktrace.h"
+#include "tinymm/kallsyms.h"
+
+static unsigned long warn_count;
+
+unsigned long nr_warnings(void)
+{
+	return warn_count;
+}
+
+void dump_stack(void)
+{
+	/* Start from this function's own frame: portable, and always a non-leaf frame. */
+	struct stackframe f = {
+		.fp = (unsigned long)__builtin_frame_address(0),
+		.pc = (unsigned long)dump_stack,
+	};
+
+	show_stack(&f);
+}
+
+void panic(const char *fmt, ...)
+{
+	static bool in_panic;
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (in_panic) {		/* a panic while panicking: say the least and stop */
+		printk(KERN_EMERG "Kernel panic during panic: %s\n", msg);
+		machine_poweroff(1);
+	}
+	in_panic = true;
+	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	dump_stack();
+	struct ktest_recovery *r = ktest_recovery_take(msg);
+	if (r) {
+		in_panic = false;
+		longjmp(r->jb, 1);
+	}
+	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
+	machine_poweroff(1);
+}
+
+void __bug(const char *file, int line, const char *func)
+{
+	char where[160];
+
+	ksnprintf(where, sizeof(where), "kernel BUG at %s:%d!", file, line);
+	printk(KERN_EMERG "------------[ cut here ]------------\n");
+	printk(KERN_EMERG "%s\n", where);
+	printk(KERN_EMERG "Internal error: Oops - BUG in %s\n", func);
+	struct ktest_recovery *r = ktest_recovery_take(where);
+	if (r) {
+		dump_stack();
+		longjmp(r->jb, 1);
+	}
+	panic("Fatal exception: %s", where);
+}
+
+void __warn(const char *file, int line, const char *func, const char *cond)
+{
+	char caller[96];
+
+	warn_count++;
+	sprint_symbol(caller, sizeof(caller), (unsigned long)__builtin_return_address(0));
+	printk(KERN_WARNING "------------[ cut here ]------------\n");
+	printk(KERN_WARNING "WARNING: CPU: 0 PID: 0 at %s:%d %s\n", file, line, caller);
+	printk(KERN_WARNING "WARN_ON(%s) in %s\n", cond, func);
+	dump_stack();
+	printk(KERN_WARNING "---[ end trace 0000000000000000 ]---\n");
+}
