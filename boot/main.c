@@ -16,6 +16,7 @@
 #include "tinymm/devicetree.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
+#include "tinymm/memory.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
@@ -126,7 +127,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	time_init(arch_counter_freq());
 
 	if (!dtb_pa)
-		dtb_pa = BOARD_DTB_ADDR;
+		dtb_pa = BOARD_DTB_ADDR;	/* a physical address, as the firmware's a1 is */
 	if (devicetree_init(dtb_pa, err)) {
 		char line[200];
 		ksnprintf(line, sizeof(line), "bad device tree at 0x%lx: %s", (unsigned long)dtb_pa, err);
@@ -150,11 +151,11 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 		pr_info("Kernel command line: %s\n", bootargs);
 	cpu_info(dt, hartid);
 
-	phys_addr_t kstart = (uintptr_t)_start_kernel, kend = (uintptr_t)_end;
+	phys_addr_t kstart = __pa(_start_kernel), kend = __pa(_end);
 	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
 		boot_fail(err);
 	arch_mm_init();		/* before any atomic: see arch.h */
-	memblock_set_kernel_sizes((uintptr_t)_sdata - kstart, kend - (uintptr_t)_sdata);
+	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));
 	pr_info("%s\n", err);

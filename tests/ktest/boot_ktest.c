@@ -7,6 +7,7 @@
 #include "tinymm/devicetree.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
+#include "tinymm/memory.h"
 #include "tinymm/printk.h"
 #include "tinymm/sections.h"
 #include "tinymm/time.h"
@@ -70,7 +71,7 @@ static void memmap_covers_ram_exactly(struct ktest *t)
 
 static void kernel_and_dtb_are_reserved(struct ktest *t)
 {
-	phys_addr_t k = (uintptr_t)_start_kernel, ke = (uintptr_t)_end;
+	phys_addr_t k = __pa(_start_kernel), ke = __pa(_end);
 
 	KTEST_EXPECT_TRUE(t, memblock_is_memory(k, ke - k));
 	KTEST_EXPECT_EQ(t, memblock_size_of(MEMBLOCK_KERNEL), ke - k);
