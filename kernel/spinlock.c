@@ -1,0 +1,197 @@
+/*
+ * spinlock.c - the ticket lock behind spinlock.h and its debug checks.
+ *
+ * Invariants: owner <= next (counted modulo 2^32); the lock is held exactly when they differ;
+ * only the holder writes owner.  With TINYMM_DEBUG_SPINLOCK, owner_cpu and the owner pc are
+ * set only while held, by the holder, so a CPU that finds its own number there is re-locking a
+ * lock it holds: on one CPU that would spin forever, hence BUG() before waiting.
+ * Locking: this file is the lock; the debug fields are written only by the holder and read
+ * racily (READ_ONCE) for reports.
+ */
+#include <asm/processor.h>
+#include "tinymm/kallsyms.h"
+#include "tinymm/printk.h"
+#include "tinymm/spinlock.h"
+
+/* Take a ticket, wait for it to be served.  fetch_inc is fully ordered; the acquire read of
+ * owner keeps the critical section after the wait. */
+static void arch_spin_lock(arch_spinlock_t *l)
+{
+	int ticket = atomic_fetch_inc(&l->next);
+
+	while (atomic_read_acquire(&l->owner) != ticket)
+		cpu_relax();
+}
+
+/* Take the next ticket only if it would be served at once (next == owner).  A successful
+ * cmpxchg is fully ordered, which also orders the read of owner before the critical section. */
+static bool arch_spin_trylock(arch_spinlock_t *l)
+{
+	int owner = atomic_read(&l->owner);
+
+	return atomic_cmpxchg(&l->next, owner, (int)((unsigned int)owner + 1)) == owner;
+}
+
+/* Serve the next ticket; the release store publishes the critical section first. */
+static void arch_spin_unlock(arch_spinlock_t *l)
+{
+	atomic_set_release(&l->owner, (int)((unsigned int)atomic_read(&l->owner) + 1));
+}
+
+static bool arch_spin_is_locked(arch_spinlock_t *l)
+{
+	return atomic_read(&l->owner) != atomic_read(&l->next);
+}
+
+bool spin_is_locked(spinlock_t *lock)
+{
+	return arch_spin_is_locked(&lock->raw_lock);
+}
+
+#if TINYMM_DEBUG_SPINLOCK
+
+void __spin_lock_init(spinlock_t *lock, const char *name)
+{
+	*lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(lock);
+	lock->name = name;
+}
+
+/* One line in Linux's spin_dump() shape.  A lock with bad magic was never initialised: its name
+ * pointer is garbage, so it is not followed. */
+static void spin_dump(spinlock_t *lock, const char *msg)
+{
+	unsigned int magic = READ_ONCE(lock->magic);
+	void *pc = READ_ONCE(lock->owner);
+	char owner[96] = "<none>";
+
+	if (pc)
+		sprint_symbol(owner, sizeof(owner), (unsigned long)pc);
+	printk(KERN_EMERG "BUG: spinlock %s on CPU#%d, lock: %s/%p, .magic: %08x, .owner: %s, "
+	       ".owner_cpu: %d\n", msg, raw_smp_processor_id(),
+	       magic == SPINLOCK_MAGIC ? lock->name : "?", (void *)lock, magic, owner,
+	       READ_ONCE(lock->owner_cpu));
+}
+
+/* A misuse the caller survives: report with a call trace, like WARN(), and go on. */
+static void spin_bug(spinlock_t *lock, const char *msg)
+{
+	spin_dump(lock, msg);
+	dump_stack();
+}
+
+static bool magic_ok(spinlock_t *lock)
+{
+	if (likely(READ_ONCE(lock->magic) == SPINLOCK_MAGIC))
+		return true;
+	/* Skip the operation: a garbage lock word could make spin_lock wait forever. */
+	spin_bug(lock, "bad magic");
+	return false;
+}
+
+static bool debug_lock_before(spinlock_t *lock)
+{
+	if (!magic_ok(lock))
+		return false;
+	if (unlikely(READ_ONCE(lock->owner_cpu) == raw_smp_processor_id())) {
+		spin_dump(lock, "recursion");
+		BUG();
+	}
+	return true;
+}
+
+static void debug_lock_after(spinlock_t *lock, void *pc)
+{
+	WRITE_ONCE(lock->owner_cpu, raw_smp_processor_id());
+	WRITE_ONCE(lock->owner, pc);
+}
+
+static bool debug_unlock(spinlock_t *lock)
+{
+	if (!magic_ok(lock))
+		return false;
+	if (unlikely(!arch_spin_is_locked(&lock->raw_lock))) {
+		/* Skipped: serving a ticket nobody holds would let the next two lockers both in. */
+		spin_bug(lock, "already unlocked");
+		return false;
+	}
+	if (unlikely(READ_ONCE(lock->owner_cpu) != raw_smp_processor_id()))
+		spin_bug(lock, "wrong CPU");
+	WRITE_ONCE(lock->owner, NULL);
+	WRITE_ONCE(lock->owner_cpu, -1);
+	return true;
+}
+
+#else
+
+void __spin_lock_init(spinlock_t *lock, const char *name)
+{
+	*lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(lock);
+}
+
+static inline bool magic_ok(spinlock_t *lock) { return true; }
+static inline bool debug_lock_before(spinlock_t *lock) { return true; }
+static inline void debug_lock_after(spinlock_t *lock, void *pc) {}
+static inline bool debug_unlock(spinlock_t *lock) { return true; }
+
+#endif
+
+/* Every lock entry point passes its caller's address down as the owner to record. */
+static void do_spin_lock(spinlock_t *lock, void *pc)
+{
+	if (!debug_lock_before(lock))
+		return;
+	arch_spin_lock(&lock->raw_lock);
+	debug_lock_after(lock, pc);
+}
+
+static void do_spin_unlock(spinlock_t *lock)
+{
+	if (debug_unlock(lock))
+		arch_spin_unlock(&lock->raw_lock);
+}
+
+void spin_lock(spinlock_t *lock)
+{
+	do_spin_lock(lock, __builtin_return_address(0));
+}
+
+/* Like Linux's debug trylock: no recursion check, a held lock just fails. */
+int spin_trylock(spinlock_t *lock)
+{
+	if (!magic_ok(lock) || !arch_spin_trylock(&lock->raw_lock))
+		return 0;
+	debug_lock_after(lock, __builtin_return_address(0));
+	return 1;
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+	do_spin_unlock(lock);
+}
+
+void spin_lock_irq(spinlock_t *lock)
+{
+	local_irq_disable();
+	do_spin_lock(lock, __builtin_return_address(0));
+}
+
+void spin_unlock_irq(spinlock_t *lock)
+{
+	do_spin_unlock(lock);
+	local_irq_enable();
+}
+
+unsigned long _spin_lock_irqsave(spinlock_t *lock)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	do_spin_lock(lock, __builtin_return_address(0));
+	return flags;
+}
+
+void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
+{
+	do_spin_unlock(lock);
+	local_irq_restore(flags);
+}
