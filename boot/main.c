@@ -4,7 +4,7 @@
  * Order matters and each step only uses what the previous ones set up:
  *   early console (board's UART) -> device tree validated -> command line -> console from
  *   /chosen/stdout-path -> power-off device -> timer frequency -> memory map (memblock)
- *   -> MMU and caches (arch_mm_init, before any atomic or lock)
+ *   -> MMU and caches (arch_mm_init, before any atomic or lock) -> memmap (struct pages)
  *   -> then tests (tinymm.test), a script (tinymm.run) or the interactive shell.
  * A fatal problem (bad DTB, bad memory map) is one line and a power-off with status 1.
  */
@@ -17,6 +17,7 @@
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
+#include "tinymm/mm.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
@@ -155,6 +156,8 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
 		boot_fail(err);
 	arch_mm_init();		/* before any atomic: see arch.h */
+	if (memmap_init())
+		boot_fail("memmap: not enough memory for the struct page arrays");
 	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

@@ -42,13 +42,18 @@ static bool line_start = true;	/* the next character begins a new log line */
 int vprintk(const char *fmt, va_list ap)
 {
 	char buf[512];
+	static int last_level = LOGLEVEL_DEFAULT;
 	int level = LOGLEVEL_DEFAULT;
 	int n;
 
 	if (fmt[0] == KERN_SOH[0] && fmt[1] >= '0' && fmt[1] <= '7') {
 		level = fmt[1] - '0';
 		fmt += 2;
+	} else if (fmt[0] == KERN_SOH[0] && fmt[1] == 'c') {
+		level = last_level;
+		fmt += 2;
 	}
+	last_level = level;
 	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n > (int)sizeof(buf) - 1)
 		n = sizeof(buf) - 1;

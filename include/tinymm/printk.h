@@ -21,6 +21,7 @@
 #define KERN_NOTICE	KERN_SOH "5"
 #define KERN_INFO	KERN_SOH "6"
 #define KERN_DEBUG	KERN_SOH "7"
+#define KERN_CONT	KERN_SOH "c"	/* continues the previous line, at its level */
 
 #define LOGLEVEL_DEFAULT 4	/* level of a printk() without a prefix, as in Linux */
 

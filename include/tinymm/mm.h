@@ -1,0 +1,60 @@
+/*
+ * mm.h - page frames: pfn <-> struct page <-> address, the memmap (mm/memmap.c).
+ *
+ * The memmap is one struct page array per RAM bank (a run of touching memblock regions), so a
+ * hole between banks costs nothing and pfn_valid() is false there.  Lookups scan the (few)
+ * banks; the last hit is remembered.  Invariant: banks are sorted and disjoint, and every frame
+ * of every bank has an initialised struct page from memmap_init() on.
+ */
+#ifndef TINYMM_MM_H
+#define TINYMM_MM_H
+
+#include "memory.h"
+#include "page-flags.h"
+
+#define PHYS_PFN(pa)		((unsigned long)((pa) >> PAGE_SHIFT))
+#define PFN_PHYS(pfn)		((phys_addr_t)(pfn) << PAGE_SHIFT)
+#define phys_to_pfn(pa)		PHYS_PFN(pa)
+
+struct memmap_bank {
+	unsigned long start_pfn, end_pfn;	/* [start, end) */
+	struct page *map;			/* map[0] is start_pfn's page */
+};
+
+/* The banks, for walkers (kpageflags, the memory map picture). */
+int memmap_nr_banks(void);
+const struct memmap_bank *memmap_bank(int i);
+
+bool pfn_valid(unsigned long pfn);
+struct page *pfn_to_page(unsigned long pfn);		/* NULL if !pfn_valid(pfn) */
+unsigned long page_to_pfn(const struct page *page);	/* the page must be in the memmap */
+
+static inline void *page_address(const struct page *page)
+{
+	return __va(PFN_PHYS(page_to_pfn(page)));
+}
+
+static inline struct page *virt_to_page(const void *addr)
+{
+	return pfn_to_page(PHYS_PFN(__pa(addr)));
+}
+
+static inline int page_ref_count(const struct page *page)
+{
+	return atomic_read(&page->_refcount);
+}
+
+static inline int page_mapcount(const struct page *page)
+{
+	return atomic_read(&page->_mapcount) + 1;
+}
+
+/*
+ * Build the memmap from memblock: allocate each bank's array (typed `memmap`), initialise every
+ * struct page (zone, node, refcount 1, no mappings), mark everything memblock did not leave
+ * usable PG_reserved, and leave usable frames at refcount 0 for the page allocator.
+ * Prints "memmap: <N> pages, struct page <S> bytes, <K>K (<P>% of RAM)".  0 or -ENOMEM.
+ */
+int memmap_init(void);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * memmap.c - one struct page per frame of every RAM bank, allocated from memblock at boot.
+ *
+ * Invariants: banks[] sorted by pfn, disjoint, each map fully initialised; never freed.
+ * Locking: built once during single-threaded boot, read-only afterwards (struct page contents
+ * are the flags' and allocators' business, not this file's).
+ */
+#include <string.h>
+#include "tinymm/errno.h"
+#include "tinymm/memblock.h"
+#include "tinymm/mm.h"
+#include "tinymm/printk.h"
+
+static struct memmap_bank banks[CONFIG_MAX_MEMMAP_BANKS];
+static int nr_banks;
+static int last_hit;	/* lookups cluster: try the previous bank first */
+
+int memmap_nr_banks(void)
+{
+	return nr_banks;
+}
+
+const struct memmap_bank *memmap_bank(int i)
+{
+	return i >= 0 && i < nr_banks ? &banks[i] : NULL;
+}
+
+static const struct memmap_bank *bank_of_pfn(unsigned long pfn)
+{
+	const struct memmap_bank *b = &banks[last_hit];
+
+	if (nr_banks && pfn >= b->start_pfn && pfn < b->end_pfn)
+		return b;
+	for (int i = 0; i < nr_banks; i++)
+		if (pfn >= banks[i].start_pfn && pfn < banks[i].end_pfn) {
+			last_hit = i;
+			return &banks[i];
+		}
+	return NULL;
+}
+
+bool pfn_valid(unsigned long pfn)
+{
+	return bank_of_pfn(pfn) != NULL;
+}
+
+struct page *pfn_to_page(unsigned long pfn)
+{
+	const struct memmap_bank *b = bank_of_pfn(pfn);
+
+	return b ? b->map + (pfn - b->start_pfn) : NULL;
+}
+
+unsigned long page_to_pfn(const struct page *page)
+{
+	for (int i = 0; i < nr_banks; i++) {
+		const struct memmap_bank *b = &banks[i];
+		if (page >= b->map && page < b->map + (b->end_pfn - b->start_pfn))
+			return b->start_pfn + (unsigned long)(page - b->map);
+	}
+	BUG();		/* not a memmap page: a wild pointer, never a hole */
+}
+
+/* The memblock type that covers @pfn's first byte (regions are page-aligned where it matters). */
+static enum memblock_type frame_type(unsigned long pfn, int *cursor)
+{
+	phys_addr_t pa = PFN_PHYS(pfn);
+
+	while (*cursor < memblock_count()) {
+		const struct memblock_region *r = memblock_region(*cursor);
+		if (pa < r->base + r->size)
+			return pa >= r->base ? r->type : MEMBLOCK_RESERVED;
+		(*cursor)++;
+	}
+	return MEMBLOCK_RESERVED;
+}
+
+int memmap_init(void)
+{
+	unsigned long total_pages = 0;
+	phys_addr_t total_bytes = 0;
+
+	nr_banks = last_hit = 0;
+	/* Banks: runs of touching regions.  A partial first/last frame belongs to its bank. */
+	for (int i = 0; i < memblock_count(); i++) {
+		const struct memblock_region *r = memblock_region(i);
+		unsigned long s = PHYS_PFN(r->base), e = PHYS_PFN(r->base + r->size + PAGE_SIZE - 1);
+		if (nr_banks && banks[nr_banks - 1].end_pfn >= s) {
+			banks[nr_banks - 1].end_pfn = max(banks[nr_banks - 1].end_pfn, e);
+			continue;
+		}
+		if (nr_banks == CONFIG_MAX_MEMMAP_BANKS) {
+			pr_err("memmap: more than %d RAM banks; the rest has no struct page\n",
+			       CONFIG_MAX_MEMMAP_BANKS);
+			break;
+		}
+		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL };
+	}
+	/* Allocate every map first: the allocations change memblock types the init reads. */
+	for (int i = 0; i < nr_banks; i++) {
+		struct memmap_bank *b = &banks[i];
+		phys_addr_t bytes = (phys_addr_t)(b->end_pfn - b->start_pfn) * sizeof(struct page);
+		phys_addr_t pa = memblock_alloc(ALIGN(bytes, (phys_addr_t)PAGE_SIZE), PAGE_SIZE,
+						MEMBLOCK_MEMMAP);
+		if (!pa) {
+			pr_err("memmap: no room for %llu bytes of struct page for pfns 0x%lx-0x%lx\n",
+			       (unsigned long long)bytes, b->start_pfn, b->end_pfn - 1);
+			nr_banks = i;
+			return -ENOMEM;
+		}
+		b->map = __va(pa);
+		total_pages += b->end_pfn - b->start_pfn;
+		total_bytes += ALIGN(bytes, (phys_addr_t)PAGE_SIZE);
+	}
+	for (int i = 0, cursor = 0; i < nr_banks; i++) {
+		struct memmap_bank *b = &banks[i];
+		for (unsigned long pfn = b->start_pfn; pfn < b->end_pfn; pfn++) {
+			struct page *page = b->map + (pfn - b->start_pfn);
+			memset(page, 0, sizeof(*page));
+			set_page_links(page, ZONE_NORMAL, 0);
+			atomic_set(&page->_mapcount, -1);
+			if (frame_type(pfn, &cursor) == MEMBLOCK_USABLE) {
+				atomic_set(&page->_refcount, 0);	/* for the page allocator */
+			} else {
+				atomic_set(&page->_refcount, 1);
+				__SetPageReserved(page);
+			}
+		}
+	}
+	unsigned long long ram = memblock_phys_mem_size();
+	unsigned long long hundredths = ram ? (unsigned long long)total_bytes * 10000 / ram : 0;
+	pr_info("memmap: %lu pages, struct page %zu bytes, %lluK (%llu.%02llu%% of RAM)\n",
+		total_pages, sizeof(struct page), (unsigned long long)(total_bytes >> 10),
+		hundredths / 100, hundredths % 100);
+	return 0;
+}
