@@ -140,9 +140,17 @@ static int reserve_memory_nodes(const struct dt *dt, char *err, size_t errlen)
 				name);
 			continue;
 		}
-		for (i = 0; (ret = dt_reg(dt, n, i, &base, &size)) == 0; i++)
-			if (size && reserve(base, size, type, name, err, errlen))
+		for (i = 0; (ret = dt_reg(dt, n, i, &base, &size)) == 0; i++) {
+			if (!size)
+				continue;
+			/* A reservation that names no RAM is suspect: often wrong cell counts. */
+			if (!memblock_overlaps_memory(base, size))
+				pr_warn("dt: /reserved-memory/%s: [mem 0x%016llx-0x%016llx] is not in RAM, "
+					"ignored (check #address-cells/#size-cells)\n", name,
+					(unsigned long long)base, (unsigned long long)(base + size - 1));
+			else if (reserve(base, size, type, name, err, errlen))
 				return -ENOSPC;
+		}
 		if (ret == -2) {
 			/* Half-read firmware reservations could hand firmware memory out: refuse. */
 			ksnprintf(err, errlen, "dt: /reserved-memory/%s: malformed reg", name);

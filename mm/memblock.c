@@ -163,6 +163,16 @@ bool memblock_is_memory(phys_addr_t base, phys_addr_t size)
 	return cur >= end;
 }
 
+bool memblock_overlaps_memory(phys_addr_t base, phys_addr_t size)
+{
+	phys_addr_t end = base + size < base ? (phys_addr_t)-1 : base + size;
+
+	for (int i = 0; i < nr_regions; i++)
+		if (regions[i].base < end && base < rend(&regions[i]))
+			return true;
+	return false;
+}
+
 phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align, enum memblock_type type)
 {
 	if (!size || !align || (align & (align - 1)))

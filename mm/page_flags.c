@@ -5,8 +5,49 @@
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
 
+/*
+ * What each accessor name means in Linux v6.10, one line each (the `page-flags` command's last
+ * column).  Keyed by lname: __PF_ROW below pastes PF_MEANING_<lname>, so a new row in
+ * __PAGEFLAG_ACCESSORS without a meaning here fails to compile.
+ */
+#define PF_MEANING_locked	"locked for I/O or truncation; others sleep until it is unlocked"
+#define PF_MEANING_writeback	"being written back to storage"
+#define PF_MEANING_referenced	"accessed recently: reclaim's second chance on the LRU"
+#define PF_MEANING_uptodate	"contents are valid (read in full, or completely written)"
+#define PF_MEANING_dirty	"contents newer than the backing store: must be written back"
+#define PF_MEANING_lru		"on an LRU list (the candidates for reclaim)"
+#define PF_MEANING_head		"first page of a compound page (a large folio)"
+#define PF_MEANING_waiters	"tasks wait on this folio's locked or writeback bit: wake them"
+#define PF_MEANING_active	"on the active LRU list"
+#define PF_MEANING_workingset	"part of the working set: refaulted soon after eviction"
+#define PF_MEANING_owner_priv_1	"the owner's: checked (filesystems) or swapcache (the swap cache)"
+#define PF_MEANING_checked	"filesystem-private state (some filesystems; owner_priv_1)"
+#define PF_MEANING_swapcache	"in the swap cache, swap entry in ->private (only with swapbacked)"
+#define PF_MEANING_arch_1	"the architecture's: dcache_clean on ARM and RISC-V"
+#define PF_MEANING_dcache_clean	"ARM, RISC-V: D-cache clean, I-cache coherent for this folio"
+#define PF_MEANING_reserved	"never freed or swapped: kernel image, memmap, firmware, holes"
+#define PF_MEANING_private	"->private holds the owner's data (a filesystem's buffer heads)"
+#define PF_MEANING_private_2	"the owner's second flag (fscache: copy to the cache in progress)"
+#define PF_MEANING_mappedtodisk	"page cache page with blocks allocated on disk"
+#define PF_MEANING_anon_exclusive "anon page exclusive to one process: no COW needed (mappedtodisk)"
+#define PF_MEANING_reclaim	"written back for reclaim: rotate to the LRU tail when done"
+#define PF_MEANING_readahead	"readahead marker: reading it starts the next async readahead"
+#define PF_MEANING_isolated	"movable non-LRU page isolated for migration (reclaim's bit)"
+#define PF_MEANING_swapbacked	"backed by RAM or swap (anon, shmem), not by a file"
+#define PF_MEANING_unevictable	"on the unevictable LRU list (mlocked, ramfs, SHM_LOCK)"
+#define PF_MEANING_mlocked	"mapped by an mlock()ed VMA"
+#define PF_MEANING_uncached	"x86 PAT: with arch_1, a RAM page's memory type (unused here)"
+#define PF_MEANING_hwpoison	"hardware memory error: never touch the contents"
+#define PF_MEANING_young	"idle page tracking: accessed, though its PTE young bit was cleared"
+#define PF_MEANING_idle		"idle page tracking: not accessed since marked idle"
+#define PF_MEANING_arch_2	"the architecture's: arm64 MTE tags initialised (mte_tagged)"
+#define PF_MEANING_arch_3	"the architecture's: arm64 MTE tag initialisation lock (mte_lock)"
+#define PF_MEANING_reported	"free (buddy) page reported to the hypervisor (uptodate's bit)"
+#define PF_MEANING_has_hwpoisoned "large folio with a hwpoisoned page in it (on its second page)"
+#define PF_MEANING_large_rmappable "large anon or file folio: rmap, deferred split (second page)"
+
 const struct pageflag_info pageflag_table[] = {
-#define __PF_ROW(U, l, bit, pol) { #l, bit, pol },
+#define __PF_ROW(U, l, bit, pol) { #l, bit, pol, PF_MEANING_##l },
 	__PAGEFLAG_ACCESSORS(__PF_ROW)
 #undef __PF_ROW
 };

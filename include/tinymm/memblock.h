@@ -49,6 +49,8 @@ long long memblock_reserve(phys_addr_t base, phys_addr_t size, enum memblock_typ
 
 /* True if every byte of [base, base + size) is RAM. */
 bool memblock_is_memory(phys_addr_t base, phys_addr_t size);
+/* True if any byte of [base, base + size) is RAM. */
+bool memblock_overlaps_memory(phys_addr_t base, phys_addr_t size);
 
 /*
  * Allocate @size bytes aligned to @align (a power of two) from the highest usable RAM, as Linux's

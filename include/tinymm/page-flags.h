@@ -7,10 +7,22 @@
  * Deviations from v6.10, each deliberate:
  *   - PG_has_hwpoisoned lives on PG_active (v6.10: PG_error, gone here), as Linux 6.12 does.
  *   - PG_young, PG_idle, PG_arch_2, PG_arch_3 exist on every build (Linux: young/idle only on
- *     64-bit, arch_2/arch_3 only on some architectures; PG_arch_3 is from late 2024).
+ *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X; only KPF_ARCH_3 is from
+ *     late 2024).
  *   - PG_uncached exists although no tinymm architecture needs it (Linux removed it in late 2024).
- *   - Flags v6.10 gives only folio accessors (waiters, active, swapbacked, ...) also get page
- *     forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
+ *   - Flags v6.10 gives only folio accessors (waiters, mlocked, young, large_rmappable, ...) also
+ *     get page forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
+ *   - Readahead is PF_NO_TAIL (v6.10: PF_NO_COMPOUND) because readahead marks large folios,
+ *     which v6.10 does through folio accessors that skip the page policy; 6.12 made it head-only.
+ *   - Folio accessors refuse to modify a PF_NO_COMPOUND flag on a large folio (v6.10 does not
+ *     check): such a flag describes one page, and a folio names several.
+ *   - Every name gets every accessor form, Locked and Writeback included (v6.10 leaves out their
+ *     plain set/clear on purpose: the folio lock and writeback start/end will be the only users).
+ *   - folio_test_swapcache() and PageSwapCache() test the bit alone; v6.10's folio_test_swapcache()
+ *     also requires swapbacked, which is tinymm's folio_in_swapcache().  Likewise the generated
+ *     uptodate accessors carry no barriers; folio_mark_uptodate() and
+ *     folio_test_uptodate_acquire() do.
+ *   - The zone sits in the top bits with the node below it; Linux puts the node above the zone.
  *
  * Policies belong to accessor names, not bits (v6.10's PF_*): through a page pointer,
  *   PF_ANY         the page itself (small, head or tail)
@@ -35,6 +47,9 @@
 #include "mm_types.h"
 #include "mmzone.h"
 #include "mmdebug.h"
+
+/* Primary name of bit @bit ("locked"), "?" if none (mm/debug.c). */
+const char *pageflag_name(int bit);
 
 /* The primary flags, in bit order: X(name) */
 #define __PAGEFLAG_BITS(X)							\
@@ -106,17 +121,22 @@ enum pf_policy { PF_ANY, PF_HEAD, PF_NO_TAIL, PF_NO_COMPOUND, PF_SECOND };
 	X(HasHWPoisoned, has_hwpoisoned, PG_has_hwpoisoned,	PF_SECOND)	\
 	X(LargeRmappable, large_rmappable, PG_large_rmappable,	PF_SECOND)
 
-/* One row per accessor name, for the `page-flags` command and the docs test. */
+/*
+ * One row per accessor name, for the `page-flags` command and the docs test.  The one-line
+ * meanings (Linux v6.10's) sit next to the table in mm/page_flags.c, one per lname: a row
+ * without one does not compile.
+ */
 struct pageflag_info {
 	const char *name;	/* lname */
 	int bit;
 	enum pf_policy policy;
+	const char *meaning;
 };
 extern const struct pageflag_info pageflag_table[];
 extern const unsigned int pageflag_table_len;
 const char *pf_policy_name(enum pf_policy p);
 
-/* ---- the flags word's fields: | node | zone | ... | flags | ---- */
+/* ---- the flags word's fields: | zone | node | ... | flags | (high bits to low) ---- */
 #define ZONES_WIDTH	2
 #define NODES_WIDTH	CONFIG_NODES_SHIFT
 #define ZONES_PGSHIFT	(__SIZEOF_LONG__ * 8 - ZONES_WIDTH)
@@ -298,5 +318,52 @@ static inline bool folio_in_swapcache(const struct folio *folio)
 
 /* Make @page the head of an order-@order compound page (a large folio). */
 void prep_compound_page(struct page *page, unsigned int order);
+
+/*
+ * ---- page types (v6.10), the buddy type for now ----
+ * A page never mapped to user space can carry a type in _mapcount's place (page_type).  An
+ * unmapped page's _mapcount is -1, so a type is a *cleared* bit: __SetPageBuddy clears PG_buddy,
+ * __ClearPageBuddy sets it again.  0x0000007f stays reserved so an underflowing _mapcount is never
+ * taken for a type; a typed page has all of PAGE_TYPE_BASE set.  A free buddy block's head is
+ * PageBuddy with its order in page->private (buddy_order); its other pages are untyped, with
+ * _refcount 0.  This is v6.10's encoding: Linux 6.11 moved the type bits to the top of the word
+ * and 6.12 made the type a byte value (PGTY_buddy).
+ */
+#define PAGE_TYPE_BASE		0xf0000000U
+#define PAGE_MAPCOUNT_RESERVE	(-128)
+#define PG_buddy		0x00000080U
+
+#define PageType(page, flag)	(((page)->page_type & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
+
+static inline bool page_type_has_type(unsigned int page_type)
+{
+	return (int)page_type < PAGE_MAPCOUNT_RESERVE;
+}
+
+static inline bool PageBuddy(const struct page *page)
+{
+	return PageType(page, PG_buddy);
+}
+
+static inline void __SetPageBuddy(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageType(page, 0), page);	/* mapped: _mapcount is not free for a type */
+	page->page_type &= ~PG_buddy;
+}
+
+static inline void __ClearPageBuddy(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageBuddy(page), page);
+	page->page_type |= PG_buddy;
+}
+
+/* The order of a free block; PageBuddy(page) must be checked by the caller (v6.10: mm/internal.h). */
+static inline unsigned int buddy_order(const struct page *page)
+{
+	return (unsigned int)page->private;
+}
+
+/* The same without the zone lock: a racy read, to be sanity-checked by the caller. */
+#define buddy_order_unsafe(page)	((unsigned int)READ_ONCE((page)->private))
 
 #endif

@@ -78,6 +78,10 @@ static void is_memory_sees_holes(void **state)
 	assert_false(memblock_is_memory(0x80000000, 0x3000));
 	assert_false(memblock_is_memory(0x7ffff000, 0x2000));
 	assert_false(memblock_is_memory(0x80002000, ~0ULL));
+	assert_true(memblock_overlaps_memory(0x7ffff000, 0x2000));
+	assert_false(memblock_overlaps_memory(0x80001000, 0x1000));	/* the hole */
+	assert_true(memblock_overlaps_memory(0x80001000, 0x1001));
+	assert_false(memblock_overlaps_memory(0, 0x1000));
 }
 
 static void alloc_is_top_down_aligned_and_typed(void **state)

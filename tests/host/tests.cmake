@@ -6,10 +6,12 @@ set_tests_properties(host.qemu_dtbs PROPERTIES FIXTURES_SETUP qemu_dtbs)
 set(QEMU_DTBS ${QDTB}/arm-96M.dtb ${QDTB}/arm-512M.dtb ${QDTB}/riscv64-512M.dtb
   ${QDTB}/riscv32-96M.dtb)
 
-foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock)
+foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags)
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.fdt COMMAND fdt_test ${QEMU_DTBS} ${CMAKE_BINARY_DIR}/dtb/good.dtb)
 add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
 add_test(NAME host.dt_memory COMMAND dt_memory_test ${CMAKE_BINARY_DIR}/dtb ${QDTB})
 set_tests_properties(host.fdt host.devicetree host.dt_memory PROPERTIES FIXTURES_REQUIRED qemu_dtbs)
+add_test(NAME host.pageflags_doc COMMAND pageflags_doc_test ${CMAKE_SOURCE_DIR}/docs/page-flags.rst
+  ${CMAKE_BINARY_DIR}/tinymm_functions.txt)

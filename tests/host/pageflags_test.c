@@ -1,0 +1,269 @@
+/*
+ * pageflags_test.c - the page flags and the page frame database on the host, under ASan/UBSan:
+ * the in-kernel suites `pageflags` and `pageflags_memmap` (one set of checks for host and
+ * boards), dump_page()'s exact text, and the `page` and `page-flags` commands.
+ *
+ * The live memmap needs RAM: a malloc'ed, 1 MiB-aligned buffer given to memblock as two banks
+ * with a 1 MiB hole between them (__va is the identity, so host addresses are "physical"), a
+ * kernel image and a DTB reserved in it, then memmap_init().
+ */
+#include "test.h"
+#include "tinymm/ktest.h"
+#include "tinymm/memblock.h"
+#include "tinymm/mm.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "tinymm/time.h"
+
+/* The suites themselves, compiled into this test (the kernel build globs tests/ktest/). */
+#include "../ktest/pageflags_ktest.c"
+#include "../ktest/pageflags_memmap_ktest.c"
+
+#define MiB		(1UL << 20)
+#define RAM_SIZE	(8 * MiB)
+static char *ram;
+static phys_addr_t ram_pa;
+#define KERNEL_PA	(ram_pa + 1 * MiB)	/* 64 KiB "kernel image" in bank 0 */
+#define HOLE_PA		(ram_pa + 3 * MiB)	/* bank 0 is [0, 3M), bank 1 [4M, 8M) */
+#define USABLE_PA	(ram_pa + 2 * MiB)	/* memblock_alloc takes the memmap from the top */
+
+static int ram_setup(void **state)
+{
+	ram = aligned_alloc(MiB, RAM_SIZE);
+	if (!ram)
+		return -1;
+	ram_pa = __pa(ram);
+	memblock_reset();
+	if (memblock_add(ram_pa, 3 * MiB, NULL) || memblock_add(ram_pa + 4 * MiB, 4 * MiB, NULL))
+		return -1;
+	memblock_reserve(KERNEL_PA, 0x10000, MEMBLOCK_KERNEL);
+	memblock_reserve(ram_pa + 5 * MiB, 0x2000, MEMBLOCK_DTB);
+	time_init(1000000);
+	shim_counter = 0;
+	console_loglevel = 7;
+	return memmap_init();
+}
+
+static int ram_teardown(void **state)
+{
+	free(ram);
+	return 0;
+}
+
+static int run(const char *cmd)
+{
+	char line[SHELL_LINE_MAX];
+
+	snprintf(line, sizeof(line), "%s", cmd);
+	shim_console_reset();
+	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
+}
+
+static void memmap_is_two_banks(void **state)
+{
+	assert_int_equal(memmap_nr_banks(), 2);
+	assert_int_equal(memmap_bank(0)->start_pfn, PHYS_PFN(ram_pa));
+	assert_int_equal(memmap_bank(0)->end_pfn, PHYS_PFN(HOLE_PA));
+	assert_int_equal(memmap_bank(1)->start_pfn, PHYS_PFN(ram_pa + 4 * MiB));
+	assert_int_equal(memmap_bank(1)->end_pfn, PHYS_PFN(ram_pa + RAM_SIZE));
+	assert_false(pfn_valid(PHYS_PFN(HOLE_PA)));
+	assert_true(PageReserved(pfn_to_page(PHYS_PFN(KERNEL_PA))));
+	assert_false(PageReserved(pfn_to_page(PHYS_PFN(USABLE_PA))));
+}
+
+static void ktest_suites_pass(void **state)
+{
+	shim_console_reset();
+	int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, "pageflags*");
+
+	if (failed)
+		fprintf(stderr, "%s", shim_console);
+	assert_int_equal(failed, 0);
+	assert_console_has("1..2\n");
+	assert_console_has(" pageflags\n");		/* host link order decides the numbers */
+	assert_console_has(" pageflags_memmap\n");
+	assert_null(strstr(shim_console, "not ok"));
+	assert_console_has("# totals: pass:11 fail:0 skip:0\n");
+	/* One policy report shown in full (the first: a tail page used as a folio), the rest muted. */
+	assert_console_has("page dumped because: page flag policy: locked: "
+			   "folio pointer is a tail page\n");
+	assert_console_has("kernel BUG at ");
+	const char *first = strstr(shim_console, "page dumped because: page flag policy:");
+	assert_null(strstr(first + 1, "page dumped because:"));
+	assert_int_equal(console_loglevel, 7);
+}
+
+/* dump_page() through printk: timestamped lines; a page outside the memmap has no pfn. */
+static void dump_page_of_a_hand_made_page(void **state)
+{
+	static struct page p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = 1UL << PG_locked | 1UL << PG_dirty;
+	set_page_links(&p, ZONE_NORMAL, 2);
+	p.mapping = (struct address_space *)0x12340;
+	p.index = 7;
+	p.private = 0xabc;
+	atomic_set(&p._mapcount, 0);
+	atomic_set(&p._refcount, 3);
+	shim_console_reset();
+	dump_page(&p, "testing");
+	assert_string_equal(shim_console,
+		"[    0.000000] page: refcount:3 mapcount:1 mapping:0000000000012340 index:0x7 pfn:?\n"
+		"[    0.000000] flags: 0x6000000000000011(locked|dirty|node=2|zone=1)\n"
+		"[    0.000000] raw: 6000000000000011 0000000000000000 0000000000012340 0000000000000007\n"
+		"[    0.000000] raw: 0000000000000abc 0000000300000000\n"
+		"[    0.000000] page dumped because: testing\n");
+	/* No reason, no last line; a zero index and flags word are 0x0, as v6.10's %#lx. */
+	memset(&p, 0, sizeof(p));
+	shim_console_reset();
+	dump_page(&p, NULL);
+	assert_string_equal(shim_console,
+		"[    0.000000] page: refcount:0 mapcount:1 mapping:0000000000000000 index:0x0 pfn:?\n"
+		"[    0.000000] flags: 0x0(node=0|zone=0)\n"
+		"[    0.000000] raw: 0000000000000000 0000000000000000 0000000000000000 0000000000000000\n"
+		"[    0.000000] raw: 0000000000000000 0000000000000000\n");
+	/* A typed page (v6.10's encoding: the type is a cleared bit): mapcount 0, a page_type line. */
+	static const struct { unsigned int type; const char *text; } types[] = {
+		{ 0xffffff7f, "0xffffff7f(buddy)" }, { 0xfffffe7f, "0xfffffe7f(buddy|0x100)" },
+		{ 0xfffffeff, "0xfffffeff(0x100)" },
+	};
+	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
+		char want[512];
+		memset(&p, 0, sizeof(p));
+		set_page_links(&p, ZONE_NORMAL, 0);
+		p.page_type = types[i].type;
+		p.private = 3;
+		shim_console_reset();
+		dump_page(&p, "typed");
+		snprintf(want, sizeof(want),
+			 "[    0.000000] page: refcount:0 mapcount:0 mapping:0000000000000000 "
+			 "index:0x0 pfn:?\n"
+			 "[    0.000000] flags: 0x4000000000000000(node=0|zone=1)\n"
+			 "[    0.000000] page_type: %s\n"
+			 "[    0.000000] raw: 4000000000000000 0000000000000000 0000000000000000 "
+			 "0000000000000000\n"
+			 "[    0.000000] raw: 0000000000000003 00000000%08x\n"
+			 "[    0.000000] page dumped because: typed\n", types[i].text, types[i].type);
+		assert_string_equal(shim_console, want);
+	}
+}
+
+/* A hand-made order-1 folio on two memmap pages, dumped bare by `page` through its tail. */
+static void page_command_on_a_tail_page(void **state)
+{
+	unsigned long pfn = PHYS_PFN(USABLE_PA);
+	struct page *head = pfn_to_page(pfn), saved[2];
+	char cmd[64], want[1024];
+
+	memcpy(saved, head, sizeof(saved));
+	prep_compound_page(head, 1);
+	head->index = 0x10;
+	atomic_set(&head->_refcount, 1);
+	snprintf(cmd, sizeof(cmd), "page %#lx", pfn + 1);
+	assert_int_equal(run(cmd), 0);
+	unsigned long ch = (unsigned long)head + 1;
+	snprintf(want, sizeof(want),
+		 "page: refcount:1 mapcount:0 mapping:0000000000000000 index:0x11 pfn:%#lx\n"
+		 "head: order:1 mapcount:0 entire_mapcount:0 nr_pages_mapped:0 pincount:0\n"
+		 "flags: 0x4000000000000040(head|node=0|zone=1)\n"
+		 "raw: 4000000000000001 %016lx 0000000000000000 0000000000000000\n"
+		 "raw: 0000000000000000 00000000ffffffff\n"
+		 "head: 4000000000000040 0000000000000000 0000000000000000 0000000000000010\n"
+		 "head: 0000000000000000 00000001ffffffff 4000000000000001 %016lx\n"
+		 "head: 0000000000000000 0000000000000000 0000000000000000 00000000ffffffff\n"
+		 "page dumped because: page command\n", pfn + 1, ch, ch);
+	assert_string_equal(shim_console, want);
+	memcpy(head, saved, sizeof(saved));
+}
+
+static void page_command_on_the_kernel_and_bad_pfns(void **state)
+{
+	unsigned long kpfn = PHYS_PFN(KERNEL_PA);
+	char cmd[64], want[512];
+
+	snprintf(cmd, sizeof(cmd), "page %#lx", kpfn);
+	assert_int_equal(run(cmd), 0);
+	snprintf(want, sizeof(want),
+		 "page: refcount:1 mapcount:0 mapping:0000000000000000 index:0x0 pfn:%#lx\n"
+		 "flags: 0x4000000000001000(reserved|node=0|zone=1)\n"
+		 "raw: 4000000000001000 0000000000000000 0000000000000000 0000000000000000\n"
+		 "raw: 0000000000000000 00000001ffffffff\n"
+		 "page dumped because: page command\n", kpfn);
+	assert_string_equal(shim_console, want);
+	snprintf(cmd, sizeof(cmd), "page %lu", kpfn);		/* decimal too */
+	assert_int_equal(run(cmd), 0);
+	assert_string_equal(shim_console, want);
+
+	assert_int_equal(run("page 0xdeadbeef"), 1);
+	assert_string_equal(shim_console, "page: pfn 0xdeadbeef is not valid (hole or beyond memory)\n");
+	snprintf(cmd, sizeof(cmd), "page %#lx", PHYS_PFN(HOLE_PA));
+	assert_int_equal(run(cmd), 1);
+	snprintf(want, sizeof(want), "page: pfn %#lx is not valid (hole or beyond memory)\n",
+		 PHYS_PFN(HOLE_PA));
+	assert_string_equal(shim_console, want);
+	snprintf(cmd, sizeof(cmd), "page %#lx", PHYS_PFN(ram_pa + RAM_SIZE));
+	assert_int_equal(run(cmd), 1);
+
+	static const char *const usage[] = { "page", "page x", "page 0x", "page -1", "page 12abc",
+		"page 1 2", "page 99999999999999999999" };
+	for (unsigned int i = 0; i < ARRAY_SIZE(usage); i++) {
+		assert_int_equal(run(usage[i]), 2);
+		assert_string_equal(shim_console, "page: usage: page <pfn>\n");
+	}
+}
+
+/* Every row of pageflag_table, with v6.10's aliases named independently here. */
+static void page_flags_command_lists_every_name(void **state)
+{
+	static const struct { const char *name, *alias_of; } aliases[] = {
+		{ "checked", "owner_priv_1" }, { "swapcache", "owner_priv_1" },
+		{ "dcache_clean", "arch_1" }, { "anon_exclusive", "mappedtodisk" },
+		{ "readahead", "reclaim" }, { "isolated", "reclaim" }, { "reported", "uptodate" },
+		{ "has_hwpoisoned", "active" }, { "large_rmappable", "workingset" },
+	};
+	unsigned int rows = 0, nr_alias = 0;
+
+	assert_int_equal(run("page-flags"), 0);
+	char *out = strdup(shim_console), *save = NULL;
+	char *line = strtok_r(out, "\n", &save);
+	assert_string_equal(line, "name             bit  alias of      policy          meaning");
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char name[32], alias[32], policy[32];
+		int bit, used = 0;
+		int n = sscanf(line, "%31s %d %31s %31s %n", name, &bit, alias, policy, &used);
+		assert_int_equal(n, 4);
+		const struct pageflag_info *f = &pageflag_table[rows++];
+		assert_string_equal(name, f->name);
+		assert_int_equal(bit, want_bit(name));
+		assert_string_equal(policy, pf_policy_name(f->policy));
+		assert_string_equal(line + used, f->meaning);
+		const char *want_alias = "-";
+		for (unsigned int i = 0; i < ARRAY_SIZE(aliases); i++)
+			if (!strcmp(aliases[i].name, name))
+				want_alias = aliases[i].alias_of, nr_alias++;
+		assert_string_equal(alias, want_alias);
+	}
+	assert_int_equal(rows, pageflag_table_len);
+	assert_int_equal(nr_alias, ARRAY_SIZE(aliases));
+	free(out);
+	assert_console_has("\nreported           3  uptodate      PF_NO_COMPOUND  free (buddy) page");
+	assert_console_has("\nowner_priv_1      10  -             PF_ANY          the owner's: checked");
+	assert_int_equal(run("page-flags now"), 2);
+	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");
+	assert_int_equal(run("help page-flags"), 0);
+	assert_console_has("page-flags \n    the page flags");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(memmap_is_two_banks),
+		cmocka_unit_test(ktest_suites_pass),
+		cmocka_unit_test(dump_page_of_a_hand_made_page),
+		cmocka_unit_test(page_command_on_a_tail_page),
+		cmocka_unit_test(page_command_on_the_kernel_and_bad_pfns),
+		cmocka_unit_test(page_flags_command_lists_every_name),
+	};
+	return cmocka_run_group_tests(tests, ram_setup, ram_teardown);
+}
