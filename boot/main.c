@@ -18,6 +18,7 @@
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
 #include "tinymm/mm.h"
+#include "tinymm/page_alloc.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
@@ -158,6 +159,8 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	arch_mm_init();		/* before any atomic: see arch.h */
 	if (memmap_init())
 		boot_fail("memmap: not enough memory for the struct page arrays");
+	if (page_alloc_init())
+		boot_fail("page_alloc: no memory to manage");
 	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

@@ -1,11 +1,11 @@
 /*
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in v6.10's format ("Name:" padded to
- * 16 columns, the value 8 wide, " kB").  Until the page allocator exists, MemTotal is the RAM
- * memblock left usable at the end of boot and MemFree what is still usable now; later issues
- * take both from the allocator and add the other lines.
+ * 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page allocator manages,
+ * MemFree its free frames; the other lines come with the subsystems they count.
  */
 #include "tinymm/memblock.h"
 #include "tinymm/meminfo.h"
+#include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 
@@ -25,8 +25,15 @@ static int cmd_meminfo(int argc, char **argv)
 {
 	if (shell_no_args(argc, argv))
 		return 2;
-	show_val_kb("MemTotal:", memtotal);
-	show_val_kb("MemFree:", memblock_size_of(MEMBLOCK_USABLE));
+	/* Once the page allocator runs, it is the truth; before it (and in host tests of this file
+	 * alone) memblock's usable memory is. */
+	if (totalram_pages()) {
+		show_val_kb("MemTotal:", (unsigned long long)totalram_pages() << PAGE_SHIFT);
+		show_val_kb("MemFree:", (unsigned long long)nr_free_pages() << PAGE_SHIFT);
+	} else {
+		show_val_kb("MemTotal:", memtotal);
+		show_val_kb("MemFree:", memblock_size_of(MEMBLOCK_USABLE));
+	}
 	return 0;
 }
 SHELL_COMMAND(meminfo, "", "memory usage, in /proc/meminfo's format", cmd_meminfo);

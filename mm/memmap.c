@@ -10,8 +10,10 @@
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
+#include "internal.h"
 
 static struct memmap_bank banks[CONFIG_MAX_MEMMAP_BANKS];
+uintptr_t page_link_base;	/* the lowest map: page links are offsets from it */
 static int nr_banks;
 static int last_hit;	/* lookups cluster: try the previous bank first */
 
@@ -109,6 +111,8 @@ int memmap_init(void)
 			return -ENOMEM;
 		}
 		b->map = __va(pa);
+		if (!i || (uintptr_t)b->map < page_link_base)
+			page_link_base = (uintptr_t)b->map;
 		total_pages += b->end_pfn - b->start_pfn;
 		total_bytes += ALIGN(bytes, (phys_addr_t)PAGE_SIZE);
 	}

@@ -13,4 +13,61 @@ enum zone_type {
 #define MAX_NR_ZONES	__MAX_NR_ZONES
 #define MAX_NUMNODES	(1 << CONFIG_NODES_SHIFT)
 
+#ifndef __ASSEMBLER__
+#include "mm_types.h"
+#include "spinlock.h"
+
+#define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
+/* Linux: min(HUGETLB_PAGE_ORDER, MAX_PAGE_ORDER); tinymm has no huge pages: the largest order. */
+#define pageblock_order		MAX_PAGE_ORDER
+#define pageblock_nr_pages	(1UL << pageblock_order)
+#define PAGE_ALLOC_COSTLY_ORDER	3
+
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES,
+	MIGRATE_TYPES = MIGRATE_PCPTYPES,
+};
+
+/* A free list: head and tail as compressed page links (mm/internal.h). */
+struct page_list {
+	uint32_t first, last;
+};
+
+struct free_area {
+	struct page_list free_list[MIGRATE_TYPES];
+	unsigned long nr_free;		/* blocks of this order, all migratetypes */
+};
+
+enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+/*
+ * A zone: a pfn range the allocator treats alike.  Locking: @lock guards free_area, free_pages
+ * and the pageblock migratetypes; the counters read without it are snapshots.
+ */
+struct zone {
+	const char *name;
+	unsigned long zone_start_pfn, spanned_pages;	/* [start, start + spanned), holes included */
+	unsigned long present_pages;			/* frames with a struct page */
+	unsigned long managed_pages;			/* frames given to the allocator */
+	unsigned long _watermark[NR_WMARK];
+	spinlock_t lock;
+	struct free_area free_area[NR_PAGE_ORDERS];
+	unsigned long free_pages;			/* NR_FREE_PAGES */
+	unsigned char *pageblock_mt;			/* one migratetype per pageblock */
+};
+
+static inline unsigned long zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < zone_end_pfn(z);
+}
+#endif
+
 #endif

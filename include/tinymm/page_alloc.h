@@ -1,0 +1,62 @@
+/*
+ * page_alloc.h - the page allocator's interface (mm/page_alloc.c), Linux's names and meaning.
+ *
+ *   alloc_pages(gfp, order)  2^order contiguous frames, refcount 1, or NULL (never waits forever)
+ *   __free_pages(page, order) drop a reference; the last one frees the block
+ *   folio_alloc(gfp, order)  a (large) folio: __GFP_COMP for order > 0
+ *   get_page/put_page, folio_get/folio_put   references; the last put frees
+ *   __get_free_pages/free_pages, alloc_pages_exact/free_pages_exact   by address
+ */
+#ifndef TINYMM_PAGE_ALLOC_H
+#define TINYMM_PAGE_ALLOC_H
+
+#include "gfp.h"
+#include "mm.h"
+#include "mmzone.h"
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+struct folio *folio_alloc(gfp_t gfp, unsigned int order);
+void folio_put(struct folio *folio);
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+void free_pages(unsigned long addr, unsigned int order);
+void *alloc_pages_exact(size_t size, gfp_t gfp);
+void free_pages_exact(void *virt, size_t size);
+
+#define alloc_page(gfp)		alloc_pages(gfp, 0)
+#define __free_page(page)	__free_pages(page, 0)
+#define __get_free_page(gfp)	__get_free_pages(gfp, 0)
+#define free_page(addr)		free_pages(addr, 0)
+
+static inline void folio_get(struct folio *folio)
+{
+	VM_BUG_ON_PAGE(atomic_read(&folio->_refcount) <= 0, &folio->page);
+	atomic_inc(&folio->_refcount);
+}
+
+static inline void get_page(struct page *page)
+{
+	folio_get(page_folio(page));
+}
+
+static inline void put_page(struct page *page)
+{
+	folio_put(page_folio(page));
+}
+
+/* Boot: zones from the memmap, every usable frame into the free lists.  0 or -ENOMEM. */
+int page_alloc_init(void);
+unsigned long nr_free_pages(void);
+unsigned long totalram_pages(void);
+int get_pageblock_migratetype(const struct zone *z, unsigned long pfn);
+
+/* Verify every invariant (see mm/page_alloc.c's header); prints each violation; returns their
+ * number (0 = consistent). */
+int buddy_check(int (*pr)(const char *fmt, ...));
+/* /proc/buddyinfo's lines through @pr. */
+void show_buddyinfo(int (*pr)(const char *fmt, ...));
+
+extern bool page_checks;		/* tinymm.check_pages */
+extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * internal.h - helpers private to mm/: compressed page links and the free lists built on them.
+ *
+ * A page link is 32 bits: (page address - page_link_base) >> 3.  Every struct page is 16-byte
+ * aligned (maps are page-aligned, the struct is 32 or 48 bytes), so the value is always even and
+ * bit 0 stays free for compound_head's tail mark, which shares the word.  32 bits of 8-byte units
+ * reach 32 GiB of memmap addresses.  PAGE_LINK_NONE (0xfffffffe) ends a list.
+ * Lists are doubly linked and not circular: head.first/last are links, the ends hold NONE.
+ * Locking: callers hold the zone lock of the list they touch.
+ */
+#ifndef TINYMM_MM_INTERNAL_H
+#define TINYMM_MM_INTERNAL_H
+
+#include "tinymm/mm.h"
+#include "tinymm/mmzone.h"
+
+extern uintptr_t page_link_base;
+
+static inline uint32_t page_to_link(const struct page *page)
+{
+	return (uint32_t)(((uintptr_t)page - page_link_base) >> 3);
+}
+
+static inline struct page *link_to_page(uint32_t link)
+{
+	return (struct page *)(page_link_base + ((uintptr_t)link << 3));
+}
+
+static inline void page_list_init(struct page_list *l)
+{
+	l->first = l->last = PAGE_LINK_NONE;
+}
+
+static inline bool page_list_empty(const struct page_list *l)
+{
+	return l->first == PAGE_LINK_NONE;
+}
+
+static inline struct page *page_list_first(const struct page_list *l)
+{
+	return page_list_empty(l) ? NULL : link_to_page(l->first);
+}
+
+static inline void page_list_add(struct page_list *l, struct page *page)
+{
+	uint32_t me = page_to_link(page);
+
+	page->lru.prev = PAGE_LINK_NONE;
+	page->lru.next = l->first;
+	if (l->first != PAGE_LINK_NONE)
+		link_to_page(l->first)->lru.prev = me;
+	else
+		l->last = me;
+	l->first = me;
+}
+
+static inline void page_list_add_tail(struct page_list *l, struct page *page)
+{
+	uint32_t me = page_to_link(page);
+
+	page->lru.next = PAGE_LINK_NONE;
+	page->lru.prev = l->last;
+	if (l->last != PAGE_LINK_NONE)
+		link_to_page(l->last)->lru.next = me;
+	else
+		l->first = me;
+	l->last = me;
+}
+
+static inline void page_list_del(struct page_list *l, struct page *page)
+{
+	uint32_t next = page->lru.next, prev = page->lru.prev;
+
+	if (prev != PAGE_LINK_NONE)
+		link_to_page(prev)->lru.next = next;
+	else
+		l->first = next;
+	if (next != PAGE_LINK_NONE)
+		link_to_page(next)->lru.prev = prev;
+	else
+		l->last = prev;
+	page->lru.next = page->lru.prev = 0;
+}
+
+/* page_alloc.c */
+extern struct zone zones[MAX_NR_ZONES];
+extern int nr_zones;
+struct zone *page_zone(const struct page *page);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * vmstat.c - the allocator's state as Linux shows it: `buddyinfo` (/proc/buddyinfo exactly) and
+ * the `alloc` / `free` commands for poking the allocator by hand.
+ * Locking: counters are read without the zone lock: snapshots, as /proc's are.
+ */
+#include "tinymm/cmdline.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "internal.h"
+
+void show_buddyinfo(int (*pr)(const char *fmt, ...))
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		const struct zone *z = &zones[i];
+		if (!z->present_pages)
+			continue;		/* v6.10 skips unpopulated zones */
+		pr("Node 0, zone %8s ", z->name);
+		for (int o = 0; o < NR_PAGE_ORDERS; o++)
+			pr("%6lu ", READ_ONCE(z->free_area[o].nr_free));
+		pr("\n");
+	}
+}
+
+static int cmd_buddyinfo(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	show_buddyinfo(kprintf);
+	return 0;
+}
+SHELL_COMMAND(buddyinfo, "", "free blocks per zone and order, as /proc/buddyinfo", cmd_buddyinfo);
+
+static int parse_ul(const char *s, unsigned long *v)
+{
+	unsigned long long x;
+
+	if (kstrtoull(s, &x) || x > (unsigned long)-1)
+		return -1;
+	*v = (unsigned long)x;
+	return 0;
+}
+
+static int cmd_alloc(int argc, char **argv)
+{
+	unsigned long order, count = 1;
+
+	if (argc < 2 || argc > 3 || parse_ul(argv[1], &order) || (argc == 3 && parse_ul(argv[2], &count)))
+		return shell_usage_error(argv[0], "usage: alloc <order> [count]");
+	if (order > MAX_PAGE_ORDER) {
+		kprintf("alloc: order %lu is above MAX_PAGE_ORDER (%d)\n", order, MAX_PAGE_ORDER);
+		return 2;
+	}
+	for (unsigned long i = 0; i < count; i++) {
+		struct page *page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, (unsigned int)order);
+		if (!page) {
+			kprintf("alloc: failed after %lu of %lu\n", i, count);
+			return 1;
+		}
+		kprintf("alloc: order %lu pfn %#lx\n", order, page_to_pfn(page));
+	}
+	return 0;
+}
+SHELL_COMMAND(alloc, "<order> [count]", "allocate blocks of 2^order frames (kept until `free`)", cmd_alloc);
+
+static int cmd_free(int argc, char **argv)
+{
+	unsigned long pfn, order;
+
+	if (argc != 3 || parse_ul(argv[1], &pfn) || parse_ul(argv[2], &order))
+		return shell_usage_error(argv[0], "usage: free <pfn> <order>");
+	struct page *page = pfn_to_page(pfn);
+	if (!page) {
+		kprintf("free: pfn %#lx is not valid (hole or beyond memory)\n", pfn);
+		return 1;
+	}
+	unsigned long bad = nr_bad_pages;
+	__free_pages(page, (unsigned int)order);
+	if (nr_bad_pages != bad) {
+		kprintf("free: pfn %#lx order %lu: bad page state (see above); the frame is kept out\n",
+			pfn, order);
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND(free, "<pfn> <order>", "free a block that `alloc` gave out", cmd_free);
