@@ -166,6 +166,8 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 		else
 			kprintf("%s %d %s\n", sfail ? "not ok" : "ok", n, s->name);
 	}
+	if (!nr_suites)
+		kprintf("# no suite matches '%s'\n", glob);	/* before the totals: they end the run */
 	kprintf("# totals: pass:%d fail:%d skip:%d\n", pass, fail, skip);
 	if (!nr_suites)
 		return -1;

@@ -10,8 +10,8 @@
  *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X; only KPF_ARCH_3 is from
  *     late 2024).
  *   - PG_uncached exists although no tinymm architecture needs it (Linux removed it in late 2024).
- *   - Flags v6.10 gives only folio accessors (waiters, mlocked, young, large_rmappable, ...) also
- *     get page forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
+ *   - Flags v6.10 gives only folio accessors (waiters, young, idle, large_rmappable) also get
+ *     page forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
  *   - Readahead is PF_NO_TAIL (v6.10: PF_NO_COMPOUND) because readahead marks large folios,
  *     which v6.10 does through folio accessors that skip the page policy; 6.12 made it head-only.
  *   - Folio accessors refuse to modify a PF_NO_COMPOUND flag on a large folio (v6.10 does not

@@ -29,7 +29,7 @@ foreach(b ${TINYMM_BOARDS})
     --status 1 --expect "^    not ok 1 fails_on_purpose$" --expect "^# totals: pass:0 fail:1 skip:1$"
     --expect "EXPECTATION FAILED at .*selftest.c:[0-9]+$")
   boot_test(${b}.ktest.no_match_fails ${b} --append "tinymm.test=no_such_suite" --status 1
-    --expect "^1\\.\\.0$")
+    --expect "^1\\.\\.0$" --expect "^# no suite matches 'no_such_suite'$")
   foreach(m 96M 512M)
     boot_test(${b}.mem${m} ${b} --mem ${m} --append "tinymm.run=memmap$<SEMICOLON> meminfo" --memcheck
       --expect "^tinymm> memmap$" --expect "^tinymm> meminfo$" --expect "^MemFree: +[0-9]+ kB$")
@@ -63,6 +63,9 @@ foreach(b ${TINYMM_BOARDS})
     --status 1 --expect "^    # traps_unexpectedly: unexpected BUG/panic/trap: Unhandled "
     --expect "^    not ok 1 traps_unexpectedly$" --expect "^    ok 2 runs_after_the_trap$"
     --expect "^# totals: pass:1 fail:1 skip:0$")
+  # RAM that cannot hold the image: one line from tools/run, never a silent hang.
+  boot_test(${b}.mem_too_small_for_kernel ${b} --mem 1M --status 2 --timeout 10
+    --expect "^tools/run: MEM=1M is too small for ${b}: the kernel image \\(and QEMU's DTB\\) need [0-9]+M$")
   boot_test(${b}.poweroff_status ${b} --append "tinymm.run=poweroff 7" --status 7)
   boot_test(${b}.dtb_prints_tree ${b} --append "tinymm.run=dtb"
     --expect "^/dts-v1/$<SEMICOLON>$" --expect "^	memory@[0-9a-f]+ \\{$" --expect "^		device_type = \"memory\"$<SEMICOLON>$"
