@@ -85,6 +85,10 @@ static inline void page_list_del(struct page_list *l, struct page *page)
 /* page_alloc.c */
 extern struct zone zones[MAX_NR_ZONES];
 extern int nr_zones;
+extern const char *const zone_names[MAX_NR_ZONES];
+extern phys_addr_t zone_dma_limit;
 struct zone *page_zone(const struct page *page);
+/* Put a free block on the lists, merging with free buddies; zone->lock held. */
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);
 
 #endif

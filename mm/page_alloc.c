@@ -24,10 +24,20 @@
 #include "tinymm/printk.h"
 #include "internal.h"
 
+/* Free page reporting (mm/page_reporting.c) is told when a big enough block becomes free. */
+unsigned int page_reporting_order = ~0u;	/* no reporting until a device registers */
+void (*page_reporting_notify_fn)(void);
+
+static inline void page_reporting_notify_free(unsigned int order)
+{
+	if (order >= page_reporting_order && page_reporting_notify_fn)
+		page_reporting_notify_fn();
+}
+
 struct zone zones[MAX_NR_ZONES];
 int nr_zones;
-static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "Normal", "Movable" };
-static phys_addr_t zone_dma_limit;	/* tinymm.zone_dma_limit: ZONE_DMA below it; 0: none */
+const char *const zone_names[MAX_NR_ZONES] = { "DMA", "Normal", "Movable" };
+phys_addr_t zone_dma_limit;	/* tinymm.zone_dma_limit: ZONE_DMA below it; 0: none */
 bool page_checks = true;		/* tinymm.check_pages */
 unsigned long nr_bad_pages;		/* frames leaked by bad_page() */
 bool kernel_tainted_bad_page;
@@ -118,8 +128,8 @@ static struct page *find_buddy_page(struct zone *z, unsigned long pfn, unsigned 
 }
 
 /* Free the block at @pfn; zone->lock held.  Merges while the buddy is free (v6.10: same name). */
-static void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order,
-			    int mt)
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order,
+		     int mt)
 {
 	unsigned long buddy_pfn;
 	struct page *buddy;
@@ -143,6 +153,17 @@ static void __free_one_page(struct page *page, unsigned long pfn, struct zone *z
 		tail = find_buddy_page(z, hp, order + 1, &buddy_pfn) != NULL;
 	}
 	add_to_free_list(page, z, order, mt, tail);
+	page_reporting_notify_free(order);
+}
+
+/* A free block back on the lists as it is: its buddy is known not to be free (the split case). */
+static void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct zone *z,
+				    unsigned int order, int mt)
+{
+	(void)pfn;
+	z->free_pages += 1UL << order;
+	set_buddy_order(page, order);
+	add_to_free_list(page, z, order, mt, false);
 }
 
 /* Split a 2^high block at @page down to 2^low: the upper halves go back on the free lists. */
@@ -386,7 +407,10 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		spin_lock_irqsave(&z->lock, flags);
 		while (zone_watermark_ok(z, order, gfp)) {
 			page = rmqueue(z, order, mt);
-			if (!page || !page_checks || check_new_pages(page, order))
+			if (!page)
+				break;
+			if ((!page_checks || check_new_pages(page, order)) &&
+			    (!page_poisoning_enabled || check_poison_pages(page, 1UL << order)))
 				break;
 			page = NULL;		/* a bad block was reported and leaked: try another */
 		}
@@ -412,6 +436,8 @@ static void free_the_page(struct page *page, unsigned int order)
 
 	if (!free_pages_prepare(page, order))
 		return;			/* bad: reported, leaked */
+	if (page_poisoning_enabled)
+		kernel_poison_pages(page, 1UL << order);
 	spin_lock_irqsave(&z->lock, flags);
 	__free_one_page(page, pfn, z, order, get_pageblock_migratetype(z, pfn));
 	spin_unlock_irqrestore(&z->lock, flags);
@@ -470,136 +496,6 @@ void free_pages(unsigned long addr, unsigned int order)
 		__free_pages(virt_to_page((void *)addr), order);
 }
 
-/* ---- boot: zones, then every usable frame into the free lists ---- */
-
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0, bit = 1UL << (sizeof(long) * 8 - 2);
-
-	while (bit > x)
-		bit >>= 2;
-	for (; bit; bit >>= 2) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-	}
-	return r;
-}
-
-/* v6.10's init_per_zone_wmark_min() and __setup_per_zone_wmarks(), with its default scale. */
-static void setup_watermarks(void)
-{
-	unsigned long managed = 0;
-
-	for (int i = 0; i < MAX_NR_ZONES; i++)
-		managed += zones[i].managed_pages;
-	unsigned long min_kbytes = int_sqrt((managed << (PAGE_SHIFT - 10)) * 16);
-	min_kbytes = min_kbytes < 128 ? 128 : min_kbytes > 262144 ? 262144 : min_kbytes;
-	unsigned long pages_min = min_kbytes >> (PAGE_SHIFT - 10);
-	for (int i = 0; i < MAX_NR_ZONES; i++) {
-		struct zone *z = &zones[i];
-		if (!managed || !z->managed_pages)
-			continue;
-		unsigned long zmin = (unsigned long)((unsigned long long)pages_min * z->managed_pages / managed);
-		unsigned long gap = max(zmin / 4, z->managed_pages * 10 / 10000);
-		z->_watermark[WMARK_MIN] = zmin;
-		z->_watermark[WMARK_LOW] = zmin + gap;
-		z->_watermark[WMARK_HIGH] = zmin + 2 * gap;
-	}
-}
-
-static void zone_init(enum zone_type zt, unsigned long start, unsigned long end)
-{
-	struct zone *z = &zones[zt];
-
-	memset(z, 0, sizeof(*z));
-	z->name = zone_names[zt];
-	spin_lock_init(&z->lock);
-	for (int o = 0; o < NR_PAGE_ORDERS; o++)
-		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-			page_list_init(&z->free_area[o].free_list[mt]);
-	if (end <= start)
-		return;
-	z->zone_start_pfn = start;
-	z->spanned_pages = end - start;
-	unsigned long nblocks = ((end - 1) >> pageblock_order) - (start >> pageblock_order) + 1;
-	/* Whole pages: the allocator inherits memblock's map and manages whole frames. */
-	phys_addr_t pa = memblock_alloc(ALIGN(nblocks, PAGE_SIZE), PAGE_SIZE, MEMBLOCK_MEMMAP);
-	BUG_ON(!pa);		/* a few bytes, after the memmap succeeded */
-	z->pageblock_mt = __va(pa);
-	memset(z->pageblock_mt, MIGRATE_MOVABLE, nblocks);	/* Linux starts every block MOVABLE */
-	for (int b = 0; b < memmap_nr_banks(); b++) {
-		const struct memmap_bank *bk = memmap_bank(b);
-		unsigned long s = max(bk->start_pfn, start), e = min(bk->end_pfn, end);
-		if (e > s)
-			z->present_pages += e - s;
-	}
-	nr_zones++;
-}
-
-/* Free [s, e) into @z in the largest aligned blocks (each frame is touched once: linear). */
-static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e)
-{
-	while (s < e) {
-		unsigned int order = MAX_PAGE_ORDER;
-		while (order && ((s & ((1UL << order) - 1)) || s + (1UL << order) > e))
-			order--;
-		struct page *page = pfn_to_page(s);
-		__free_one_page(page, s, z, order, get_pageblock_migratetype(z, s));
-		z->managed_pages += 1UL << order;
-		s += 1UL << order;
-	}
-}
-
-int page_alloc_init(void)
-{
-	unsigned long first = ~0UL, last = 0;
-
-	for (int b = 0; b < memmap_nr_banks(); b++) {
-		first = min(first, memmap_bank(b)->start_pfn);
-		last = max(last, memmap_bank(b)->end_pfn);
-	}
-	if (!memmap_nr_banks())
-		return -ENOMEM;
-	unsigned long dma_end = zone_dma_limit ? PHYS_PFN(zone_dma_limit) : first;
-	dma_end = min(max(dma_end, first), last);
-	nr_zones = 0;
-	zone_init(ZONE_DMA, first, dma_end);
-	zone_init(ZONE_NORMAL, dma_end, last);
-	zone_init(ZONE_MOVABLE, 0, 0);
-	/* The struct pages were made with ZONE_NORMAL: put each frame in its zone. */
-	for (unsigned long pfn = first; pfn < dma_end; pfn++) {
-		struct page *page = pfn_to_page(pfn);
-		if (page)
-			set_page_links(page, ZONE_DMA, 0);
-	}
-	for (int i = 0; i < memblock_count(); i++) {
-		const struct memblock_region *r = memblock_region(i);
-		unsigned long s = PHYS_PFN(r->base + PAGE_SIZE - 1), e = PHYS_PFN(r->base + r->size);
-		if (r->type != MEMBLOCK_USABLE) {
-			/* memblock_alloc()s since memmap_init() (the pageblock tables above): their
-			 * frames are reserved, like every other non-usable frame (v6.10's
-			 * reserve_bootmem_region()). */
-			for (unsigned long pfn = PHYS_PFN(r->base); pfn < PHYS_PFN(r->base + r->size + PAGE_SIZE - 1); pfn++) {
-				struct page *page = pfn_to_page(pfn);
-				if (page && !PageReserved(page)) {
-					atomic_set(&page->_refcount, 1);
-					__SetPageReserved(page);
-				}
-			}
-			continue;
-		}
-		unsigned long split = min(max(s, dma_end), e);
-		free_range_to_buddy(&zones[ZONE_DMA], s, split);
-		free_range_to_buddy(&zones[ZONE_NORMAL], split, e);
-	}
-	setup_watermarks();
-	return 0;
-}
-
 unsigned long nr_free_pages(void)
 {
 	unsigned long n = 0;
@@ -645,4 +541,86 @@ void free_pages_exact(void *virt, size_t size)
 
 	for (unsigned long i = 0; i < (size + PAGE_SIZE - 1) >> PAGE_SHIFT; i++)
 		__free_pages(page + i, 0);
+}
+
+/* ---- taking blocks out of the free lists for a while (page reporting, HWPoison) ---- */
+
+/*
+ * Take the free block headed by @page (order @order) off its list without allocating it: it stays
+ * out until __putback_isolated_page().  zone->lock held.  v6.10: __isolate_free_page (without the
+ * watermark check: reporting only isolates above its own threshold).
+ */
+void __isolate_free_page(struct page *page, unsigned int order)
+{
+	struct zone *z = page_zone(page);
+	unsigned long pfn = page_to_pfn(page);
+
+	VM_BUG_ON_PAGE(!PageBuddy(page) || buddy_order(page) != order, page);
+	del_page_from_free_list(page, z, order, get_pageblock_migratetype(z, pfn));
+	z->free_pages -= 1UL << order;
+}
+
+/*
+ * Return an isolated block to the free lists at the tail, without telling page reporting again
+ * (v6.10: FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL).  @reported marks it PG_reported (set after the
+ * merge attempt: a block that merged is a new, unreported block).  zone->lock held.
+ */
+void __putback_isolated_page(struct page *page, unsigned int order, bool reported)
+{
+	struct zone *z = page_zone(page);
+	unsigned long pfn = page_to_pfn(page);
+	int mt = get_pageblock_migratetype(z, pfn);
+	unsigned long buddy_pfn;
+
+	z->free_pages += 1UL << order;
+	if (order < MAX_PAGE_ORDER && find_buddy_page(z, pfn, order, &buddy_pfn)) {
+		/* It can merge: an ordinary free (the merged block is unreported). */
+		z->free_pages -= 1UL << order;
+		__free_one_page(page, pfn, z, order, mt);
+		return;
+	}
+	set_buddy_order(page, order);
+	add_to_free_list(page, z, order, mt, true);
+	if (reported)
+		__SetPageReported(page);
+}
+
+/*
+ * Keep one frame out of the allocator for good (HWPoison): split the free block holding it,
+ * return every other piece, leave the frame off every list.  true if the frame was free and is
+ * now taken; false if it is not in a free block.  v6.10: take_page_off_buddy().
+ */
+bool take_page_off_buddy(struct page *page)
+{
+	struct zone *z = page_zone(page);
+	unsigned long pfn = page_to_pfn(page), flags;
+	bool taken = false;
+
+	spin_lock_irqsave(&z->lock, flags);
+	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
+		unsigned long head_pfn = pfn & ~((1UL << order) - 1);
+		struct page *head = pfn_to_page(head_pfn);
+		if (!head || !PageBuddy(head) || buddy_order(head) < order)
+			continue;
+		unsigned int o = buddy_order(head);
+		int mt = get_pageblock_migratetype(z, head_pfn);
+		del_page_from_free_list(head, z, o, mt);
+		z->free_pages -= 1UL << o;
+		/* Give back the halves that do not hold @pfn, from the largest down. */
+		while (o) {
+			o--;
+			unsigned long half = head_pfn + (1UL << o);
+			if (pfn >= half) {
+				__free_one_page_nomerge(head, head_pfn, z, o, mt);
+				head_pfn = half;
+				head = pfn_to_page(half);
+			} else {
+				__free_one_page_nomerge(pfn_to_page(half), half, z, o, mt);
+			}
+		}
+		taken = true;
+		break;
+	}
+	spin_unlock_irqrestore(&z->lock, flags);
+	return taken;
 }

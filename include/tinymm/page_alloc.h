@@ -56,6 +56,19 @@ int buddy_check(int (*pr)(const char *fmt, ...));
 /* /proc/buddyinfo's lines through @pr. */
 void show_buddyinfo(int (*pr)(const char *fmt, ...));
 
+/* For page reporting and HWPoison (zone->lock held for the two __ ones). */
+void __isolate_free_page(struct page *page, unsigned int order);
+void __putback_isolated_page(struct page *page, unsigned int order, bool reported);
+bool take_page_off_buddy(struct page *page);
+extern unsigned int page_reporting_order;	/* blocks of this order and up are reported */
+extern void (*page_reporting_notify_fn)(void);	/* set by page_reporting_register() */
+
+/* mm/page_poison.c: tinymm.page_poison=1 fills free frames and verifies them at allocation. */
+extern bool page_poisoning_enabled;
+extern unsigned long nr_poison_mismatches;
+void kernel_poison_pages(struct page *page, unsigned long nr);
+bool check_poison_pages(struct page *page, unsigned long nr);	/* false: reported, leak it */
+
 extern bool page_checks;		/* tinymm.check_pages */
 extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;
 

@@ -1,0 +1,143 @@
+/*
+ * mm_init.c - boot: zones from the memmap and configuration, watermarks, and every usable frame
+ * handed to the buddy allocator in the largest aligned blocks (each frame touched once, so the
+ * cost is linear and small).  Runs once, single-threaded, before anything allocates.
+ */
+#include <string.h>
+#include "tinymm/errno.h"
+#include "tinymm/memblock.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "internal.h"
+
+
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0, bit = 1UL << (sizeof(long) * 8 - 2);
+
+	while (bit > x)
+		bit >>= 2;
+	for (; bit; bit >>= 2) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
+}
+
+/* v6.10's init_per_zone_wmark_min() and __setup_per_zone_wmarks(), with its default scale. */
+static void setup_watermarks(void)
+{
+	unsigned long managed = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		managed += zones[i].managed_pages;
+	unsigned long min_kbytes = int_sqrt((managed << (PAGE_SHIFT - 10)) * 16);
+	min_kbytes = min_kbytes < 128 ? 128 : min_kbytes > 262144 ? 262144 : min_kbytes;
+	unsigned long pages_min = min_kbytes >> (PAGE_SHIFT - 10);
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &zones[i];
+		if (!managed || !z->managed_pages)
+			continue;
+		unsigned long zmin = (unsigned long)((unsigned long long)pages_min * z->managed_pages / managed);
+		unsigned long gap = max(zmin / 4, z->managed_pages * 10 / 10000);
+		z->_watermark[WMARK_MIN] = zmin;
+		z->_watermark[WMARK_LOW] = zmin + gap;
+		z->_watermark[WMARK_HIGH] = zmin + 2 * gap;
+	}
+}
+
+static void zone_init(enum zone_type zt, unsigned long start, unsigned long end)
+{
+	struct zone *z = &zones[zt];
+
+	memset(z, 0, sizeof(*z));
+	z->name = zone_names[zt];
+	spin_lock_init(&z->lock);
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			page_list_init(&z->free_area[o].free_list[mt]);
+	if (end <= start)
+		return;
+	z->zone_start_pfn = start;
+	z->spanned_pages = end - start;
+	unsigned long nblocks = ((end - 1) >> pageblock_order) - (start >> pageblock_order) + 1;
+	/* Whole pages: the allocator inherits memblock's map and manages whole frames. */
+	phys_addr_t pa = memblock_alloc(ALIGN(nblocks, PAGE_SIZE), PAGE_SIZE, MEMBLOCK_MEMMAP);
+	BUG_ON(!pa);		/* a few bytes, after the memmap succeeded */
+	z->pageblock_mt = __va(pa);
+	memset(z->pageblock_mt, MIGRATE_MOVABLE, nblocks);	/* Linux starts every block MOVABLE */
+	for (int b = 0; b < memmap_nr_banks(); b++) {
+		const struct memmap_bank *bk = memmap_bank(b);
+		unsigned long s = max(bk->start_pfn, start), e = min(bk->end_pfn, end);
+		if (e > s)
+			z->present_pages += e - s;
+	}
+	nr_zones++;
+}
+
+/* Free [s, e) into @z in the largest aligned blocks (each frame is touched once: linear). */
+static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e)
+{
+	while (s < e) {
+		unsigned int order = MAX_PAGE_ORDER;
+		while (order && ((s & ((1UL << order) - 1)) || s + (1UL << order) > e))
+			order--;
+		struct page *page = pfn_to_page(s);
+		if (page_poisoning_enabled)	/* the checker needs every free frame filled */
+			kernel_poison_pages(page, 1UL << order);
+		__free_one_page(page, s, z, order, get_pageblock_migratetype(z, s));
+		z->managed_pages += 1UL << order;
+		s += 1UL << order;
+	}
+}
+
+int page_alloc_init(void)
+{
+	unsigned long first = ~0UL, last = 0;
+
+	for (int b = 0; b < memmap_nr_banks(); b++) {
+		first = min(first, memmap_bank(b)->start_pfn);
+		last = max(last, memmap_bank(b)->end_pfn);
+	}
+	if (!memmap_nr_banks())
+		return -ENOMEM;
+	unsigned long dma_end = zone_dma_limit ? PHYS_PFN(zone_dma_limit) : first;
+	dma_end = min(max(dma_end, first), last);
+	nr_zones = 0;
+	zone_init(ZONE_DMA, first, dma_end);
+	zone_init(ZONE_NORMAL, dma_end, last);
+	zone_init(ZONE_MOVABLE, 0, 0);
+	/* The struct pages were made with ZONE_NORMAL: put each frame in its zone. */
+	for (unsigned long pfn = first; pfn < dma_end; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+		if (page)
+			set_page_links(page, ZONE_DMA, 0);
+	}
+	for (int i = 0; i < memblock_count(); i++) {
+		const struct memblock_region *r = memblock_region(i);
+		unsigned long s = PHYS_PFN(r->base + PAGE_SIZE - 1), e = PHYS_PFN(r->base + r->size);
+		if (r->type != MEMBLOCK_USABLE) {
+			/* memblock_alloc()s since memmap_init() (the pageblock tables above): their
+			 * frames are reserved, like every other non-usable frame (v6.10's
+			 * reserve_bootmem_region()). */
+			for (unsigned long pfn = PHYS_PFN(r->base); pfn < PHYS_PFN(r->base + r->size + PAGE_SIZE - 1); pfn++) {
+				struct page *page = pfn_to_page(pfn);
+				if (page && !PageReserved(page)) {
+					atomic_set(&page->_refcount, 1);
+					__SetPageReserved(page);
+				}
+			}
+			continue;
+		}
+		unsigned long split = min(max(s, dma_end), e);
+		free_range_to_buddy(&zones[ZONE_DMA], s, split);
+		free_range_to_buddy(&zones[ZONE_NORMAL], split, e);
+	}
+	setup_watermarks();
+	return 0;
+}
+
