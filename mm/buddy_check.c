@@ -88,6 +88,30 @@ static int check_zone(struct zone *z, int (*pr)(const char *fmt, ...))
 	}
 	if (heads != free)
 		FAIL("buddycheck: %s: %lu frames in PageBuddy blocks, %lu on the lists\n", z->name, heads, free);
+	/* The per-CPU lists: small clean blocks of the order their list says, and the right count. */
+	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		const struct per_cpu_pages *pcp = &z->pcp[cpu];
+		long frames = 0;
+		for (int i = 0; i < NR_PCP_LISTS; i++) {
+			unsigned int o = (unsigned int)i / MIGRATE_PCPTYPES;
+			unsigned long n = 0;
+			for (uint32_t link = pcp->lists[i].first; link != PAGE_LINK_NONE; link = link_to_page(link)->lru.next) {
+				struct page *page = link_to_page(link);
+				unsigned long pfn = page_to_pfn(page);
+				if (PageBuddy(page) || atomic_read(&page->_refcount) || page->private != o ||
+				    (pfn & ((1UL << o) - 1)) || page_zone(page) != z || (page->flags & PAGEFLAGS_MASK))
+					FAIL("buddycheck: %s pcp list %d: pfn %#lx is not a clean order-%u block\n",
+					     z->name, i, pfn, o);
+				frames += 1L << o;
+				if (++n > z->spanned_pages) {
+					FAIL("buddycheck: %s pcp list %d loops\n", z->name, i);
+					break;
+				}
+			}
+		}
+		if (frames != pcp->count)
+			FAIL("buddycheck: %s pcp count %d but %ld frames on its lists\n", z->name, pcp->count, frames);
+	}
 	if (z->free_pages > z->managed_pages)
 		FAIL("buddycheck: %s: more free (%lu) than managed (%lu)\n", z->name, z->free_pages,
 		     z->managed_pages);

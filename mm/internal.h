@@ -88,6 +88,12 @@ extern int nr_zones;
 extern const char *const zone_names[MAX_NR_ZONES];
 extern phys_addr_t zone_dma_limit;
 struct zone *page_zone(const struct page *page);
+/* A 2^order block of type @mt off the buddy lists, split as needed; zone->lock held. */
+struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
+/* pcp.c */
+void pcp_init(struct zone *z);
+struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
+void free_unref_page(struct page *page, unsigned int order);
 /* Put a free block on the lists, merging with free buddies; zone->lock held. */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);
 

@@ -138,6 +138,8 @@ int page_alloc_init(void)
 		free_range_to_buddy(&zones[ZONE_NORMAL], split, e);
 	}
 	setup_watermarks();
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		pcp_init(&zones[i]);
 	return 0;
 }
 

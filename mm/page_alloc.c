@@ -206,7 +206,7 @@ static void steal_pageblock(struct zone *z, unsigned long pfn, int old_mt, int m
 }
 
 /* Take a 2^order block of type @mt from @z, splitting as needed; zone->lock held.  NULL if none. */
-static struct page *rmqueue(struct zone *z, unsigned int order, int mt)
+struct page *__rmqueue(struct zone *z, unsigned int order, int mt)
 {
 	unsigned int o;
 	struct page *page;
@@ -404,9 +404,16 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		unsigned long flags;
 		if (!z->managed_pages)
 			continue;
-		spin_lock_irqsave(&z->lock, flags);
-		while (zone_watermark_ok(z, order, gfp)) {
-			page = rmqueue(z, order, mt);
+		for (;;) {
+			/* Small blocks come from this CPU's list (refilled above the min watermark);
+			 * the rest, and whatever the list cannot give, from the buddy lists. */
+			page = order <= PAGE_ALLOC_COSTLY_ORDER ? rmqueue_pcplist(z, order, mt) : NULL;
+			if (!page) {
+				spin_lock_irqsave(&z->lock, flags);
+				if (zone_watermark_ok(z, order, gfp))
+					page = __rmqueue(z, order, mt);
+				spin_unlock_irqrestore(&z->lock, flags);
+			}
 			if (!page)
 				break;
 			if ((!page_checks || check_new_pages(page, order)) &&
@@ -414,7 +421,6 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 				break;
 			page = NULL;		/* a bad block was reported and leaked: try another */
 		}
-		spin_unlock_irqrestore(&z->lock, flags);
 	}
 	if (!page) {
 		warn_alloc(gfp, order);
@@ -438,6 +444,10 @@ static void free_the_page(struct page *page, unsigned int order)
 		return;			/* bad: reported, leaked */
 	if (page_poisoning_enabled)
 		kernel_poison_pages(page, 1UL << order);
+	if (order <= PAGE_ALLOC_COSTLY_ORDER) {
+		free_unref_page(page, order);
+		return;
+	}
 	spin_lock_irqsave(&z->lock, flags);
 	__free_one_page(page, pfn, z, order, get_pageblock_migratetype(z, pfn));
 	spin_unlock_irqrestore(&z->lock, flags);
@@ -496,12 +506,15 @@ void free_pages(unsigned long addr, unsigned int order)
 		__free_pages(virt_to_page((void *)addr), order);
 }
 
+/* Free frames: on the buddy lists and on the per-CPU lists (Linux's MemFree leaves the latter
+ * out; tinymm counts them, since they are as free as any). */
 unsigned long nr_free_pages(void)
 {
 	unsigned long n = 0;
 
 	for (int i = 0; i < MAX_NR_ZONES; i++)
-		n += READ_ONCE(zones[i].free_pages);
+		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
+			n += READ_ONCE(zones[i].free_pages) + (unsigned long)READ_ONCE(zones[i].pcp[cpu].count);
 	return n;
 }
 
@@ -596,6 +609,7 @@ bool take_page_off_buddy(struct page *page)
 	unsigned long pfn = page_to_pfn(page), flags;
 	bool taken = false;
 
+	drain_all_pages(z);	/* the frame may sit on a per-CPU list */
 	spin_lock_irqsave(&z->lock, flags);
 	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
 		unsigned long head_pfn = pfn & ~((1UL << order) - 1);

@@ -44,6 +44,22 @@ struct free_area {
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
 /*
+ * Per-CPU page lists (mm/pcp.c): small free blocks kept off the buddy lists so the common
+ * allocation and free are a list pop and push with interrupts masked, no zone lock.  One list per
+ * (order <= PAGE_ALLOC_COSTLY_ORDER, migratetype), as v6.10's NR_PCP_LISTS.
+ */
+#define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
+#define NR_PCP_LISTS		(MIGRATE_PCPTYPES * NR_PCP_ORDERS)
+#define CONFIG_NR_CPUS		1
+
+struct per_cpu_pages {
+	int count;		/* frames on all the lists */
+	int high;		/* above this many, free() drains a batch to the buddy lists */
+	int batch;		/* frames moved per refill or drain */
+	struct page_list lists[NR_PCP_LISTS];
+};
+
+/*
  * A zone: a pfn range the allocator treats alike.  Locking: @lock guards free_area, free_pages
  * and the pageblock migratetypes; the counters read without it are snapshots.
  */
@@ -55,8 +71,9 @@ struct zone {
 	unsigned long _watermark[NR_WMARK];
 	spinlock_t lock;
 	struct free_area free_area[NR_PAGE_ORDERS];
-	unsigned long free_pages;			/* NR_FREE_PAGES */
+	unsigned long free_pages;			/* NR_FREE_PAGES: on the buddy lists */
 	unsigned char *pageblock_mt;			/* one migratetype per pageblock */
+	struct per_cpu_pages pcp[CONFIG_NR_CPUS];	/* guarded by masking irqs on its CPU */
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)

@@ -47,6 +47,9 @@ static inline void put_page(struct page *page)
 /* Boot: zones from the memmap, every usable frame into the free lists.  0 or -ENOMEM. */
 int page_alloc_init(void);
 unsigned long nr_free_pages(void);
+/* Empty the per-CPU lists of @zone (NULL: every zone) into the buddy lists. */
+struct zone;
+void drain_all_pages(struct zone *zone);
 unsigned long totalram_pages(void);
 int get_pageblock_migratetype(const struct zone *z, unsigned long pfn);
 

@@ -1,0 +1,150 @@
+/*
+ * pcp.c - per-CPU page lists: the allocator's fast path (v6.10's rmqueue_pcplist /
+ * free_unref_page, in miniature).
+ *
+ * A block of order <= PAGE_ALLOC_COSTLY_ORDER freed by its last user goes onto its CPU's list for
+ * (order, migratetype) instead of the buddy lists; an allocation of that size pops it.  An empty
+ * list is refilled with `batch` frames' worth of blocks taken from the buddy lists under the zone
+ * lock; a CPU holding more than `high` frames gives `batch` back.  So most calls touch no lock
+ * and no buddy.
+ * Invariants: a block on a pcp list is not PageBuddy, has refcount 0, clean flags, and its order in
+ * ->private; pcp->count is the frames on all lists; pcp frames are not in zone->free_pages.
+ * Locking: a CPU's lists are touched only by that CPU with interrupts masked (local_irq_save);
+ * moving blocks between a pcp list and the buddy lists also takes zone->lock, always after.
+ */
+#include "tinymm/irqflags.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "internal.h"
+
+static inline unsigned int pindex(unsigned int order, int mt)
+{
+	return order * MIGRATE_PCPTYPES + (unsigned int)mt;
+}
+
+/* v6.10's zone_batchsize(): about a quarter of a MiB per batch, at most 63 frames; high = 6 batches. */
+void pcp_init(struct zone *z)
+{
+	unsigned long batch = z->managed_pages / 1024;
+
+	if (batch * PAGE_SIZE > 1024 * 1024)
+		batch = (1024 * 1024) / PAGE_SIZE;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	unsigned long b = 1;
+	while (b * 2 <= batch + batch / 2)
+		b *= 2;
+	batch = b > 1 ? b - 1 : 1;
+	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		pcp->count = 0;
+		pcp->batch = (int)batch;
+		pcp->high = (int)(6 * batch);
+		for (int i = 0; i < NR_PCP_LISTS; i++)
+			page_list_init(&pcp->lists[i]);
+	}
+}
+
+/* Move up to batch frames of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
+static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int order, int mt)
+{
+	int n = 0, want = pcp->batch >> order;
+
+	if (want < 1)
+		want = 1;
+	spin_lock(&z->lock);
+	for (; n < want; n++) {
+		if (z->free_pages < z->_watermark[WMARK_MIN] + (1UL << order))
+			break;		/* keep the reserve for the slow path's watermark rules */
+		struct page *page = __rmqueue(z, order, mt);
+		if (!page)
+			break;
+		page->private = order;
+		page_list_add_tail(&pcp->lists[pindex(order, mt)], page);
+		pcp->count += 1 << order;
+	}
+	spin_unlock(&z->lock);
+	return n;
+}
+
+struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
+{
+	struct per_cpu_pages *pcp = &z->pcp[0];
+	struct page_list *list = &pcp->lists[pindex(order, mt)];
+	unsigned long flags;
+	struct page *page;
+
+	local_irq_save(flags);
+	if (page_list_empty(list) && !rmqueue_bulk(z, pcp, order, mt)) {
+		local_irq_restore(flags);
+		return NULL;
+	}
+	page = link_to_page(list->first);
+	page_list_del(list, page);
+	pcp->count -= 1 << order;
+	local_irq_restore(flags);
+	page->private = 0;
+	return page;
+}
+
+/* Give @count frames' worth of blocks back to the buddy lists, oldest first; irqs off. */
+static void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count)
+{
+	spin_lock(&z->lock);
+	for (int i = NR_PCP_LISTS - 1; i >= 0 && count > 0 && pcp->count; i--) {
+		struct page_list *list = &pcp->lists[i];
+		while (count > 0 && !page_list_empty(list)) {
+			struct page *page = link_to_page(list->last);
+			unsigned int order = (unsigned int)page->private;
+			page_list_del(list, page);
+			page->private = 0;
+			pcp->count -= 1 << order;
+			count -= 1 << order;
+			unsigned long pfn = page_to_pfn(page);
+			__free_one_page(page, pfn, z, order, get_pageblock_migratetype(z, pfn));
+		}
+	}
+	spin_unlock(&z->lock);
+}
+
+/* The last reference to a small block is gone and it passed the free checks: keep it close. */
+void free_unref_page(struct page *page, unsigned int order)
+{
+	struct zone *z = page_zone(page);
+	struct per_cpu_pages *pcp = &z->pcp[0];
+	unsigned long flags;
+	int mt = get_pageblock_migratetype(z, page_to_pfn(page));
+
+	page->private = order;
+	local_irq_save(flags);
+	page_list_add(&pcp->lists[pindex(order, mt)], page);
+	pcp->count += 1 << order;
+	if (pcp->count > pcp->high)
+		free_pcppages_bulk(z, pcp, pcp->batch);
+	local_irq_restore(flags);
+}
+
+/* Everything on every CPU's lists back to the buddy lists (v6.10: drain_all_pages(NULL)). */
+void drain_all_pages(struct zone *only)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &zones[i];
+		unsigned long flags;
+		if ((only && z != only) || !z->managed_pages)
+			continue;
+		local_irq_save(flags);
+		free_pcppages_bulk(z, &z->pcp[0], z->pcp[0].count);
+		local_irq_restore(flags);
+	}
+}
+
+static int cmd_drain(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	drain_all_pages(NULL);
+	return 0;
+}
+SHELL_COMMAND(drain, "", "return the per-CPU page lists to the buddy lists", cmd_drain);
