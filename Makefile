@@ -12,7 +12,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
 export ARGS QEMUFLAGS
 
-.PHONY: all run test gdb deps clean $(BOARDS) host check-board
+.PHONY: all run test gdb deps clean $(BOARDS) host check-board bench
 
 all: $(BOARDS) host
 
@@ -44,6 +44,10 @@ gdb: check-board
 
 test: all
 	@ctest --preset host -j $(JOBS)
+
+# Instruction counts of the page allocator (tools/bench builds what it boots): rows on stdout.
+bench: deps
+	@tools/bench
 
 clean:
 	rm -rf build

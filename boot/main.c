@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include "tinymm/arch.h"
+#include "tinymm/bench.h"
 #include "tinymm/board_config.h"
 #include "tinymm/cmdline.h"
 #include "tinymm/console.h"
@@ -157,10 +158,12 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
 		boot_fail(err);
 	arch_mm_init();		/* before any atomic: see arch.h */
+	uint64_t init_instret = arch_instret();		/* make bench: init-per-frame */
 	if (memmap_init())
 		boot_fail("memmap: not enough memory for the struct page arrays");
 	if (page_alloc_init())
 		boot_fail("page_alloc: no memory to manage");
+	bench_init_instret = arch_instret() - init_instret;
 	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

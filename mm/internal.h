@@ -12,6 +12,7 @@
 #define TINYMM_MM_INTERNAL_H
 
 #include "tinymm/mm.h"
+#include "tinymm/irqflags.h"
 #include "tinymm/mmzone.h"
 
 extern uintptr_t page_link_base;
@@ -82,18 +83,69 @@ static inline void page_list_del(struct page_list *l, struct page *page)
 	page->lru.next = page->lru.prev = 0;
 }
 
+/*
+ * Per-CPU lists are LIFO stacks threaded through lru.next only (lru.prev unused): push and pop
+ * are three memory operations, which is most of the allocator's fast path.
+ */
+static inline void pcp_push(struct page_list *l, struct page *page)
+{
+	page->lru.next = l->first;
+	l->first = page_to_link(page);
+}
+
+static inline struct page *pcp_pop(struct page_list *l)
+{
+	struct page *page = link_to_page(l->first);
+
+	l->first = page->lru.next;
+	page->lru.next = 0;
+	return page;
+}
+
 /* page_alloc.c */
 extern struct zone zones[MAX_NR_ZONES];
 extern int nr_zones;
 extern const char *const zone_names[MAX_NR_ZONES];
 extern phys_addr_t zone_dma_limit;
-struct zone *page_zone(const struct page *page);
+extern struct zone *preferred_zone;	/* highest populated zone */
+
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &zones[page_zonenum(page)];
+}
+
+/* Pageblocks are numbered from the one holding the zone's first frame. */
+static inline unsigned long pageblock_index(const struct zone *z, unsigned long pfn)
+{
+	return (pfn >> pageblock_order) - (z->zone_start_pfn >> pageblock_order);
+}
+
+static inline int pageblock_mt(const struct zone *z, unsigned long pfn)
+{
+	return z->pageblock_mt[pageblock_index(z, pfn)];
+}
 /* A 2^order block of type @mt off the buddy lists, split as needed; zone->lock held. */
 struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
 /* pcp.c */
 void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 void free_unref_page(struct page *page, unsigned int order);
+void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count);
+
+/* free_unref_page() for order 0, inline: the allocator's free fast path (irqs masked inside). */
+static inline void pcp_free_order0(struct page *page)
+{
+	struct zone *z = page_zone(page);
+	struct per_cpu_pages *pcp = &z->pcp[0];
+	struct page_list *list = &pcp->lists[pageblock_mt(z, page_to_pfn(page))];
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp_push(list, page);
+	if (unlikely(++pcp->count > pcp->high))
+		free_pcppages_bulk(z, pcp, pcp->batch);
+	local_irq_restore(flags);
+}
 /* Put a free block on the lists, merging with free buddies; zone->lock held. */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);
 

@@ -36,6 +36,7 @@ static const struct memmap_bank *bank_of_pfn(unsigned long pfn)
 	for (int i = 0; i < nr_banks; i++)
 		if (pfn >= banks[i].start_pfn && pfn < banks[i].end_pfn) {
 			last_hit = i;
+			memmap_hot_bank = &banks[i];
 			return &banks[i];
 		}
 	return NULL;
@@ -53,12 +54,18 @@ struct page *pfn_to_page(unsigned long pfn)
 	return b ? b->map + (pfn - b->start_pfn) : NULL;
 }
 
-unsigned long page_to_pfn(const struct page *page)
+/* An empty bank until memmap_init(), so the inline page_to_pfn() test always works. */
+static const struct memmap_bank no_bank;
+const struct memmap_bank *memmap_hot_bank = &no_bank;
+
+unsigned long __page_to_pfn_slow(const struct page *page)
 {
 	for (int i = 0; i < nr_banks; i++) {
 		const struct memmap_bank *b = &banks[i];
-		if (page >= b->map && page < b->map + (b->end_pfn - b->start_pfn))
+		if (page >= b->map && page < b->map_end) {
+			memmap_hot_bank = b;
 			return b->start_pfn + (unsigned long)(page - b->map);
+		}
 	}
 	BUG();		/* not a memmap page: a wild pointer, never a hole */
 }
@@ -83,6 +90,7 @@ int memmap_init(void)
 	phys_addr_t total_bytes = 0;
 
 	nr_banks = last_hit = 0;
+	memmap_hot_bank = &no_bank;
 	/* Banks: runs of touching regions.  A partial first/last frame belongs to its bank. */
 	for (int i = 0; i < memblock_count(); i++) {
 		const struct memblock_region *r = memblock_region(i);
@@ -96,7 +104,7 @@ int memmap_init(void)
 			       CONFIG_MAX_MEMMAP_BANKS);
 			break;
 		}
-		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL };
+		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL, NULL };
 	}
 	/* Allocate every map first: the allocations change memblock types the init reads. */
 	for (int i = 0; i < nr_banks; i++) {
@@ -111,24 +119,26 @@ int memmap_init(void)
 			return -ENOMEM;
 		}
 		b->map = __va(pa);
+		b->map_end = b->map + (b->end_pfn - b->start_pfn);
 		if (!i || (uintptr_t)b->map < page_link_base)
 			page_link_base = (uintptr_t)b->map;
 		total_pages += b->end_pfn - b->start_pfn;
 		total_bytes += ALIGN(bytes, (phys_addr_t)PAGE_SIZE);
 	}
+	struct page usable, reserved;	/* usable: refcount 0, for the page allocator */
+	memset(&usable, 0, sizeof(usable));
+	set_page_links(&usable, ZONE_NORMAL, 0);
+	atomic_set(&usable._mapcount, -1);
+	reserved = usable;
+	atomic_set(&reserved._refcount, 1);
+	__SetPageReserved(&reserved);
 	for (int i = 0, cursor = 0; i < nr_banks; i++) {
 		struct memmap_bank *b = &banks[i];
 		for (unsigned long pfn = b->start_pfn; pfn < b->end_pfn; pfn++) {
-			struct page *page = b->map + (pfn - b->start_pfn);
-			memset(page, 0, sizeof(*page));
-			set_page_links(page, ZONE_NORMAL, 0);
-			atomic_set(&page->_mapcount, -1);
-			if (frame_type(pfn, &cursor) == MEMBLOCK_USABLE) {
-				atomic_set(&page->_refcount, 0);	/* for the page allocator */
-			} else {
-				atomic_set(&page->_refcount, 1);
-				__SetPageReserved(page);
-			}
+			/* One struct assignment from a template, not memset + field stores: this loop
+			 * runs once per frame of RAM and is most of boot's cost. */
+			*(b->map + (pfn - b->start_pfn)) = frame_type(pfn, &cursor) == MEMBLOCK_USABLE ?
+				usable : reserved;
 		}
 	}
 	unsigned long long ram = memblock_phys_mem_size();

@@ -140,6 +140,10 @@ int page_alloc_init(void)
 	setup_watermarks();
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		pcp_init(&zones[i]);
+	preferred_zone = NULL;
+	for (int i = MAX_NR_ZONES - 1; i >= 0 && !preferred_zone; i--)
+		if (zones[i].managed_pages)
+			preferred_zone = &zones[i];
 	return 0;
 }
 

@@ -62,25 +62,16 @@ static int set_zone_dma_limit(const char *v)
 }
 KPARAM(zone_dma_limit, set_zone_dma_limit, "physical address: frames below it form ZONE_DMA");
 
-struct zone *page_zone(const struct page *page)
-{
-	return &zones[page_zonenum(page)];
-}
-
-/* Pageblocks are numbered from the one holding the zone's first frame. */
-static inline unsigned long pageblock_index(const struct zone *z, unsigned long pfn)
-{
-	return (pfn >> pageblock_order) - (z->zone_start_pfn >> pageblock_order);
-}
-
-int get_pageblock_migratetype(const struct zone *z, unsigned long pfn)
-{
-	return z->pageblock_mt[pageblock_index(z, pfn)];
-}
 
 static inline void set_pageblock_migratetype(struct zone *z, unsigned long pfn, int mt)
 {
 	z->pageblock_mt[pageblock_index(z, pfn)] = (unsigned char)mt;
+}
+
+/* Out-of-line copy for the public header's users (vmstat, tests). */
+int get_pageblock_migratetype(const struct zone *z, unsigned long pfn)
+{
+	return pageblock_mt(z, pfn);
 }
 
 static inline void set_buddy_order(struct page *page, unsigned int order)
@@ -139,14 +130,15 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
 		buddy = find_buddy_page(z, pfn, order, &buddy_pfn);
 		if (!buddy)
 			break;
-		del_page_from_free_list(buddy, z, order, get_pageblock_migratetype(z, buddy_pfn));
+		del_page_from_free_list(buddy, z, order, pageblock_mt(z, buddy_pfn));
 		pfn &= buddy_pfn;		/* the lower of the two heads the merged block */
 		page = pfn_to_page(pfn);
 		order++;
 	}
 	set_buddy_order(page, order);
 	/* If the next-larger block could merge later, put this one at the tail (v6.10's heuristic:
-	 * it is likely to be merged, so hand out other blocks first); reported blocks go last too. */
+	 * it is likely to be merged, so hand out other blocks first).  Reported blocks reach the
+	 * tail through __putback_isolated_page(). */
 	bool tail = false;
 	if (order < MAX_PAGE_ORDER - 1) {
 		unsigned long hp = pfn & ~((2UL << order) - 1);
@@ -196,7 +188,8 @@ static void steal_pageblock(struct zone *z, unsigned long pfn, int old_mt, int m
 		if (page && PageBuddy(page)) {
 			unsigned int o = buddy_order(page);
 			page_list_del(&z->free_area[o].free_list[old_mt], page);
-			page_list_add(&z->free_area[o].free_list[mt], page);
+			/* To the tail, as v6.10's move_freepages: reported blocks stay last. */
+			page_list_add_tail(&z->free_area[o].free_list[mt], page);
 			p += 1UL << o;
 		} else {
 			p++;
@@ -264,8 +257,10 @@ static void bad_page(struct page *page, const char *reason)
 		printk(KERN_ALERT "Disabling lock debugging due to kernel taint\n");
 	kernel_tainted_bad_page = true;
 	nr_bad_pages++;
-	/* Leave a mark no later check mistakes for a good page: typed as nothing, never free. */
-	atomic_set(&page->_mapcount, -1);
+	/* Leave a mark no later check mistakes for a good page: typed as nothing, never free.
+	 * A free block's head keeps its type: it is still on a list, and the lists stay sound. */
+	if (!PageBuddy(page))
+		atomic_set(&page->_mapcount, -1);
 }
 
 static const char *page_bad_reason(const struct page *page, unsigned long flags)
@@ -318,6 +313,15 @@ static bool free_pages_prepare(struct page *page, unsigned int order)
 	}
 	if (order) {
 		bool compound = PageHead(page);
+		/* Frames of a wrong-order free may sit on a per-CPU list, where they look clean:
+		 * on the buddy lists the checks below see them as free (PageBuddy). */
+		if (!compound && page_checks)
+			drain_all_pages(page_zone(page));
+		/* Page 1's order byte and second-page flags are the folio's, not flags to check
+		 * (v6.10 clears them first too, in free_tail_page_prepare). */
+		if (compound)
+			((struct folio *)page)->_flags_1 &= ~(0xffUL | 1UL << PG_has_hwpoisoned |
+							      1UL << PG_large_rmappable);
 		for (unsigned long i = 1; i < (1UL << order); i++) {
 			struct page *p = page + i;
 			if (compound) {
@@ -329,20 +333,22 @@ static bool free_pages_prepare(struct page *page, unsigned int order)
 			}
 			if (page_checks && !free_page_is_good(p))
 				good = false;
-			p->flags &= ~PAGEFLAGS_MASK;
 		}
-		if (compound) {
-			((struct folio *)page)->_flags_1 &= ~0xffUL;
-			page->flags &= ~(1UL << PG_head);
-		}
+		if (page_checks && !free_page_is_good(page))
+			good = false;
+		if (!good)
+			return false;	/* leaked as it is: v6.10 keeps the evidence (flags) too */
+		for (unsigned long i = 1; i < (1UL << order); i++)
+			page[i].flags &= ~PAGEFLAGS_MASK;
+		page->flags &= ~PAGEFLAGS_MASK;
+		return true;
 	}
 	if (page_checks && !free_page_is_good(page))
-		good = false;
+		return false;
 	page->flags &= ~PAGEFLAGS_MASK;
-	return good;
+	return true;
 }
 
-/* v6.10's check_new_pages(): false if a frame was bad (then it is reported and leaked). */
 static bool check_new_pages(struct page *page, unsigned int order)
 {
 	bool good = true;
@@ -388,7 +394,57 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 	show_buddyinfo(printk);
 }
 
+struct zone *preferred_zone;	/* the highest populated zone: where the fast path looks */
+
+/* v6.10's check_new_page() for one frame, as one test: all four must be zero (mapcount -1). */
+static inline bool new_page_is_clean(const struct page *page)
+{
+	return !((page->flags & PAGE_FLAGS_CHECK_AT_PREP) | (unsigned long)page->mapping |
+		 (unsigned int)atomic_read(&page->_refcount) |
+		 ((unsigned int)atomic_read(&page->_mapcount) + 1));
+}
+
+/* Out of line, so the fast path's frame stays small (no callee-saved registers to spill). */
+static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
+static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp);
+
+/*
+ * The fast path is a pop from this CPU's order-0 list of the preferred zone and one combined
+ * check; everything else (other orders, DMA, zeroing, compound pages, poisoning, an empty list,
+ * a bad page) takes the general path below.
+ */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	if (likely(order == 0 && !(gfp & (__GFP_DMA | __GFP_ZERO | __GFP_COMP)) &&
+		   !page_poisoning_enabled && preferred_zone)) {
+		struct per_cpu_pages *pcp = &preferred_zone->pcp[0];
+		struct page_list *list = &pcp->lists[gfp_migratetype(gfp)];	/* order 0's lists */
+		struct page *page = NULL;
+		unsigned long flags;
+
+		local_irq_save(flags);
+		if (likely(!page_list_empty(list))) {
+			page = pcp_pop(list);
+			pcp->count--;
+		}
+		local_irq_restore(flags);
+		if (likely(page) && likely(!page_checks || new_page_is_clean(page))) {
+			atomic_set(&page->_refcount, 1);
+			return page;
+		}
+		if (page)		/* bad: report and leak it, then take the general path */
+			return alloc_pages_bad_fast(page, gfp);
+	}
+	return alloc_pages_slowpath(gfp, order);	/* both tail calls: no registers to save */
+}
+
+static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp)
+{
+	check_new_pages(page, 0);
+	return alloc_pages_slowpath(gfp, 0);
+}
+
+static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 {
 	int mt = gfp_migratetype(gfp);
 	struct page *page = NULL;
@@ -435,7 +491,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 }
 
 /* The last reference is gone: give the block back (v6.10's free_the_page path). */
-static void free_the_page(struct page *page, unsigned int order)
+static __attribute__((noinline)) void free_the_page(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page), flags;
 	struct zone *z = page_zone(page);
@@ -449,12 +505,32 @@ static void free_the_page(struct page *page, unsigned int order)
 		return;
 	}
 	spin_lock_irqsave(&z->lock, flags);
-	__free_one_page(page, pfn, z, order, get_pageblock_migratetype(z, pfn));
+	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
 	spin_unlock_irqrestore(&z->lock, flags);
+}
+
+/* v6.10's free_page_is_bad() for one frame plus the tail and HWPoison cases, as one test. */
+static inline bool freed_page_is_clean(const struct page *page)
+{
+	return !((page->flags & (PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head)) |
+		 (unsigned long)page->mapping | (page->compound_head & 1) |
+		 ((unsigned int)atomic_read(&page->_mapcount) + 1));
 }
 
 void __free_pages(struct page *page, unsigned int order)
 {
+	/* Fast path: the last reference to a clean order-0 page goes onto this CPU's list. */
+	if (likely(order == 0 && page && atomic_read(&page->_refcount) > 0 && !page_poisoning_enabled)) {
+		if (!atomic_dec_and_test(&page->_refcount))
+			return;
+		if (likely(freed_page_is_clean(page))) {
+			page->flags &= ~PAGEFLAGS_MASK;
+			pcp_free_order0(page);
+		} else {
+			free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
+		}
+		return;
+	}
 	if (!page)
 		return;
 	if (order > MAX_PAGE_ORDER) {
@@ -462,8 +538,11 @@ void __free_pages(struct page *page, unsigned int order)
 		return;
 	}
 	if (atomic_read(&page->_refcount) <= 0) {
-		/* Already free (double free) or never allocated: report, change nothing. */
-		bad_page(page, PageBuddy(page) ? "double free: block is already free" :
+		/* Already free (double free) or never allocated: report, and take the frame off the
+		 * free lists if it is on them, so it is never handed out again (leaked). */
+		bool was_free = PageBuddy(page);
+		take_page_off_buddy(page);
+		bad_page(page, was_free ? "double free: block is already free" :
 			 "freeing a page with refcount 0");
 		return;
 	}
@@ -569,7 +648,7 @@ void __isolate_free_page(struct page *page, unsigned int order)
 	unsigned long pfn = page_to_pfn(page);
 
 	VM_BUG_ON_PAGE(!PageBuddy(page) || buddy_order(page) != order, page);
-	del_page_from_free_list(page, z, order, get_pageblock_migratetype(z, pfn));
+	del_page_from_free_list(page, z, order, pageblock_mt(z, pfn));
 	z->free_pages -= 1UL << order;
 }
 
@@ -582,7 +661,7 @@ void __putback_isolated_page(struct page *page, unsigned int order, bool reporte
 {
 	struct zone *z = page_zone(page);
 	unsigned long pfn = page_to_pfn(page);
-	int mt = get_pageblock_migratetype(z, pfn);
+	int mt = pageblock_mt(z, pfn);
 	unsigned long buddy_pfn;
 
 	z->free_pages += 1UL << order;
@@ -617,7 +696,7 @@ bool take_page_off_buddy(struct page *page)
 		if (!head || !PageBuddy(head) || buddy_order(head) < order)
 			continue;
 		unsigned int o = buddy_order(head);
-		int mt = get_pageblock_migratetype(z, head_pfn);
+		int mt = pageblock_mt(z, head_pfn);
 		del_page_from_free_list(head, z, o, mt);
 		z->free_pages -= 1UL << o;
 		/* Give back the halves that do not hold @pfn, from the largest down. */

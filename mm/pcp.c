@@ -7,6 +7,8 @@
  * list is refilled with `batch` frames' worth of blocks taken from the buddy lists under the zone
  * lock; a CPU holding more than `high` frames gives `batch` back.  So most calls touch no lock
  * and no buddy.
+ * The lists are LIFO stacks (mm/internal.h: pcp_push/pcp_pop): the most recently freed, cache-warm
+ * block is handed out first, and a drain returns the most recent ones too.
  * Invariants: a block on a pcp list is not PageBuddy, has refcount 0, clean flags, and its order in
  * ->private; pcp->count is the frames on all lists; pcp frames are not in zone->free_pages.
  * Locking: a CPU's lists are touched only by that CPU with interrupts masked (local_irq_save);
@@ -54,6 +56,8 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 
 	if (want < 1)
 		want = 1;
+	struct page_list tmp = { PAGE_LINK_NONE, PAGE_LINK_NONE };
+
 	spin_lock(&z->lock);
 	for (; n < want; n++) {
 		if (z->free_pages < z->_watermark[WMARK_MIN] + (1UL << order))
@@ -62,10 +66,14 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 		if (!page)
 			break;
 		page->private = order;
-		page_list_add_tail(&pcp->lists[pindex(order, mt)], page);
+		pcp_push(&tmp, page);
 		pcp->count += 1 << order;
 	}
 	spin_unlock(&z->lock);
+	/* Pushed through a second stack so the blocks come out in the order the buddy lists gave
+	 * them (ascending within a split), as Linux's list_add_tail refill does. */
+	while (!page_list_empty(&tmp))
+		pcp_push(&pcp->lists[pindex(order, mt)], pcp_pop(&tmp));
 	return n;
 }
 
@@ -81,8 +89,7 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 		local_irq_restore(flags);
 		return NULL;
 	}
-	page = link_to_page(list->first);
-	page_list_del(list, page);
+	page = pcp_pop(list);
 	pcp->count -= 1 << order;
 	local_irq_restore(flags);
 	page->private = 0;
@@ -90,20 +97,19 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 }
 
 /* Give @count frames' worth of blocks back to the buddy lists, oldest first; irqs off. */
-static void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count)
+void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count)
 {
 	spin_lock(&z->lock);
 	for (int i = NR_PCP_LISTS - 1; i >= 0 && count > 0 && pcp->count; i--) {
 		struct page_list *list = &pcp->lists[i];
 		while (count > 0 && !page_list_empty(list)) {
-			struct page *page = link_to_page(list->last);
+			struct page *page = pcp_pop(list);
 			unsigned int order = (unsigned int)page->private;
-			page_list_del(list, page);
 			page->private = 0;
 			pcp->count -= 1 << order;
 			count -= 1 << order;
 			unsigned long pfn = page_to_pfn(page);
-			__free_one_page(page, pfn, z, order, get_pageblock_migratetype(z, pfn));
+			__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
 		}
 	}
 	spin_unlock(&z->lock);
@@ -115,11 +121,11 @@ void free_unref_page(struct page *page, unsigned int order)
 	struct zone *z = page_zone(page);
 	struct per_cpu_pages *pcp = &z->pcp[0];
 	unsigned long flags;
-	int mt = get_pageblock_migratetype(z, page_to_pfn(page));
+	int mt = pageblock_mt(z, page_to_pfn(page));
 
 	page->private = order;
 	local_irq_save(flags);
-	page_list_add(&pcp->lists[pindex(order, mt)], page);
+	pcp_push(&pcp->lists[pindex(order, mt)], page);
 	pcp->count += 1 << order;
 	if (pcp->count > pcp->high)
 		free_pcppages_bulk(z, pcp, pcp->batch);

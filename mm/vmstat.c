@@ -1,6 +1,7 @@
 /*
  * vmstat.c - the allocator's state as Linux shows it: `buddyinfo` (/proc/buddyinfo exactly) and
- * the `alloc` / `free` commands for poking the allocator by hand.
+ * the `alloc` / `free` commands for poking the allocator by hand.  pagetypeinfo, zoneinfo and
+ * fragmap are in vmstat_show.c; docs/vmstat.md describes every command's text.
  * Locking: counters are read without the zone lock: snapshots, as /proc's are.
  */
 #include "tinymm/cmdline.h"

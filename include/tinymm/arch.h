@@ -24,6 +24,11 @@ void arch_mm_init(void);
 uint64_t arch_counter_read(void);
 uint64_t arch_counter_freq(void);
 
+/* Instructions retired on this CPU since some fixed point, for `make bench` (kernel/bench.c):
+ * RISC-V `instret`, ARM PMU event 0x08 (INST_RETIRED).  Only differences mean anything.  Under
+ * QEMU exact only with -icount (ARM: 0 without it). */
+uint64_t arch_instret(void);
+
 /* Power off with @status if the architecture has its own way (ARM semihosting); returns if not. */
 void arch_poweroff(int status);
 

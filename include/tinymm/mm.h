@@ -19,6 +19,7 @@
 struct memmap_bank {
 	unsigned long start_pfn, end_pfn;	/* [start, end) */
 	struct page *map;			/* map[0] is start_pfn's page */
+	struct page *map_end;			/* map + (end_pfn - start_pfn) */
 };
 
 /* The banks, for walkers (kpageflags, the memory map picture). */
@@ -27,7 +28,18 @@ const struct memmap_bank *memmap_bank(int i);
 
 bool pfn_valid(unsigned long pfn);
 struct page *pfn_to_page(unsigned long pfn);		/* NULL if !pfn_valid(pfn) */
-unsigned long page_to_pfn(const struct page *page);	/* the page must be in the memmap */
+unsigned long __page_to_pfn_slow(const struct page *page);
+extern const struct memmap_bank *memmap_hot_bank;	/* the bank of the last lookup */
+
+/* The page must be in the memmap.  Inline and usually one bank check: allocator hot paths use it. */
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	const struct memmap_bank *b = memmap_hot_bank;
+
+	if (likely(page >= b->map && page < b->map_end))
+		return b->start_pfn + (unsigned long)(page - b->map);
+	return __page_to_pfn_slow(page);
+}
 
 static inline void *page_address(const struct page *page)
 {

@@ -1,0 +1,88 @@
+/*
+ * page_reporting.h - free page reporting (mm/page_reporting.c), Linux v6.10's
+ * include/linux/page_reporting.h adapted: a device (virtio-balloon, later) registers and is told,
+ * in batches, which free high-order blocks it may discard; the allocator keeps those blocks at the
+ * tails of its free lists with PG_reported set until they leave the lists (docs/page_reporting.md).
+ *
+ *   page_reporting_register(prdev)    one device at a time: 0, -EBUSY, -EINVAL
+ *   page_reporting_unregister(prdev)  stops reporting; PG_reported stays on blocks still free
+ *   page_reporting_process()          one pass if one was requested (v6.10's work function)
+ *   page_reporting_run()              passes until none is requested (the `report` command)
+ *
+ * Driving: frees of blocks of order >= page_reporting_order only set a "requested" state (the
+ * allocator calls page_reporting_notify_fn with the zone lock held).  v6.10 schedules delayed
+ * work 2 s later; tinymm has no timers or workqueues yet, so the `report` command and the KTAP
+ * suite call page_reporting_process()/page_reporting_run().  The kernel-core issue (timers,
+ * workqueues) will run page_reporting_process() as delayed work, exactly as Linux does.
+ */
+#ifndef TINYMM_PAGE_REPORTING_H
+#define TINYMM_PAGE_REPORTING_H
+
+#include "atomic.h"
+#include "mm_types.h"
+
+/* Blocks per report() call at most (v6.10; a power of two, see the budget in the cycle). */
+#define PAGE_REPORTING_CAPACITY		32
+
+/*
+ * One isolated free block handed to report().  v6.10 hands a scatterlist (page, length) that the
+ * driver DMA-maps; tinymm has no scatterlist or DMA-mapping layer (physical addresses are bus
+ * addresses on every board) and a block is always one naturally aligned power-of-two run, so
+ * {pfn, order} says everything: the range is [PFN_PHYS(pfn), PFN_PHYS(pfn) + (PAGE_SIZE << order)).
+ * @page is the head's struct page, for drivers that want it (it must not be touched: the block is
+ * off the free lists, not PageBuddy, refcount 0, and returns to the allocator after report()).
+ */
+struct page_report_block {
+	struct page *page;
+	unsigned long pfn;
+	unsigned int order;
+};
+
+struct page_reporting_dev_info {
+	/*
+	 * Tell the device about @nents (1..capacity) isolated blocks; 0 on success, or a negative
+	 * errno: then every block goes back unreported and the pass ends.  Called without any zone
+	 * lock; may take as long as the device needs (the blocks stay isolated meanwhile).
+	 */
+	int (*report)(struct page_reporting_dev_info *prdev, struct page_report_block *blocks,
+		      unsigned int nents);
+	/* Minimal order to report: 0 or > MAX_PAGE_ORDER means pageblock_order (v6.10). */
+	unsigned int order;
+	/* Blocks per report() call: 0 means PAGE_REPORTING_CAPACITY; more than that is -EINVAL.
+	 * (v6.10 has no such field: every device takes PAGE_REPORTING_CAPACITY.) */
+	unsigned int capacity;
+	/* Set by page_reporting_register(): idle, requested or active (v6.10).  v6.10's
+	 * struct delayed_work arrives with workqueues. */
+	atomic_t state;
+};
+
+int page_reporting_register(struct page_reporting_dev_info *prdev);
+void page_reporting_unregister(struct page_reporting_dev_info *prdev);
+
+/*
+ * One reporting pass over every zone if a pass was requested (v6.10's page_reporting_process()).
+ * Returns the blocks reported by the pass (0 if none was due or no device is registered), or the
+ * device's negative errno.  The caller must not race it with unregister (no workqueue yet to
+ * cancel: everything runs on the one CPU, from the shell or a test).
+ */
+int page_reporting_process(void);
+/* True if a pass is due: a big enough block was freed, or the last pass used up its budget. */
+bool page_reporting_requested(void);
+
+/*
+ * Passes until none is requested (at most @max_passes), as the delayed work would run them one
+ * every 2 s.  Returns the number of passes or a negative errno; adds to *@blocks and *@pages
+ * (either may be NULL) what was reported.  -ENOENT if no device is registered.
+ */
+int page_reporting_run(unsigned int max_passes, unsigned long *blocks, unsigned long *pages);
+
+/* Totals since boot (for `report` now, issue 18's `reporting` later). */
+struct page_reporting_stats {
+	unsigned long passes;		/* passes run */
+	unsigned long requests;		/* report() calls */
+	unsigned long blocks, pages;	/* reported successfully */
+	unsigned long failed_blocks;	/* handed to a report() that failed: back unreported */
+};
+void page_reporting_get_stats(struct page_reporting_stats *st);
+
+#endif

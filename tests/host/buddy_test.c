@@ -1,0 +1,332 @@
+/*
+ * buddy_test.c - the buddy allocator on the host, under ASan/UBSan, over a fake RAM carved from
+ * host memory (tinymm's __va is the identity there): 16 MiB, 4 MiB-aligned so max-order blocks
+ * exist, as two banks with a hole, a 64 KiB "kernel" at the start, and ZONE_DMA below an
+ * unaligned limit (so the blocks either side of it are buddies by address).  Options go through
+ * the command-line parser, as on a board.
+ *
+ * First the in-kernel suite `buddy` (one set of checks for host and boards), then what only the
+ * host can check: the exact Bad page state text and allocation-failure warning, buddy_check()
+ * catching deliberate corruption, pageblock stealing, and tinymm.page_poison=1 catching a write
+ * after free.  Every test boots the allocator afresh.
+ */
+#include "test.h"
+#include "tinymm/cmdline.h"
+#include "tinymm/ktest.h"
+#include "tinymm/memblock.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "tinymm/time.h"
+#include "../../mm/internal.h"
+
+/* The suite itself, compiled into this test (the kernel build globs tests/ktest/). */
+#include "../ktest/buddy_ktest.c"
+
+extern bool kernel_tainted_bad_page;	/* mm/page_alloc.c: the first report adds a line */
+
+#define MIB		(1UL << 20)
+#define RAM_SIZE	(16 * MIB)	/* bank 0 [0, 6M), hole [6M, 8M), bank 1 [8M, 16M) */
+#define DMA_LIMIT	(MIB + 0x8000)	/* pfn offset 0x108: order-3 blocks meet there */
+#define TS		"[    0.000000] "
+
+static char *ram;
+static phys_addr_t ram_pa;
+static char want[1 << 14];
+
+static int group_setup(void **state)
+{
+	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	ram_pa = __pa(ram);
+	return ram ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	free(ram);
+	return 0;
+}
+
+static void no_warning(const char *msg, const char *word)
+{
+	fprintf(stderr, "cmdline: %s '%s'\n", msg, word);
+	fail();
+}
+
+/* A fresh allocator over the fake RAM, with tinymm.<options> @opts on top of the DMA limit. */
+static void boot(const char *opts)
+{
+	char line[256];
+	struct boot_args args;
+
+	memblock_reset();
+	assert_int_equal(memblock_add(ram_pa, 6 * MIB, NULL), 0);
+	assert_int_equal(memblock_add(ram_pa + 8 * MIB, 8 * MIB, NULL), 0);
+	memblock_reserve(ram_pa, 0x10000, MEMBLOCK_KERNEL);
+	snprintf(line, sizeof(line), "tinymm.zone_dma_limit=%#llx tinymm.page_poison=0 %s",
+		 (unsigned long long)(ram_pa + DMA_LIMIT), opts);
+	cmdline_parse(line, &args, __kparams_start, __kparams_end, no_warning);
+	assert_int_equal(memmap_init(), 0);
+	assert_int_equal(page_alloc_init(), 0);
+	assert_int_equal(memmap_nr_banks(), 2);
+	assert_int_equal(zones[ZONE_NORMAL].zone_start_pfn, PHYS_PFN(ram_pa + DMA_LIMIT));
+	assert_int_equal(buddy_check(NULL), 0);
+	time_init(1000000);
+	shim_counter = 0;
+	console_loglevel = 7;
+	shim_console_reset();
+}
+
+static int setup(void **state)
+{
+	boot("");
+	return 0;
+}
+
+/* Allocate order-0 @gfp pages until none is left, chained through their memory; the count. */
+static unsigned long exhaust(gfp_t gfp, struct page **chain)
+{
+	unsigned long n = 0;
+
+	for (struct page *p; (p = alloc_page(gfp)); n++) {
+		*(struct page **)page_address(p) = *chain;
+		*chain = p;
+	}
+	return n;
+}
+
+static void free_chain(struct page *chain)
+{
+	while (chain) {
+		struct page *next = *(struct page **)page_address(chain);
+		__free_page(chain);
+		chain = next;
+	}
+}
+
+static void ktest_suite_passes(void **state)
+{
+	int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, "buddy");
+
+	if (failed)
+		fprintf(stderr, "%s", shim_console);
+	assert_int_equal(failed, 0);
+	assert_console_has("# totals: pass:20 fail:0 skip:0\n");
+}
+
+static size_t add(size_t pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static size_t add(size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pos += (size_t)vsnprintf(want + pos, sizeof(want) - pos, fmt, ap);
+	va_end(ap);
+	assert_true(pos < sizeof(want));
+	return pos;
+}
+
+/* The whole report, byte for byte: v6.10's bad_page() and __dump_folio() lines. */
+static void bad_page_report_text(void **state)
+{
+	struct page *p = alloc_page(GFP_KERNEL);
+	unsigned long pfn = page_to_pfn(p), bad = nr_bad_pages, free0 = nr_free_pages();
+	const int w = (int)sizeof(long) * 2;
+
+	__SetPageLocked(p);
+	struct page seen = *p;			/* what the dump shows: refcount already 0 */
+	atomic_set(&seen._refcount, 0);
+	kernel_tainted_bad_page = false;
+	shim_console_reset();
+	__free_pages(p, 0);
+	size_t pos = add(0, TS "BUG: Bad page state in process swapper  pfn:%05lx\n", pfn);
+	pos = add(pos, TS "page: refcount:0 mapcount:0 mapping:%0*lx index:0x0 pfn:0x%lx\n", w, 0UL, pfn);
+	pos = add(pos, TS "flags: 0x%lx(locked|node=0|zone=1)\n", seen.flags);
+	const unsigned long *word = (const unsigned long *)&seen;
+	for (size_t i = 0; i < sizeof(seen) / sizeof(long); i++)
+		pos = add(pos, "%s%0*lx%s", i % (32 / sizeof(long)) ? " " : TS "raw: ", w, word[i],
+			  (i + 1) % (32 / sizeof(long)) && i + 1 < sizeof(seen) / sizeof(long) ? "" : "\n");
+	pos = add(pos, TS "page dumped because: PAGE_FLAGS_CHECK_AT_FREE flag(s) set\n");
+	add(pos, TS "Disabling lock debugging due to kernel taint\n");
+	assert_string_equal(shim_console, want);
+	assert_int_equal(nr_bad_pages, bad + 1);
+	drain_all_pages(NULL);
+	assert_int_equal(nr_free_pages(), free0);	/* leaked */
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
+static size_t add_buddyinfo(size_t pos)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		if (!zones[z].present_pages)
+			continue;
+		pos = add(pos, TS "Node 0, zone %8s ", zones[z].name);
+		for (int o = 0; o < NR_PAGE_ORDERS; o++)
+			pos = add(pos, "%6lu ", zones[z].free_area[o].nr_free);
+		pos = add(pos, "\n");
+	}
+	return pos;
+}
+
+static void allocation_failure_warns_with_buddyinfo(void **state)
+{
+	struct page *chain = NULL;
+	unsigned long n = exhaust(GFP_KERNEL | __GFP_NOWARN, &chain), failures = nr_alloc_failures;
+
+	assert_true(n > 3000);
+	assert_null(alloc_page(GFP_KERNEL | __GFP_NOWARN));
+	assert_string_equal(shim_console, "");			/* counted, not printed */
+	assert_null(alloc_pages(GFP_KERNEL, 2));
+	add_buddyinfo(add(0, TS "swapper: page allocation failure: order:2, mode:0xcc0\n"));
+	assert_string_equal(shim_console, want);
+	assert_int_equal(nr_alloc_failures, failures + 2);
+	free_chain(chain);
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
+/* buddy_check() finds at least one problem and names it with @msg. */
+static void expect_caught(const char *msg)
+{
+	shim_console_reset();
+	assert_true(buddy_check(kprintf) > 0);
+	assert_console_has(msg);
+}
+
+/* The first block of a NORMAL free list holding two or more blocks of order >= 1. */
+static struct page *block_with_a_neighbour(unsigned int *order)
+{
+	struct zone *z = &zones[ZONE_NORMAL];
+
+	drain_all_pages(NULL);
+	for (unsigned int o = 1; o < MAX_PAGE_ORDER; o++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			if (z->free_area[o].free_list[mt].first != z->free_area[o].free_list[mt].last) {
+				*order = o;
+				return page_list_first(&z->free_area[o].free_list[mt]);
+			}
+	return NULL;
+}
+
+/* Break one invariant at a time, see buddy_check() name it, put it back. */
+static void buddy_check_catches_corruption(void **state)
+{
+	struct zone *z = &zones[ZONE_NORMAL];
+	unsigned int o = 0;
+	struct page *h = block_with_a_neighbour(&o);
+	char msg[160];
+
+	assert_non_null(h);
+	unsigned long pfn = page_to_pfn(h);
+	struct page *second = link_to_page(h->lru.next);
+
+	h->private = o - 1;				/* a free block's order */
+	snprintf(msg, sizeof(msg), "pfn %#lx on the list but not a free block of that order", pfn);
+	expect_caught(msg);
+	h->private = o;
+	second->lru.prev = h->lru.next;			/* a back link */
+	snprintf(msg, sizeof(msg), "broken back link at pfn %#lx\n", page_to_pfn(second));
+	expect_caught(msg);
+	second->lru.prev = page_to_link(h);
+	z->free_area[o].nr_free++;			/* a count */
+	snprintf(msg, sizeof(msg), "order %u: nr_free %lu but %lu blocks on the lists\n", o,
+		 z->free_area[o].nr_free, z->free_area[o].nr_free - 1);
+	expect_caught(msg);
+	assert_int_equal(buddy_check(NULL), 1);
+	z->free_area[o].nr_free--;
+	__SetPageDirty(h + 1);				/* a flag inside a free block */
+	snprintf(msg, sizeof(msg), "free block pfn %#lx order %u: frame %#lx not clean\n", pfn, o, pfn + 1);
+	expect_caught(msg);
+	__ClearPageDirty(h + 1);
+	z->free_pages--;				/* the zone's total */
+	expect_caught(": free_pages ");
+	z->free_pages++;
+	shim_console_reset();
+	char line[] = "buddycheck";
+	assert_int_equal(shell_exec(__shell_cmds_start, __shell_cmds_end, line), 0);
+	assert_string_equal(shim_console, "buddycheck: ok (0 problems)\n");
+}
+
+static int count_blocks(int mt)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		for (unsigned long pfn = zones[i].zone_start_pfn; pfn < zone_end_pfn(&zones[i]);
+		     pfn = ALIGN(pfn + 1, pageblock_nr_pages))
+			n += get_pageblock_migratetype(&zones[i], pfn) == mt;
+	return n;
+}
+
+static void unmovable_steals_a_movable_pageblock(void **state)
+{
+	int blocks = count_blocks(MIGRATE_MOVABLE);
+
+	assert_true(blocks >= 4);			/* Linux starts them all MOVABLE */
+	assert_int_equal(count_blocks(MIGRATE_UNMOVABLE) + count_blocks(MIGRATE_RECLAIMABLE), 0);
+	struct page *p = alloc_page(GFP_KERNEL);	/* UNMOVABLE, none free: steals a block */
+	assert_non_null(p);
+	assert_int_equal(get_pageblock_migratetype(page_zone(p), page_to_pfn(p)), MIGRATE_UNMOVABLE);
+	assert_int_equal(count_blocks(MIGRATE_UNMOVABLE), 1);
+	drain_all_pages(NULL);
+	unsigned long moved = 0;			/* its free blocks moved to the UNMOVABLE lists */
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		for (struct page *b = page_list_first(&page_zone(p)->free_area[o].free_list[MIGRATE_UNMOVABLE]);
+		     b; b = b->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(b->lru.next), moved++)
+			assert_int_equal(page_to_pfn(b) >> pageblock_order, page_to_pfn(p) >> pageblock_order);
+	assert_true(moved > 0);
+	assert_int_equal(buddy_check(NULL), 0);	/* every block on its pageblock's list */
+	struct page *q = alloc_page(GFP_HIGHUSER_MOVABLE);	/* MOVABLE ones are free: no steal */
+	assert_non_null(q);
+	assert_int_equal(get_pageblock_migratetype(page_zone(q), page_to_pfn(q)), MIGRATE_MOVABLE);
+	assert_int_equal(count_blocks(MIGRATE_MOVABLE), blocks - 1);
+	__free_page(p);
+	__free_page(q);
+	assert_int_equal(count_blocks(MIGRATE_UNMOVABLE), 1);	/* stolen blocks stay stolen */
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
+static void page_poison_catches_a_write_after_free(void **state)
+{
+	boot("tinymm.page_poison=1");
+	assert_true(page_poisoning_enabled);
+	unsigned long free0 = nr_free_pages(), mismatches = nr_poison_mismatches;
+	struct page *p = alloc_page(GFP_KERNEL), *chain = NULL;
+	unsigned long pfn = page_to_pfn(p);
+
+	assert_int_equal(nr_poison_mismatches, mismatches);	/* a clean frame passes */
+	__free_page(p);
+	((unsigned char *)page_address(p))[0x123] = 0x42;	/* the bug */
+	unsigned long n = exhaust(GFP_KERNEL | __GFP_NOWARN, &chain);
+	n += exhaust(GFP_ATOMIC | __GFP_NOWARN, &chain);
+	for (struct page *c = chain; c; c = *(struct page **)page_address(c))
+		assert_int_not_equal(page_to_pfn(c), pfn);	/* never handed out again */
+	assert_int_equal(nr_poison_mismatches, mismatches + 1);
+	snprintf(want, sizeof(want), "pagealloc: memory corruption at pfn %#lx offset 0x123: 0x42 "
+		 "where the free pattern 0xaa was\n", pfn);
+	assert_console_has(want);
+	snprintf(want, sizeof(want), "page: refcount:0 mapcount:0 mapping:%0*lx index:0x0 pfn:%#lx\n",
+		 (int)sizeof(long) * 2, 0UL, pfn);
+	assert_console_has(want);
+	assert_console_has("page dumped because: written after free (page_poison)\n");
+	free_chain(chain);
+	drain_all_pages(NULL);
+	assert_int_equal(nr_free_pages(), free0 - 1);		/* leaked */
+	assert_null(free_block_of(pfn, NULL));
+	assert_int_equal(buddy_check(NULL), 0);
+	assert_true(n > 3000);
+	boot("");
+	assert_false(page_poisoning_enabled);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(ktest_suite_passes, setup),
+		cmocka_unit_test_setup(bad_page_report_text, setup),
+		cmocka_unit_test_setup(allocation_failure_warns_with_buddyinfo, setup),
+		cmocka_unit_test_setup(buddy_check_catches_corruption, setup),
+		cmocka_unit_test_setup(unmovable_steals_a_movable_pageblock, setup),
+		cmocka_unit_test_setup(page_poison_catches_a_write_after_free, setup),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,121 @@
+# The allocator's text commands on every board (mm/vmstat.c, mm/vmstat_show.c; docs/vmstat.md),
+# and the check that no kernel image links the C library's heap.  Included from the end of
+# tests/qemu/tests.cmake, so boot_test() and TINYMM_BOARDS are known.  The exact text is held by
+# tests/host/vmstat_test.c; here each board shows the line shapes and its own layout.
+
+# One field of buddyinfo/pagetypeinfo's free counts ("%6lu ") and of the block counts ("%12lu ").
+set(VS_F6 "[ 0-9]{5}[0-9] ")
+set(VS_F12 "[ 0-9]{11}[0-9] ")
+set(VS_ORDERS "(${VS_F6}){11}")
+
+foreach(b ${TINYMM_BOARDS})
+  # The first RAM frame, where QEMU's virt machines put it; ZONE_DMA below 16 MiB above it.
+  if(b STREQUAL qemu-virt-arm)
+    set(first 0x40000)
+    set(first_dec 262144)
+    set(dma_limit 0x41000000)
+  else()
+    set(first 0x80000)
+    set(first_dec 524288)
+    set(dma_limit 0x81000000)
+  endif()
+  math(EXPR normal_dec "${first_dec} + 4096")
+  math(EXPR last "${first} + 65535" OUTPUT_FORMAT HEXADECIMAL)
+  string(REGEX REPLACE "^0x" "" first_hex ${first})
+
+  # /proc/buddyinfo: one line per populated zone, eleven "%6lu " counts.
+  boot_test(${b}.vmstat.buddyinfo ${b} --append "tinymm.zone_dma_limit=${dma_limit} tinymm.run=buddyinfo"
+    --expect "^Node 0, zone      DMA ${VS_ORDERS}$" --expect "^Node 0, zone   Normal ${VS_ORDERS}$"
+    --reject "^Node 0, zone  Movable")
+
+  # /proc/pagetypeinfo at boot: every 4 MiB pageblock of 256 MiB is Movable, as in Linux.
+  boot_test(${b}.vmstat.pagetypeinfo ${b} --append "tinymm.run=pagetypeinfo"
+    --expect "^Page block order: 10$" --expect "^Pages per block:  1024$"
+    --expect "^Free pages count per migrate type at order       0      1      2      3      4      5      6      7      8      9     10 $"
+    --expect "^Node    0, zone   Normal, type    Unmovable (     0 ){11}$"
+    --expect "^Node    0, zone   Normal, type      Movable ${VS_ORDERS}$"
+    --expect "^Node    0, zone   Normal, type  Reclaimable (     0 ){11}$"
+    --expect "^Number of blocks type     Unmovable      Movable  Reclaimable $"
+    --expect "^Node 0, zone   Normal            0           64            0 $"
+    --reject "HighAtomic|Isolate|CMA|zone      DMA")
+  # Two zones, and a pageblock taken over by an unmovable allocation.
+  boot_test(${b}.vmstat.pagetypeinfo_two_zones ${b}
+    --append "tinymm.zone_dma_limit=${dma_limit} tinymm.run=alloc 10$<SEMICOLON> pagetypeinfo"
+    --expect "^alloc: order 10 pfn 0x[0-9a-f]+$"
+    --expect "^Node    0, zone      DMA, type      Movable ${VS_ORDERS}$"
+    --expect "^Node    0, zone   Normal, type    Unmovable ${VS_ORDERS}$"
+    --expect "^Node 0, zone      DMA            0            4            0 $"
+    --expect "^Node 0, zone   Normal            1           59            0 $")
+
+  # /proc/zoneinfo: each zone's block, the empty ones cut short after protection.
+  boot_test(${b}.vmstat.zoneinfo ${b} --append "tinymm.zone_dma_limit=${dma_limit} tinymm.run=zoneinfo"
+    --expect "^Node 0, zone      DMA$" --expect "^Node 0, zone   Normal$" --expect "^Node 0, zone  Movable$"
+    --expect "^  pages free     [1-9][0-9]*$" --expect "^        boost    0$"
+    --expect "^        min      [1-9][0-9]*$" --expect "^        low      [1-9][0-9]*$"
+    --expect "^        high     [1-9][0-9]*$"
+    --expect "^        spanned  4096$" --expect "^        present  4096$"
+    --expect "^        spanned  61440$" --expect "^        present  61440$"
+    --expect "^        managed  [1-9][0-9]*$" --expect "^        cma      0$"
+    --expect "^        protection: \\(0, 0, 0\\)$" --expect "^      nr_free_pages [1-9][0-9]*$"
+    --expect "^  pagesets$" --expect "^    cpu: 0$" --expect "^              count:    [0-9]+$"
+    --expect "^              high:     [0-9]+$" --expect "^              batch:    [0-9]+$"
+    --expect "^  start_pfn:           ${first_dec}$" --expect "^  start_pfn:           ${normal_dec}$"
+    --reject "promo|per-node stats|node_unreclaimable|high_min")
+
+  # fragmap: the legend, one line of 64 pageblocks (the kernel's and the memmap's blocks partly
+  # used), an order-10 block taken whole, one zone by name, and a name that is no zone.
+  boot_test(${b}.vmstat.fragmap ${b}
+    --append "tinymm.run=fragmap$<SEMICOLON> alloc 10$<SEMICOLON> fragmap normal$<SEMICOLON> fragmap HighMem"
+    --status 1
+    --expect "^legend: \\. free  U M R in use \\(Unmovable Movable Reclaimable block\\)  u m r partly free  # reserved  _ no memory$"
+    --expect "^Node 0, zone   Normal: pfn ${first}-${last}, 64 pageblocks of 1024 frames$"
+    --expect "^0x000${first_hex} m\\.{61}[.m]m$"
+    --expect "^0x000${first_hex} m\\.*U[.m]*m$"
+    --expect "^fragmap: no zone 'HighMem' \\(zones: DMA Normal Movable\\)$")
+  boot_test(${b}.vmstat.fragmap_dma ${b}
+    --append "tinymm.zone_dma_limit=${dma_limit} tinymm.run=fragmap DMA$<SEMICOLON> fragmap Movable"
+    --status 1
+    --expect "^Node 0, zone      DMA: pfn ${first}-0x[0-9a-f]+fff, 4 pageblocks of 1024 frames$"
+    --expect "^0x000${first_hex} m\\.\\.\\.$"
+    --expect "^fragmap: zone Movable has no memory$" --reject "zone   Normal:")
+endforeach()
+
+# "The kernel links no malloc": each image's symbol table (the board toolchain's nm) must neither
+# define nor reference the C library's heap.  tinymm has no function called free (the `free`
+# command's table entry is __shell_cmd_free, its handler cmd_free), so exact names are matched.
+set(VS_HEAP_RE "_*(malloc|calloc|realloc|reallocf|reallocarray|free|cfree|memalign|aligned_alloc|posix_memalign|valloc|pvalloc|malloc_usable_size|mallinfo|mallinfo2|malloc_trim|malloc_stats|mallopt|sbrk|brk|nano_malloc|nano_free|nano_calloc|nano_realloc|nano_memalign)(_r)?|__malloc_[A-Za-z0-9_]+|__libc_(malloc|calloc|realloc|free)")
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/no_malloc.sh CONTENT [=[
+# no_malloc.sh NM IMAGE: fail if IMAGE defines or references a C-library heap symbol.
+set -u
+nm=$1 img=$2
+[ -s "$img" ] || { echo "no_malloc: $img is missing (build the board first)"; exit 1; }
+syms=$("$nm" "$img" | awk 'NF { print $NF }') || { echo "no_malloc: $nm $img failed"; exit 1; }
+# A symbol table without the allocator's entry point is not one to trust.
+printf '%s\n' "$syms" | grep -qx alloc_pages || { echo "no_malloc: no alloc_pages in $img's symbols"; exit 1; }
+bad=$(printf '%s\n' "$syms" | grep -Ex '@VS_HEAP_RE@' | sort -u | tr '\n' ' ')
+if [ -n "$bad" ]; then
+  echo "no_malloc: $img links the C library's heap: $bad"
+  exit 1
+fi
+echo "no_malloc: $img: $(printf '%s\n' "$syms" | wc -l) symbols, none of malloc/calloc/realloc/free/sbrk or their _r forms"
+]=] @ONLY)
+
+foreach(b ${TINYMM_BOARDS})
+  file(STRINGS ${CMAKE_SOURCE_DIR}/board/${b}/board.cmake tc REGEX "^set\\(TINYMM_TOOLCHAIN ")
+  string(REGEX REPLACE "^set\\(TINYMM_TOOLCHAIN ([^ )]+).*" "\\1" tc "${tc}")
+  file(STRINGS ${CMAKE_SOURCE_DIR}/cmake/toolchain-${tc}.cmake nm REGEX "^set\\(CMAKE_NM ")
+  if(NOT nm MATCHES "^set\\(CMAKE_NM ([^ )]+)")
+    message(FATAL_ERROR "tests/qemu/vmstat.cmake: no CMAKE_NM in cmake/toolchain-${tc}.cmake for ${b}")
+  endif()
+  add_test(NAME ${b}.image.no_malloc COMMAND sh ${CMAKE_BINARY_DIR}/no_malloc.sh ${CMAKE_MATCH_1}
+    ${CMAKE_SOURCE_DIR}/build/${b}/tinymm.elf)
+  set_tests_properties(${b}.image.no_malloc PROPERTIES TIMEOUT 30)
+endforeach()
+
+# The check itself catches a reference: an object that calls malloc (host compiler and nm) fails
+# with that one line.
+add_test(NAME host.no_malloc_catches_malloc COMMAND sh -c
+  "printf 'void *malloc(unsigned long)$<SEMICOLON> void alloc_pages(void) {} void *f(void) { return malloc(1)$<SEMICOLON> }\\n' | ${CMAKE_C_COMPILER} -x c -c -o no_malloc_probe.o - || exit 2
+   out=$(sh ${CMAKE_BINARY_DIR}/no_malloc.sh ${CMAKE_NM} no_malloc_probe.o)$<SEMICOLON> rc=$?
+   echo \"$out\"$<SEMICOLON> [ $rc = 1 ] && [ \"$out\" = \"no_malloc: no_malloc_probe.o links the C library's heap: malloc \" ]"
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
