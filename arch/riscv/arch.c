@@ -3,6 +3,7 @@
  * counter, and the report for a trap in tinymm's own M-mode start (S-mode traps: traps.c).
  * Power-off needs a device (sifive,test), so arch_poweroff() has nothing of its own to do.
  */
+#include "asm/counter.h"
 #include "tinymm/arch.h"
 #include "tinymm/board_config.h"
 #include "tinymm/console.h"
@@ -22,21 +23,7 @@ void arch_early_init(void)
 
 uint64_t arch_counter_read(void)
 {
-#if __riscv_xlen == 64
-	uint64_t t;
-
-	__asm__ __volatile__("rdtime %0" : "=r"(t));
-	return t;
-#else
-	uint32_t hi, lo, hi2;
-
-	do {	/* re-read if the low half wrapped between the two reads */
-		__asm__ __volatile__("rdtimeh %0" : "=r"(hi));
-		__asm__ __volatile__("rdtime %0" : "=r"(lo));
-		__asm__ __volatile__("rdtimeh %0" : "=r"(hi2));
-	} while (hi != hi2);
-	return ((uint64_t)hi << 32) | lo;
-#endif
+	return riscv_read_counter64(time);
 }
 
 uint64_t arch_counter_freq(void)

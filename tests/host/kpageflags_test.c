@@ -47,15 +47,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int run(const char *cmd)
-{
-	char line[SHELL_LINE_MAX];
-
-	snprintf(line, sizeof(line), "%s", cmd);
-	shim_console_reset();
-	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
-}
-
 /* Append "0x<pfn> 0x<flags>\n" to @buf. */
 static void add_line(char *buf, size_t len, unsigned long pfn, unsigned long long flags)
 {
@@ -80,7 +71,7 @@ static void kernel_frames_are_reserved(void **state)
 	char cmd[64], want[1024];
 
 	snprintf(cmd, sizeof(cmd), "kpageflags %#lx 6", pfn0);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=6 ---\n", pfn0);
 	for (unsigned long i = 0; i < 6; i++)		/* 4 kernel frames, then usable ones */
 		add_line(want, sizeof(want), pfn0 + i, i < 4 ? 0x100000000ULL : 0);
@@ -93,7 +84,7 @@ static void hole_between_banks_is_nopage(void **state)
 	char cmd[64], want[1024];
 
 	snprintf(cmd, sizeof(cmd), "kpageflags %lu 3", pfn0 + BANK_PAGES - 1);	/* decimal too */
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=3 ---\n",
 		 pfn0 + BANK_PAGES - 1);
 	add_line(want, sizeof(want), pfn0 + BANK_PAGES - 1, 0);
@@ -111,7 +102,7 @@ static void memmap_frames_at_the_top_are_reserved(void **state)
 	char cmd[64], want[2048];
 
 	snprintf(cmd, sizeof(cmd), "kpageflags %#lx %lu", first, map_pages + 3);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=%lu ---\n", first,
 		 map_pages + 3);
 	for (unsigned long p = first; p < end + 2; p++)
@@ -139,13 +130,13 @@ static void live_flags_and_a_free_block_show(void **state)
 	assert_int_equal(stable_page_flags(pg), 0x11);
 
 	snprintf(cmd, sizeof(cmd), "kpageflags %#lx 1", pfn0 + 8);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=1 ---\n"
 		 "%#lx 0x0000000000000011\n--- kpageflags end count=1 ---\n", pfn0 + 8, pfn0 + 8);
 	assert_string_equal(shim_console, want);
 
 	snprintf(cmd, sizeof(cmd), "kpageflags %#lx 6", b - 1);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=6 ---\n", b - 1);
 	for (unsigned long p = b - 1; p < b + 5; p++)
 		add_line(want, sizeof(want), p, p >= b && p < b + 4 ? 0x400 : 0);
@@ -155,30 +146,30 @@ static void live_flags_and_a_free_block_show(void **state)
 
 static void bad_arguments_are_one_line_usage_errors(void **state)
 {
-	assert_int_equal(run("kpageflags"), 2);
+	assert_int_equal(shim_run("kpageflags"), 2);
 	assert_string_equal(shim_console, "kpageflags: usage: kpageflags <pfn> <count>\n");
-	assert_int_equal(run("kpageflags 0x80000"), 2);
+	assert_int_equal(shim_run("kpageflags 0x80000"), 2);
 	assert_string_equal(shim_console, "kpageflags: usage: kpageflags <pfn> <count>\n");
-	assert_int_equal(run("kpageflags 1 2 3"), 2);
+	assert_int_equal(shim_run("kpageflags 1 2 3"), 2);
 	assert_string_equal(shim_console, "kpageflags: usage: kpageflags <pfn> <count>\n");
-	assert_int_equal(run("kpageflags 0x8000g 1"), 2);
+	assert_int_equal(shim_run("kpageflags 0x8000g 1"), 2);
 	assert_string_equal(shim_console,
 			    "kpageflags: bad pfn '0x8000g' (usage: kpageflags <pfn> <count>)\n");
-	assert_int_equal(run("kpageflags 0x80000 0"), 2);
+	assert_int_equal(shim_run("kpageflags 0x80000 0"), 2);
 	assert_string_equal(shim_console,
 			    "kpageflags: bad count '0' (1 or more, pfn + count - 1 at most 0xffffffffffffffff)\n");
-	assert_int_equal(run("kpageflags 0xffffffffffffffff 2"), 2);
+	assert_int_equal(shim_run("kpageflags 0xffffffffffffffff 2"), 2);
 	assert_string_equal(shim_console,
 			    "kpageflags: bad count '2' (1 or more, pfn + count - 1 at most 0xffffffffffffffff)\n");
 	/* The very last pfn is fine, and far beyond RAM is a hole. */
-	assert_int_equal(run("kpageflags 0xffffffffffffffff 1"), 0);
+	assert_int_equal(shim_run("kpageflags 0xffffffffffffffff 1"), 0);
 	assert_string_equal(shim_console, "--- kpageflags begin pfn=0xffffffffffffffff count=1 ---\n"
 			    "0xffffffffffffffff 0x0000000000100000\n--- kpageflags end count=1 ---\n");
 }
 
 static void help_describes_it(void **state)
 {
-	assert_int_equal(run("help kpageflags"), 0);
+	assert_int_equal(shim_run("help kpageflags"), 0);
 	assert_string_equal(shim_console, "kpageflags <pfn> <count>\n"
 			    "    dump /proc/kpageflags words (Linux v6.10's KPF_* bits) for a pfn range\n");
 }

@@ -35,15 +35,6 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-static int run(const char *cmd)
-{
-	char line[SHELL_LINE_MAX];
-
-	snprintf(line, sizeof(line), "%s", cmd);
-	shim_console_reset();
-	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
-}
-
 static void ktest_suite_passes(void **state)
 {
 	shim_console_reset();
@@ -71,23 +62,23 @@ static void report_command(void **state)
 	char want[128];
 
 	reset();
-	assert_int_equal(run("report"), 1);
+	assert_int_equal(shim_run("report"), 1);
 	assert_string_equal(shim_console, "report: no free page reporting device registered\n");
-	assert_int_equal(run("report now"), 2);
+	assert_int_equal(shim_run("report now"), 2);
 	assert_console_has("report: unexpected argument 'now'");
 
 	big_blocks = big_pages = 0;
 	for_each_free_block(count_big);
 	assert_true(big_blocks > 3 * PR_CAP);		/* enough for several batches and passes */
 	assert_int_equal(page_reporting_register(&fake_dev), 0);
-	assert_int_equal(run("report"), 0);
+	assert_int_equal(shim_run("report"), 0);
 	int passes = 0;
 	assert_int_equal(sscanf(shim_console, "report: %*u blocks, %*u pages reported in %d", &passes), 1);
 	assert_true(passes > 1);
 	snprintf(want, sizeof(want), "report: %lu blocks, %lu pages reported in %d passes\n",
 		 big_blocks, big_pages, passes);
 	assert_string_equal(shim_console, want);
-	assert_int_equal(run("report"), 0);		/* nothing new freed: nothing to do */
+	assert_int_equal(shim_run("report"), 0);		/* nothing new freed: nothing to do */
 	assert_string_equal(shim_console, "report: 0 blocks, 0 pages reported in 0 passes\n");
 
 	/* A failing device: one batch handed over, none reported, non-zero status. */
@@ -95,7 +86,7 @@ static void report_command(void **state)
 	struct page *p = alloc_pages(PR_GFP, MAX_PAGE_ORDER);
 	assert_non_null(p);
 	__free_pages(p, MAX_PAGE_ORDER);
-	assert_int_equal(run("report"), 1);
+	assert_int_equal(shim_run("report"), 1);
 	assert_string_equal(shim_console, "report: device failed (error -5) after 0 blocks, 0 pages\n");
 	assert_false(PageReported(p));
 	fail_with = 0;

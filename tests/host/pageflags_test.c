@@ -50,15 +50,6 @@ static int ram_teardown(void **state)
 	return 0;
 }
 
-static int run(const char *cmd)
-{
-	char line[SHELL_LINE_MAX];
-
-	snprintf(line, sizeof(line), "%s", cmd);
-	shim_console_reset();
-	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
-}
-
 static void memmap_is_two_banks(void **state)
 {
 	assert_int_equal(memmap_nr_banks(), 2);
@@ -161,7 +152,7 @@ static void page_command_on_a_tail_page(void **state)
 	head->index = 0x10;
 	atomic_set(&head->_refcount, 1);
 	snprintf(cmd, sizeof(cmd), "page %#lx", pfn + 1);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	unsigned long ch = (unsigned long)head + 1;
 	snprintf(want, sizeof(want),
 		 "page: refcount:1 mapcount:0 mapping:0000000000000000 index:0x11 pfn:%#lx\n"
@@ -183,7 +174,7 @@ static void page_command_on_the_kernel_and_bad_pfns(void **state)
 	char cmd[64], want[512];
 
 	snprintf(cmd, sizeof(cmd), "page %#lx", kpfn);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want),
 		 "page: refcount:1 mapcount:0 mapping:0000000000000000 index:0x0 pfn:%#lx\n"
 		 "flags: 0x4000000000001000(reserved|node=0|zone=1)\n"
@@ -192,23 +183,23 @@ static void page_command_on_the_kernel_and_bad_pfns(void **state)
 		 "page dumped because: page command\n", kpfn);
 	assert_string_equal(shim_console, want);
 	snprintf(cmd, sizeof(cmd), "page %lu", kpfn);		/* decimal too */
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(shim_run(cmd), 0);
 	assert_string_equal(shim_console, want);
 
-	assert_int_equal(run("page 0xdeadbeef"), 1);
+	assert_int_equal(shim_run("page 0xdeadbeef"), 1);
 	assert_string_equal(shim_console, "page: pfn 0xdeadbeef is not valid (hole or beyond memory)\n");
 	snprintf(cmd, sizeof(cmd), "page %#lx", PHYS_PFN(HOLE_PA));
-	assert_int_equal(run(cmd), 1);
+	assert_int_equal(shim_run(cmd), 1);
 	snprintf(want, sizeof(want), "page: pfn %#lx is not valid (hole or beyond memory)\n",
 		 PHYS_PFN(HOLE_PA));
 	assert_string_equal(shim_console, want);
 	snprintf(cmd, sizeof(cmd), "page %#lx", PHYS_PFN(ram_pa + RAM_SIZE));
-	assert_int_equal(run(cmd), 1);
+	assert_int_equal(shim_run(cmd), 1);
 
 	static const char *const usage[] = { "page", "page x", "page 0x", "page -1", "page 12abc",
 		"page 1 2", "page 99999999999999999999" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(usage); i++) {
-		assert_int_equal(run(usage[i]), 2);
+		assert_int_equal(shim_run(usage[i]), 2);
 		assert_string_equal(shim_console, "page: usage: page <pfn>\n");
 	}
 }
@@ -224,7 +215,7 @@ static void page_flags_command_lists_every_name(void **state)
 	};
 	unsigned int rows = 0, nr_alias = 0;
 
-	assert_int_equal(run("page-flags"), 0);
+	assert_int_equal(shim_run("page-flags"), 0);
 	char *out = strdup(shim_console), *save = NULL;
 	char *line = strtok_r(out, "\n", &save);
 	assert_string_equal(line, "name             bit  alias of      policy          meaning");
@@ -249,9 +240,9 @@ static void page_flags_command_lists_every_name(void **state)
 	free(out);
 	assert_console_has("\nreported           3  uptodate      PF_NO_COMPOUND  free (buddy) page");
 	assert_console_has("\nowner_priv_1      10  -             PF_ANY          the owner's: checked");
-	assert_int_equal(run("page-flags now"), 2);
+	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");
-	assert_int_equal(run("help page-flags"), 0);
+	assert_int_equal(shim_run("help page-flags"), 0);
 	assert_console_has("page-flags \n    the page flags");
 }
 

@@ -9,6 +9,7 @@
 #include "shim.h"
 #include "tinymm/arch.h"
 #include "tinymm/console.h"
+#include "tinymm/shell.h"
 #include "tinymm/stacktrace.h"
 
 char shim_console[1 << 16];
@@ -88,3 +89,12 @@ const char kallsyms_names[1];
 char __boot_stack_bottom[1], __boot_stack_top[1];
 void arch_mm_init(void) {}
 int arch_unwind_frame(struct stackframe *f, unsigned long lo, unsigned long hi) { return -1; }
+
+int shim_run(const char *cmd)
+{
+	char line[SHELL_LINE_MAX];
+
+	snprintf(line, sizeof(line), "%s", cmd);
+	shim_console_reset();
+	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
+}

@@ -21,6 +21,10 @@ extern jmp_buf shim_poweroff_jmp;
 extern int shim_poweroff_armed;
 extern int shim_poweroff_status;
 
+/* Run one shell command line (copied, so a literal is fine) with the console captured afresh;
+ * returns the command's status. */
+int shim_run(const char *cmd);
+
 /* Read a whole file (a DTB) into malloc'd memory; aborts the test if it cannot. */
 void *shim_read_file(const char *path, size_t *len);
 #endif
