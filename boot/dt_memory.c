@@ -199,3 +199,39 @@ int dt_memory_init(const struct dt *dt, phys_addr_t dtb_pa, phys_addr_t kstart, 
 	}
 	return 0;
 }
+
+/*
+ * The highest CPU address every DMA-capable bus can reach, from the `dma-ranges` of every node
+ * that has one (Linux: of_dma_get_max_cpu_address): each node reaches up to the end of its
+ * highest range; the limit is the lowest of those.  0 if no node restricts DMA.
+ */
+phys_addr_t dt_dma_limit(const struct dt *dt)
+{
+	phys_addr_t limit = 0;
+	int depth = 0;
+
+	for (int n = dt_next_node(dt, dt_root(dt), &depth); n >= 0; n = dt_next_node(dt, n, &depth)) {
+		int len, parent = dt_parent(dt, n);
+		const uint8_t *v = dt_getprop(dt, n, "dma-ranges", &len);
+		if (!v || len <= 0 || parent < 0)
+			continue;		/* absent, or empty: 1:1, no restriction */
+		int ca = dt_addr_cells(dt, n), pa = dt_addr_cells(dt, parent), sc = dt_size_cells(dt, n);
+		int entry = 4 * (ca + pa + sc);
+		if (ca < 1 || ca > 3 || pa < 1 || pa > 2 || sc < 1 || sc > 2 || len % entry) {
+			char path[64];
+			dt_node_path(dt, n, path, sizeof(path));
+			pr_warn("dt: %s: malformed dma-ranges ignored\n", path);
+			continue;
+		}
+		phys_addr_t node_max = 0;
+		for (int off = 0; off < len; off += entry) {
+			uint64_t cpu = dt_read_cells(v + off + 4 * ca, pa);
+			uint64_t size = dt_read_cells(v + off + 4 * (ca + pa), sc);
+			if (cpu + size > node_max)
+				node_max = cpu + size;
+		}
+		if (node_max && (!limit || node_max < limit))
+			limit = node_max;
+	}
+	return limit;
+}

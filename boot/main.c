@@ -161,6 +161,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	uint64_t init_instret = arch_instret();		/* make bench: init-per-frame */
 	if (memmap_init())
 		boot_fail("memmap: not enough memory for the struct page arrays");
+	zone_dma_limit_from_firmware(dt_dma_limit(dt));
 	if (page_alloc_init())
 		boot_fail("page_alloc: no memory to manage");
 	bench_init_instret = arch_instret() - init_instret;

@@ -95,6 +95,12 @@ static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e
 	}
 }
 
+void zone_dma_limit_from_firmware(phys_addr_t limit)
+{
+	if (!zone_dma_limit && limit)		/* tinymm.zone_dma_limit wins */
+		zone_dma_limit = ALIGN_DOWN(limit, (phys_addr_t)PAGE_SIZE);
+}
+
 int page_alloc_init(void)
 {
 	unsigned long first = ~0UL, last = 0;

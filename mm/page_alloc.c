@@ -385,6 +385,21 @@ static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gf
 
 unsigned long nr_alloc_failures;
 
+/*
+ * The reclaim hook: v6.10 wakes kswapd when an allocation finds a zone below its low watermark
+ * (wakeup_kswapd in the slow path).  tinymm has no reclaim yet; the reclaim issue sets this hook.
+ * It is called with no lock held; kswapd_wakeups counts the calls (also without a hook).
+ */
+void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
+unsigned long kswapd_wakeups;
+
+static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
+{
+	kswapd_wakeups++;
+	if (reclaim_wakeup_hook)
+		reclaim_wakeup_hook(z, order, gfp);
+}
+
 static void warn_alloc(gfp_t gfp, unsigned int order)
 {
 	nr_alloc_failures++;
@@ -465,10 +480,14 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 			 * the rest, and whatever the list cannot give, from the buddy lists. */
 			page = order <= PAGE_ALLOC_COSTLY_ORDER ? rmqueue_pcplist(z, order, mt) : NULL;
 			if (!page) {
+				bool low;
 				spin_lock_irqsave(&z->lock, flags);
+				low = z->free_pages < z->_watermark[WMARK_LOW] + (1UL << order);
 				if (zone_watermark_ok(z, order, gfp))
 					page = __rmqueue(z, order, mt);
 				spin_unlock_irqrestore(&z->lock, flags);
+				if (low && (gfp & __GFP_KSWAPD_RECLAIM))
+					wakeup_kswapd(z, order, gfp);
 			}
 			if (!page)
 				break;

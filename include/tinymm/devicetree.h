@@ -24,4 +24,6 @@ void dt_node_path(const struct dt *dt, int node, char *buf, size_t len);
  */
 int dt_memory_init(const struct dt *dt, phys_addr_t dtb_pa, phys_addr_t kstart, phys_addr_t kend,
 		   char *err, size_t errlen);
+/* The highest CPU address all DMA-capable buses reach (from dma-ranges), 0 if unrestricted. */
+phys_addr_t dt_dma_limit(const struct dt *dt);
 #endif

@@ -44,6 +44,8 @@ static inline void put_page(struct page *page)
 	folio_put(page_folio(page));
 }
 
+/* ZONE_DMA ends at @limit (from the device tree's dma-ranges) unless the command line said. */
+void zone_dma_limit_from_firmware(phys_addr_t limit);
 /* Boot: zones from the memmap, every usable frame into the free lists.  0 or -ENOMEM. */
 int page_alloc_init(void);
 unsigned long nr_free_pages(void);
@@ -71,6 +73,11 @@ extern bool page_poisoning_enabled;
 extern unsigned long nr_poison_mismatches;
 void kernel_poison_pages(struct page *page, unsigned long nr);
 bool check_poison_pages(struct page *page, unsigned long nr);	/* false: reported, leak it */
+
+/* Called when an allocation finds a zone below its low watermark (v6.10: wakeup_kswapd);
+ * reclaim fills it in.  kswapd_wakeups counts the occasions. */
+extern void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
+extern unsigned long kswapd_wakeups;
 
 extern bool page_checks;		/* tinymm.check_pages */
 extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;

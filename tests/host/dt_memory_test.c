@@ -81,12 +81,31 @@ static void qemu_trees(void **state)
 	free(blob);
 }
 
+static void dma_ranges_give_the_dma_limit(void **state)
+{
+	char path[512], derr[DT_ERR_MAX];
+	size_t len;
+	struct dt dt;
+
+	snprintf(path, sizeof(path), "%s/dma-ranges.dtb", dtb_dir);
+	void *blob = shim_read_file(path, &len);
+	assert_int_equal(dt_open(&dt, blob, len, derr), 0);
+	assert_int_equal(dt_dma_limit(&dt), 0x81000000);	/* 0x80000000 + 16 MiB */
+	free(blob);
+	snprintf(path, sizeof(path), "%s/good.dtb", dtb_dir);	/* no dma-ranges: no limit */
+	blob = shim_read_file(path, &len);
+	assert_int_equal(dt_open(&dt, blob, len, derr), 0);
+	assert_int_equal(dt_dma_limit(&dt), 0);
+	free(blob);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bad_trees_are_refused_with_one_line),
 		cmocka_unit_test(good_tree_gives_typed_map),
 		cmocka_unit_test(qemu_trees),
+		cmocka_unit_test(dma_ranges_give_the_dma_limit),
 	};
 	if (argc != 3) {
 		fprintf(stderr, "usage: dt_memory_test <tests/dts build dir> <QEMU DTB dir>\n");

@@ -549,13 +549,22 @@ BAD_FREE_CASE(bad_free_wrong_order, BAD_WRONG_ORDER, "nonzero _refcount")
 BAD_FREE_CASE(bad_double_free, BAD_DOUBLE, NULL)
 BAD_FREE_CASE(bad_free_wrong_order_over_free_buddy, BAD_WRONG_ORDER_FREE_BUDDY, NULL)
 
+static unsigned long hook_calls;
+static void count_reclaim_wakeup(struct zone *z, unsigned int order, gfp_t gfp)
+{
+	hook_calls++;
+}
+
 static void exhaustion_returns_null_and_recovers(struct ktest *t)
 {
 	struct page *held = NULL;
 	unsigned long n = 0, atomic = 0, again = 0, twice = 0;
+	unsigned long wakeups = kswapd_wakeups;
 	struct snap before;
 
 	take_snap(&before);
+	hook_calls = 0;
+	reclaim_wakeup_hook = count_reclaim_wakeup;	/* what reclaim will plug in */
 	for (gfp_t gfp = GFP_TEST; ; ) {
 		struct page *p = alloc_page(gfp);
 		if (!p && gfp == GFP_TEST) {	/* at the min watermark: GFP_ATOMIC may go on */
@@ -578,8 +587,12 @@ static void exhaustion_returns_null_and_recovers(struct ktest *t)
 		n++;
 		atomic += gfp != GFP_TEST;
 	}
+	reclaim_wakeup_hook = NULL;
 	KTEST_EXPECT_GT(t, atomic, 0);
 	KTEST_EXPECT_GT(t, n, atomic);
+	/* Below the low watermark every slow-path allocation woke "kswapd": the hook saw them. */
+	KTEST_EXPECT_GT(t, hook_calls, 0);
+	KTEST_EXPECT_EQ(t, kswapd_wakeups - wakeups, hook_calls);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		KTEST_EXPECT_LE(t, zones[z].free_pages, zones[z]._watermark[WMARK_MIN] / 2);
 	KTEST_EXPECT_TRUE(t, alloc_page(GFP_TEST) == NULL);

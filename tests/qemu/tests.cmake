@@ -97,6 +97,15 @@ boot_test(${R}.dtb.zero_size ${R} --dtb ${D}/zero-size.dtb --status 1 --timeout 
 boot_test(${R}.dtb.kernel_outside_ram ${R} --dtb ${D}/too-small.dtb --status 1 --timeout 10
   --expect "tinymm: memory: kernel image \\[mem 0x0000000080000000-0x[0-9a-f]+\\] is not inside RAM \\(32K in all\\)")
 
+# dma-ranges: ZONE_DMA is what every DMA-capable bus can reach (16 MiB here); the command line
+# wins over the device tree.
+boot_test(${R}.dtb.dma_ranges_make_zone_dma ${R} --dtb ${D}/dma-ranges.dtb --append "tinymm.run=buddyinfo$<SEMICOLON> zoneinfo"
+  --expect "^Node 0, zone      DMA " --expect "^Node 0, zone   Normal "
+  --expect "^  start_pfn: +524288$" --expect "^        spanned  4096$" --expect "^        spanned  28672$")
+boot_test(${R}.dtb.dma_ranges_cmdline_wins ${R} --dtb ${D}/dma-ranges.dtb
+  --append "tinymm.zone_dma_limit=0x82000000 tinymm.run=zoneinfo"
+  --expect "^        spanned  8192$")
+
 # RV32 without paging reaches 4 GiB of address space: RAM QEMU puts above it is cut off, loudly.
 boot_test(${R}.ram_above_4g_truncated ${R} --mem 3G --append "tinymm.run=memmap"
   --expect "dt: /memory@80000000: bank \\[mem 0x0000000080000000-0x000000013fffffff\\] truncated at 0xffffffff"
