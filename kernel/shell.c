@@ -176,7 +176,7 @@ static int cmd_help(int argc, char **argv)
 	if (argc > 1) {
 		for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
 			if (!strcmp(c->name, argv[1])) {
-				kprintf("%s %s\n    %s\n", c->name, c->args, c->help);
+				kprintf("%s%s%s\n    %s\n", c->name, c->args[0] ? " " : "", c->args, c->help);
 				return 0;
 			}
 		kprintf("help: no command '%s'\n", argv[1]);
@@ -184,7 +184,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++) {
 		char usage[48];
-		ksnprintf(usage, sizeof(usage), "%s %s", c->name, c->args);
+		ksnprintf(usage, sizeof(usage), "%s%s%s", c->name, c->args[0] ? " " : "", c->args);
 		kprintf("  %-24s %s\n", usage, c->help);
 	}
 	kprintf("Kernel command line options:\n");

@@ -243,7 +243,7 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");
 	assert_int_equal(shim_run("help page-flags"), 0);
-	assert_console_has("page-flags \n    the page flags");
+	assert_console_has("page-flags\n    the page flags");
 }
 
 int main(void)
