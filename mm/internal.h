@@ -102,6 +102,19 @@ static inline struct page *pcp_pop(struct page_list *l)
 	return page;
 }
 
+/* page_check.c: v6.10's bad-page rules. */
+/* Flags no page may carry into the allocator's hands (v6.10's PAGE_FLAGS_CHECK_AT_FREE). */
+#define PAGE_FLAGS_CHECK_AT_FREE							\
+	(1UL << PG_lru | 1UL << PG_locked | 1UL << PG_private | 1UL << PG_private_2 |	\
+	 1UL << PG_writeback | 1UL << PG_reserved | 1UL << PG_active |			\
+	 1UL << PG_unevictable | 1UL << PG_mlocked)
+/* ... and none at all when handed out, but HWPoison (v6.10's PAGE_FLAGS_CHECK_AT_PREP). */
+#define PAGE_FLAGS_CHECK_AT_PREP	(PAGEFLAGS_MASK & ~(1UL << PG_hwpoison))
+void bad_page(struct page *page, const char *reason);
+bool free_pages_prepare(struct page *page, unsigned int order);	/* false: leak the block */
+bool check_new_pages(struct page *page, unsigned int order);	/* false: reported and leaked */
+extern bool kernel_tainted_bad_page;
+
 /* page_alloc.c */
 extern struct zone zones[MAX_NR_ZONES];
 extern int nr_zones;

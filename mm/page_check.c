@@ -1,0 +1,131 @@
+/*
+ * page_check.c - v6.10's bad-page checks for the page allocator: what a page must look like when
+ * it is freed (free_pages_prepare) and when it is handed out (check_new_pages), and what happens
+ * when it does not (bad_page: report, taint, leak).  The hot paths in page_alloc.c use one-test
+ * versions of the same rules and call here only when something is wrong or the block is large.
+ * Locking: runs without the zone lock; the pages are the caller's (being freed or just taken).
+ */
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "internal.h"
+
+unsigned long nr_bad_pages;		/* frames leaked by bad_page() */
+bool kernel_tainted_bad_page;
+
+/*
+ * Report and leak a bad page (v6.10's bad_page()): the frame is never handed out again and the
+ * kernel keeps running, tainted.
+ */
+void bad_page(struct page *page, const char *reason)
+{
+	printk(KERN_ALERT "BUG: Bad page state in process swapper  pfn:%05lx\n", page_to_pfn(page));
+	dump_page(page, reason);
+	if (!kernel_tainted_bad_page)
+		printk(KERN_ALERT "Disabling lock debugging due to kernel taint\n");
+	kernel_tainted_bad_page = true;
+	nr_bad_pages++;
+	/* Leave a mark no later check mistakes for a good page: typed as nothing, never free.
+	 * A free block's head keeps its type: it is still on a list, and the lists stay sound. */
+	if (!PageBuddy(page))
+		atomic_set(&page->_mapcount, -1);
+}
+
+static const char *page_bad_reason(const struct page *page, unsigned long flags)
+{
+	if (page_type_has_type(page->page_type) && !PageBuddy(page))
+		return "nonzero mapcount";
+	if (PageBuddy(page))
+		return "already free (PageBuddy): double free";
+	if (atomic_read(&page->_mapcount) != -1)
+		return "nonzero mapcount";
+	if (page->mapping)
+		return "non-NULL mapping";
+	if (atomic_read(&page->_refcount) != 0)
+		return "nonzero _refcount";
+	if (page->flags & flags) {
+		if (flags == PAGE_FLAGS_CHECK_AT_PREP)
+			return "PAGE_FLAGS_CHECK_AT_PREP flag(s) set";
+		return "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
+	}
+	return NULL;
+}
+
+/* true if the page is fit to be freed; otherwise it was reported and must be leaked. */
+static bool free_page_is_good(struct page *page)
+{
+	const char *why = page_bad_reason(page, PAGE_FLAGS_CHECK_AT_FREE);
+
+	if (likely(!why))
+		return true;
+	bad_page(page, why);
+	return false;
+}
+
+/*
+ * v6.10's free_pages_prepare(): check every frame of the block, clear the flags a free page
+ * must not keep, undo the compound set-up.  false: something was bad, leak the whole block.
+ */
+bool free_pages_prepare(struct page *page, unsigned int order)
+{
+	bool good = true;
+
+	if (PageHWPoison(page) && !order) {
+		/* An order-0 HWPoison frame is kept out quietly (v6.10 does the same). */
+		page->flags &= ~PAGEFLAGS_MASK | (1UL << PG_hwpoison);
+		return false;
+	}
+	if (PageTail(page)) {
+		bad_page(page, "freeing a tail page");
+		return false;
+	}
+	if (order) {
+		bool compound = PageHead(page);
+		/* Frames of a wrong-order free may sit on a per-CPU list, where they look clean:
+		 * on the buddy lists the checks below see them as free (PageBuddy). */
+		if (!compound && page_checks)
+			drain_all_pages(page_zone(page));
+		/* Page 1's order byte and second-page flags are the folio's, not flags to check
+		 * (v6.10 clears them first too, in free_tail_page_prepare). */
+		if (compound)
+			((struct folio *)page)->_flags_1 &= ~(0xffUL | 1UL << PG_has_hwpoisoned |
+							      1UL << PG_large_rmappable);
+		for (unsigned long i = 1; i < (1UL << order); i++) {
+			struct page *p = page + i;
+			if (compound) {
+				if (compound_head(p) != page) {
+					bad_page(p, "corrupted mapping in compound page");
+					good = false;
+				}
+				clear_compound_head(p);
+			}
+			if (page_checks && !free_page_is_good(p))
+				good = false;
+		}
+		if (page_checks && !free_page_is_good(page))
+			good = false;
+		if (!good)
+			return false;	/* leaked as it is: v6.10 keeps the evidence (flags) too */
+		for (unsigned long i = 1; i < (1UL << order); i++)
+			page[i].flags &= ~PAGEFLAGS_MASK;
+		page->flags &= ~PAGEFLAGS_MASK;
+		return true;
+	}
+	if (page_checks && !free_page_is_good(page))
+		return false;
+	page->flags &= ~PAGEFLAGS_MASK;
+	return true;
+}
+
+bool check_new_pages(struct page *page, unsigned int order)
+{
+	bool good = true;
+
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		const char *why = page_bad_reason(page + i, PAGE_FLAGS_CHECK_AT_PREP);
+		if (why) {
+			bad_page(page + i, why);
+			good = false;
+		}
+	}
+	return good;
+}
