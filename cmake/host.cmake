@@ -27,7 +27,7 @@ add_executable(uart_test tests/host/uart_test.c drivers/uart.c)
 target_link_libraries(uart_test ${CMOCKA})
 add_executable(kallsyms_test tests/host/kallsyms_test.c kernel/kallsyms.c lib/vsprintf.c)
 target_link_libraries(kallsyms_test ${CMOCKA})
-add_executable(fdt_test tests/host/fdt_test.c lib/fdt.c)
+add_executable(fdt_test tests/host/fdt_test.c lib/fdt.c lib/fdt_check.c)
 target_link_libraries(fdt_test ${CMOCKA} ${LIBFDT})
 
 include(${CMAKE_SOURCE_DIR}/tests/host/tests.cmake)
