@@ -13,7 +13,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/stacktrace.h"
 
-/* Saved by the vector stubs in entry.S, lowest address first. */
+/* Saved by the vector entry code in entry.S, lowest address first. */
 struct arm_trap_frame {
 	unsigned int spsr;
 	unsigned int pad;
