@@ -28,6 +28,25 @@ static unsigned long int_sqrt(unsigned long x)
 	return r;
 }
 
+/* v6.10's setup_per_zone_lowmem_reserve() with its default sysctl_lowmem_reserve_ratio: a zone
+ * keeps back 1/ratio of the memory of the zones above it from allocations that could use those. */
+static void setup_lowmem_reserve(void)
+{
+	static const unsigned long ratio[MAX_NR_ZONES] = { [ZONE_DMA] = 256, [ZONE_NORMAL] = 32,
+							     [ZONE_MOVABLE] = 0 };
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		unsigned long above = 0;
+		for (int j = 0; j < MAX_NR_ZONES; j++) {
+			if (j > i)
+				above += zones[j].managed_pages;
+			/* v6.10 clears it for an empty zone: there is nothing to protect. */
+			zones[i].lowmem_reserve[j] = j > i && ratio[i] && zones[i].managed_pages ?
+						     above / ratio[i] : 0;
+		}
+	}
+}
+
 /* v6.10's init_per_zone_wmark_min() and __setup_per_zone_wmarks(), with its default scale. */
 static void setup_watermarks(void)
 {
@@ -144,6 +163,7 @@ int page_alloc_init(void)
 		free_range_to_buddy(&zones[ZONE_NORMAL], split, e);
 	}
 	setup_watermarks();
+	setup_lowmem_reserve();
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		pcp_init(&zones[i]);
 	preferred_zone = NULL;

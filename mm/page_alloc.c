@@ -244,13 +244,14 @@ static inline int gfp_migratetype(gfp_t gfp)
 	return MIGRATE_UNMOVABLE;
 }
 
-static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp)
+/* @highest: the highest zone the request may use; a lower zone keeps its lowmem reserve. */
+static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp, int highest)
 {
 	unsigned long min = z->_watermark[WMARK_MIN];
 
 	if (gfp & __GFP_HIGH)
 		min /= 2;		/* GFP_ATOMIC may dig into the reserve (v6.10: ALLOC_MIN_RESERVE) */
-	return z->free_pages >= (1UL << order) + min;
+	return z->free_pages >= (1UL << order) + min + z->lowmem_reserve[highest];
 }
 
 unsigned long nr_alloc_failures;
@@ -340,6 +341,11 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 	}
 	/* The zonelist: DMA only for __GFP_DMA; otherwise the highest zone first, DMA last. */
 	int top = (gfp & __GFP_DMA) ? ZONE_DMA : MAX_NR_ZONES - 1;
+	/* The highest zone that can serve: its per-CPU lists are used; lower zones are a fallback
+	 * guarded by their lowmem reserve (so their pcp refill, which knows no reserve, is skipped). */
+	int highest = top;
+	while (highest > 0 && !zones[highest].managed_pages)
+		highest--;
 	for (int zi = top; zi >= 0 && !page; zi--) {
 		struct zone *z = &zones[zi];
 		unsigned long flags;
@@ -348,12 +354,13 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 		for (;;) {
 			/* Small blocks come from this CPU's list (refilled above the min watermark);
 			 * the rest, and whatever the list cannot give, from the buddy lists. */
-			page = order <= PAGE_ALLOC_COSTLY_ORDER ? rmqueue_pcplist(z, order, mt) : NULL;
+			page = order <= PAGE_ALLOC_COSTLY_ORDER && zi == highest ?
+			       rmqueue_pcplist(z, order, mt) : NULL;
 			if (!page) {
 				bool low;
 				spin_lock_irqsave(&z->lock, flags);
 				low = z->free_pages < z->_watermark[WMARK_LOW] + (1UL << order);
-				if (zone_watermark_ok(z, order, gfp))
+				if (zone_watermark_ok(z, order, gfp, highest))
 					page = __rmqueue(z, order, mt);
 				spin_unlock_irqrestore(&z->lock, flags);
 				if (low && (gfp & __GFP_KSWAPD_RECLAIM))

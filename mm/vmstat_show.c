@@ -12,8 +12,8 @@
  *    tiers, no NUMA balancing); the pagesets' high_min/high_max (no pcp auto-tuning) and
  *    "vm stats threshold" (no per-CPU counter deltas); "node_unreclaimable" (no reclaim, no
  *    kswapd).  "boost" and "cma" are kept and always 0 (no watermark boosting, no CMA);
- *    "protection" is kept and all 0: tinymm keeps no lowmem_reserve, so a GFP_KERNEL
- *    allocation may use all of ZONE_DMA above its min watermark.
+ *    "protection" is each zone's lowmem_reserve (v6.10's default ratios: ZONE_DMA keeps back
+ *    1/256 of the memory above it from allocations that could have used a higher zone).
  *
  * fragmap's alphabet (one character per pageblock; only the block's frames inside the zone
  * count, frames with no struct page are ignored unless the whole block has none):
@@ -210,9 +210,9 @@ static void zoneinfo_show_print(int zi)
 	kprintf("        present  %lu\n", s.present);
 	kprintf("        managed  %lu\n", s.managed);
 	kprintf("        cma      %lu\n", 0UL);
-	kprintf("        protection: (%ld", 0L);
+	kprintf("        protection: (%ld", (long)zones[zi].lowmem_reserve[0]);
 	for (int i = 1; i < MAX_NR_ZONES; i++)
-		kprintf(", %ld", 0L);
+		kprintf(", %ld", (long)zones[zi].lowmem_reserve[i]);
 	kprintf(")\n");
 	if (!s.present)
 		return;		/* v6.10: nothing more is useful for an unpopulated zone */

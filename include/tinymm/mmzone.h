@@ -69,6 +69,9 @@ struct zone {
 	unsigned long present_pages;			/* frames with a struct page */
 	unsigned long managed_pages;			/* frames given to the allocator */
 	unsigned long _watermark[NR_WMARK];
+	/* Frames kept back from allocations that could have used a higher zone (v6.10's
+	 * lowmem_reserve[highest_zoneidx]): protects ZONE_DMA from ordinary allocations. */
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
 	spinlock_t lock;
 	struct free_area free_area[NR_PAGE_ORDERS];
 	unsigned long free_pages;			/* NR_FREE_PAGES: on the buddy lists */

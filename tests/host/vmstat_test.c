@@ -252,7 +252,8 @@ static void watermarks(const struct zone_model *zm, int n, int i, unsigned long 
 }
 
 static void want_zoneinfo_zone(const char *name, unsigned long free, const unsigned long wm[3],
-			       unsigned long spanned, unsigned long present, unsigned long managed_)
+			       unsigned long spanned, unsigned long present, unsigned long managed_,
+			       unsigned long reserve)
 {
 	add("Node 0, zone %8s\n"
 	    "  pages free     %lu\n"
@@ -264,7 +265,8 @@ static void want_zoneinfo_zone(const char *name, unsigned long free, const unsig
 	    "        present  %lu\n"
 	    "        managed  %lu\n"
 	    "        cma      0\n"
-	    "        protection: (0, 0, 0)\n", name, free, wm[0], wm[1], wm[2], spanned, present, managed_);
+	    "        protection: (0, %lu, %lu)\n", name, free, wm[0], wm[1], wm[2], spanned, present,
+	    managed_, reserve, reserve);
 }
 
 static void want_zoneinfo(void)
@@ -275,12 +277,14 @@ static void want_zoneinfo(void)
 
 	want[0] = '\0';
 	if (n == 1)
-		want_zoneinfo_zone("DMA", 0, none, 0, 0, 0);
+		want_zoneinfo_zone("DMA", 0, none, 0, 0, 0, 0);
 	for (int i = 0; i < n; i++) {
 		unsigned long wm[3], free = count_frames(&zm[i], F_FREE);
 		watermarks(zm, n, i, wm);
+		/* v6.10's lowmem reserve: ZONE_DMA keeps 1/256 of Normal's managed frames back. */
+		unsigned long reserve = (n == 2 && i == 0) ? managed(&zm[1]) / 256 : 0;
 		want_zoneinfo_zone(zm[i].name, free, wm, zm[i].end - zm[i].start, count_frames(&zm[i], -1),
-				   managed(&zm[i]));
+				   managed(&zm[i]), reserve);
 		/* The per-CPU lists were drained: count 0; high and batch are pcp.c's choice. */
 		const struct per_cpu_pages *pcp = &zones[i + (n == 1)].pcp[0];
 		add("      nr_free_pages %lu\n"
@@ -291,7 +295,7 @@ static void want_zoneinfo(void)
 		    "              batch:    %d\n"
 		    "  start_pfn:           %lu\n", free, pcp->high, pcp->batch, zm[i].start);
 	}
-	want_zoneinfo_zone("Movable", 0, none, 0, 0, 0);
+	want_zoneinfo_zone("Movable", 0, none, 0, 0, 0, 0);
 }
 
 static char block_char(const struct zone_model *z, unsigned long b)
