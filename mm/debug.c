@@ -106,18 +106,11 @@ static void emit_bare(const char *line)
 /* page_to_pfn() without its BUG: false for a struct page outside the memmap. */
 static bool memmap_pfn(const struct page *page, unsigned long *pfn)
 {
-	uintptr_t p = (uintptr_t)page;
+	const struct memmap_bank *b = memmap_bank_of_page(page);
 
-	for (int i = 0; i < memmap_nr_banks(); i++) {
-		const struct memmap_bank *b = memmap_bank(i);
-		uintptr_t lo = (uintptr_t)b->map;
-		uintptr_t hi = (uintptr_t)(b->map + (b->end_pfn - b->start_pfn));
-		if (p >= lo && p < hi) {
-			*pfn = b->start_pfn + (p - lo) / sizeof(struct page);
-			return true;
-		}
-	}
-	return false;
+	if (b)
+		*pfn = b->start_pfn + (unsigned long)(page - b->map);
+	return b != NULL;
 }
 
 /* @bytes of memory as words, 32 bytes a line, each line starting with @prefix. */

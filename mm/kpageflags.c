@@ -170,22 +170,9 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 	return u;
 }
 
-/* The memmap bank whose array holds @page, or NULL. */
-static const struct memmap_bank *bank_of_page(const struct page *page)
-{
-	for (int i = 0; i < memmap_nr_banks(); i++) {
-		const struct memmap_bank *b = memmap_bank(i);
-		uintptr_t p = (uintptr_t)page, start = (uintptr_t)b->map;
-
-		if (p >= start && p < start + (b->end_pfn - b->start_pfn) * sizeof(*page))
-			return b;
-	}
-	return NULL;
-}
-
 u64 stable_page_flags(const struct page *page)
 {
-	const struct memmap_bank *b = page ? bank_of_page(page) : NULL;
+	const struct memmap_bank *b = page ? memmap_bank_of_page(page) : NULL;
 
 	if (!b)		/* NULL, or not a memmap page: only a block head is known to be free */
 		return stable_page_flags_in(page, page, 0);

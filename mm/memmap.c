@@ -58,16 +58,21 @@ struct page *pfn_to_page(unsigned long pfn)
 static const struct memmap_bank no_bank;
 const struct memmap_bank *memmap_hot_bank = &no_bank;
 
+const struct memmap_bank *memmap_bank_of_page(const struct page *page)
+{
+	for (int i = 0; i < nr_banks; i++)
+		if (page >= banks[i].map && page < banks[i].map_end)
+			return &banks[i];
+	return NULL;
+}
+
 unsigned long __page_to_pfn_slow(const struct page *page)
 {
-	for (int i = 0; i < nr_banks; i++) {
-		const struct memmap_bank *b = &banks[i];
-		if (page >= b->map && page < b->map_end) {
-			memmap_hot_bank = b;
-			return b->start_pfn + (unsigned long)(page - b->map);
-		}
-	}
-	BUG();		/* not a memmap page: a wild pointer, never a hole */
+	const struct memmap_bank *b = memmap_bank_of_page(page);
+
+	BUG_ON(!b);	/* not a memmap page: a wild pointer, never a hole */
+	memmap_hot_bank = b;
+	return b->start_pfn + (unsigned long)(page - b->map);
 }
 
 /* The memblock type that covers @pfn's first byte (regions are page-aligned where it matters). */

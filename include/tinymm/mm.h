@@ -28,6 +28,8 @@ const struct memmap_bank *memmap_bank(int i);
 
 bool pfn_valid(unsigned long pfn);
 struct page *pfn_to_page(unsigned long pfn);		/* NULL if !pfn_valid(pfn) */
+/* The bank whose array holds @page, or NULL if @page is not in the memmap. */
+const struct memmap_bank *memmap_bank_of_page(const struct page *page);
 unsigned long __page_to_pfn_slow(const struct page *page);
 extern const struct memmap_bank *memmap_hot_bank;	/* the bank of the last lookup */
 
