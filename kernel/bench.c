@@ -205,8 +205,13 @@ static void measure_free(struct bench *b, enum bench_op op, unsigned int order)
 	uint32_t *s = b->samples[0];
 
 	bench_permute(b, NR_SAMPLES);
-	for (int i = 0; i < NR_SAMPLES; i++)
-		BENCH(s[i], op, __free_pages(b->pages[b->perm[i]], order));
+	for (int i = 0; i < NR_SAMPLES; i++) {
+		/* The page is picked before the first counter read: the compiler otherwise schedules
+		 * the permutation's loads (about 10 instructions) inside the measured interval. */
+		struct page *page = b->pages[b->perm[i]];
+		__asm__ __volatile__("" : "+r"(page));
+		BENCH(s[i], op, __free_pages(page, order));
+	}
 	bench_report(b, op, s);
 }
 

@@ -93,12 +93,14 @@ static int check_zone(struct zone *z, int (*pr)(const char *fmt, ...))
 		const struct per_cpu_pages *pcp = &z->pcp[cpu];
 		long frames = 0;
 		for (int i = 0; i < NR_PCP_LISTS; i++) {
-			unsigned int o = (unsigned int)i / MIGRATE_PCPTYPES;
+			unsigned int o = (unsigned int)i / PCP_SLOTS;
 			unsigned long n = 0;
-			for (uint32_t link = pcp->lists[i].first; link != PAGE_LINK_NONE; link = link_to_page(link)->lru.next) {
-				struct page *page = link_to_page(link);
+			if (i % PCP_SLOTS >= MIGRATE_PCPTYPES && pcp->lists[i])
+				FAIL("buddycheck: %s pcp list %d is for no migratetype but holds pfn %#lx\n",
+				     z->name, i, page_to_pfn(pcp->lists[i]));
+			for (struct page *page = pcp->lists[i]; page; page = page->pcp_next) {
 				unsigned long pfn = page_to_pfn(page);
-				if (PageBuddy(page) || atomic_read(&page->_refcount) || page->private != o ||
+				if (PageBuddy(page) || atomic_read(&page->_refcount) ||
 				    (pfn & ((1UL << o) - 1)) || page_zone(page) != z || (page->flags & PAGEFLAGS_MASK))
 					FAIL("buddycheck: %s pcp list %d: pfn %#lx is not a clean order-%u block\n",
 					     z->name, i, pfn, o);

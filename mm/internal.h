@@ -84,22 +84,41 @@ static inline void page_list_del(struct page_list *l, struct page *page)
 }
 
 /*
- * Per-CPU lists are LIFO stacks threaded through lru.next only (lru.prev unused): push and pop
- * are three memory operations, which is most of the allocator's fast path.
+ * Per-CPU lists are LIFO stacks of struct page pointers threaded through page->pcp_next: push
+ * and pop are three memory operations, which is most of the allocator's fast path.  A popped
+ * frame's link is cleared, so its lru and compound_head read 0 (not a tail).
  */
-static inline void pcp_push(struct page_list *l, struct page *page)
+static inline void pcp_push(struct page **list, struct page *page)
 {
-	page->lru.next = l->first;
-	l->first = page_to_link(page);
+	page->pcp_next = *list;
+	*list = page;
 }
 
-static inline struct page *pcp_pop(struct page_list *l)
+static inline struct page *pcp_pop(struct page **list)
 {
-	struct page *page = link_to_page(l->first);
+	struct page *page = *list;
 
-	l->first = page->lru.next;
-	page->lru.next = 0;
+	*list = page->pcp_next;
+	page->pcp_next = NULL;
 	return page;
+}
+
+/* The per-CPU list index of (order, migratetype) (v6.10's order_to_pindex). */
+static inline unsigned int pindex(unsigned int order, int mt)
+{
+	return order * PCP_SLOTS + (unsigned int)mt;
+}
+
+/* The pcp mt field of page->flags (page-flags.h): set when the frame leaves the buddy lists. */
+static inline int page_pcp_mt(unsigned long flags)
+{
+	return (int)((flags >> PCPMT_PGSHIFT) & PCPMT_MASK);
+}
+
+static inline void set_page_pcp_mt(struct page *page, int mt)
+{
+	page->flags = (page->flags & ~(PCPMT_MASK << PCPMT_PGSHIFT)) |
+		      ((unsigned long)mt & PCPMT_MASK) << PCPMT_PGSHIFT;
 }
 
 /* page_check.c: v6.10's bad-page rules. */
@@ -121,6 +140,7 @@ extern int nr_zones;
 extern const char *const zone_names[MAX_NR_ZONES];
 extern phys_addr_t zone_dma_limit;
 extern struct zone *preferred_zone;	/* highest populated zone */
+extern struct per_cpu_pages *pcp_fast;	/* its per-CPU lists, or NULL: fast path off */
 
 static inline struct zone *page_zone(const struct page *page)
 {
@@ -145,19 +165,27 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 void free_unref_page(struct page *page, unsigned int order);
 void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count);
 
-/* free_unref_page() for order 0, inline: the allocator's free fast path (irqs masked inside). */
-static inline void pcp_free_order0(struct page *page)
+/*
+ * free_unref_page() for a clean order-0 frame whose flags word was @flags, inline: the
+ * allocator's free fast path.  The zone and the per-CPU list come from the flags word (zone
+ * field, pcp mt field), so nothing else of the page is read.  An overfull list drains a batch
+ * (and unmasks interrupts) out of line.
+ */
+void pcp_free_overflow(struct page *page, unsigned long irqflags);
+/* This CPU's per-CPU lists of each zone, indexed by the flags word's zone field (mm/pcp.c). */
+extern struct per_cpu_pages *zone_pcp[MAX_NR_ZONES];
+static inline void pcp_free_order0(struct page *page, unsigned long flags)
 {
-	struct zone *z = page_zone(page);
-	struct per_cpu_pages *pcp = &z->pcp[0];
-	struct page_list *list = &pcp->lists[pageblock_mt(z, page_to_pfn(page))];
-	unsigned long flags;
+	struct per_cpu_pages *pcp = zone_pcp[(flags >> ZONES_PGSHIFT) & ZONES_MASK];
+	unsigned long irqflags;
 
-	local_irq_save(flags);
-	pcp_push(list, page);
-	if (unlikely(++pcp->count > pcp->high))
-		free_pcppages_bulk(z, pcp, pcp->batch);
-	local_irq_restore(flags);
+	local_irq_save(irqflags);
+	pcp_push(&pcp->lists[page_pcp_mt(flags)], page);	/* order 0's lists come first */
+	if (unlikely(++pcp->count > pcp->high)) {
+		pcp_free_overflow(page, irqflags);
+		return;
+	}
+	local_irq_restore(irqflags);
 }
 /* Put a free block on the lists, merging with free buddies; zone->lock held. */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);

@@ -166,10 +166,13 @@ int page_alloc_init(void)
 	setup_lowmem_reserve();
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		pcp_init(&zones[i]);
+	pcp_fast = NULL;
 	preferred_zone = NULL;
 	for (int i = MAX_NR_ZONES - 1; i >= 0 && !preferred_zone; i--)
 		if (zones[i].managed_pages)
 			preferred_zone = &zones[i];
+	/* tinymm.page_poison is a boot parameter: fixed before this runs. */
+	pcp_fast = preferred_zone && !page_poisoning_enabled ? &preferred_zone->pcp[0] : NULL;
 	return 0;
 }
 

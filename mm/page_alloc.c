@@ -230,6 +230,7 @@ found:;
 	del_page_from_free_list(page, z, o, mt);
 	expand(z, page, pfn, order, o, mt);
 	z->free_pages -= 1UL << order;
+	set_page_pcp_mt(page, mt);	/* where the free fast path will file it */
 	return page;
 }
 
@@ -237,12 +238,13 @@ found:;
 
 static inline int gfp_migratetype(gfp_t gfp)
 {
-	if (gfp & __GFP_MOVABLE)
-		return MIGRATE_MOVABLE;
-	if (gfp & __GFP_RECLAIMABLE)
-		return MIGRATE_RECLAIMABLE;
-	return MIGRATE_UNMOVABLE;
+	if ((gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK)
+		return MIGRATE_MOVABLE;		/* both: a caller's bug; v6.10 warns, tinymm picks one */
+	return (int)((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT);
 }
+_Static_assert((__GFP_MOVABLE >> GFP_MOVABLE_SHIFT) == MIGRATE_MOVABLE &&
+	       (__GFP_RECLAIMABLE >> GFP_MOVABLE_SHIFT) == MIGRATE_RECLAIMABLE,
+	       "the gfp migratetype bits must read as the migratetype, as in v6.10");
 
 /* @highest: the highest zone the request may use; a lower zone keeps its lowmem reserve. */
 static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp, int highest)
@@ -280,46 +282,59 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 	show_buddyinfo(printk);
 }
 
-struct zone *preferred_zone;	/* the highest populated zone: where the fast path looks */
+struct zone *preferred_zone;	/* the highest populated zone */
+/* The fast path's per-CPU lists: the preferred zone's, or NULL while the fast path is off
+ * (before page_alloc_init, or with page poisoning, whose checks need the general path). */
+struct per_cpu_pages *pcp_fast;
 
-/* v6.10's check_new_page() for one frame, as one test: all four must be zero (mapcount -1). */
+/*
+ * v6.10's check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
+ * v6.10's fast test; check_new_pages() then tells the cases apart), no mapping, refcount 0,
+ * mapcount -1.  Shifting the flags word left drops the zone, node and pcp mt fields above the
+ * flags in one instruction.
+ */
 static inline bool new_page_is_clean(const struct page *page)
 {
-	return !((page->flags & PAGE_FLAGS_CHECK_AT_PREP) | (unsigned long)page->mapping |
+	return !((page->flags << (BITS_PER_LONG - NR_PAGEFLAGS)) | (unsigned long)page->mapping |
 		 (unsigned int)atomic_read(&page->_refcount) |
 		 ((unsigned int)atomic_read(&page->_mapcount) + 1));
 }
 
-/* Out of line, so the fast path's frame stays small (no callee-saved registers to spill). */
+/* Out of line, so the fast paths need no stack frame (no callee-saved registers to spill). */
 static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp);
 
 /*
  * The fast path is a pop from this CPU's order-0 list of the preferred zone and one combined
- * check; everything else (other orders, DMA, zeroing, compound pages, poisoning, an empty list,
- * a bad page) takes the general path below.
+ * check; everything else (other orders, DMA, zeroing, poisoning, an empty list, a bad page)
+ * takes the general path below.  The list is indexed by the gfp's migratetype bits as they are
+ * (mmzone.h: PCP_SLOTS).  __GFP_COMP means nothing at order 0.  No frame pointer: the fast path
+ * calls nothing but its tail calls, so a backtrace from those loses nothing.
  */
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+__fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	if (likely(order == 0 && !(gfp & (__GFP_DMA | __GFP_ZERO | __GFP_COMP)) &&
-		   !page_poisoning_enabled && preferred_zone)) {
-		struct per_cpu_pages *pcp = &preferred_zone->pcp[0];
-		struct page_list *list = &pcp->lists[gfp_migratetype(gfp)];	/* order 0's lists */
-		struct page *page = NULL;
+	struct per_cpu_pages *pcp = pcp_fast;
+
+	if (likely(!(order | (gfp & (__GFP_DMA | __GFP_ZERO))) && pcp)) {
+		struct page **list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
+		struct page *page;
 		unsigned long flags;
 
 		local_irq_save(flags);
-		if (likely(!page_list_empty(list))) {
-			page = pcp_pop(list);
+		page = *list;
+		if (likely(page)) {
+			*list = page->pcp_next;
 			pcp->count--;
 		}
 		local_irq_restore(flags);
-		if (likely(page) && likely(!page_checks || new_page_is_clean(page))) {
+		if (likely(page)) {
+			page->pcp_next = NULL;
+			if (unlikely(page_checks && !new_page_is_clean(page)))
+				return alloc_pages_bad_fast(page, gfp);	/* report, leak, retry */
+			page->private = 0;		/* v6.10's post_alloc_hook */
 			atomic_set(&page->_refcount, 1);
 			return page;
 		}
-		if (page)		/* bad: report and leak it, then take the general path */
-			return alloc_pages_bad_fast(page, gfp);
 	}
 	return alloc_pages_slowpath(gfp, order);	/* both tail calls: no registers to save */
 }
@@ -378,6 +393,7 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 		warn_alloc(gfp, order);
 		return NULL;
 	}
+	page->private = 0;
 	atomic_set(&page->_refcount, 1);
 	if (order && (gfp & __GFP_COMP))
 		prep_compound_page(page, order);
@@ -405,28 +421,53 @@ static __attribute__((noinline)) void free_the_page(struct page *page, unsigned 
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
-/* v6.10's free_page_is_bad() for one frame plus the tail and HWPoison cases, as one test. */
-static inline bool freed_page_is_clean(const struct page *page)
+/*
+ * v6.10's free_page_is_bad() for one frame whose flags word is @flags, plus HWPoison and PG_head
+ * (a compound head freed as order 0), as one test.  A tail page needs no test here: its refcount
+ * is 0 (a tail's references are its folio's), so its free never reaches this point.
+ */
+static inline bool freed_page_is_clean(const struct page *page, unsigned long flags)
 {
-	return !((page->flags & (PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head)) |
-		 (unsigned long)page->mapping | (page->compound_head & 1) |
-		 ((unsigned int)atomic_read(&page->_mapcount) + 1));
+	return !((flags & (PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head)) |
+		 (unsigned long)page->mapping | ((unsigned int)atomic_read(&page->_mapcount) + 1));
 }
 
-void __free_pages(struct page *page, unsigned int order)
+static __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int order);
+static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old);
+
+/*
+ * Fast path: the last reference to a clean order-0 page goes onto this CPU's list for the pcp mt
+ * its flags word names (page-flags.h).  The reference is dropped first and the old count tells
+ * the cases apart: 1 frees, more returns, 0 or less was a double free (undone, then reported).
+ * Every other case leaves by a tail call, so the fast path needs no stack frame.
+ */
+__fastpath void __free_pages(struct page *page, unsigned int order)
 {
-	/* Fast path: the last reference to a clean order-0 page goes onto this CPU's list. */
-	if (likely(order == 0 && page && atomic_read(&page->_refcount) > 0 && !page_poisoning_enabled)) {
-		if (!atomic_dec_and_test(&page->_refcount))
-			return;
-		if (likely(freed_page_is_clean(page))) {
-			page->flags &= ~PAGEFLAGS_MASK;
-			pcp_free_order0(page);
-		} else {
-			free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
-		}
+	if (unlikely(!page))
 		return;
-	}
+	if (unlikely(order | page_poisoning_enabled))
+		return __free_pages_slow(page, order);
+	int old = atomic_fetch_dec(&page->_refcount);
+	if (unlikely(old != 1))
+		return __free_pages_undo(page, old);
+	unsigned long flags = page->flags;
+	if (unlikely(!freed_page_is_clean(page, flags)))
+		return free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
+	page->flags = flags & ~PAGEFLAGS_MASK;
+	pcp_free_order0(page, flags);
+}
+
+/* Not the last reference (nothing to do), or not a reference at all: undone, then reported. */
+static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old)
+{
+	if (old > 1)
+		return;
+	atomic_inc(&page->_refcount);
+	__free_pages_slow(page, 0);
+}
+
+static __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int order)
+{
 	if (!page)
 		return;
 	if (order > MAX_PAGE_ORDER) {
@@ -515,9 +556,12 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 	struct page *page = alloc_pages(gfp & ~__GFP_COMP, order);
 	if (!page)
 		return NULL;
-	/* Split into order-0 frames with a reference each; free those past @size. */
-	for (unsigned long i = 1; i < (1UL << order); i++)
+	/* Split into order-0 frames with a reference each (and the head's pcp mt, for their
+	 * frees); free those past @size. */
+	for (unsigned long i = 1; i < (1UL << order); i++) {
 		atomic_set(&page[i]._refcount, 1);
+		set_page_pcp_mt(&page[i], page_pcp_mt(page->flags));
+	}
 	for (unsigned long i = nr; i < (1UL << order); i++)
 		__free_pages(page + i, 0);
 	return page_address(page);

@@ -9,8 +9,10 @@
  * and no buddy.
  * The lists are LIFO stacks (mm/internal.h: pcp_push/pcp_pop): the most recently freed, cache-warm
  * block is handed out first, and a drain returns the most recent ones too.
- * Invariants: a block on a pcp list is not PageBuddy, has refcount 0, clean flags, and its order in
- * ->private; pcp->count is the frames on all lists; pcp frames are not in zone->free_pages.
+ * Invariants: a block on a pcp list is not PageBuddy, has refcount 0 and clean flags, and is of
+ * the order its list is for (a block's order is known from its list alone, as v6.10's
+ * pindex_to_order: ->private is the last owner's and is cleared at allocation); pcp->count is
+ * the frames on all lists; pcp frames are not in zone->free_pages.
  * Locking: a CPU's lists are touched only by that CPU with interrupts masked (local_irq_save);
  * moving blocks between a pcp list and the buddy lists also takes zone->lock, always after.
  */
@@ -19,11 +21,6 @@
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 #include "internal.h"
-
-static inline unsigned int pindex(unsigned int order, int mt)
-{
-	return order * MIGRATE_PCPTYPES + (unsigned int)mt;
-}
 
 /* v6.10's zone_batchsize(): about a quarter of a MiB per batch, at most 63 frames; high = 6 batches. */
 void pcp_init(struct zone *z)
@@ -39,24 +36,28 @@ void pcp_init(struct zone *z)
 	while (b * 2 <= batch + batch / 2)
 		b *= 2;
 	batch = b > 1 ? b - 1 : 1;
+	zone_pcp[z - zones] = &z->pcp[0];
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		pcp->zone = z;
 		pcp->count = 0;
 		pcp->batch = (int)batch;
 		pcp->high = (int)(6 * batch);
 		for (int i = 0; i < NR_PCP_LISTS; i++)
-			page_list_init(&pcp->lists[i]);
+			pcp->lists[i] = NULL;
 	}
 }
 
 /* Move up to batch frames of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
+struct per_cpu_pages *zone_pcp[MAX_NR_ZONES];
+
 static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int order, int mt)
 {
 	int n = 0, want = pcp->batch >> order;
 
 	if (want < 1)
 		want = 1;
-	struct page_list tmp = { PAGE_LINK_NONE, PAGE_LINK_NONE };
+	struct page *tmp = NULL;
 
 	spin_lock(&z->lock);
 	for (; n < want; n++) {
@@ -65,14 +66,13 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 		struct page *page = __rmqueue(z, order, mt);
 		if (!page)
 			break;
-		page->private = order;
 		pcp_push(&tmp, page);
 		pcp->count += 1 << order;
 	}
 	spin_unlock(&z->lock);
 	/* Pushed through a second stack so the blocks come out in the order the buddy lists gave
 	 * them (ascending within a split), as Linux's list_add_tail refill does. */
-	while (!page_list_empty(&tmp))
+	while (tmp)
 		pcp_push(&pcp->lists[pindex(order, mt)], pcp_pop(&tmp));
 	return n;
 }
@@ -80,12 +80,12 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 {
 	struct per_cpu_pages *pcp = &z->pcp[0];
-	struct page_list *list = &pcp->lists[pindex(order, mt)];
+	struct page **list = &pcp->lists[pindex(order, mt)];
 	unsigned long flags;
 	struct page *page;
 
 	local_irq_save(flags);
-	if (page_list_empty(list) && !rmqueue_bulk(z, pcp, order, mt)) {
+	if (!*list && !rmqueue_bulk(z, pcp, order, mt)) {
 		local_irq_restore(flags);
 		return NULL;
 	}
@@ -101,11 +101,10 @@ void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count)
 {
 	spin_lock(&z->lock);
 	for (int i = NR_PCP_LISTS - 1; i >= 0 && count > 0 && pcp->count; i--) {
-		struct page_list *list = &pcp->lists[i];
-		while (count > 0 && !page_list_empty(list)) {
+		struct page **list = &pcp->lists[i];
+		unsigned int order = (unsigned int)i / PCP_SLOTS;
+		while (count > 0 && *list) {
 			struct page *page = pcp_pop(list);
-			unsigned int order = (unsigned int)page->private;
-			page->private = 0;
 			pcp->count -= 1 << order;
 			count -= 1 << order;
 			unsigned long pfn = page_to_pfn(page);
@@ -123,13 +122,22 @@ void free_unref_page(struct page *page, unsigned int order)
 	unsigned long flags;
 	int mt = pageblock_mt(z, page_to_pfn(page));
 
-	page->private = order;
 	local_irq_save(flags);
 	pcp_push(&pcp->lists[pindex(order, mt)], page);
 	pcp->count += 1 << order;
 	if (pcp->count > pcp->high)
 		free_pcppages_bulk(z, pcp, pcp->batch);
 	local_irq_restore(flags);
+}
+
+/* The fast path's free of @page overfilled its zone's lists: give a batch back, then unmask
+ * (see pcp_free_order0).  @page is only the way to its zone: it may be in the batch. */
+void pcp_free_overflow(struct page *page, unsigned long irqflags)
+{
+	struct per_cpu_pages *pcp = zone_pcp[page_zonenum(page)];
+
+	free_pcppages_bulk(pcp->zone, pcp, pcp->batch);
+	local_irq_restore(irqflags);
 }
 
 /* Everything on every CPU's lists back to the buddy lists (v6.10: drain_all_pages(NULL)). */

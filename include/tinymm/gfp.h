@@ -19,6 +19,11 @@ typedef unsigned int gfp_t;
 #define __GFP_NOWARN		0x2000u	/* no allocation-failure report */
 #define __GFP_COMP		0x40000u	/* a compound page: a large folio */
 
+/* The migratetype bits, as v6.10: (gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT is MIGRATE_MOVABLE
+ * (1) or MIGRATE_RECLAIMABLE (2), 0 for neither (UNMOVABLE); both at once is a caller's bug. */
+#define GFP_MOVABLE_MASK	(__GFP_RECLAIMABLE | __GFP_MOVABLE)
+#define GFP_MOVABLE_SHIFT	3
+
 #define __GFP_RECLAIM		(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM)
 #define GFP_ATOMIC		(__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL		(__GFP_RECLAIM | __GFP_IO | __GFP_FS)

@@ -31,6 +31,17 @@ typedef uint64_t phys_addr_t;	/* always 64-bit: RISC-V and LPAE-capable ARM can 
 #ifndef __section
 #define __section(s)		__attribute__((section(s)))
 #endif
+/*
+ * A hot function that calls nothing except by tail calls: no frame pointer, so no stack frame
+ * at all.  The frame-pointer chain stays whole (s0/fp is left untouched for the callee), and a
+ * backtrace only misses a function that has already tail-called away.  GCC only (the host's
+ * clang builds ignore it).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define __fastpath		__attribute__((optimize("omit-frame-pointer")))
+#else
+#define __fastpath
+#endif
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define barrier()		__asm__ __volatile__("" ::: "memory")

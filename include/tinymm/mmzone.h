@@ -46,17 +46,26 @@ enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 /*
  * Per-CPU page lists (mm/pcp.c): small free blocks kept off the buddy lists so the common
  * allocation and free are a list pop and push with interrupts masked, no zone lock.  One list per
- * (order <= PAGE_ALLOC_COSTLY_ORDER, migratetype), as v6.10's NR_PCP_LISTS.
+ * (order <= PAGE_ALLOC_COSTLY_ORDER, migratetype), as v6.10's NR_PCP_LISTS.  Each order has
+ * PCP_SLOTS lists, MIGRATE_PCPTYPES rounded up to a power of two, so the allocation fast path can
+ * index them with the gfp's migratetype bits as they are: slot 3 (__GFP_MOVABLE and
+ * __GFP_RECLAIMABLE both set, which v6.10 warns about) is never filled, so such a request finds it
+ * empty and takes the general path, which picks MOVABLE.
  */
 #define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
-#define NR_PCP_LISTS		(MIGRATE_PCPTYPES * NR_PCP_ORDERS)
+#define PCP_SLOTS		4
+_Static_assert(MIGRATE_PCPTYPES <= PCP_SLOTS, "PCP_SLOTS too small");
+#define NR_PCP_LISTS		(PCP_SLOTS * NR_PCP_ORDERS)
 #define CONFIG_NR_CPUS		1
 
+struct page;
+struct zone;
 struct per_cpu_pages {
+	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next; NULL: empty */
 	int count;		/* frames on all the lists */
 	int high;		/* above this many, free() drains a batch to the buddy lists */
 	int batch;		/* frames moved per refill or drain */
-	struct page_list lists[NR_PCP_LISTS];
+	struct zone *zone;	/* whose lists these are */
 };
 
 /*

@@ -136,20 +136,32 @@ extern const struct pageflag_info pageflag_table[];
 extern const unsigned int pageflag_table_len;
 const char *pf_policy_name(enum pf_policy p);
 
-/* ---- the flags word's fields: | zone | node | ... | flags | (high bits to low) ---- */
+/* ---- the flags word's fields: | zone | node | pcp mt | ... | flags | (high bits to low) ---- */
 #define ZONES_WIDTH	2
 #define NODES_WIDTH	CONFIG_NODES_SHIFT
 #define ZONES_PGSHIFT	(__SIZEOF_LONG__ * 8 - ZONES_WIDTH)
 #define NODES_PGSHIFT	(ZONES_PGSHIFT - NODES_WIDTH)
 #define ZONES_MASK	((1UL << ZONES_WIDTH) - 1)
 #define NODES_MASK	((1UL << NODES_WIDTH) - 1)
+/*
+ * pcp mt: the migratetype of the frame's pageblock when the frame last left the buddy lists
+ * (set by __rmqueue).  The order-0 free fast path files the frame on that per-CPU list without
+ * looking its pageblock up.  tinymm's: v6.10 reads the pageblock bitmap on every free, which is
+ * cheap with its virtually contiguous memmap and costs tinymm a memmap bank search.  Only a
+ * hint: if the pageblock was stolen meanwhile the frame waits on the old type's per-CPU list,
+ * and the drain back to the buddy lists always uses the pageblock's real type.
+ */
+#define PCPMT_WIDTH	2
+#define PCPMT_PGSHIFT	(NODES_PGSHIFT - PCPMT_WIDTH)
+#define PCPMT_MASK	((1UL << PCPMT_WIDTH) - 1)
 _Static_assert(MAX_NR_ZONES <= (1 << ZONES_WIDTH), "ZONES_WIDTH too small for the zones");
 /* Checked against 32 bits on every build: the same layout must work on 32-bit boards. */
-_Static_assert(NR_PAGEFLAGS + ZONES_WIDTH + NODES_WIDTH <= 32,
-	       "page flags, zone and node do not fit in a 32-bit flags word");
+_Static_assert(NR_PAGEFLAGS + ZONES_WIDTH + NODES_WIDTH + PCPMT_WIDTH <= 32,
+	       "page flags, zone, node and pcp mt do not fit in a 32-bit flags word");
 #define PAGEFLAGS_MASK	((1UL << NR_PAGEFLAGS) - 1)
-_Static_assert((PAGEFLAGS_MASK & ((ZONES_MASK << ZONES_PGSHIFT) | (NODES_MASK << NODES_PGSHIFT))) == 0,
-	       "page flag bits overlap the zone/node fields");
+_Static_assert((PAGEFLAGS_MASK & ((ZONES_MASK << ZONES_PGSHIFT) | (NODES_MASK << NODES_PGSHIFT) |
+				  (PCPMT_MASK << PCPMT_PGSHIFT))) == 0,
+	       "page flag bits overlap the zone/node/pcp mt fields");
 
 static inline enum zone_type page_zonenum(const struct page *page)
 {

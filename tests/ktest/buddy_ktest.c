@@ -549,6 +549,53 @@ BAD_FREE_CASE(bad_free_wrong_order, BAD_WRONG_ORDER, "nonzero _refcount")
 BAD_FREE_CASE(bad_double_free, BAD_DOUBLE, NULL)
 BAD_FREE_CASE(bad_free_wrong_order_over_free_buddy, BAD_WRONG_ORDER_FREE_BUDDY, NULL)
 
+/* Is @page on its zone's per-CPU list for @mt? */
+static bool on_pcp_list(struct page *page, int mt)
+{
+	for (struct page *p = zone_pcp[page_zonenum(page)]->lists[pindex(0, mt)]; p; p = p->pcp_next)
+		if (p == page)
+			return true;
+	return false;
+}
+
+/*
+ * The per-CPU lists: an allocated frame remembers its pageblock's migratetype (pcp mt), and its
+ * free files it on that list, LIFO; what its owner left in ->private does not matter (a block's
+ * order comes from its list), and an allocation clears it; a gfp with both migratetype bits is
+ * served (as MOVABLE) and leaves the list slot those bits index empty.
+ */
+static void pcp_lists_by_migratetype(struct ktest *t)
+{
+	struct snap before;
+
+	take_snap(&before);
+	struct page *m = alloc_page(GFP_TEST | __GFP_MOVABLE), *u = alloc_page(GFP_TEST);
+	KTEST_ASSERT_TRUE(t, m && u);
+	KTEST_EXPECT_EQ(t, page_pcp_mt(m->flags), get_pageblock_migratetype(page_zone(m), page_to_pfn(m)));
+	KTEST_EXPECT_EQ(t, page_pcp_mt(u->flags), get_pageblock_migratetype(page_zone(u), page_to_pfn(u)));
+	KTEST_EXPECT_EQ(t, m->private, 0);
+	m->private = 7;			/* owners' data, not an order */
+	u->private = 5;
+	int mm = page_pcp_mt(m->flags), um = page_pcp_mt(u->flags);
+	__free_page(m);
+	__free_page(u);
+	KTEST_EXPECT_TRUE(t, on_pcp_list(m, mm));
+	KTEST_EXPECT_TRUE(t, on_pcp_list(u, um));
+	KTEST_EXPECT_TRUE(t, zone_pcp[page_zonenum(u)]->lists[pindex(0, um)] == u);	/* LIFO */
+	EXPECT_BUDDY_OK(t);
+	struct page *again = alloc_page(GFP_TEST | (um == MIGRATE_MOVABLE ? __GFP_MOVABLE :
+						   um == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0));
+	KTEST_EXPECT_TRUE(t, again == u);
+	KTEST_EXPECT_EQ(t, u->private, 0);
+	struct page *both = alloc_page(GFP_TEST | __GFP_MOVABLE | __GFP_RECLAIMABLE);
+	KTEST_EXPECT_TRUE(t, both != NULL);
+	KTEST_EXPECT_TRUE(t, zone_pcp[ZONE_NORMAL]->lists[3] == NULL && zone_pcp[ZONE_DMA]->lists[3] == NULL);
+	if (both)
+		__free_page(both);
+	__free_page(again);
+	expect_same(t, &before);	/* the drain took every frame back at order 0 */
+}
+
 static unsigned long hook_calls;
 static void count_reclaim_wakeup(struct zone *z, unsigned int order, gfp_t gfp)
 {
@@ -624,6 +671,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(gfp_zero_zeroes), KTEST_CASE(alloc_pages_exact_frees_the_tail),
 	KTEST_CASE(zones_never_merge_across), KTEST_CASE(mlocked_folio_put_is_quiet),
 	KTEST_CASE(hwpoison_frame_is_kept_quietly), KTEST_CASE(take_page_off_buddy_takes_one_frame),
+	KTEST_CASE(pcp_lists_by_migratetype),
 	KTEST_CASE(bad_free_locked), KTEST_CASE(bad_free_mlocked),
 	KTEST_CASE(bad_free_mapping), KTEST_CASE(bad_free_mapcount),
 	KTEST_CASE(bad_free_tail_page), KTEST_CASE(bad_free_impossible_order),
