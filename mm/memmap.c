@@ -75,18 +75,18 @@ unsigned long __page_to_pfn_slow(const struct page *page)
 	return b->start_pfn + (unsigned long)(page - b->map);
 }
 
-/* The memblock type that covers @pfn's first byte (regions are page-aligned where it matters). */
-static enum memblock_type frame_type(unsigned long pfn, int *cursor)
+/*
+ * Fill the struct pages of [pfn, end) of @b from @tmpl.  One struct store per frame from a
+ * template the compiler keeps in registers, not memset + field stores: this loop runs once per
+ * frame of RAM and is most of boot's cost.
+ */
+static void memmap_fill(const struct memmap_bank *b, unsigned long pfn, unsigned long end,
+			const struct page *tmpl)
 {
-	phys_addr_t pa = PFN_PHYS(pfn);
+	const struct page t = *tmpl;
 
-	while (*cursor < memblock_count()) {
-		const struct memblock_region *r = memblock_region(*cursor);
-		if (pa < r->base + r->size)
-			return pa >= r->base ? r->type : MEMBLOCK_RESERVED;
-		(*cursor)++;
-	}
-	return MEMBLOCK_RESERVED;
+	for (struct page *p = b->map + (pfn - b->start_pfn), *e = b->map + (end - b->start_pfn); p < e; p++)
+		*p = t;
 }
 
 int memmap_init(void)
@@ -137,14 +137,26 @@ int memmap_init(void)
 	reserved = usable;
 	atomic_set(&reserved._refcount, 1);
 	__SetPageReserved(&reserved);
+	/* A frame is usable when the region holding its first byte is (regions are sorted and
+	 * disjoint; a bank is a run of touching regions, so no region spans two banks).  Frames
+	 * between regions are reserved.  Filled run by run. */
 	for (int i = 0, cursor = 0; i < nr_banks; i++) {
 		struct memmap_bank *b = &banks[i];
-		for (unsigned long pfn = b->start_pfn; pfn < b->end_pfn; pfn++) {
-			/* One struct assignment from a template, not memset + field stores: this loop
-			 * runs once per frame of RAM and is most of boot's cost. */
-			*(b->map + (pfn - b->start_pfn)) = frame_type(pfn, &cursor) == MEMBLOCK_USABLE ?
-				usable : reserved;
+		unsigned long pfn = b->start_pfn;
+		for (; cursor < memblock_count(); cursor++) {
+			const struct memblock_region *r = memblock_region(cursor);
+			unsigned long rs = PFN_UP(r->base), re = PFN_UP(r->base + r->size);
+			if (rs >= b->end_pfn)
+				break;			/* a later bank's */
+			if (re <= pfn)
+				continue;
+			rs = max(rs, pfn);
+			re = min(re, b->end_pfn);
+			memmap_fill(b, pfn, rs, &reserved);
+			memmap_fill(b, rs, re, r->type == MEMBLOCK_USABLE ? &usable : &reserved);
+			pfn = re;
 		}
+		memmap_fill(b, pfn, b->end_pfn, &reserved);
 	}
 	unsigned long long ram = memblock_phys_mem_size();
 	unsigned long long hundredths = ram ? (unsigned long long)total_bytes * 10000 / ram : 0;

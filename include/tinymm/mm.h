@@ -13,6 +13,7 @@
 #include "page-flags.h"
 
 #define PHYS_PFN(pa)		((unsigned long)((pa) >> PAGE_SHIFT))
+#define PFN_UP(pa)		((unsigned long)(((pa) + PAGE_SIZE - 1) >> PAGE_SHIFT))
 #define PFN_PHYS(pfn)		((phys_addr_t)(pfn) << PAGE_SHIFT)
 #define phys_to_pfn(pa)		PHYS_PFN(pa)
 

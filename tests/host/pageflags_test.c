@@ -246,6 +246,56 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_console_has("page-flags\n    the page flags");
 }
 
+/*
+ * memmap_init fills run by run; the rule it must keep is per frame: a frame is usable exactly
+ * when the region holding its first byte is usable (frames between regions are reserved).
+ * Unaligned banks and reservations put that rule on every edge; the last test, it rebuilds the
+ * memmap of the group's layout when done.
+ */
+static void memmap_types_follow_first_byte(void **state)
+{
+	memblock_reset();
+	assert_int_equal(memblock_add(ram_pa + 0x800, 3 * MiB - 0x1000, NULL), 0);	/* both ends mid-frame */
+	assert_int_equal(memblock_add(ram_pa + 3 * MiB + 0x1100, 0x2f00, NULL), 0);	/* a short bank */
+	assert_int_equal(memblock_add(ram_pa + 4 * MiB, 4 * MiB, NULL), 0);
+	memblock_reserve(ram_pa + 0x10800, 0x1000, MEMBLOCK_KERNEL);	/* straddles two frames */
+	memblock_reserve(ram_pa + 0x20fff, 1, MEMBLOCK_DTB);		/* one byte at a frame's end */
+	memblock_reserve(ram_pa + 5 * MiB, 0x3000, MEMBLOCK_DTB);
+	assert_int_equal(memmap_init(), 0);
+	assert_int_equal(memmap_nr_banks(), 3);
+	unsigned long frames = 0, wrong = 0;
+	for (int b = 0; b < memmap_nr_banks(); b++) {
+		for (unsigned long pfn = memmap_bank(b)->start_pfn; pfn < memmap_bank(b)->end_pfn; pfn++) {
+			bool usable = false;
+			for (int i = 0; i < memblock_count(); i++) {
+				const struct memblock_region *r = memblock_region(i);
+				if (PFN_PHYS(pfn) >= r->base && PFN_PHYS(pfn) < r->base + r->size)
+					usable = r->type == MEMBLOCK_USABLE;
+			}
+			struct page *page = pfn_to_page(pfn);
+			assert_non_null(page);
+			if (PageReserved(page) == usable || page_ref_count(page) != !usable ||
+			    page_mapcount(page) != 0 || page->mapping || page_zonenum(page) != ZONE_NORMAL) {
+				fprintf(stderr, "pfn %#lx: reserved %d, usable by the rule %d\n", pfn,
+					PageReserved(page), usable);
+				wrong++;
+			}
+			frames++;
+		}
+	}
+	assert_int_equal(wrong, 0);
+	assert_true(frames > 1500);
+	/* Some of each, and the edges as the rule says: bank 0's first frame holds no RAM byte at
+	 * its start (reserved), the kernel's two frames and the DTB byte's frame are reserved. */
+	assert_true(PageReserved(pfn_to_page(PHYS_PFN(ram_pa))));
+	assert_false(PageReserved(pfn_to_page(PHYS_PFN(ram_pa) + 1)));
+	assert_true(PageReserved(pfn_to_page(PHYS_PFN(ram_pa) + 0x11)));
+	assert_false(PageReserved(pfn_to_page(PHYS_PFN(ram_pa) + 0x12)));
+	assert_false(PageReserved(pfn_to_page(PHYS_PFN(ram_pa) + 0x20)));	/* its first byte is usable */
+	assert_int_equal(ram_teardown(state), 0);
+	assert_int_equal(ram_setup(state), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +305,7 @@ int main(void)
 		cmocka_unit_test(page_command_on_a_tail_page),
 		cmocka_unit_test(page_command_on_the_kernel_and_bad_pfns),
 		cmocka_unit_test(page_flags_command_lists_every_name),
+		cmocka_unit_test(memmap_types_follow_first_byte),
 	};
 	return cmocka_run_group_tests(tests, ram_setup, ram_teardown);
 }
