@@ -157,6 +157,47 @@ static inline int pageblock_mt(const struct zone *z, unsigned long pfn)
 {
 	return z->pageblock_mt[pageblock_index(z, pfn)];
 }
+static inline void set_pageblock_migratetype(struct zone *z, unsigned long pfn, int mt)
+{
+	z->pageblock_mt[pageblock_index(z, pfn)] = (unsigned char)mt;
+}
+
+/* ---- free list bookkeeping; zone->lock held ---- */
+static inline void set_buddy_order(struct page *page, unsigned int order)
+{
+	page->private = order;
+	__SetPageBuddy(page);
+}
+
+static inline void add_to_free_list(struct page *page, struct zone *z, unsigned int order, int mt,
+				    bool tail)
+{
+	struct free_area *area = &z->free_area[order];
+
+	if (tail)
+		page_list_add_tail(&area->free_list[mt], page);
+	else
+		page_list_add(&area->free_list[mt], page);
+	area->nr_free++;
+}
+
+static inline void del_page_from_free_list(struct page *page, struct zone *z, unsigned int order,
+					   int mt)
+{
+	page_list_del(&z->free_area[order].free_list[mt], page);
+	__ClearPageBuddy(page);
+	ClearPageReported(page);	/* a block leaving the free lists is no longer reported */
+	page->private = 0;
+	z->free_area[order].nr_free--;
+}
+
+void expand(struct zone *z, struct page *page, unsigned long pfn, unsigned int low,
+	    unsigned int high, int mt);
+void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, unsigned int high,
+			 int mt);
+struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt);
+/* migratetype.c: another type's block, claiming its pageblock when v6.10 would. */
+struct page *__rmqueue_fallback(struct zone *z, unsigned int order, int start_mt);
 /* A 2^order block of type @mt off the buddy lists, split as needed; zone->lock held. */
 struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
 /* pcp.c */

@@ -3,9 +3,9 @@
  * allocation, merge on free, bad-page checks (Linux v6.10's mm/page_alloc.c, in miniature).
  *
  * alloc_pages(gfp, order) -> zonelist walk (DMA only for __GFP_DMA, else NORMAL then DMA) ->
- * rmqueue(): the smallest free block of the wanted migratetype, else a fallback type's largest
- * (stealing its pageblock when the block is big) -> expand(): split down to @order, halves back
- * on the free lists -> check_new_pages() -> the page, refcount 1.
+ * __rmqueue(): the smallest free block of the wanted migratetype, else another type's
+ * (mm/migratetype.c, v6.10's fallback and pageblock-claiming rules) -> expand(): split down to
+ * @order, halves back on the free lists -> check_new_pages() -> the page, refcount 1.
  * __free_pages() -> refcount to 0 -> free_pages_prepare() (bad-page checks) -> __free_one_page():
  * merge with the buddy while it is free and of the same order, then onto a free list.
  *
@@ -61,43 +61,10 @@ static int set_zone_dma_limit(const char *v)
 KPARAM(zone_dma_limit, set_zone_dma_limit, "physical address: frames below it form ZONE_DMA");
 
 
-static inline void set_pageblock_migratetype(struct zone *z, unsigned long pfn, int mt)
-{
-	z->pageblock_mt[pageblock_index(z, pfn)] = (unsigned char)mt;
-}
-
 /* Out-of-line copy for the public header's users (vmstat, tests). */
 int get_pageblock_migratetype(const struct zone *z, unsigned long pfn)
 {
 	return pageblock_mt(z, pfn);
-}
-
-static inline void set_buddy_order(struct page *page, unsigned int order)
-{
-	page->private = order;
-	__SetPageBuddy(page);
-}
-
-static inline void add_to_free_list(struct page *page, struct zone *z, unsigned int order, int mt,
-				    bool tail)
-{
-	struct free_area *area = &z->free_area[order];
-
-	if (tail)
-		page_list_add_tail(&area->free_list[mt], page);
-	else
-		page_list_add(&area->free_list[mt], page);
-	area->nr_free++;
-}
-
-static inline void del_page_from_free_list(struct page *page, struct zone *z, unsigned int order,
-					   int mt)
-{
-	page_list_del(&z->free_area[order].free_list[mt], page);
-	__ClearPageBuddy(page);
-	ClearPageReported(page);	/* a block leaving the free lists is no longer reported */
-	page->private = 0;
-	z->free_area[order].nr_free--;
 }
 
 /* The free buddy of @pfn at @order, or NULL: it must exist, be in the zone and free at @order. */
@@ -157,8 +124,8 @@ static void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct
 }
 
 /* Split a 2^high block at @page down to 2^low: the upper halves go back on the free lists. */
-static void expand(struct zone *z, struct page *page, unsigned long pfn, unsigned int low,
-		   unsigned int high, int mt)
+void expand(struct zone *z, struct page *page, unsigned long pfn, unsigned int low,
+	    unsigned int high, int mt)
 {
 	while (high > low) {
 		high--;
@@ -169,68 +136,38 @@ static void expand(struct zone *z, struct page *page, unsigned long pfn, unsigne
 	}
 }
 
-/* Linux's fallback order (v6.10 fallbacks[]): which other free lists a type may borrow from. */
-static const int fallbacks[MIGRATE_TYPES][MIGRATE_TYPES - 1] = {
-	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
-	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
-	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
-};
-
-/* Move every free block of @block (a pageblock) onto @mt's lists and retype the block. */
-static void steal_pageblock(struct zone *z, unsigned long pfn, int old_mt, int mt)
+/* Take the free 2^high block @page off @mt's list and keep its first 2^low frames. */
+void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, unsigned int high,
+			 int mt)
 {
-	unsigned long start = pfn & ~(pageblock_nr_pages - 1), end = start + pageblock_nr_pages;
-
-	for (unsigned long p = max(start, z->zone_start_pfn); p < end && p < zone_end_pfn(z);) {
-		struct page *page = pfn_to_page(p);
-		if (page && PageBuddy(page)) {
-			unsigned int o = buddy_order(page);
-			page_list_del(&z->free_area[o].free_list[old_mt], page);
-			/* To the tail, as v6.10's move_freepages: reported blocks stay last. */
-			page_list_add_tail(&z->free_area[o].free_list[mt], page);
-			p += 1UL << o;
-		} else {
-			p++;
-		}
-	}
-	set_pageblock_migratetype(z, start, mt);
+	del_page_from_free_list(page, z, high, mt);
+	expand(z, page, page_to_pfn(page), low, high, mt);
+	set_page_pcp_mt(page, mt);	/* where the free fast path will file it */
 }
 
-/* Take a 2^order block of type @mt from @z, splitting as needed; zone->lock held.  NULL if none. */
-struct page *__rmqueue(struct zone *z, unsigned int order, int mt)
+/* The smallest free block of type @mt that holds 2^order frames, split down (v6.10's name). */
+struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt)
 {
-	unsigned int o;
-	struct page *page;
-
-	for (o = order; o < NR_PAGE_ORDERS; o++) {
-		page = page_list_first(&z->free_area[o].free_list[mt]);
-		if (page)
-			goto found;
-	}
-	/* Fallback: the largest block of another type, as v6.10's __rmqueue_fallback looks first
-	 * for big blocks (they leave the least fragmentation behind). */
-	for (int cur = MAX_PAGE_ORDER; cur >= (int)order; cur--) {
-		for (int i = 0; i < MIGRATE_TYPES - 1; i++) {
-			int fmt = fallbacks[mt][i];
-			page = page_list_first(&z->free_area[cur].free_list[fmt]);
-			if (!page)
-				continue;
-			o = (unsigned int)cur;
-			/* Claim the whole pageblock when the block is at least half of it. */
-			if (o >= pageblock_order / 2)
-				steal_pageblock(z, page_to_pfn(page), fmt, mt);
-			else
-				mt = fmt;	/* borrow one block, leave the pageblock's type alone */
-			goto found;
+	for (unsigned int o = order; o < NR_PAGE_ORDERS; o++) {
+		struct page *page = page_list_first(&z->free_area[o].free_list[mt]);
+		if (page) {
+			page_del_and_expand(z, page, order, o, mt);
+			return page;
 		}
 	}
 	return NULL;
-found:;
-	unsigned long pfn = page_to_pfn(page);
-	del_page_from_free_list(page, z, o, mt);
-	expand(z, page, pfn, order, o, mt);
-	z->free_pages -= 1UL << order;
-	set_page_pcp_mt(page, mt);	/* where the free fast path will file it */
+}
+
+/* Take a 2^order block of type @mt from @z, splitting as needed; zone->lock held.  NULL if none.
+ * Another type's block only when @mt has none (mm/migratetype.c). */
+struct page *__rmqueue(struct zone *z, unsigned int order, int mt)
+{
+	struct page *page = __rmqueue_smallest(z, order, mt);
+
+	if (unlikely(!page))
+		page = __rmqueue_fallback(z, order, mt);
+	if (page)
+		z->free_pages -= 1UL << order;
 	return page;
 }
 

@@ -81,5 +81,7 @@ extern unsigned long kswapd_wakeups;
 
 extern bool page_checks;		/* tinymm.check_pages */
 extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;
+/* mm/migratetype.c: fallbacks that claimed a pageblock for the new type, and that took one block. */
+extern unsigned long nr_pageblocks_claimed, nr_fallback_borrows;
 
 #endif

@@ -287,6 +287,157 @@ static void unmovable_steals_a_movable_pageblock(void **state)
 	assert_int_equal(buddy_check(NULL), 0);
 }
 
+/* ---- v6.10's fallback rules (mm/migratetype.c), on one pageblock with everything else held ---- */
+static struct { struct page *page; unsigned int order; } held[512];
+static int nr_held_blocks;
+
+/* Take every free block of @z off the lists but those in the pageblock at @keep. */
+static void hold_all_but(struct zone *z, unsigned long keep)
+{
+	unsigned long flags;
+
+	drain_all_pages(NULL);
+	spin_lock_irqsave(&z->lock, flags);
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			struct page *b = page_list_first(&z->free_area[o].free_list[mt]), *next;
+			for (; b; b = next) {
+				next = b->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(b->lru.next);
+				if ((page_to_pfn(b) >> pageblock_order) == (keep >> pageblock_order))
+					continue;
+				assert_true(nr_held_blocks < (int)ARRAY_SIZE(held));
+				__isolate_free_page(b, o);
+				held[nr_held_blocks].page = b;
+				held[nr_held_blocks++].order = o;
+			}
+		}
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
+static void release_held(struct zone *z)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&z->lock, flags);
+	while (nr_held_blocks) {
+		nr_held_blocks--;
+		__putback_isolated_page(held[nr_held_blocks].page, held[nr_held_blocks].order, false);
+	}
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
+static struct page *rmqueue(struct zone *z, unsigned int order, int mt)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&z->lock, flags);
+	struct page *page = __rmqueue(z, order, mt);
+	spin_unlock_irqrestore(&z->lock, flags);
+	return page;
+}
+
+static void give_back(struct zone *z, struct page *page, unsigned int order)
+{
+	unsigned long flags;
+
+	ClearPageLRU(page);
+	spin_lock_irqsave(&z->lock, flags);
+	__free_one_page(page, page_to_pfn(page), z, order, get_pageblock_migratetype(z, page_to_pfn(page)));
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
+/*
+ * The pageblock B at 8 MiB, made UNMOVABLE and allocated whole, then given back so that
+ * @nr_free frames of it are free (the top ones, in aligned blocks) and @nr_lru of the
+ * allocated ones are PageLRU (movable); the rest of the zone held.  Then a MOVABLE request of
+ * @order falls back to it: does B become MOVABLE?
+ */
+static bool movable_claims(unsigned long nr_free, unsigned long nr_lru, unsigned int order,
+			   struct page **got)
+{
+	struct zone *z = &zones[ZONE_NORMAL];
+	unsigned long b = PHYS_PFN(ram_pa + 8 * MIB);
+
+	boot("");
+	hold_all_but(z, b);
+	struct page *whole = rmqueue(z, MAX_PAGE_ORDER, MIGRATE_UNMOVABLE);	/* claims B outright */
+	assert_ptr_equal(whole, pfn_to_page(b));
+	assert_int_equal(get_pageblock_migratetype(z, b), MIGRATE_UNMOVABLE);
+	for (unsigned long i = 0; i < nr_lru; i++)
+		SetPageLRU(whole + i);
+	/* Free the top nr_free frames, largest aligned blocks first. */
+	for (unsigned long top = pageblock_nr_pages, left = nr_free; left;) {
+		unsigned int o = 0;
+		while ((2UL << o) <= left && !((top - (2UL << o)) & ((2UL << o) - 1)))
+			o++;
+		top -= 1UL << o;
+		left -= 1UL << o;
+		give_back(z, whole + top, o);
+	}
+	assert_int_equal(z->free_pages, nr_free);
+	assert_int_equal(buddy_check(NULL), 0);
+	unsigned long claimed = nr_pageblocks_claimed, borrowed = nr_fallback_borrows;
+	*got = rmqueue(z, order, MIGRATE_MOVABLE);
+	assert_non_null(*got);
+	assert_int_equal(page_to_pfn(*got) >> pageblock_order, b >> pageblock_order);
+	bool claim = get_pageblock_migratetype(z, b) == MIGRATE_MOVABLE;
+	assert_int_equal(nr_pageblocks_claimed - claimed, claim);
+	assert_int_equal(nr_fallback_borrows - borrowed, !claim);
+	assert_int_equal(buddy_check(NULL), 0);		/* every free block on B's type's lists */
+	return claim;
+}
+
+static void fallback_claims_a_pageblock_as_v6_10(void **state)
+{
+	struct zone *z = &zones[ZONE_NORMAL];
+	struct page *got;
+
+	/* Half the block free: a MOVABLE order-5 (half of pageblock_order) request claims it. */
+	assert_true(movable_claims(512, 0, 5, &got));
+	release_held(z);
+	/* One frame less: it borrows one block, B stays UNMOVABLE. */
+	assert_false(movable_claims(511, 0, 5, &got));
+	assert_int_equal(get_pageblock_migratetype(z, page_to_pfn(got)), MIGRATE_UNMOVABLE);
+	release_held(z);
+	/* ... unless an allocated frame is movable (PageLRU): free + alike reaches half again. */
+	assert_true(movable_claims(511, 1, 5, &got));
+	release_held(z);
+	/* MOVABLE may steal only when the largest fallback block is half a pageblock's order or
+	 * more (v6.10 asks can_steal_fallback() about the block's order, not the request's).  With
+	 * only orders 4, 3 and 2 free it may not, and takes the smallest block that fits (the
+	 * order-2 one), not a piece of the largest. */
+	assert_false(movable_claims(28, 0, 2, &got));
+	assert_int_equal(page_to_pfn(got) - PHYS_PFN(ram_pa + 8 * MIB), 1024 - 28);
+	release_held(z);
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
+/* UNMOVABLE falling back to a MOVABLE block counts every frame neither free nor movable as
+ * alike: a block full of kernel data is claimed, one full of movable (LRU) pages is not. */
+static void unmovable_fallback_counts_non_movable_frames(void **state)
+{
+	struct zone *z = &zones[ZONE_NORMAL];
+	unsigned long b = PHYS_PFN(ram_pa + 8 * MIB);
+
+	for (int lru = 0; lru < 2; lru++) {
+		boot("");
+		hold_all_but(z, b);
+		struct page *whole = rmqueue(z, MAX_PAGE_ORDER, MIGRATE_MOVABLE);	/* B stays MOVABLE */
+		assert_ptr_equal(whole, pfn_to_page(b));
+		for (unsigned long i = 0; lru && i < 900; i++)
+			SetPageLRU(whole + i);
+		give_back(z, whole + 1023, 0);
+		give_back(z, whole + 1022, 0);		/* merges: one order-1 block, 2 frames free */
+		unsigned long claimed = nr_pageblocks_claimed;
+		struct page *p = rmqueue(z, 0, MIGRATE_UNMOVABLE);
+		assert_non_null(p);
+		assert_int_equal(nr_pageblocks_claimed - claimed, !lru);
+		assert_int_equal(get_pageblock_migratetype(z, b), lru ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE);
+		assert_int_equal(buddy_check(NULL), 0);
+		release_held(z);
+	}
+}
+
 static void page_poison_catches_a_write_after_free(void **state)
 {
 	boot("tinymm.page_poison=1");
@@ -328,6 +479,8 @@ int main(void)
 		cmocka_unit_test_setup(allocation_failure_warns_with_buddyinfo, setup),
 		cmocka_unit_test_setup(buddy_check_catches_corruption, setup),
 		cmocka_unit_test_setup(unmovable_steals_a_movable_pageblock, setup),
+		cmocka_unit_test_setup(fallback_claims_a_pageblock_as_v6_10, setup),
+		cmocka_unit_test_setup(unmovable_fallback_counts_non_movable_frames, setup),
 		cmocka_unit_test_setup(page_poison_catches_a_write_after_free, setup),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
