@@ -191,8 +191,19 @@ static inline void del_page_from_free_list(struct page *page, struct zone *z, un
 	z->free_area[order].nr_free--;
 }
 
-void expand(struct zone *z, struct page *page, unsigned long pfn, unsigned int low,
-	    unsigned int high, int mt);
+/* Split a 2^high block at @page down to 2^low: the upper halves go back on the free lists. */
+static inline void expand(struct zone *z, struct page *page, unsigned long pfn, unsigned int low,
+			  unsigned int high, int mt)
+{
+	(void)page;
+	while (high > low) {
+		high--;
+		struct page *half = pfn_to_page(pfn + (1UL << high));
+		set_buddy_order(half, high);
+		add_to_free_list(half, z, high, mt, false);
+	}
+}
+
 void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, unsigned int high,
 			 int mt);
 struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt);

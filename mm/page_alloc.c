@@ -123,19 +123,6 @@ static void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct
 	add_to_free_list(page, z, order, mt, false);
 }
 
-/* Split a 2^high block at @page down to 2^low: the upper halves go back on the free lists. */
-void expand(struct zone *z, struct page *page, unsigned long pfn, unsigned int low,
-	    unsigned int high, int mt)
-{
-	while (high > low) {
-		high--;
-		unsigned long size = 1UL << high;
-		struct page *half = pfn_to_page(pfn + size);
-		set_buddy_order(half, high);
-		add_to_free_list(half, z, high, mt, false);
-	}
-}
-
 /* Take the free 2^high block @page off @mt's list and keep its first 2^low frames. */
 void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, unsigned int high,
 			 int mt)
@@ -145,24 +132,33 @@ void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, un
 	set_page_pcp_mt(page, mt);	/* where the free fast path will file it */
 }
 
-/* The smallest free block of type @mt that holds 2^order frames, split down (v6.10's name). */
-struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt)
+/* The smallest free block of type @mt that holds 2^order frames, split down (v6.10's name).
+ * Inline here for __rmqueue, the refill's path; migratetype.c calls the copy below. */
+static inline struct page *rmqueue_smallest(struct zone *z, unsigned int order, int mt)
 {
 	for (unsigned int o = order; o < NR_PAGE_ORDERS; o++) {
 		struct page *page = page_list_first(&z->free_area[o].free_list[mt]);
 		if (page) {
-			page_del_and_expand(z, page, order, o, mt);
+			unsigned long pfn = page_to_pfn(page);
+			del_page_from_free_list(page, z, o, mt);
+			expand(z, page, pfn, order, o, mt);
+			set_page_pcp_mt(page, mt);
 			return page;
 		}
 	}
 	return NULL;
 }
 
+struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt)
+{
+	return rmqueue_smallest(z, order, mt);
+}
+
 /* Take a 2^order block of type @mt from @z, splitting as needed; zone->lock held.  NULL if none.
  * Another type's block only when @mt has none (mm/migratetype.c). */
 struct page *__rmqueue(struct zone *z, unsigned int order, int mt)
 {
-	struct page *page = __rmqueue_smallest(z, order, mt);
+	struct page *page = rmqueue_smallest(z, order, mt);
 
 	if (unlikely(!page))
 		page = __rmqueue_fallback(z, order, mt);
