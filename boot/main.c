@@ -20,6 +20,7 @@
 #include "tinymm/memory.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/slab.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
@@ -165,6 +166,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	if (page_alloc_init())
 		boot_fail("page_alloc: no memory to manage");
 	bench_init_instret = arch_instret() - init_instret;
+	kmem_cache_init();
 	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

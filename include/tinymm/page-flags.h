@@ -332,7 +332,7 @@ static inline bool folio_in_swapcache(const struct folio *folio)
 void prep_compound_page(struct page *page, unsigned int order);
 
 /*
- * ---- page types (v6.10), the buddy type for now ----
+ * ---- page types (v6.10): buddy and slab ----
  * A page never mapped to user space can carry a type in _mapcount's place (page_type).  An
  * unmapped page's _mapcount is -1, so a type is a *cleared* bit: __SetPageBuddy clears PG_buddy,
  * __ClearPageBuddy sets it again.  0x0000007f stays reserved so an underflowing _mapcount is never
@@ -344,6 +344,7 @@ void prep_compound_page(struct page *page, unsigned int order);
 #define PAGE_TYPE_BASE		0xf0000000U
 #define PAGE_MAPCOUNT_RESERVE	(-128)
 #define PG_buddy		0x00000080U
+#define PG_slab			0x00001000U	/* v6.10's value: a slab's head page (mm/slub.c) */
 
 #define PageType(page, flag)	(((page)->page_type & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
 
@@ -367,6 +368,29 @@ static inline void __ClearPageBuddy(struct page *page)
 {
 	VM_BUG_ON_PAGE(!PageBuddy(page), page);
 	page->page_type |= PG_buddy;
+}
+
+/* A slab page: the type sits on the head page only (v6.10's FOLIO_TYPE_OPS(slab, slab)). */
+static inline bool folio_test_slab(const struct folio *folio)
+{
+	return PageType(&folio->page, PG_slab);
+}
+
+static inline bool PageSlab(const struct page *page)
+{
+	return folio_test_slab(page_folio(page));
+}
+
+static inline void __SetPageSlab(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageType(page, 0) || PageTail(page), page);
+	page->page_type &= ~PG_slab;
+}
+
+static inline void __ClearPageSlab(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageType(page, PG_slab), page);
+	page->page_type |= PG_slab;
 }
 
 /* The order of a free block; PageBuddy(page) must be checked by the caller (v6.10: mm/internal.h). */

@@ -1,0 +1,159 @@
+/*
+ * mm/slab.h - what mm/slub.c, mm/slub_debug.c and mm/slab_common.c share: struct kmem_cache and
+ * struct slab (v6.10's mm/slab.h, in miniature).
+ *
+ * A slab is a (possibly compound) page run of 2^order frames cut into `objects` equal slots of
+ * s->size bytes.  A slot is [left red zone: red_left_pad][object: object_size][right red zone
+ * up to inuse][free pointer, if kept outside the object][padding to size]; without debugging
+ * only the object (and an outside free pointer for caches with a constructor) remain.
+ *
+ * Every slab is in exactly one place: this CPU's active slab (frozen: its free objects are on
+ * cpu_slab->freelist, and slab->inuse counts them as used), s->partial (some objects free, on
+ * slab->freelist) or s->full (none free).  A debug cache never uses the active slab: every
+ * allocation and free goes through its lists under s->lock, with the checks.
+ *
+ * Locking: s->lock (irqs masked) guards the lists and every non-frozen slab's freelist and
+ * counters; the active slab and cpu_slab are this CPU's, touched with irqs masked.  The list of
+ * caches is guarded by slab_caches_lock.
+ */
+#ifndef TINYMM_MM_SLAB_H
+#define TINYMM_MM_SLAB_H
+
+#include "tinymm/slab.h"
+#include "tinymm/spinlock.h"
+#include "internal.h"
+
+struct kmem_cache_cpu {
+	void *freelist;			/* the active slab's free objects, for this CPU alone */
+	struct slab *slab;		/* the active slab, or NULL */
+};
+
+struct kmem_cache {
+	struct kmem_cache_cpu cpu_slab[CONFIG_NR_CPUS];	/* first: the fast path's loads */
+	unsigned int offset;		/* of the free pointer in a free object */
+	slab_flags_t flags;
+	unsigned long random;		/* free pointer hardening: stored = ptr ^ random ^ &stored */
+	unsigned int size;		/* slot stride */
+	unsigned int object_size;	/* as asked */
+	unsigned int inuse;		/* object + right red zone: where metadata starts */
+	unsigned int red_left_pad;
+	unsigned int align;
+	unsigned int order, min_order;	/* preferred slab order, and the one that fits one object */
+	unsigned int objects;		/* per slab of @order */
+	unsigned int min_partial;	/* empty slabs kept on the partial list at most */
+	gfp_t allocflags;		/* __GFP_DMA / __GFP_RECLAIMABLE / __GFP_COMP for its pages */
+	void (*ctor)(void *);
+	const char *name;
+	spinlock_t lock;
+	struct page_list partial, full;
+	unsigned long nr_partial, nr_full, nr_slabs, total_objects;
+	struct kmem_cache *next;	/* on slab_caches */
+};
+
+/*
+ * struct slab overlays a slab's head struct page (v6.10 does the same; its fields sit
+ * differently: v6.10 puts slab_cache where compound_head is, tinymm keeps that word for the
+ * compressed list links its page_list helpers use, and takes mapping's place instead).
+ */
+struct slab {
+	unsigned long __page_flags;
+	struct page_link slab_list;		/* on s->partial or s->full */
+	struct kmem_cache *slab_cache;
+	void *freelist;				/* first free object not given to a CPU */
+	union {
+		unsigned long counters;
+		struct {
+			unsigned int inuse:16;
+			unsigned int objects:15;
+			unsigned int frozen:1;	/* this CPU's active slab */
+		};
+	};
+	unsigned int __page_type;
+	atomic_t __page_refcount;
+};
+#define SLAB_MATCH(pg, sl) \
+	_Static_assert(offsetof(struct page, pg) == offsetof(struct slab, sl), #pg " vs " #sl)
+SLAB_MATCH(flags, __page_flags);
+SLAB_MATCH(lru, slab_list);
+SLAB_MATCH(mapping, slab_cache);
+SLAB_MATCH(index, freelist);
+SLAB_MATCH(private, counters);
+SLAB_MATCH(page_type, __page_type);
+SLAB_MATCH(_refcount, __page_refcount);
+_Static_assert(sizeof(struct slab) == sizeof(struct page), "struct slab is a struct page");
+
+static inline struct page *slab_page(const struct slab *slab) { return (struct page *)slab; }
+static inline struct slab *page_slab(const struct page *page) { return (struct slab *)page; }
+
+static inline unsigned int slab_order(const struct slab *slab)
+{
+	const struct page *page = slab_page(slab);
+
+	return PageHead(page) ? folio_order((const struct folio *)page) : 0;
+}
+
+/* The slab holding @obj, or NULL if @obj is in no slab page.  Never trusts @obj. */
+struct slab *virt_to_slab(const void *obj);
+
+static inline void *slab_address(const struct slab *slab)
+{
+	return page_address(slab_page(slab));
+}
+
+/* Hardened free pointers (v6.10's CONFIG_SLAB_FREELIST_HARDENED, without its byte swap). */
+static inline void *get_freepointer(const struct kmem_cache *s, void *obj)
+{
+	uintptr_t at = (uintptr_t)obj + s->offset;
+
+	return (void *)(*(uintptr_t *)at ^ s->random ^ at);
+}
+
+static inline void set_freepointer(const struct kmem_cache *s, void *obj, void *fp)
+{
+	uintptr_t at = (uintptr_t)obj + s->offset;
+
+	*(uintptr_t *)at = (uintptr_t)fp ^ s->random ^ at;
+}
+
+/* Is @p the start of an object of @slab (not just inside it)? */
+static inline bool slab_object_at(const struct kmem_cache *s, const struct slab *slab,
+				  const void *p)
+{
+	uintptr_t base = (uintptr_t)slab_address(slab) + s->red_left_pad;
+
+	return (uintptr_t)p >= base && (uintptr_t)p - base < (uintptr_t)slab->objects * s->size &&
+	       ((uintptr_t)p - base) % s->size == 0;
+}
+
+static inline bool kmem_cache_debug(const struct kmem_cache *s)
+{
+	return s->flags & SLAB_DEBUG_FLAGS;
+}
+
+extern struct kmem_cache *slab_caches;		/* newest first, as v6.10's list */
+extern spinlock_t slab_caches_lock;
+extern slab_flags_t slub_debug;			/* tinymm.slub_debug: debug flags for new caches */
+
+/* slub.c */
+int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
+		    unsigned int align, slab_flags_t flags, void (*ctor)(void *));
+void *slab_alloc(struct kmem_cache *s, gfp_t gfp);
+void slab_free(struct kmem_cache *s, struct slab *slab, void *obj);
+void flush_cpu_slab(struct kmem_cache *s);
+unsigned long slab_free_objects(struct kmem_cache *s);	/* free objects in all its slabs */
+unsigned long slab_empty_slabs(struct kmem_cache *s);	/* empty slabs on its partial list */
+void slab_bug(const struct kmem_cache *s, const char *what);	/* the report's first lines */
+void slab_bug_end(const struct kmem_cache *s, const struct slab *slab, const void *obj);
+
+/* slub_debug.c: the debug cache paths (s->lock held, irqs masked) */
+void setup_object_debug(struct kmem_cache *s, void *obj);
+bool alloc_debug_processing(struct kmem_cache *s, struct slab *slab, void *obj);
+bool free_debug_processing(struct kmem_cache *s, struct slab *slab, void *obj);
+int check_slab_objects(struct kmem_cache *s, struct slab *slab, int (*pr)(const char *fmt, ...));
+
+#define POISON_FREE		0x6b	/* v6.10's poison.h */
+#define POISON_END		0xa5
+#define SLUB_RED_INACTIVE	0xbb
+#define SLUB_RED_ACTIVE		0xcc
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * slab_common.c - the slab allocator's interface: kmem_cache_create/destroy, kmalloc and
+ * friends over the size classes, large kmalloc from the page allocator, kfree of anything,
+ * slab_check(), and the `slabinfo`, `kmalloc`, `kfree`, `slabcheck` commands (v6.10's
+ * mm/slab_common.c, in miniature).
+ *
+ * kmalloc(size) -> the class: sizes up to 192 by a table of (size - 1) / 8 (so 96 and 192 are
+ * classes, as in Linux), above by compares (no clz on rv32imac) -> slab_alloc() of that cache.
+ * Above KMALLOC_MAX_CACHE_SIZE (half a page) whole pages: a compound page of the order that
+ * fits.  kfree(p) -> the page of p: a slab page -> its cache, if p is an object's start; a
+ * page-allocator block -> the folio, if p is its start; anything else -> a report, nothing freed.
+ * Locking: slab_caches_lock guards the list of caches; the rest is mm/slub.c's.
+ */
+#include <string.h>
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "slab.h"
+
+#define KMALLOC_SHIFT_LOW	3
+#define NR_KMALLOC		(KMALLOC_SHIFT_HIGH + 1)
+
+/* [0]: normal, [1]: __GFP_DMA.  Index 1 is 96 bytes, 2 is 192, i (3..) is 2^i. */
+static struct kmem_cache kmalloc_caches[2][NR_KMALLOC];
+static struct kmem_cache kmem_cache_boot;	/* the cache of struct kmem_cache */
+static char kmalloc_names[2][NR_KMALLOC][20];
+
+/* v6.10's kmalloc_size_index: the class of sizes 1..192, by (size - 1) / 8. */
+static const unsigned char size_index[24] = {
+	3, 4, 5, 5, 6, 6, 6, 6, 1, 1, 1, 1, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+static unsigned int kmalloc_size(unsigned int i)
+{
+	return i == 1 ? 96 : i == 2 ? 192 : 1u << i;
+}
+
+static void add_cache(struct kmem_cache *s)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	s->next = slab_caches;
+	slab_caches = s;
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+void kmem_cache_init(void)
+{
+	slab_caches = NULL;
+	if (kmem_cache_open(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache), 0,
+			    SLAB_HWCACHE_ALIGN | slub_debug, NULL))
+		panic("slab: cannot make the kmem_cache cache");
+	add_cache(&kmem_cache_boot);
+	for (int dma = 0; dma < 2; dma++)
+		for (unsigned int i = 1; i < NR_KMALLOC; i++) {
+			unsigned int size = kmalloc_size(i);
+			if (i <= 2 || i >= KMALLOC_SHIFT_LOW) {
+				char *name = kmalloc_names[dma][i];
+				if (size >= 1024)
+					ksnprintf(name, 20, "%skmalloc-%uk", dma ? "dma-" : "", size >> 10);
+				else
+					ksnprintf(name, 20, "%skmalloc-%u", dma ? "dma-" : "", size);
+				/* Power-of-two sizes are aligned to their size (v6.10's guarantee). */
+				unsigned int align = (size & (size - 1)) ? 0 : size;
+				if (kmem_cache_open(&kmalloc_caches[dma][i], name, size, align,
+						    slub_debug | (dma ? SLAB_CACHE_DMA : 0), NULL))
+					panic("slab: cannot make %s", name);
+				add_cache(&kmalloc_caches[dma][i]);
+			}
+		}
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
+				     slab_flags_t flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s = NULL;
+
+	if (name && size && !(align & (align - 1)))
+		s = slab_alloc(&kmem_cache_boot, GFP_KERNEL);
+	if (s && kmem_cache_open(s, name, size, align, (flags & ~SLAB_PANIC) | slub_debug, ctor)) {
+		slab_free(&kmem_cache_boot, virt_to_slab(s), s);
+		s = NULL;
+	}
+	if (!s) {
+		if (flags & SLAB_PANIC)
+			panic("kmem_cache_create: cannot make %s", name ? name : "(null)");
+		printk(KERN_WARNING "kmem_cache_create(%s) failed: size %u align %u\n",
+		       name ? name : "(null)", size, align);
+		return NULL;
+	}
+	add_cache(s);
+	return s;
+}
+
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	unsigned long flags;
+
+	if (!s)
+		return;
+	kmem_cache_shrink(s);
+	if (s->nr_slabs) {
+		/* v6.10: "Objects remaining on __kmem_cache_shutdown()": the cache stays. */
+		slab_bug(s, "Objects remaining on kmem_cache_destroy()");
+		printk(KERN_ERR "%lu objects in %lu slabs still allocated\n",
+		       s->total_objects - slab_free_objects(s), s->nr_slabs);
+		return;
+	}
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	for (struct kmem_cache **pp = &slab_caches; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	slab_free(&kmem_cache_boot, virt_to_slab(s), s);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
+{
+	return slab_alloc(s, gfp);
+}
+
+static void free_bug(const struct kmem_cache *s, const void *obj, const char *what)
+{
+	char msg[96];
+
+	ksnprintf(msg, sizeof(msg), "%s: 0x%lx %s", s ? "kmem_cache_free" : "kfree",
+		  (unsigned long)obj, what);
+	slab_bug(s, msg);
+	slab_bug_end(s, NULL, obj);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	struct slab *slab = virt_to_slab(obj);
+
+	if (unlikely(!slab || slab->slab_cache != s || !slab_object_at(s, slab, obj))) {
+		/* v6.10 WARNs "Wrong slab cache" and frees to the right one; tinymm frees nothing. */
+		free_bug(s, obj, !slab ? "is not a slab object" : slab->slab_cache != s ?
+			 "belongs to another cache" : "is not the start of an object");
+		return;
+	}
+	slab_free(s, slab, obj);
+}
+
+/* ---- kmalloc ---- */
+
+static void *kmalloc_large(size_t size, gfp_t gfp)
+{
+	if (size > KMALLOC_MAX_SIZE) {
+		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
+		printk(KERN_WARNING "kmalloc: %lu bytes is above KMALLOC_MAX_SIZE\n", (unsigned long)size);
+		return NULL;
+	}
+	unsigned int order = 0;
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	struct page *page = alloc_pages(gfp | __GFP_COMP, order);
+	return page ? page_address(page) : NULL;
+}
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	unsigned int i;
+
+	if (likely(size - 1 < 192))
+		i = size_index[(size - 1) >> 3];
+	else if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
+		i = size <= 256 ? 8 : size <= 512 ? 9 : size <= 1024 ? 10 : 11;
+	else if (!size)
+		return ZERO_SIZE_PTR;
+	else
+		return kmalloc_large(size, gfp);
+	return slab_alloc(&kmalloc_caches[!!(gfp & __GFP_DMA)][i], gfp);
+}
+_Static_assert(KMALLOC_SHIFT_HIGH == 11, "kmalloc's compares stop at 2048 bytes");
+
+void kfree(const void *obj)
+{
+	if (unlikely(ZERO_OR_NULL_PTR(obj)))
+		return;
+	struct page *page = virt_to_page(obj);
+	struct page *head = page ? compound_head(page) : NULL;
+	if (likely(head && PageSlab(head))) {
+		struct slab *slab = page_slab(head);
+		struct kmem_cache *s = slab->slab_cache;
+		if (likely(slab_object_at(s, slab, obj))) {
+			slab_free(s, slab, (void *)obj);
+			return;
+		}
+		free_bug(s, obj, "is not the start of an object");
+		return;
+	}
+	/* A large kmalloc, or any block of the page allocator: its start, in use, not reserved. */
+	if (!head || page_address(head) != obj || page_ref_count(head) <= 0 || PageReserved(head)) {
+		free_bug(NULL, obj, !head ? "is not in memory" :
+			 "is not a slab object or the start of an allocated block");
+		return;
+	}
+	folio_put(page_folio(head));
+}
+
+size_t ksize(const void *obj)
+{
+	if (ZERO_OR_NULL_PTR(obj))
+		return 0;
+	struct slab *slab = virt_to_slab(obj);
+	if (slab) {
+		const struct kmem_cache *s = slab->slab_cache;
+		/* v6.10's slab_ksize(): the whole slot unless debugging guards its end. */
+		return s->flags & (SLAB_RED_ZONE | SLAB_POISON) ? s->object_size :
+		       s->offset >= s->object_size ? s->offset : s->size - s->red_left_pad;
+	}
+	struct page *page = virt_to_page(obj);
+	return page ? PAGE_SIZE << folio_order(page_folio(page)) : 0;
+}
+
+void *krealloc(const void *obj, size_t new_size, gfp_t gfp)
+{
+	if (!new_size) {
+		kfree(obj);
+		return ZERO_SIZE_PTR;
+	}
+	size_t ks = ksize(obj);
+	if (ks >= new_size) {
+		if (gfp & __GFP_ZERO)
+			memset((char *)obj + new_size, 0, ks - new_size);
+		return (void *)obj;
+	}
+	void *p = kmalloc(new_size, gfp);
+	if (p && ks) {
+		memcpy(p, obj, ks);
+		kfree(obj);
+	}
+	return p;
+}

@@ -1,0 +1,178 @@
+/*
+ * slab_show.c - looking at the slab allocator: slab_check(), and the `slabinfo`, `slabcheck`,
+ * `kmalloc` and `kfree` commands.
+ *
+ * slabinfo prints /proc/slabinfo as v6.10 does (version 2.1, its columns and widths; SLUB's
+ * tunables and shared columns are 0).  One difference: v6.10 counts the free objects of a CPU's
+ * active slab as active (it only counts the partial lists' free objects); tinymm counts every
+ * free object as free, so active_objs is exactly what is allocated.
+ * Locking: each cache is read under its own lock (a snapshot per cache); the list of caches
+ * under slab_caches_lock.
+ */
+#include "tinymm/cmdline.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "slab.h"
+
+#define FAIL(...) do { errors++; if (pr) pr(__VA_ARGS__); } while (0)
+
+static struct page *next_on(struct page *p)
+{
+	return p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next);
+}
+
+/* One list of @s: every slab is a slab of @s, partial or full as the list says. */
+static int check_list(struct kmem_cache *s, struct page_list *list, bool partial,
+		      unsigned long *nr, unsigned long *objects, int (*pr)(const char *fmt, ...))
+{
+	int errors = 0;
+
+	for (struct page *p = page_list_first(list); p; p = next_on(p)) {
+		struct slab *slab = page_slab(p);
+		if (!PageSlab(p) || slab->slab_cache != s || slab->frozen) {
+			FAIL("slabcheck: %s: page 0x%lx on its %s list is not its slab\n", s->name,
+			     (unsigned long)p, partial ? "partial" : "full");
+			return errors;
+		}
+		if (partial ? !slab->freelist || slab->inuse >= slab->objects :
+			      slab->freelist || slab->inuse != slab->objects)
+			FAIL("slabcheck: %s: slab 0x%lx (inuse %u of %u) on the wrong list (%s)\n",
+			     s->name, (unsigned long)slab, slab->inuse, slab->objects,
+			     partial ? "partial" : "full");
+		errors += check_slab_objects(s, slab, pr);
+		(*nr)++;
+		*objects += slab->objects;
+		if (*nr > s->nr_slabs + 1) {
+			FAIL("slabcheck: %s: a list loops\n", s->name);
+			break;
+		}
+	}
+	return errors;
+}
+
+static int check_cache(struct kmem_cache *s, int (*pr)(const char *fmt, ...), unsigned long *pages)
+{
+	unsigned long flags, np = 0, nf = 0, objects = 0;
+	int errors = 0;
+
+	local_irq_save(flags);
+	spin_lock(&s->lock);
+	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	if (c->slab) {
+		unsigned int n = 0;
+		if (!c->slab->frozen || c->slab->slab_cache != s || kmem_cache_debug(s))
+			FAIL("slabcheck: %s: active slab 0x%lx is not frozen in this cache\n", s->name,
+			     (unsigned long)c->slab);
+		for (void *p = c->freelist; p; p = get_freepointer(s, p))
+			if (!slab_object_at(s, c->slab, p) || ++n > c->slab->objects) {
+				FAIL("slabcheck: %s: CPU freelist corrupt at 0x%lx\n", s->name, (unsigned long)p);
+				break;
+			}
+		objects += c->slab->objects;
+		*pages += 1UL << slab_order(c->slab);
+	} else if (c->freelist) {
+		FAIL("slabcheck: %s: CPU freelist without an active slab\n", s->name);
+	}
+	errors += check_list(s, &s->partial, true, &np, &objects, pr);
+	errors += check_list(s, &s->full, false, &nf, &objects, pr);
+	if (np != s->nr_partial || nf != s->nr_full || np + nf + !!c->slab != s->nr_slabs ||
+	    objects != s->total_objects)
+		FAIL("slabcheck: %s: %lu partial + %lu full + %d active slabs, %lu objects; counters "
+		     "say %lu + %lu of %lu, %lu objects\n", s->name, np, nf, !!c->slab, objects,
+		     s->nr_partial, s->nr_full, s->nr_slabs, s->total_objects);
+	for (struct page *p = page_list_first(&s->partial); p; p = next_on(p))
+		*pages += 1UL << slab_order(page_slab(p));
+	for (struct page *p = page_list_first(&s->full); p; p = next_on(p))
+		*pages += 1UL << slab_order(page_slab(p));
+	spin_unlock(&s->lock);
+	local_irq_restore(flags);
+	return errors;
+}
+
+int slab_check(int (*pr)(const char *fmt, ...))
+{
+	unsigned long pages = 0;
+	int errors = 0;
+
+	for (struct kmem_cache *s = slab_caches; s; s = s->next)
+		errors += check_cache(s, pr, &pages);
+	if (pages != slab_pages_reclaimable() + slab_pages_unreclaimable())
+		FAIL("slabcheck: %lu frames in slabs, %lu accounted\n", pages,
+		     slab_pages_reclaimable() + slab_pages_unreclaimable());
+	return errors;
+}
+
+static int cmd_slabcheck(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	int errors = slab_check(kprintf);
+	kprintf("slabcheck: %s (%d problem%s)\n", errors ? "FAILED" : "ok", errors, errors == 1 ? "" : "s");
+	return errors ? 1 : 0;
+}
+SHELL_COMMAND(slabcheck, "", "verify every slab cache's lists, counters and red zones", cmd_slabcheck);
+
+static int cmd_slabinfo(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	kprintf("slabinfo - version: 2.1\n");
+	kprintf("# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+		" : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs>"
+		" <sharedavail>\n");
+	for (struct kmem_cache *s = slab_caches; s; s = s->next) {
+		unsigned long total = s->total_objects, active = total - slab_free_objects(s);
+		kprintf("%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu\n",
+			s->name, active, total, s->size, s->objects, 1 << s->order, 0u, 0u, 0u,
+			s->nr_slabs, s->nr_slabs, 0UL);
+	}
+	return 0;
+}
+SHELL_COMMAND(slabinfo, "", "the slab caches, in /proc/slabinfo's format", cmd_slabinfo);
+
+static int parse_ul(const char *s, unsigned long *v)
+{
+	unsigned long long x;
+
+	if (kstrtoull(s, &x) || x > (unsigned long)-1)
+		return -1;
+	*v = (unsigned long)x;
+	return 0;
+}
+
+static int cmd_kmalloc(int argc, char **argv)
+{
+	unsigned long size, count = 1;
+
+	if (argc < 2 || argc > 3 || parse_ul(argv[1], &size) || (argc == 3 && parse_ul(argv[2], &count)))
+		return shell_usage_error(argv[0], "usage: kmalloc <size> [count]");
+	for (unsigned long i = 0; i < count; i++) {
+		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		if (!p) {
+			kprintf("kmalloc: failed after %lu of %lu\n", i, count);
+			return 1;
+		}
+		const char *cache = p == ZERO_SIZE_PTR ? NULL : slab_cache_name_of(virt_to_page(p));
+		kprintf("kmalloc: %lu bytes at %#lx (%s)\n", size, (unsigned long)p,
+			p == ZERO_SIZE_PTR ? "ZERO_SIZE_PTR" : cache ? cache : "pages");
+	}
+	return 0;
+}
+SHELL_COMMAND(kmalloc, "<size> [count]", "allocate objects (kept until `kfree`)", cmd_kmalloc);
+
+static int cmd_kfree(int argc, char **argv)
+{
+	unsigned long addr;
+
+	if (argc != 2 || parse_ul(argv[1], &addr))
+		return shell_usage_error(argv[0], "usage: kfree <addr>");
+	unsigned long bugs = nr_slab_bugs;
+	kfree((void *)addr);
+	if (nr_slab_bugs != bugs) {
+		kprintf("kfree: %#lx not freed (see above)\n", addr);
+		return 1;
+	}
+	return 0;
+}
+SHELL_COMMAND(kfree, "<addr>", "free what `kmalloc` gave out", cmd_kfree);

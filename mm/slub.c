@@ -1,0 +1,541 @@
+/*
+ * slub.c - caches of equal objects in slabs of buddy pages (v6.10's mm/slub.c, in miniature).
+ *
+ * kmem_cache_alloc() -> slab_alloc(): pop this CPU's freelist (the active slab's free objects),
+ * irqs masked, no lock.  Empty: ___slab_alloc() takes the active slab's own freelist, else a
+ * partial slab, else a new slab from alloc_pages(); the slab becomes the active one (frozen).
+ * kmem_cache_free() -> slab_free(): an object of the active slab is pushed on this CPU's
+ * freelist; any other goes on its slab's freelist under s->lock (__slab_free), moving the slab
+ * from full to partial, and an empty slab beyond min_partial back to the page allocator.
+ * Debug caches (mm/slub_debug.c) skip the active slab and check every step.
+ *
+ * Invariants and locking: mm/slab.h.  slab_check() verifies the counts and lists.
+ */
+#include <string.h>
+#include "tinymm/arch.h"
+#include "tinymm/cmdline.h"
+#include "tinymm/irqflags.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "slab.h"
+
+struct kmem_cache *slab_caches;
+DEFINE_SPINLOCK(slab_caches_lock);
+unsigned long nr_slab_bugs;
+static unsigned int slub_min_partial_param;	/* tinymm.slub_min_partial; 0: v6.10's rule */
+static unsigned long nr_slab_pages[2];		/* [reclaimable] frames in slabs */
+
+static int set_slub_min_partial(const char *v)
+{
+	unsigned long long x;
+
+	if (kstrtoull(v, &x) || !x || x > 1000)
+		return -1;
+	slub_min_partial_param = (unsigned int)x;
+	return 0;
+}
+KPARAM(slub_min_partial, set_slub_min_partial,
+       "empty slabs a cache keeps before giving them back (default: v6.10's 5..10 by size)");
+
+/* ---- geometry (v6.10's calculate_sizes / calculate_order) ---- */
+
+static unsigned int fls_u(unsigned long x)
+{
+	unsigned int n = 0;
+
+	while (x) {
+		n++;
+		x >>= 1;
+	}
+	return n;
+}
+
+static unsigned int get_order_bytes(unsigned long size)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
+/* The smallest order from @min_order up to @max_order leaving at most 1/@fract of the slab unused. */
+static unsigned int calc_slab_order(unsigned int size, unsigned int min_order, unsigned int max_order,
+				    unsigned int fract)
+{
+	unsigned int order;
+
+	for (order = min_order; order <= max_order; order++) {
+		unsigned long slab_size = PAGE_SIZE << order;
+		if (slab_size % size <= slab_size / fract)
+			break;
+	}
+	return order;
+}
+
+static unsigned int calculate_order(unsigned int size)
+{
+	/* v6.10: min_objects = 4 * (fls(nr_cpus) + 1); slub_max_order = PAGE_ALLOC_COSTLY_ORDER. */
+	unsigned int min_objects = 4 * (fls_u(CONFIG_NR_CPUS) + 1);
+	unsigned int max_objects = (unsigned int)max((PAGE_SIZE << PAGE_ALLOC_COSTLY_ORDER) / size, 1UL);
+	unsigned int min_order;
+
+	min_objects = min(min_objects, max_objects);
+	min_order = get_order_bytes((unsigned long)min_objects * size);
+	for (unsigned int fract = 16; fract > 1; fract /= 2) {
+		unsigned int order = calc_slab_order(size, min_order, PAGE_ALLOC_COSTLY_ORDER, fract);
+		if (order <= PAGE_ALLOC_COSTLY_ORDER)
+			return order;
+	}
+	return get_order_bytes(size);	/* one object does not fit the costly order */
+}
+
+static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align, unsigned int size)
+{
+	if (flags & SLAB_HWCACHE_ALIGN) {
+		unsigned int ralign = 64;	/* L1 line of every tinymm board */
+		while (size <= ralign / 2)
+			ralign /= 2;
+		align = max(align, ralign);
+	}
+	align = max(align, 8u);		/* v6.10's ARCH_SLAB_MINALIGN: alignof(unsigned long long) */
+	return ALIGN(align, (unsigned int)sizeof(void *));
+}
+
+static unsigned long slab_random_seed = 0x9e3779b9UL;
+
+int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
+		    unsigned int align, slab_flags_t flags, void (*ctor)(void *))
+{
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->object_size = size;
+	s->ctor = ctor;
+	s->flags = flags;
+	s->align = calculate_alignment(flags, align, size);
+	spin_lock_init(&s->lock);
+	page_list_init(&s->partial);
+	page_list_init(&s->full);
+
+	unsigned int sz = ALIGN(size, (unsigned int)sizeof(void *));
+	if ((flags & SLAB_RED_ZONE) && sz == size)
+		sz += sizeof(void *);		/* room for a right red zone */
+	s->inuse = sz;
+	if ((flags & SLAB_POISON) || ctor || (flags & SLAB_RED_ZONE)) {
+		/* Keep the free pointer out of the object: the poison and the constructed state
+		 * stay whole, and an overflow hits the red zone before it. */
+		s->offset = sz;
+		sz += sizeof(void *);
+	} else {
+		/* Mid-object (v6.10): a small overflow from the previous slot misses it. */
+		s->offset = ALIGN_DOWN(size / 2, (unsigned int)sizeof(void *));
+	}
+	if (flags & SLAB_RED_ZONE) {
+		s->red_left_pad = ALIGN((unsigned int)sizeof(void *), s->align);
+		sz += s->red_left_pad;
+	}
+	s->size = ALIGN(sz, s->align);
+	if (!size || s->size > (PAGE_SIZE << MAX_PAGE_ORDER))
+		return -1;
+	s->order = calculate_order(s->size);
+	s->min_order = get_order_bytes(s->size);
+	s->objects = (unsigned int)((PAGE_SIZE << s->order) / s->size);
+	if (s->objects > 0x7fff)
+		return -1;
+	/* v6.10's set_min_partial(): ilog2(size) / 2, between MIN_PARTIAL 5 and MAX_PARTIAL 10. */
+	s->min_partial = slub_min_partial_param ? slub_min_partial_param :
+			 min(10u, max(5u, (fls_u(s->size) - 1) / 2));
+	s->allocflags = (flags & SLAB_RECLAIM_ACCOUNT ? __GFP_RECLAIMABLE : 0) |
+			(flags & SLAB_CACHE_DMA ? __GFP_DMA : 0);
+	slab_random_seed = slab_random_seed * 6364136223846793005ULL + (unsigned long)arch_counter_read();
+	s->random = slab_random_seed | 1;
+	return 0;
+}
+
+/* ---- slabs ---- */
+
+struct slab *virt_to_slab(const void *obj)
+{
+	struct page *page = virt_to_page(obj);
+
+	if (!page)
+		return NULL;
+	page = compound_head(page);
+	return PageSlab(page) ? page_slab(page) : NULL;
+}
+
+static struct slab *allocate_slab(struct kmem_cache *s, gfp_t gfp)
+{
+	gfp_t g = (gfp & ~(__GFP_ZERO | __GFP_MOVABLE | __GFP_RECLAIMABLE | __GFP_DMA)) | s->allocflags;
+	unsigned int order = s->order;
+	struct page *page = alloc_pages(g | __GFP_NOWARN | (order ? __GFP_COMP : 0), order);
+
+	if (!page && order > s->min_order) {	/* v6.10 falls back to the order one object needs */
+		order = s->min_order;
+		page = alloc_pages(g | (order ? __GFP_COMP : 0), order);
+	}
+	if (!page)
+		return NULL;
+	struct slab *slab = page_slab(page);
+	__SetPageSlab(page);
+	slab->slab_cache = s;
+	slab->counters = 0;
+	slab->objects = (PAGE_SIZE << order) / s->size;
+	char *base = page_address(page), *prev = NULL;
+	for (unsigned int i = 0; i < slab->objects; i++) {
+		void *obj = base + (size_t)i * s->size + s->red_left_pad;
+		if (kmem_cache_debug(s))
+			setup_object_debug(s, obj);
+		if (s->ctor)
+			s->ctor(obj);
+		if (prev)
+			set_freepointer(s, prev, obj);
+		else
+			slab->freelist = obj;
+		prev = obj;
+	}
+	set_freepointer(s, prev, NULL);
+	nr_slab_pages[!!(s->flags & SLAB_RECLAIM_ACCOUNT)] += 1UL << order;
+	return slab;
+}
+
+static void discard_slab(struct kmem_cache *s, struct slab *slab)
+{
+	struct page *page = slab_page(slab);
+	unsigned int order = slab_order(slab);
+
+	__ClearPageSlab(page);
+	slab->slab_cache = NULL;
+	slab->freelist = NULL;
+	slab->counters = 0;
+	page->lru.next = page->lru.prev = 0;
+	nr_slab_pages[!!(s->flags & SLAB_RECLAIM_ACCOUNT)] -= 1UL << order;
+	__free_pages(page, order);
+}
+
+/* Account a new slab in @s and put it on @list; s->lock held. */
+static void add_slab(struct kmem_cache *s, struct slab *slab, bool partial)
+{
+	page_list_add(partial ? &s->partial : &s->full, slab_page(slab));
+	if (partial)
+		s->nr_partial++;
+	else
+		s->nr_full++;
+}
+
+static void remove_slab(struct kmem_cache *s, struct slab *slab, bool partial)
+{
+	page_list_del(partial ? &s->partial : &s->full, slab_page(slab));
+	if (partial)
+		s->nr_partial--;
+	else
+		s->nr_full--;
+}
+
+/* A slab leaves its list (or the CPU) with @inuse objects used: where does it go?  s->lock
+ * held.  Returns true if it must be discarded (the caller does it without the lock). */
+static bool place_slab(struct kmem_cache *s, struct slab *slab)
+{
+	if (!slab->inuse && s->nr_partial >= s->min_partial) {
+		s->nr_slabs--;
+		s->total_objects -= slab->objects;
+		return true;
+	}
+	add_slab(s, slab, slab->freelist != NULL);
+	return false;
+}
+
+/* Return this CPU's active slab to the lists, its free objects to its freelist.  irqs masked. */
+static void deactivate_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	struct slab *slab = c->slab;
+	unsigned int freed = 0;
+
+	if (!slab)
+		return;
+	for (void *obj = c->freelist, *next; obj; obj = next) {
+		next = get_freepointer(s, obj);
+		set_freepointer(s, obj, slab->freelist);
+		slab->freelist = obj;
+		freed++;
+	}
+	c->freelist = NULL;
+	c->slab = NULL;
+	spin_lock(&s->lock);
+	slab->frozen = 0;
+	slab->inuse -= freed;
+	bool discard = place_slab(s, slab);
+	spin_unlock(&s->lock);
+	if (discard)
+		discard_slab(s, slab);
+}
+
+void flush_cpu_slab(struct kmem_cache *s)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	deactivate_slab(s, &s->cpu_slab[0]);
+	local_irq_restore(flags);
+}
+
+/* A slab with free objects for this CPU: the active one's freelist, a partial one, or a new one.
+ * irqs masked on entry and exit (a new slab is allocated with them restored to @irqflags). */
+static void *___slab_alloc(struct kmem_cache *s, gfp_t gfp, unsigned long *irqflags)
+{
+	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	struct slab *slab = c->slab;
+	void *obj;
+
+	if (slab) {
+		spin_lock(&s->lock);
+		if (!slab->freelist) {		/* full: off to the full list */
+			slab->frozen = 0;
+			add_slab(s, slab, false);
+			c->slab = slab = NULL;
+		}
+		spin_unlock(&s->lock);
+	}
+	if (!slab) {
+		spin_lock(&s->lock);
+		slab = (struct slab *)page_list_first(&s->partial);
+		if (slab)
+			remove_slab(s, slab, true);
+		spin_unlock(&s->lock);
+	}
+	if (!slab) {
+		local_irq_restore(*irqflags);
+		slab = allocate_slab(s, gfp);
+		local_irq_save(*irqflags);
+		if (!slab)
+			return NULL;
+		spin_lock(&s->lock);
+		s->nr_slabs++;
+		s->total_objects += slab->objects;
+		if (c->slab) {			/* an interrupt installed one meanwhile: keep ours */
+			add_slab(s, slab, true);
+			slab = NULL;
+		}
+		spin_unlock(&s->lock);
+		if (!slab)
+			return ___slab_alloc(s, gfp, irqflags);
+	}
+	/* Freeze it: its whole freelist is this CPU's now. */
+	c->slab = slab;
+	slab->frozen = 1;
+	obj = slab->freelist;
+	slab->freelist = NULL;
+	slab->inuse = slab->objects;
+	c->freelist = get_freepointer(s, obj);
+	return obj;
+}
+
+/* The debug caches' allocation: from the lists, checked, under s->lock. */
+static void *debug_slab_alloc(struct kmem_cache *s, gfp_t gfp)
+{
+	unsigned long flags;
+	struct slab *slab;
+	void *obj;
+
+	for (;;) {
+		spin_lock_irqsave(&s->lock, flags);
+		slab = (struct slab *)page_list_first(&s->partial);
+		if (!slab) {
+			spin_unlock_irqrestore(&s->lock, flags);
+			slab = allocate_slab(s, gfp);
+			if (!slab)
+				return NULL;
+			spin_lock_irqsave(&s->lock, flags);
+			s->nr_slabs++;
+			s->total_objects += slab->objects;
+			add_slab(s, slab, true);
+		}
+		obj = slab->freelist;
+		if (alloc_debug_processing(s, slab, obj)) {
+			slab->freelist = get_freepointer(s, obj);
+			slab->inuse++;
+			if (!slab->freelist) {
+				remove_slab(s, slab, true);
+				add_slab(s, slab, false);
+			}
+			spin_unlock_irqrestore(&s->lock, flags);
+			return obj;
+		}
+		/* Corrupt: alloc_debug_processing marked every object used; move it to full and
+		 * never hand out anything from it again. */
+		remove_slab(s, slab, true);
+		add_slab(s, slab, false);
+		spin_unlock_irqrestore(&s->lock, flags);
+	}
+}
+
+void *slab_alloc(struct kmem_cache *s, gfp_t gfp)
+{
+	unsigned long flags;
+	void *obj;
+
+	if (unlikely(kmem_cache_debug(s))) {
+		obj = debug_slab_alloc(s, gfp);
+	} else {
+		struct kmem_cache_cpu *c = &s->cpu_slab[0];
+		local_irq_save(flags);
+		obj = c->freelist;
+		if (likely(obj))
+			c->freelist = get_freepointer(s, obj);
+		else
+			obj = ___slab_alloc(s, gfp, &flags);
+		local_irq_restore(flags);
+	}
+	if (unlikely(gfp & __GFP_ZERO) && obj)
+		memset(obj, 0, s->object_size);
+	return obj;
+}
+
+/* An object goes back to a slab that is not this CPU's active one.  irqs masked. */
+static void __slab_free(struct kmem_cache *s, struct slab *slab, void *obj)
+{
+	bool discard = false;
+
+	spin_lock(&s->lock);
+	bool was_full = !slab->freelist && !slab->frozen;
+	set_freepointer(s, obj, slab->freelist);
+	slab->freelist = obj;
+	slab->inuse--;
+	if (slab->frozen) {
+		/* this CPU's active slab: nothing moves */
+	} else if (!slab->inuse && s->nr_partial >= s->min_partial) {
+		/* v6.10: an empty slab goes back once the partial list holds min_partial (this one
+		 * included, if it is there) */
+		remove_slab(s, slab, !was_full);
+		s->nr_slabs--;
+		s->total_objects -= slab->objects;
+		discard = true;
+	} else if (was_full) {
+		remove_slab(s, slab, false);
+		add_slab(s, slab, true);
+	}
+	spin_unlock(&s->lock);
+	if (discard)
+		discard_slab(s, slab);
+}
+
+void slab_free(struct kmem_cache *s, struct slab *slab, void *obj)
+{
+	unsigned long flags;
+
+	if (unlikely(kmem_cache_debug(s))) {
+		spin_lock_irqsave(&s->lock, flags);
+		bool ok = free_debug_processing(s, slab, obj);
+		spin_unlock_irqrestore(&s->lock, flags);
+		if (ok) {
+			local_irq_save(flags);
+			__slab_free(s, slab, obj);
+			local_irq_restore(flags);
+		}
+		return;
+	}
+	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	local_irq_save(flags);
+	if (likely(slab == c->slab)) {
+		set_freepointer(s, obj, c->freelist);
+		c->freelist = obj;
+	} else {
+		__slab_free(s, slab, obj);
+	}
+	local_irq_restore(flags);
+}
+
+/* ---- reports shared with slub_debug.c and slab_common.c ---- */
+
+void slab_bug(const struct kmem_cache *s, const char *what)
+{
+	nr_slab_bugs++;
+	printk(KERN_ERR "=============================================================================\n");
+	printk(KERN_ERR "BUG %s: %s\n", s ? s->name : "kmalloc", what);
+	printk(KERN_ERR "-----------------------------------------------------------------------------\n");
+}
+
+void slab_bug_end(const struct kmem_cache *s, const struct slab *slab, const void *obj)
+{
+	(void)s;
+	if (slab)
+		printk(KERN_ERR "Slab 0x%lx objects=%u used=%u fp=0x%lx\n", (unsigned long)slab,
+		       slab->objects, slab->inuse, (unsigned long)slab->freelist);
+	if (obj)
+		printk(KERN_ERR "Object 0x%lx\n", (unsigned long)obj);
+	if (slab)
+		dump_page(slab_page(slab), "slab");
+	if (!kernel_tainted_bad_page)
+		printk(KERN_ALERT "Disabling lock debugging due to kernel taint\n");
+	kernel_tainted_bad_page = true;
+}
+
+/* ---- whole caches ---- */
+
+unsigned long slab_free_objects(struct kmem_cache *s)
+{
+	unsigned long n = 0, flags;
+
+	local_irq_save(flags);
+	for (void *obj = s->cpu_slab[0].freelist; obj; obj = get_freepointer(s, obj))
+		n++;
+	spin_lock(&s->lock);
+	for (struct page *p = page_list_first(&s->partial); p;
+	     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+		n += page_slab(p)->objects - page_slab(p)->inuse;
+	spin_unlock(&s->lock);
+	local_irq_restore(flags);
+	return n;
+}
+
+unsigned long slab_empty_slabs(struct kmem_cache *s)
+{
+	unsigned long n = 0, flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	for (struct page *p = page_list_first(&s->partial); p;
+	     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+		n += !page_slab(p)->inuse;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return n;
+}
+
+/* Give every empty slab back (v6.10: __kmem_cache_do_shrink ignores min_partial). */
+int kmem_cache_shrink(struct kmem_cache *s)
+{
+	unsigned long flags;
+
+	flush_cpu_slab(s);
+	for (;;) {
+		struct slab *empty = NULL;
+		spin_lock_irqsave(&s->lock, flags);
+		for (struct page *p = page_list_first(&s->partial); p && !empty;
+		     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+			if (!page_slab(p)->inuse)
+				empty = page_slab(p);
+		if (empty) {
+			remove_slab(s, empty, true);
+			s->nr_slabs--;
+			s->total_objects -= empty->objects;
+		}
+		spin_unlock_irqrestore(&s->lock, flags);
+		if (!empty)
+			return 0;
+		discard_slab(s, empty);
+	}
+}
+
+unsigned long slab_pages_reclaimable(void) { return nr_slab_pages[1]; }
+unsigned long slab_pages_unreclaimable(void) { return nr_slab_pages[0]; }
+
+const char *slab_cache_name_of(const struct page *page)
+{
+	const struct page *head = compound_head(page);
+
+	return PageSlab(head) && page_slab(head)->slab_cache ? page_slab(head)->slab_cache->name : NULL;
+}
+
+unsigned int kmem_cache_size(const struct kmem_cache *s)
+{
+	return s->object_size;
+}
