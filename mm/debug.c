@@ -27,6 +27,7 @@
 #include "tinymm/cmdline.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
+#include "tinymm/slab.h"
 #include "tinymm/shell.h"
 
 static const char *const pageflag_names[NR_PAGEFLAGS] = {
@@ -69,6 +70,7 @@ void format_page_flags(char *buf, size_t len, unsigned long flags)
 /* v6.10's __def_pagetype_names, for the types tinymm has. */
 static const struct { unsigned int mask; const char *name; } pagetype_names[] = {
 	{ PG_buddy, "buddy" },
+	{ PG_slab, "slab" },
 };
 
 static void format_page_type(char *buf, size_t len, unsigned int page_type)
@@ -155,6 +157,12 @@ static void __dump_page(dump_emit_t emit, const struct page *page, const char *r
 	if (page_type_has_type(head->page_type)) {
 		memcpy(line, "page_type: ", 11);
 		format_page_type(line + 11, sizeof(line) - 11, head->page_type);
+		emit(line);
+	}
+	/* tinymm's: a slab page names its cache (v6.10's dump_page does not). */
+	const char *cache = slab_cache_name_of(head);
+	if (cache) {
+		ksnprintf(line, sizeof(line), "slab: cache %s", cache);
 		emit(line);
 	}
 	dump_words(emit, "raw: ", page, sizeof(struct page));

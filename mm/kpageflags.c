@@ -124,7 +124,10 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 		 kpf_is_free_buddy_page(page, map_pfn + (unsigned long)(page - map), map_pfn))
 		u |= KPF(KPF_BUDDY);
 
-	/* KPF_OFFLINE, KPF_PGTABLE, KPF_SLAB: no offline, page-table or slab page types exist yet. */
+	/* KPF_SLAB on every page of a slab (v6.10: folio_test_slab); the type sits on the head.
+	 * KPF_OFFLINE, KPF_PGTABLE: no offline or page-table page types exist yet. */
+	if (folio_test_slab(folio))
+		u |= KPF(KPF_SLAB);
 
 	/* PG_idle is in the flags word on every tinymm build (v6.10: 64-bit; else page_ext). */
 	u |= kpf_copy_bit(k, KPF_IDLE,		PG_idle);

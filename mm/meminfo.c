@@ -1,13 +1,15 @@
 /*
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in v6.10's format ("Name:" padded to
  * 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page allocator manages,
- * MemFree its free frames; the other lines come with the subsystems they count.
+ * MemFree its free frames, Slab and its parts the frames in slabs; the other lines come with the
+ * subsystems they count.
  */
 #include "tinymm/memblock.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/slab.h"
 
 static void show_val_kb(const char *name, unsigned long long bytes)
 {
@@ -30,6 +32,14 @@ static int cmd_meminfo(int argc, char **argv)
 	if (totalram_pages()) {
 		show_val_kb("MemTotal:", (unsigned long long)totalram_pages() << PAGE_SHIFT);
 		show_val_kb("MemFree:", (unsigned long long)nr_free_pages() << PAGE_SHIFT);
+		/* v6.10's slab lines (in its order; the lines between come with their subsystems).
+		 * KReclaimable is SReclaimable: tinymm has no other reclaimable kernel memory. */
+		unsigned long long sr = (unsigned long long)slab_pages_reclaimable() << PAGE_SHIFT;
+		unsigned long long su = (unsigned long long)slab_pages_unreclaimable() << PAGE_SHIFT;
+		show_val_kb("KReclaimable:", sr);
+		show_val_kb("Slab:", sr + su);
+		show_val_kb("SReclaimable:", sr);
+		show_val_kb("SUnreclaim:", su);
 	} else {
 		show_val_kb("MemTotal:", memtotal);
 		show_val_kb("MemFree:", memblock_size_of(MEMBLOCK_USABLE));

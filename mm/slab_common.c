@@ -122,12 +122,12 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 	return slab_alloc(s, gfp);
 }
 
-static void free_bug(const struct kmem_cache *s, const void *obj, const char *what)
+/* "BUG <cache>: <fn>: <address> <what>" (no cache known: "kmalloc"), then the taint. */
+static void free_bug(const char *fn, const struct kmem_cache *s, const void *obj, const char *what)
 {
 	char msg[96];
 
-	ksnprintf(msg, sizeof(msg), "%s: 0x%lx %s", s ? "kmem_cache_free" : "kfree",
-		  (unsigned long)obj, what);
+	ksnprintf(msg, sizeof(msg), "%s: 0x%lx %s", fn, (unsigned long)obj, what);
 	slab_bug(s, msg);
 	slab_bug_end(s, NULL, obj);
 }
@@ -138,7 +138,7 @@ void kmem_cache_free(struct kmem_cache *s, void *obj)
 
 	if (unlikely(!slab || slab->slab_cache != s || !slab_object_at(s, slab, obj))) {
 		/* v6.10 WARNs "Wrong slab cache" and frees to the right one; tinymm frees nothing. */
-		free_bug(s, obj, !slab ? "is not a slab object" : slab->slab_cache != s ?
+		free_bug("kmem_cache_free", s, obj, !slab ? "is not a slab object" : slab->slab_cache != s ?
 			 "belongs to another cache" : "is not the start of an object");
 		return;
 	}
@@ -190,12 +190,12 @@ void kfree(const void *obj)
 			slab_free(s, slab, (void *)obj);
 			return;
 		}
-		free_bug(s, obj, "is not the start of an object");
+		free_bug("kfree", s, obj, "is not the start of an object");
 		return;
 	}
 	/* A large kmalloc, or any block of the page allocator: its start, in use, not reserved. */
 	if (!head || page_address(head) != obj || page_ref_count(head) <= 0 || PageReserved(head)) {
-		free_bug(NULL, obj, !head ? "is not in memory" :
+		free_bug("kfree", NULL, obj, !head ? "is not in memory" :
 			 "is not a slab object or the start of an allocated block");
 		return;
 	}

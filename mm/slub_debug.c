@@ -105,6 +105,10 @@ static bool check_bytes(struct kmem_cache *s, struct slab *slab, void *obj, cons
 	       (unsigned long)bad, (unsigned long)end,
 	       (long)((uintptr_t)bad - (uintptr_t)slab_address(slab)), *bad, (unsigned int)(val & 0xff));
 	slab_bug_end(s, slab, obj);
+	/* v6.10's restore_bytes(): the guard reads right again, so later checks see only new damage. */
+	printk(KERN_ERR "FIX %s: Restoring %s 0x%lx-0x%lx=0x%x\n", s->name, what,
+	       (unsigned long)bad, (unsigned long)end, (unsigned int)(val & 0xff));
+	memset((void *)bad, val, (size_t)(end - bad) + 1);
 	return false;
 }
 
@@ -132,10 +136,16 @@ static bool valid_pointer(struct kmem_cache *s, struct slab *slab, const void *p
 	return !p || slab_object_at(s, slab, p);
 }
 
+/* Nothing of a corrupt slab is handed out again: its free objects count as used from now on
+ * (their red zones say so too, for slab_check). */
 static void mark_all_used(struct kmem_cache *s, struct slab *slab)
 {
-	(void)s;
+	unsigned int n = 0;
+
 	printk(KERN_ERR "FIX %s: Marking all objects used\n", s->name);
+	for (void *p = slab->freelist; p && slab_object_at(s, slab, p) && n++ < slab->objects;
+	     p = get_freepointer(s, p))
+		red_zones(s, p, SLUB_RED_ACTIVE);
 	slab->inuse = slab->objects;
 	slab->freelist = NULL;
 }

@@ -149,3 +149,4 @@ boot_test(${R64}.dtb.kernel_outside_ram ${R64} --dtb ${D}/rv64-too-small.dtb --s
 include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/vmstat.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/buddy.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/slab.cmake)
