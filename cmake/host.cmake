@@ -19,7 +19,7 @@ list(REMOVE_ITEM HOST_KERNEL_SRCS drivers/uart.c)
 add_library(host_kernel STATIC ${HOST_KERNEL_SRCS} tests/host/shim.c)
 
 # One cmocka executable per portable file (or close group), each a CTest entry.
-foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags vmstat page_reporting buddy)
+foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags vmstat page_reporting buddy slab)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()

@@ -133,8 +133,10 @@ static inline bool kmem_cache_debug(const struct kmem_cache *s)
 extern struct kmem_cache *slab_caches;		/* newest first, as v6.10's list */
 extern spinlock_t slab_caches_lock;
 extern slab_flags_t slub_debug;			/* tinymm.slub_debug: debug flags for new caches */
+extern struct shrinker slab_shrinker;		/* empty slabs, for reclaim (slub.c) */
 
 /* slub.c */
+void slub_reset(void);
 int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 		    unsigned int align, slab_flags_t flags, void (*ctor)(void *));
 void *slab_alloc(struct kmem_cache *s, gfp_t gfp);

@@ -15,6 +15,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/shrinker.h"
 #include "slab.h"
 
 #define KMALLOC_SHIFT_LOW	3
@@ -48,6 +49,8 @@ static void add_cache(struct kmem_cache *s)
 void kmem_cache_init(void)
 {
 	slab_caches = NULL;
+	slub_reset();
+	shrinker_register(&slab_shrinker);
 	if (kmem_cache_open(&kmem_cache_boot, "kmem_cache", sizeof(struct kmem_cache), 0,
 			    SLAB_HWCACHE_ALIGN | slub_debug, NULL))
 		panic("slab: cannot make the kmem_cache cache");

@@ -17,6 +17,7 @@
 #include "tinymm/irqflags.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
+#include "tinymm/shrinker.h"
 #include "slab.h"
 
 struct kmem_cache *slab_caches;
@@ -523,6 +524,68 @@ int kmem_cache_shrink(struct kmem_cache *s)
 			return 0;
 		discard_slab(s, empty);
 	}
+}
+
+/*
+ * The slab allocator's own shrinker: empty slabs kept on partial lists (up to min_partial per
+ * cache) are what it can give back without touching a live object.  Counted and freed in frames.
+ */
+static unsigned long empty_slab_frames(struct kmem_cache *s, struct slab **first)
+{
+	unsigned long n = 0, flags;
+
+	*first = NULL;
+	spin_lock_irqsave(&s->lock, flags);
+	for (struct page *p = page_list_first(&s->partial); p;
+	     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+		if (!page_slab(p)->inuse) {
+			n += 1UL << slab_order(page_slab(p));
+			if (!*first)
+				*first = page_slab(p);
+		}
+	spin_unlock_irqrestore(&s->lock, flags);
+	return n;
+}
+
+static unsigned long slab_shrink_count(struct shrinker *sh, struct shrink_control *sc)
+{
+	unsigned long n = 0;
+	struct slab *unused;
+
+	for (struct kmem_cache *s = slab_caches; s; s = s->next)
+		n += empty_slab_frames(s, &unused);
+	return n ? n : SHRINK_EMPTY;
+}
+
+static unsigned long slab_shrink_scan(struct shrinker *sh, struct shrink_control *sc)
+{
+	unsigned long freed = 0, flags;
+
+	for (struct kmem_cache *s = slab_caches; s && freed < sc->nr_to_scan; s = s->next) {
+		struct slab *empty;
+		while (freed < sc->nr_to_scan && empty_slab_frames(s, &empty)) {
+			spin_lock_irqsave(&s->lock, flags);
+			remove_slab(s, empty, true);
+			s->nr_slabs--;
+			s->total_objects -= empty->objects;
+			spin_unlock_irqrestore(&s->lock, flags);
+			freed += 1UL << slab_order(empty);
+			discard_slab(s, empty);
+		}
+	}
+	sc->nr_scanned = freed;
+	return freed;
+}
+
+struct shrinker slab_shrinker = {
+	.count_objects = slab_shrink_count, .scan_objects = slab_shrink_scan,
+	.seeks = DEFAULT_SEEKS, .name = "slab-empty",
+};
+
+/* kmem_cache_init(): a fresh start (again in host tests, whose page allocator restarts too). */
+void slub_reset(void)
+{
+	nr_slab_pages[0] = nr_slab_pages[1] = 0;
 }
 
 unsigned long slab_pages_reclaimable(void) { return nr_slab_pages[1]; }

@@ -13,6 +13,7 @@
 #include "tinymm/ktest.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
+#include "tinymm/shrinker.h"
 #include "tinymm/slab.h"
 #include "../../mm/slab.h"
 
@@ -212,6 +213,34 @@ static void empty_slabs_go_back(struct ktest *t)
 	EXPECT_SLAB_OK(t);
 }
 
+/* Reclaim's hook: the slab allocator's shrinker gives back the empty slabs caches keep. */
+static void shrinker_gives_back_empty_slabs(struct ktest *t)
+{
+	struct kmem_cache *s = kmem_cache_create("ktest_shrink", 256, 0, 0, NULL);
+	static void *objs[8 * 16];
+
+	KTEST_ASSERT_TRUE(t, s != NULL);
+	unsigned int n = min((unsigned int)ARRAY_SIZE(objs), 8 * s->objects);
+	for (unsigned int i = 0; i < n; i++) {
+		objs[i] = kmem_cache_alloc(s, GFP_TEST);
+		KTEST_ASSERT_TRUE(t, objs[i] != NULL);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		kmem_cache_free(s, objs[i]);
+	flush_cpu_slab(s);
+	unsigned long kept = slab_empty_slabs(s), frames = slab_pages_unreclaimable();
+	KTEST_EXPECT_GT(t, kept, 0);
+	KTEST_EXPECT_LE(t, kept, s->min_partial);
+	unsigned long freed = shrink_slab(GFP_KERNEL, 0, NULL, 0);	/* priority 0: everything */
+	KTEST_EXPECT_GE(t, freed, kept << s->order);
+	KTEST_EXPECT_EQ(t, slab_empty_slabs(s), 0);
+	KTEST_EXPECT_EQ(t, s->nr_slabs, 0);
+	KTEST_EXPECT_EQ(t, slab_pages_unreclaimable(), frames - freed);
+	KTEST_EXPECT_EQ(t, shrink_slab(GFP_KERNEL, 0, NULL, 0), 0);	/* nothing left to give */
+	kmem_cache_destroy(s);
+	EXPECT_SLAB_OK(t);
+}
+
 /* ---- debug reports: each found, the object kept out, the kernel going on ---- */
 
 static struct kmem_cache *debug_cache(const char *name)
@@ -313,6 +342,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(every_size_class), KTEST_CASE(zero_size_and_impossible_sizes),
 	KTEST_CASE(kzalloc_and_krealloc), KTEST_CASE(cache_alignment_and_constructor),
 	KTEST_CASE(slab_pages_are_typed), KTEST_CASE(empty_slabs_go_back),
+	KTEST_CASE(shrinker_gives_back_empty_slabs),
 	KTEST_CASE(redzone_overflow_is_caught_at_free),
 	KTEST_CASE(write_after_free_is_caught_at_allocation), KTEST_CASE(double_free_is_caught),
 	KTEST_CASE(bad_frees_are_reported),

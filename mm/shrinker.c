@@ -1,0 +1,97 @@
+/*
+ * shrinker.c - the registry of shrinkers and shrink_slab() (v6.10's mm/shrinker.c, without
+ * memcg, NUMA awareness or deferred work: a share that could not be scanned is not carried over
+ * to the next call).  Locking: shrinker_lock guards the list; the callbacks run without it,
+ * which is why a shrinker may only be unregistered when shrink_slab() cannot be running (tinymm
+ * is one CPU without preemption: any time outside a callback).
+ */
+#include "tinymm/shrinker.h"
+#include "tinymm/cmdline.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "tinymm/spinlock.h"
+
+static struct shrinker *shrinkers;
+static DEFINE_SPINLOCK(shrinker_lock);
+
+void shrinker_register(struct shrinker *s)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&shrinker_lock, flags);
+	bool known = false;
+	for (struct shrinker *p = shrinkers; p; p = p->next)
+		known |= p == s;
+	if (!known) {			/* registering twice is a no-op */
+		s->next = shrinkers;
+		shrinkers = s;
+	}
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+}
+
+void shrinker_unregister(struct shrinker *s)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&shrinker_lock, flags);
+	for (struct shrinker **pp = &shrinkers; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	spin_unlock_irqrestore(&shrinker_lock, flags);
+}
+
+/* v6.10's do_shrink_slab(): scan (freeable >> priority) * 4 / seeks objects, in batches. */
+static unsigned long do_shrink_slab(struct shrink_control *sc, struct shrinker *s, int priority)
+{
+	unsigned long batch = s->batch > 0 ? (unsigned long)s->batch : SHRINK_BATCH, freed = 0;
+	unsigned long freeable = s->count_objects(s, sc);
+
+	if (!freeable || freeable == SHRINK_EMPTY)
+		return 0;
+	unsigned long total = (freeable >> priority) * 4 / (unsigned long)(s->seeks ? s->seeks : DEFAULT_SEEKS);
+	total = min(total, 2 * freeable);
+	while (total >= batch || total >= freeable) {
+		unsigned long n = min(batch, total);
+		sc->nr_to_scan = n;
+		sc->nr_scanned = n;
+		unsigned long ret = s->scan_objects(s, sc);
+		if (ret == SHRINK_STOP)
+			break;
+		freed += ret;
+		total -= sc->nr_scanned;
+		if (!sc->nr_scanned)
+			break;
+	}
+	return freed;
+}
+
+unsigned long shrink_slab(gfp_t gfp_mask, int nid, void *memcg, int priority)
+{
+	unsigned long freed = 0;
+
+	if (memcg || priority < 0)
+		return 0;
+	for (struct shrinker *s = shrinkers; s; s = s->next) {
+		struct shrink_control sc = { .gfp_mask = gfp_mask, .nid = nid };
+		freed += do_shrink_slab(&sc, s, priority);
+	}
+	return freed;
+}
+
+static int cmd_shrink(int argc, char **argv)
+{
+	unsigned long long prio = 0;
+
+	if (argc > 2 || (argc == 2 && (kstrtoull(argv[1], &prio) || prio > DEF_PRIORITY)))
+		return shell_usage_error(argv[0], "usage: shrink [priority 0..12]");
+	for (struct shrinker *s = shrinkers; s; s = s->next) {
+		struct shrink_control sc = { .gfp_mask = GFP_KERNEL };
+		unsigned long n = s->count_objects(s, &sc);
+		kprintf("shrink: %s: %lu freeable\n", s->name, n == SHRINK_EMPTY ? 0 : n);
+	}
+	kprintf("shrink: freed %lu\n", shrink_slab(GFP_KERNEL, 0, NULL, (int)prio));
+	return 0;
+}
+SHELL_COMMAND(shrink, "[priority]", "ask every shrinker to give memory back (0: all it can)", cmd_shrink);

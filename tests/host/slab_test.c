@@ -1,0 +1,234 @@
+/*
+ * slab_test.c - the slab allocator on the host, under ASan/UBSan, over a fake RAM (8 MiB with a
+ * ZONE_DMA below 1 MiB): the in-kernel suite `slab` with debugging on (the host build's default,
+ * CONFIG_SLUB_DEBUG_ON) and off, then what only the host can check: a report's exact text,
+ * slabinfo's exact lines, the `page` command on a slab page, slab_check() catching deliberate
+ * damage, tinymm.slub_debug's parsing, and __GFP_DMA objects from ZONE_DMA.  Every test boots
+ * the page and slab allocators afresh.
+ */
+#include "test.h"
+#include "tinymm/cmdline.h"
+#include "tinymm/ktest.h"
+#include "tinymm/memblock.h"
+#include "tinymm/meminfo.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "tinymm/time.h"
+#include "../../mm/slab.h"
+
+#include "../ktest/slab_ktest.c"
+
+#define MIB		(1UL << 20)
+#define RAM_SIZE	(8 * MIB)
+#define TS		"[    0.000000] "
+static char *ram;
+static char want[1 << 14];
+
+static int group_setup(void **state)
+{
+	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	return ram ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	free(ram);
+	return 0;
+}
+
+static void no_warning(const char *msg, const char *word)
+{
+	fprintf(stderr, "cmdline: %s '%s'\n", msg, word);
+	fail();
+}
+
+/* Fresh page and slab allocators, with tinymm.<options> @opts. */
+static void boot(const char *opts)
+{
+	char line[256];
+	struct boot_args args;
+
+	memblock_reset();
+	assert_int_equal(memblock_add(__pa(ram), RAM_SIZE, NULL), 0);
+	memblock_reserve(__pa(ram), 0x10000, MEMBLOCK_KERNEL);
+	snprintf(line, sizeof(line), "tinymm.zone_dma_limit=%#llx %s",
+		 (unsigned long long)(__pa(ram) + MIB), opts);
+	slub_debug = SLAB_DEBUG_FLAGS;		/* the host build's default, before the options */
+	cmdline_parse(line, &args, __kparams_start, __kparams_end, no_warning);
+	assert_int_equal(memmap_init(), 0);
+	assert_int_equal(page_alloc_init(), 0);
+	kmem_cache_init();
+	meminfo_set_total(RAM_SIZE);		/* (also links the meminfo command in) */
+	assert_int_equal(slab_check(NULL), 0);
+	time_init(1000000);
+	shim_counter = 0;
+	console_loglevel = 7;
+	shim_console_reset();
+}
+
+static int setup(void **state)
+{
+	boot("");
+	return 0;
+}
+
+static int run(const char *cmd)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "%s", cmd);
+	shim_console_reset();
+	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
+}
+
+static void suite_passes(const char *opts)
+{
+	boot(opts);
+	int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, "slab");
+	if (failed)
+		fprintf(stderr, "%s", shim_console);
+	assert_int_equal(failed, 0);
+	snprintf(want, sizeof(want), "# totals: pass:%zu fail:0 skip:0\n", ARRAY_SIZE(slab_cases) - 1);
+	assert_console_has(want);
+}
+
+static void ktest_suite_passes_debug_on(void **state) { suite_passes(""); }
+static void ktest_suite_passes_debug_off(void **state) { suite_passes("tinymm.slub_debug=0"); }
+
+static void slub_debug_parses_v6_10_letters(void **state)
+{
+	boot("tinymm.slub_debug=FZ");
+	assert_int_equal(slub_debug, SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE);
+	struct kmem_cache *s = kmem_cache_create("fz", 24, 0, 0, NULL);
+	assert_int_equal(s->flags & SLAB_DEBUG_FLAGS, SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE);
+	kmem_cache_destroy(s);
+	boot("tinymm.slub_debug=-");
+	assert_int_equal(slub_debug, 0);
+	boot("tinymm.slub_debug=1");
+	assert_int_equal(slub_debug, SLAB_DEBUG_FLAGS);
+	char line[] = "tinymm.slub_debug=FX";
+	struct boot_args args;
+	cmdline_parse(line, &args, __kparams_start, __kparams_end, NULL);
+	assert_int_equal(slub_debug, SLAB_DEBUG_FLAGS);		/* rejected: unchanged */
+}
+
+/* The double-free report, line by line. */
+static void double_free_report_text(void **state)
+{
+	struct kmem_cache *s = kmem_cache_create("test_obj", 40, 0, SLAB_DEBUG_FLAGS, NULL);
+	void *keep = kmem_cache_alloc(s, GFP_KERNEL), *p = kmem_cache_alloc(s, GFP_KERNEL);
+
+	kmem_cache_free(s, p);
+	shim_console_reset();
+	kmem_cache_free(s, p);
+	struct slab *slab = virt_to_slab(p);
+	snprintf(want, sizeof(want),
+		 "=============================================================================\n"
+		 TS "BUG test_obj: Object already free\n"
+		 TS "-----------------------------------------------------------------------------\n"
+		 TS "Slab 0x%lx objects=%u used=1 fp=0x%lx\n"
+		 TS "Object 0x%lx\n", (unsigned long)slab, slab->objects, (unsigned long)p,
+		 (unsigned long)p);
+	assert_non_null(strstr(shim_console, "====="));
+	want[strlen(want)] = 0;
+	assert_memory_equal(strstr(shim_console, "====="), want, strlen(want));	/* the start, exactly */
+	assert_console_has("page_type: 0xffffefff(slab)\n");
+	assert_console_has("slab: cache test_obj\n");
+	assert_console_has("page dumped because: slab\n");
+	kmem_cache_free(s, keep);
+	kmem_cache_destroy(s);
+	assert_int_equal(slab_check(NULL), 0);
+}
+
+static void slabinfo_lines(void **state)
+{
+	boot("tinymm.slub_debug=0");
+	void *a = kmalloc(100, GFP_KERNEL), *b = kmalloc(100, GFP_KERNEL), *c = kmalloc(3, GFP_KERNEL);
+	assert_int_equal(run("slabinfo"), 0);
+	assert_console_has("slabinfo - version: 2.1\n# name            <active_objs> <num_objs> "
+			   "<objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> "
+			   "<sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	assert_console_has("\nkmalloc-128            2     32    128   32    1 : tunables    0    0"
+			   "    0 : slabdata      1      1      0\n");
+	assert_console_has("\nkmalloc-8              1    512      8  512    1 : tunables    0    0"
+			   "    0 : slabdata      1      1      0\n");
+	assert_console_has("\nkmalloc-2k             0      0   2048    8    4 : tunables    0    0"
+			   "    0 : slabdata      0      0      0\n");
+	kfree(a);
+	kfree(b);
+	kfree(c);
+	assert_int_equal(run("slabinfo"), 0);
+	assert_console_has("\nkmalloc-128            0     32    128   32    1 : ");
+	assert_int_equal(run("meminfo"), 0);
+	assert_console_has("KReclaimable:          0 kB\nSlab:                  8 kB\n"
+			   "SReclaimable:          0 kB\nSUnreclaim:            8 kB\n");
+	assert_int_equal(run("slabcheck"), 0);
+	assert_string_equal(shim_console, "slabcheck: ok (0 problems)\n");
+}
+
+static void slab_check_catches_damage(void **state)
+{
+	boot("tinymm.slub_debug=Z");
+	struct kmem_cache *s = kmem_cache_create("damaged", 32, 0, 0, NULL);
+	unsigned char *p = kmem_cache_alloc(s, GFP_KERNEL);
+	struct slab *slab = virt_to_slab(p);
+
+	p[32] ^= 0xff;				/* an overflow nobody has freed yet */
+	assert_int_equal(slab_check(NULL), 1);
+	assert_int_equal(run("slabcheck"), 1);
+	snprintf(want, sizeof(want), "slabcheck: damaged object 0x%lx: red zone overwritten\n",
+		 (unsigned long)p);
+	assert_console_has(want);
+	assert_console_has("slabcheck: FAILED (1 problem)\n");
+	p[32] ^= 0xff;
+	slab->inuse++;				/* the counters disagree with the free list */
+	assert_true(slab_check(NULL) >= 1);
+	slab->inuse--;
+	assert_int_equal(slab_check(NULL), 0);
+	s->nr_partial++;			/* and the lists with the cache's counts */
+	assert_int_equal(slab_check(NULL), 1);
+	s->nr_partial--;
+	kmem_cache_free(s, p);
+	kmem_cache_destroy(s);
+	assert_int_equal(slab_check(NULL), 0);
+}
+
+static void dma_objects_come_from_zone_dma(void **state)
+{
+	void *d = kmalloc(64, GFP_KERNEL | __GFP_DMA), *n = kmalloc(64, GFP_KERNEL);
+
+	assert_int_equal(page_zonenum(virt_to_page(d)), ZONE_DMA);
+	assert_string_equal(slab_cache_name_of(virt_to_page(d)), "dma-kmalloc-64");
+	assert_int_equal(page_zonenum(virt_to_page(n)), ZONE_NORMAL);
+	kfree(d);
+	kfree(n);
+	assert_int_equal(slab_check(NULL), 0);
+}
+
+static void page_command_names_the_cache(void **state)
+{
+	void *p = kmalloc(512, GFP_KERNEL);
+	char cmd[48];
+
+	snprintf(cmd, sizeof(cmd), "page %#lx", page_to_pfn(virt_to_page(p)));
+	assert_int_equal(run(cmd), 0);
+	assert_console_has("page_type: 0xffffefff(slab)\n");
+	assert_console_has("slab: cache kmalloc-512\n");
+	kfree(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ktest_suite_passes_debug_on),
+		cmocka_unit_test(ktest_suite_passes_debug_off),
+		cmocka_unit_test(slub_debug_parses_v6_10_letters),
+		cmocka_unit_test_setup(double_free_report_text, setup),
+		cmocka_unit_test(slabinfo_lines),
+		cmocka_unit_test(slab_check_catches_damage),
+		cmocka_unit_test_setup(dma_objects_come_from_zone_dma, setup),
+		cmocka_unit_test_setup(page_command_names_the_cache, setup),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
