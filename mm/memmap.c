@@ -109,7 +109,7 @@ int memmap_init(void)
 			       CONFIG_MAX_MEMMAP_BANKS);
 			break;
 		}
-		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL, NULL };
+		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL, NULL, 0 };
 	}
 	/* Allocate every map first: the allocations change memblock types the init reads. */
 	for (int i = 0; i < nr_banks; i++) {
@@ -125,6 +125,7 @@ int memmap_init(void)
 		}
 		b->map = __va(pa);
 		b->map_end = b->map + (b->end_pfn - b->start_pfn);
+		b->nr_pages = b->end_pfn - b->start_pfn;
 		if (!i || (uintptr_t)b->map < page_link_base)
 			page_link_base = (uintptr_t)b->map;
 		total_pages += b->end_pfn - b->start_pfn;

@@ -19,6 +19,7 @@
 #ifndef TINYMM_MM_SLAB_H
 #define TINYMM_MM_SLAB_H
 
+#include "tinymm/irqflags.h"
 #include "tinymm/slab.h"
 #include "tinymm/spinlock.h"
 #include "internal.h"
@@ -41,6 +42,10 @@ struct kmem_cache {
 	unsigned int order, min_order;	/* preferred slab order, and the one that fits one object */
 	unsigned int objects;		/* per slab of @order */
 	unsigned int min_partial;	/* empty slabs kept on the partial list at most */
+	/* kfree's start-of-object test: size - 1 for power-of-two slots, ~0 for a debug cache
+	 * (always the slow path), 0 for the division test. */
+	unsigned long free_mask;
+	bool debug;			/* any of SLAB_DEBUG_FLAGS: every call takes the slow path */
 	gfp_t allocflags;		/* __GFP_DMA / __GFP_RECLAIMABLE / __GFP_COMP for its pages */
 	void (*ctor)(void *);
 	const char *name;
@@ -63,7 +68,7 @@ struct slab {
 	union {
 		unsigned long counters;
 		struct {
-			unsigned int inuse:16;
+			unsigned int inuse:16;	/* v6.10's layout: inuse is the low halfword */
 			unsigned int objects:15;
 			unsigned int frozen:1;	/* this CPU's active slab */
 		};
@@ -127,8 +132,55 @@ static inline bool slab_object_at(const struct kmem_cache *s, const struct slab 
 
 static inline bool kmem_cache_debug(const struct kmem_cache *s)
 {
-	return s->flags & SLAB_DEBUG_FLAGS;
+	return s->debug;
 }
+
+/*
+ * The fast paths, inline in kmalloc / kmem_cache_alloc / kfree / kmem_cache_free (slab_common.c)
+ * for caches without debugging: a pop or push on this CPU's freelist with interrupts masked.
+ * Anything else leaves by a tail call, so the callers need no stack frame.
+ */
+void *slab_alloc_refill(struct kmem_cache *s, gfp_t gfp, unsigned long irqflags);
+void slab_free_other(struct kmem_cache *s, struct slab *slab, void *obj, unsigned long irqflags);
+
+static inline void *slab_alloc_fast(struct kmem_cache *s, gfp_t gfp)
+{
+	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	unsigned long flags;
+	void *obj;
+
+	local_irq_save(flags);
+	obj = c->freelist;
+	if (unlikely(!obj))
+		return slab_alloc_refill(s, gfp, flags);
+	c->freelist = get_freepointer(s, obj);
+	local_irq_restore(flags);
+	return obj;
+}
+
+static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void *obj)
+{
+	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (likely(slab == c->slab)) {
+		set_freepointer(s, obj, c->freelist);
+		c->freelist = obj;
+	} else if (likely(slab->freelist && slab->inuse >= 2)) {
+		/* A partial slab that stays partial (not this CPU's, so not frozen, and it keeps a
+		 * used object): no list changes, so no lock (see slab_free_other). */
+		unsigned int inuse = slab->inuse;
+		set_freepointer(s, obj, slab->freelist);
+		slab->freelist = obj;
+		slab->inuse = inuse - 1;
+	} else {
+		slab_free_other(s, slab, obj, flags);
+		return;
+	}
+	local_irq_restore(flags);
+}
+_Static_assert(CONFIG_NR_CPUS == 1, "slab_free_fast's unlocked update needs cmpxchg_double on SMP");
 
 extern struct kmem_cache *slab_caches;		/* newest first, as v6.10's list */
 extern spinlock_t slab_caches_lock;

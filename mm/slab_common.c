@@ -31,6 +31,9 @@ static const unsigned char size_index[24] = {
 	3, 4, 5, 5, 6, 6, 6, 6, 1, 1, 1, 1, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
+/* The same as cache pointers, filled by kmem_cache_init: kmalloc's lookup is one load. */
+static struct kmem_cache *kmalloc_small[24];
+
 static unsigned int kmalloc_size(unsigned int i)
 {
 	return i == 1 ? 96 : i == 2 ? 192 : 1u << i;
@@ -72,6 +75,8 @@ void kmem_cache_init(void)
 				add_cache(&kmalloc_caches[dma][i]);
 			}
 		}
+	for (unsigned int e = 0; e < ARRAY_SIZE(size_index); e++)
+		kmalloc_small[e] = &kmalloc_caches[0][size_index[e]];
 }
 
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size, unsigned int align,
@@ -120,9 +125,11 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	slab_free(&kmem_cache_boot, virt_to_slab(s), s);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
+__fastpath void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfp)
 {
-	return slab_alloc(s, gfp);
+	if (unlikely((gfp & __GFP_ZERO) || s->debug))
+		return slab_alloc(s, gfp);
+	return slab_alloc_fast(s, gfp);
 }
 
 /* "BUG <cache>: <fn>: <address> <what>" (no cache known: "kmalloc"), then the taint. */
@@ -135,17 +142,63 @@ static void free_bug(const char *fn, const struct kmem_cache *s, const void *obj
 	slab_bug_end(s, NULL, obj);
 }
 
-void kmem_cache_free(struct kmem_cache *s, void *obj)
+/*
+ * The slab holding @obj, without trusting @obj: its page in the hot memmap bank, that page's
+ * head, the slab page type.  NULL sends the caller to its slow path (which also searches every
+ * bank).
+ */
+static inline struct slab *slab_of(const void *obj, struct page **pagep)
+{
+	const struct memmap_bank *b = memmap_hot_bank;
+	unsigned long i = PHYS_PFN(__pa(obj)) - b->start_pfn;
+
+	if (unlikely(i >= b->nr_pages))
+		return NULL;
+	struct page *page = b->map + i, *head = compound_head(page);
+	if (unlikely(head->page_type != ~PG_slab))
+		return NULL;
+	*pagep = page;
+	return page_slab(head);
+}
+
+/*
+ * May the fast path free @obj: is it an object's start, in a cache without debugging?  Power-of-
+ * two slots: an aligned address.  Others: a whole number of slots from the slab's first byte
+ * (@obj's page start less the slab's pages before it: tinymm's kernel addresses are linear over
+ * RAM), below the last slot.  A debug cache's mask fails every address: its frees are checked.
+ */
+static inline bool plain_object_at(const struct kmem_cache *s, const struct slab *slab,
+				   const struct page *page, const void *obj)
+{
+	if (likely(s->free_mask))
+		return !((uintptr_t)obj & s->free_mask);
+	uintptr_t off = ((uintptr_t)obj & (PAGE_SIZE - 1)) +
+			((uintptr_t)(page - slab_page(slab)) << PAGE_SHIFT);
+	return !(off % s->size) && off / s->size < slab->objects;
+}
+
+static __attribute__((noinline)) void kmem_cache_free_slow(struct kmem_cache *s, void *obj)
 {
 	struct slab *slab = virt_to_slab(obj);
 
 	if (unlikely(!slab || slab->slab_cache != s || !slab_object_at(s, slab, obj))) {
 		/* v6.10 WARNs "Wrong slab cache" and frees to the right one; tinymm frees nothing. */
-		free_bug("kmem_cache_free", s, obj, !slab ? "is not a slab object" : slab->slab_cache != s ?
-			 "belongs to another cache" : "is not the start of an object");
+		free_bug("kmem_cache_free", s, obj, !slab ? "is not a slab object" :
+			 slab->slab_cache != s ? "belongs to another cache" :
+			 "is not the start of an object");
 		return;
 	}
 	slab_free(s, slab, obj);
+}
+
+__fastpath void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	struct page *page;
+	struct slab *slab = slab_of(obj, &page);
+
+	if (unlikely(!slab || slab->slab_cache != s || !plain_object_at(s, slab, page, obj)))
+		return kmem_cache_free_slow(s, obj);
+	slab_free_fast(s, slab, obj);
 }
 
 /* ---- kmalloc ---- */
@@ -164,36 +217,47 @@ static void *kmalloc_large(size_t size, gfp_t gfp)
 	return page ? page_address(page) : NULL;
 }
 
-void *kmalloc(size_t size, gfp_t gfp)
+/* Sizes 0 and above KMALLOC_MAX_CACHE_SIZE, __GFP_DMA, __GFP_ZERO and debug caches. */
+static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp, struct kmem_cache *s)
 {
-	unsigned int i;
+	if (!size)
+		return ZERO_SIZE_PTR;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return kmalloc_large(size, gfp);
+	if (gfp & __GFP_DMA)	/* the same class among the dma-kmalloc caches */
+		s += &kmalloc_caches[1][0] - &kmalloc_caches[0][0];
+	return slab_alloc(s, gfp);
+}
+
+__fastpath void *kmalloc(size_t size, gfp_t gfp)
+{
+	struct kmem_cache *s;
 
 	if (likely(size - 1 < 192))
-		i = size_index[(size - 1) >> 3];
+		s = kmalloc_small[(size - 1) >> 3];
 	else if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		i = size <= 256 ? 8 : size <= 512 ? 9 : size <= 1024 ? 10 : 11;
-	else if (!size)
-		return ZERO_SIZE_PTR;
+		s = &kmalloc_caches[0][size <= 256 ? 8 : size <= 512 ? 9 : size <= 1024 ? 10 : 11];
 	else
-		return kmalloc_large(size, gfp);
-	return slab_alloc(&kmalloc_caches[!!(gfp & __GFP_DMA)][i], gfp);
+		return kmalloc_slow(size, gfp, NULL);
+	if (unlikely((gfp & (__GFP_DMA | __GFP_ZERO)) || s->debug))
+		return kmalloc_slow(size, gfp, s);
+	return slab_alloc_fast(s, gfp);
 }
 _Static_assert(KMALLOC_SHIFT_HIGH == 11, "kmalloc's compares stop at 2048 bytes");
 
-void kfree(const void *obj)
+/* Everything kfree's fast path does not take: reports for what is no object. */
+static __attribute__((noinline)) void kfree_slow(const void *obj)
 {
-	if (unlikely(ZERO_OR_NULL_PTR(obj)))
-		return;
 	struct page *page = virt_to_page(obj);
 	struct page *head = page ? compound_head(page) : NULL;
-	if (likely(head && PageSlab(head))) {
+
+	if (head && PageSlab(head)) {
 		struct slab *slab = page_slab(head);
 		struct kmem_cache *s = slab->slab_cache;
-		if (likely(slab_object_at(s, slab, obj))) {
+		if (slab_object_at(s, slab, obj))
 			slab_free(s, slab, (void *)obj);
-			return;
-		}
-		free_bug("kfree", s, obj, "is not the start of an object");
+		else
+			free_bug("kfree", s, obj, "is not the start of an object");
 		return;
 	}
 	/* A large kmalloc, or any block of the page allocator: its start, in use, not reserved. */
@@ -203,6 +267,21 @@ void kfree(const void *obj)
 		return;
 	}
 	folio_put(page_folio(head));
+}
+
+__fastpath void kfree(const void *obj)
+{
+	struct page *page;
+
+	if (unlikely(ZERO_OR_NULL_PTR(obj)))
+		return;
+	struct slab *slab = slab_of(obj, &page);
+	if (unlikely(!slab))
+		return kfree_slow(obj);
+	struct kmem_cache *s = slab->slab_cache;
+	if (unlikely(!plain_object_at(s, slab, page, obj)))
+		return kfree_slow(obj);
+	slab_free_fast(s, slab, (void *)obj);
 }
 
 size_t ksize(const void *obj)

@@ -141,11 +141,16 @@ int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 	s->order = calculate_order(s->size);
 	s->min_order = get_order_bytes(s->size);
 	s->objects = (unsigned int)((PAGE_SIZE << s->order) / s->size);
-	if (s->objects > 0x7fff)
+	if (s->objects > 0x7fff)	/* objects has 15 bits */
 		return -1;
 	/* v6.10's set_min_partial(): ilog2(size) / 2, between MIN_PARTIAL 5 and MAX_PARTIAL 10. */
 	s->min_partial = slub_min_partial_param ? slub_min_partial_param :
 			 min(10u, max(5u, (fls_u(s->size) - 1) / 2));
+	s->debug = (flags & SLAB_DEBUG_FLAGS) != 0;
+	/* kfree's start-of-object test: with power-of-two slots in page-aligned slabs an object
+	 * start is an aligned address, and the slab holds no tail to exclude. */
+	s->free_mask = s->debug ? ~0UL :
+		       !(s->size & (s->size - 1)) && s->size <= PAGE_SIZE ? s->size - 1 : 0;
 	s->allocflags = (flags & SLAB_RECLAIM_ACCOUNT ? __GFP_RECLAIMABLE : 0) |
 			(flags & SLAB_CACHE_DMA ? __GFP_DMA : 0);
 	slab_random_seed = slab_random_seed * 6364136223846793005ULL + (unsigned long)arch_counter_read();
@@ -280,6 +285,8 @@ void flush_cpu_slab(struct kmem_cache *s)
 	local_irq_restore(flags);
 }
 
+static void __slab_free(struct kmem_cache *s, struct slab *slab, void *obj);
+
 /* A slab with free objects for this CPU: the active one's freelist, a partial one, or a new one.
  * irqs masked on entry and exit (a new slab is allocated with them restored to @irqflags). */
 static void *___slab_alloc(struct kmem_cache *s, gfp_t gfp, unsigned long *irqflags)
@@ -370,6 +377,36 @@ static void *debug_slab_alloc(struct kmem_cache *s, gfp_t gfp)
 	}
 }
 
+/* The fast path found this CPU's freelist empty (irqs masked as @irqflags says). */
+void *slab_alloc_refill(struct kmem_cache *s, gfp_t gfp, unsigned long irqflags)
+{
+	void *obj = ___slab_alloc(s, gfp, &irqflags);
+
+	local_irq_restore(irqflags);
+	return obj;
+}
+
+/*
+ * The fast path's object is not in this CPU's active slab (irqs masked as @irqflags says).  If
+ * the slab stays on the partial list (it has free objects and keeps a used one), only its
+ * freelist and inuse change: with one CPU and interrupts masked nobody else can touch them, so
+ * no lock.  v6.10 does the same step with a cmpxchg_double on (freelist, counters) and takes
+ * list_lock only when the slab changes lists; tinymm would need that on SMP.
+ */
+_Static_assert(CONFIG_NR_CPUS == 1, "slab_free_other's unlocked update needs cmpxchg_double on SMP");
+void slab_free_other(struct kmem_cache *s, struct slab *slab, void *obj, unsigned long irqflags)
+{
+	if (likely(slab->freelist && slab->inuse > 1 && !slab->frozen)) {
+		set_freepointer(s, obj, slab->freelist);
+		slab->freelist = obj;
+		slab->inuse--;
+	} else {
+		__slab_free(s, slab, obj);
+	}
+	local_irq_restore(irqflags);
+}
+
+/* Every case: debug caches, __GFP_ZERO, and the fast path. */
 void *slab_alloc(struct kmem_cache *s, gfp_t gfp)
 {
 	unsigned long flags;

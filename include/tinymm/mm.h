@@ -21,6 +21,7 @@ struct memmap_bank {
 	unsigned long start_pfn, end_pfn;	/* [start, end) */
 	struct page *map;			/* map[0] is start_pfn's page */
 	struct page *map_end;			/* map + (end_pfn - start_pfn) */
+	unsigned long nr_pages;			/* end_pfn - start_pfn: one load for hot paths */
 };
 
 /* The banks, for walkers (kpageflags, the memory map picture). */
@@ -52,6 +53,16 @@ static inline void *page_address(const struct page *page)
 static inline struct page *virt_to_page(const void *addr)
 {
 	return pfn_to_page(PHYS_PFN(__pa(addr)));
+}
+
+/* virt_to_page() for hot paths: the page if @addr is in the last-used memmap bank, else NULL
+ * (then the caller asks virt_to_page(), which searches every bank). */
+static inline struct page *virt_to_page_hot(const void *addr)
+{
+	const struct memmap_bank *b = memmap_hot_bank;
+	unsigned long i = PHYS_PFN(__pa(addr)) - b->start_pfn;
+
+	return i < b->nr_pages ? b->map + i : NULL;
 }
 
 static inline int page_ref_count(const struct page *page)

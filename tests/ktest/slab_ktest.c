@@ -213,6 +213,47 @@ static void empty_slabs_go_back(struct ktest *t)
 	EXPECT_SLAB_OK(t);
 }
 
+/* Frees in any order over several slabs (the active one, partial ones, full ones going
+ * partial, partial ones going empty) keep every list and counter right. */
+static void frees_across_slabs(struct ktest *t)
+{
+	static void *objs[6 * 64];
+	struct kmem_cache *s = kmem_cache_create("ktest_across", 64, 0, 0, NULL);
+	unsigned int x = 12345;
+
+	KTEST_ASSERT_TRUE(t, s != NULL);
+	unsigned int n = min((unsigned int)ARRAY_SIZE(objs), 6 * s->objects);
+	for (int round = 0; round < 3; round++) {
+		for (unsigned int i = 0; i < n; i++)
+			if (!objs[i]) {
+				objs[i] = kmem_cache_alloc(s, GFP_TEST);
+				KTEST_ASSERT_TRUE(t, objs[i] != NULL);
+				memset(objs[i], (int)i, 64);
+			}
+		EXPECT_SLAB_OK(t);
+		for (unsigned int k = 0; k < n; k++) {	/* free about two thirds, scattered */
+			x = x * 1103515245 + 12345;
+			unsigned int i = (x >> 8) % n;
+			if (objs[i] && (x & 3)) {
+				KTEST_EXPECT_EQ(t, ((unsigned char *)objs[i])[63], (unsigned char)i);
+				kmem_cache_free(s, objs[i]);
+				objs[i] = NULL;
+			}
+		}
+		EXPECT_SLAB_OK(t);
+		KTEST_EXPECT_LE(t, slab_empty_slabs(s), s->min_partial);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (objs[i]) {
+			kmem_cache_free(s, objs[i]);
+			objs[i] = NULL;
+		}
+	kmem_cache_shrink(s);
+	KTEST_EXPECT_EQ(t, s->nr_slabs, 0);
+	kmem_cache_destroy(s);
+	EXPECT_SLAB_OK(t);
+}
+
 /* Reclaim's hook: the slab allocator's shrinker gives back the empty slabs caches keep. */
 static void shrinker_gives_back_empty_slabs(struct ktest *t)
 {
@@ -330,9 +371,28 @@ static void bad_frees_are_reported(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_slab_bugs, bugs + 4);
 	KTEST_EXPECT_EQ(t, page_ref_count(pg), 1);	/* still the caller's */
 	__free_page(pg);
+	/* kmalloc-192 (no power of two): inside an object, and the slot-sized tail past the last
+	 * object, which is a whole number of slots from the slab's start but no object. */
+	char *q = kmalloc(150, GFP_TEST);
+	KTEST_ASSERT_TRUE(t, q != NULL);
+	struct slab *qs = virt_to_slab(q);
+	struct kmem_cache *c = qs->slab_cache;
+	kfree(q + c->size / 2);
+	KTEST_EXPECT_EQ(t, nr_slab_bugs, bugs + 5);
+	char *tail = (char *)slab_address(qs) + c->red_left_pad + (size_t)qs->objects * c->size;
+	unsigned long expect = bugs + 5;
+	if (tail + c->size <= (char *)slab_address(qs) + (PAGE_SIZE << slab_order(qs))) {
+		kfree(tail);			/* only when a whole extra slot fits in the tail */
+		expect++;
+	} else if (tail < (char *)slab_address(qs) + (PAGE_SIZE << slab_order(qs))) {
+		kfree(tail);			/* a partial tail: still no object */
+		expect++;
+	}
+	KTEST_EXPECT_EQ(t, nr_slab_bugs, expect);
+	kfree(q);
 	kmem_cache_free(a, p);
 	kfree(k);
-	KTEST_EXPECT_EQ(t, nr_slab_bugs, bugs + 4);
+	KTEST_EXPECT_EQ(t, nr_slab_bugs, expect);
 	EXPECT_SLAB_OK(t);
 	kmem_cache_destroy(a);
 	kmem_cache_destroy(b);
@@ -342,7 +402,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(every_size_class), KTEST_CASE(zero_size_and_impossible_sizes),
 	KTEST_CASE(kzalloc_and_krealloc), KTEST_CASE(cache_alignment_and_constructor),
 	KTEST_CASE(slab_pages_are_typed), KTEST_CASE(empty_slabs_go_back),
-	KTEST_CASE(shrinker_gives_back_empty_slabs),
+	KTEST_CASE(shrinker_gives_back_empty_slabs), KTEST_CASE(frees_across_slabs),
 	KTEST_CASE(redzone_overflow_is_caught_at_free),
 	KTEST_CASE(write_after_free_is_caught_at_allocation), KTEST_CASE(double_free_is_caught),
 	KTEST_CASE(bad_frees_are_reported),

@@ -46,9 +46,9 @@ echo "slab_shell: PASS"
 
 foreach(b ${TINYMM_BOARDS})
   boot_test(${b}.slab.ktest ${b} --append "tinymm.test=slab" --timeout 40
-    --expect "^# totals: pass:11 fail:0 skip:0$" --reject "^    not ok")
+    --expect "^# totals: pass:12 fail:0 skip:0$" --reject "^    not ok")
   boot_test(${b}.slab.ktest_slub_debug ${b} --append "tinymm.slub_debug=1 tinymm.test=slab"
-    --timeout 40 --expect "^# totals: pass:11 fail:0 skip:0$" --reject "^    not ok")
+    --timeout 40 --expect "^# totals: pass:12 fail:0 skip:0$" --reject "^    not ok")
   slabinfo_re(k64 kmalloc-64 3 64 64 64 1 1)
   slabinfo_re(k2k kmalloc-2k 1 8 2048 8 4 1)
   boot_test(${b}.slab.slabinfo ${b}
