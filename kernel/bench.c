@@ -1,9 +1,10 @@
 /*
  * bench.c - `make bench`'s in-kernel runner: the shell command `bench` (so it runs only when
  * asked, `tinymm.run=bench`, under QEMU -icount).  It counts the instructions of single
- * alloc_pages() / __free_pages() calls as linked in this image, reading arch_instret() just
- * before and just after each call; the cost of an empty interval (the smallest of 1000) is
- * subtracted.  tools/bench boots it and collects the rows; docs/benchmarks.md has the table.
+ * alloc_pages() / __free_pages() and kmalloc() / kfree() calls as linked in this image, reading
+ * arch_instret() just before and just after each call; the cost of an empty interval (the
+ * smallest of 1000) is subtracted.  tools/bench boots it and collects the rows;
+ * docs/benchmarks.md has the tables.
  *
  * The state before measuring (issue 13): 2000 allocations of orders 0-3 drawn from a fixed-seed
  * PRNG (xorshift32), a random half of them freed.  Then 1000 measured calls of each kind:
@@ -20,6 +21,20 @@
  *                               keep a small block away from its buddy)
  * then init-per-frame (boot/main.c's count of memmap_init() + page_alloc_init() over the frames
  * with a struct page), struct-page (bytes) and memmap-overhead (bytes of memmap per MiB of RAM).
+ *
+ * The slab allocator's rows (kmalloc / kfree as linked, kmalloc caches without slab debugging:
+ * the bench fails if one of them has it, e.g. under tinymm.slub_debug), after the page
+ * allocator's scenario is over, every kmalloc cache shrunk first.  The state: 4000 kmallocs of
+ * sizes 16-1024 (uniform, the same xorshift32), a random half of them kfree'd.  Then 1000
+ * measured calls of each kind, in this order:
+ *   kmalloc-mixed-alloc         kmalloc(size, GFP_KERNEL), sizes 16-1024 drawn beforehand
+ *   kmalloc-mixed-overhead-permille   (not timed) bytes of the slab frames gained since the
+ *                               shrink, minus the bytes asked for by the live objects (the 2000
+ *                               survivors and the 1000 above), per 1000 bytes asked for
+ *   kmalloc-mixed-free          kfree() of those 1000, in a shuffled order
+ *   kmalloc-64-alloc, kmalloc-64-free     kmalloc(64, GFP_KERNEL) / kfree, shuffled
+ *   kmalloc-512-alloc, kmalloc-512-free   the same with 512 bytes
+ * then the survivors are kfree'd and the caches shrunk: the slab frames must all come back.
  * Row: `bench <board> <operation> <min> <median> <max> <unit>`, tab-separated; the operations
  * get "-nocheck" with tinymm.check_pages=0.  Median: the lower one (sample 500 of 1000).
  *
@@ -35,7 +50,9 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/slab.h"
 #include "../mm/internal.h"	/* the zones' free lists: to leave only order-10 blocks free */
+#include "../mm/slab.h"		/* slab_caches and their flags: no debugging, shrink them all */
 
 #ifdef TINYMM_BENCH_CALLGRIND
 #include <stdio.h>
@@ -74,17 +91,22 @@
 
 #define NR_SAMPLES	1000
 #define NR_FRAG		2000
+#define NR_KFRAG	4000		/* kmallocs before the slab rows, a random half kfree'd */
+#define KMIX_MIN	16		/* the mixed sizes: uniform in [KMIX_MIN, KMIX_MAX] */
+#define KMIX_MAX	1024
 #define BENCH_SEED	0x2545f491u
 
 uint64_t bench_init_instret;	/* boot/main.c */
 
 enum bench_op {
 	OP_ORDER0_ALLOC, OP_ORDER0_FREE, OP_ORDER0_REFILL, OP_ORDER3_ALLOC, OP_ORDER3_FREE,
-	OP_SPLIT, OP_MERGE, OP_EMPTY, NR_BENCH_OPS
+	OP_SPLIT, OP_MERGE, OP_KMIX_ALLOC, OP_KMIX_FREE, OP_K64_ALLOC, OP_K64_FREE, OP_K512_ALLOC,
+	OP_K512_FREE, OP_EMPTY, NR_BENCH_OPS
 };
 static const char *const bench_op_name[NR_BENCH_OPS] = {
 	"order0-alloc", "order0-free", "order0-alloc-refill", "order3-alloc", "order3-free",
-	"order10-split", "order10-merge", "empty",
+	"order10-split", "order10-merge", "kmalloc-mixed-alloc", "kmalloc-mixed-free",
+	"kmalloc-64-alloc", "kmalloc-64-free", "kmalloc-512-alloc", "kmalloc-512-free", "empty",
 };
 
 /* Scratch, from the page allocator before the state is made (no bss in normal boots). */
@@ -92,13 +114,21 @@ struct bench {
 	struct page **pages;		/* NR_SAMPLES measured blocks */
 	struct page **frag;		/* NR_FRAG pre-fragmenting blocks, NULL once freed */
 	uint32_t *samples[2];		/* NR_SAMPLES each: split and merge are measured in turns */
-	uint16_t *perm;			/* NR_FRAG */
+	void **objs;			/* NR_SAMPLES measured kmalloc objects, NULL once freed */
+	void **kfrag;			/* NR_KFRAG pre-fragmenting objects, NULL once freed */
+	uint16_t *obj_size;		/* NR_SAMPLES: the sizes asked for the measured ones */
+	uint16_t *kfrag_size;		/* NR_KFRAG */
+	uint16_t *perm;			/* NR_KFRAG (>= NR_FRAG) */
 	uint8_t *frag_order;		/* NR_FRAG */
 	uint32_t overhead;		/* the empty interval */
 	uint32_t rng;
+	unsigned long slab_frames;	/* held by all caches once shrunk, before the slab rows */
 };
 #define BENCH_SCRATCH	(NR_SAMPLES * sizeof(struct page *) + NR_FRAG * sizeof(struct page *) + \
-			 2 * NR_SAMPLES * sizeof(uint32_t) + NR_FRAG * (sizeof(uint16_t) + 1))
+			 2 * NR_SAMPLES * sizeof(uint32_t) + \
+			 (NR_SAMPLES + NR_KFRAG) * (sizeof(void *) + sizeof(uint16_t)) + \
+			 NR_KFRAG * sizeof(uint16_t) + NR_FRAG)
+_Static_assert(NR_KFRAG >= NR_FRAG && NR_KFRAG <= 65536, "perm is NR_KFRAG uint16_t");
 
 /* Free blocks below MAX_PAGE_ORDER, off the free lists while order10-split runs. */
 static struct page_list bench_held[MAX_NR_ZONES][MAX_PAGE_ORDER];
@@ -334,6 +364,142 @@ static int bench_scenario(struct bench *b)
 	return measure_split_merge(b);
 }
 
+/* ---- the slab allocator: kmalloc / kfree ---- */
+
+/* Frames in slabs once every cache has given its empty slabs back (each keeps up to
+ * min_partial of them otherwise).  The bench is the only user: no cache comes or goes
+ * meanwhile. */
+static unsigned long bench_slab_shrink(void)
+{
+	for (struct kmem_cache *s = slab_caches; s; s = s->next)
+		kmem_cache_shrink(s);
+	return slab_pages_reclaimable() + slab_pages_unreclaimable();
+}
+
+/* The rows are of the non-debug paths: refuse a debug cache (tinymm.slub_debug, a debug build). */
+static int bench_kmalloc_check(void *obj, enum bench_op op)
+{
+	const struct slab *slab;
+
+	if (!obj)
+		return bench_fail("kmalloc failed in ", bench_op_name[op]);
+	slab = virt_to_slab(obj);
+	if (!slab)
+		return bench_fail("kmalloc gave no slab object in ", bench_op_name[op]);
+	if (kmem_cache_debug(slab->slab_cache))
+		return bench_fail("slab debugging is on for ", slab->slab_cache->name);
+	return 0;
+}
+
+static uint16_t bench_kmix_size(struct bench *b)
+{
+	return (uint16_t)(KMIX_MIN + bench_rand(b) % (KMIX_MAX - KMIX_MIN + 1));
+}
+
+/* kmalloc(obj_size[i], GFP_KERNEL) into objs[i]; the size is in a register before the interval. */
+static int measure_kmalloc(struct bench *b, enum bench_op op)
+{
+	uint32_t *s = b->samples[0];
+
+	for (int i = 0; i < NR_SAMPLES; i++) {
+		size_t size = b->obj_size[i];
+		void *obj;
+		__asm__ __volatile__("" : "+r"(size));
+		BENCH(s[i], op, obj = kmalloc(size, GFP_KERNEL));
+		b->objs[i] = obj;
+		if (bench_kmalloc_check(obj, op))
+			return 1;
+	}
+	bench_report(b, op, s);
+	return 0;
+}
+
+/* kfree() of objs[], in a shuffled order, the object picked before the interval (measure_free). */
+static void measure_kfree(struct bench *b, enum bench_op op)
+{
+	uint32_t *s = b->samples[0];
+
+	bench_permute(b, NR_SAMPLES);
+	for (int i = 0; i < NR_SAMPLES; i++) {
+		void *obj = b->objs[b->perm[i]];
+		__asm__ __volatile__("" : "+r"(obj));
+		BENCH(s[i], op, kfree(obj));
+		b->objs[b->perm[i]] = NULL;
+	}
+	bench_report(b, op, s);
+}
+
+/*
+ * kmalloc-mixed-overhead-permille: the slab frames gained since the shrink (every cache's, so
+ * exactly the kmalloc caches this workload used), as bytes, minus the bytes asked for by the
+ * live objects, per 1000 bytes asked for.  It counts the size-class rounding, the free slots of
+ * the slabs (the holes left by the frees, the active slab's unused rest, the empty slabs a cache
+ * keeps) and each slab's unusable tail.  No metadata beyond that exists without debugging: the
+ * free pointer lives in the free object and struct slab is the slab's struct page, which the
+ * memmap has anyway (memmap-overhead), so it is not counted.
+ */
+static void bench_kmix_overhead(struct bench *b)
+{
+	unsigned long long asked = 0, slot = 0, held;
+	unsigned long objects = 0;
+
+	for (int i = 0; i < NR_KFRAG; i++)
+		if (b->kfrag[i]) {
+			asked += b->kfrag_size[i];
+			slot += ksize(b->kfrag[i]);
+			objects++;
+		}
+	for (int i = 0; i < NR_SAMPLES; i++) {
+		asked += b->obj_size[i];
+		slot += ksize(b->objs[i]);
+		objects++;
+	}
+	held = (unsigned long long)(slab_pages_reclaimable() + slab_pages_unreclaimable() -
+				    b->slab_frames) * PAGE_SIZE;
+	unsigned long permille = held > asked ?
+				 (unsigned long)(((held - asked) * 1000 + asked / 2) / asked) : 0;
+	bench_printf("bench: kmalloc-mixed: %lu objects, %lu bytes asked, %lu in their slots, "
+		     "%lu in slabs (%lu frames)\n", objects, (unsigned long)asked, (unsigned long)slot,
+		     (unsigned long)held, (unsigned long)(held / PAGE_SIZE));
+	bench_row("kmalloc-mixed-overhead-permille", permille, permille, permille, "bytes");
+}
+
+/* The fragmented state, then the six measured kinds and the overhead. */
+static int bench_slab(struct bench *b)
+{
+	int i;
+
+	for (i = 0; i < NR_KFRAG; i++) {
+		b->kfrag_size[i] = bench_kmix_size(b);
+		b->kfrag[i] = kmalloc(b->kfrag_size[i], GFP_KERNEL);
+		if (bench_kmalloc_check(b->kfrag[i], OP_KMIX_ALLOC))
+			return 1;
+	}
+	bench_permute(b, NR_KFRAG);
+	for (i = 0; i < NR_KFRAG / 2; i++) {
+		int j = b->perm[i];
+		kfree(b->kfrag[j]);
+		b->kfrag[j] = NULL;
+	}
+
+	for (i = 0; i < NR_SAMPLES; i++)
+		b->obj_size[i] = bench_kmix_size(b);
+	if (measure_kmalloc(b, OP_KMIX_ALLOC))
+		return 1;
+	bench_kmix_overhead(b);
+	measure_kfree(b, OP_KMIX_FREE);
+
+	for (int k = 0; k < 2; k++) {
+		enum bench_op op = k ? OP_K512_ALLOC : OP_K64_ALLOC;
+		for (i = 0; i < NR_SAMPLES; i++)
+			b->obj_size[i] = k ? 512 : 64;
+		if (measure_kmalloc(b, op))
+			return 1;
+		measure_kfree(b, (enum bench_op)(op + 1));	/* its OP_K*_FREE */
+	}
+	return 0;
+}
+
 /* Run the scenario, give everything back, check the allocator is whole.  0 or 1. */
 static int bench_all(void)
 {
@@ -348,21 +514,37 @@ static int bench_all(void)
 	b.frag = b.pages + NR_SAMPLES;
 	b.samples[0] = (uint32_t *)(b.frag + NR_FRAG);
 	b.samples[1] = b.samples[0] + NR_SAMPLES;
-	b.perm = (uint16_t *)(b.samples[1] + NR_SAMPLES);
-	b.frag_order = (uint8_t *)(b.perm + NR_FRAG);
+	b.objs = (void **)(b.samples[1] + NR_SAMPLES);
+	b.kfrag = b.objs + NR_SAMPLES;
+	b.obj_size = (uint16_t *)(b.kfrag + NR_KFRAG);
+	b.kfrag_size = b.obj_size + NR_SAMPLES;
+	b.perm = b.kfrag_size + NR_KFRAG;
+	b.frag_order = (uint8_t *)(b.perm + NR_KFRAG);
 	if (!HAVE_PCP)
 		bench_printf("bench: no per-CPU lists: order0-alloc-refill is the buddy path, "
 			     "as every order-0 allocation\n");
+	b.slab_frames = bench_slab_shrink();
 	bench_drain();
 	unsigned long free_before = nr_free_pages(), bad_before = nr_bad_pages;
+	unsigned long slab_bugs_before = nr_slab_bugs;
 
 	ret = bench_scenario(&b);
 	for (int i = 0; i < NR_FRAG; i++)
 		if (b.frag[i])
 			__free_pages(b.frag[i], b.frag_order[i]);
+	if (!ret)
+		ret = bench_slab(&b);
+	for (int i = 0; i < NR_SAMPLES; i++)
+		kfree(b.objs[i]);
+	for (int i = 0; i < NR_KFRAG; i++)
+		kfree(b.kfrag[i]);
+	if (bench_slab_shrink() != b.slab_frames && !ret)
+		ret = bench_fail("slab frames still held after every object was freed", "");
 	bench_drain();
 	if (!ret && (nr_free_pages() != free_before || nr_bad_pages != bad_before))
 		ret = bench_fail("frames lost or leaked as bad during the run", "");
+	if (!ret && (nr_slab_bugs != slab_bugs_before || slab_check(printk)))
+		ret = bench_fail("slab reports or slab_check failures during the run", "");
 	free_pages_exact(mem, BENCH_SCRATCH);
 	if (buddy_check(printk))
 		ret = bench_fail("buddy_check failed after the run", "");
@@ -409,6 +591,6 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return ret;
 }
-SHELL_COMMAND(bench, "", "make bench: instruction counts of alloc_pages/__free_pages (QEMU -icount)",
+SHELL_COMMAND(bench, "", "make bench: instruction counts of the page and slab allocators (QEMU -icount)",
 	      cmd_bench);
 #endif

@@ -4,8 +4,10 @@
  *     valgrind --tool=callgrind --collect-atstart=no --combine-dumps=yes host_bench [nocheck]
  * (tools/bench runs it).  Collection is on only around each measured call, and each call is
  * dumped under its operation's name ("init": memmap_init() + page_alloc_init(); "empty": the
- * toggles alone).  stdout: the struct-page and memmap-overhead rows, and `frames <n>` for
- * init-per-frame; tools/bench makes the other rows from the dumps.
+ * toggles alone).  stdout: the kmalloc-mixed-overhead-permille, struct-page and memmap-overhead
+ * rows, and `frames <n>` for init-per-frame; tools/bench makes the other rows from the dumps.
+ * The kmalloc caches are made after the page allocator, as boot/main.c does, without slab
+ * debugging (this build has no CONFIG_SLUB_DEBUG_ON; the bench refuses a debug cache).
  *
  * The fake RAM is like a board's default: 256 MiB, one bank, aligned to the largest block (so
  * order-10 blocks exist); __va is the identity on the host.
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "host_bench: memmap_init or page_alloc_init failed\n");
 		return 1;
 	}
+	kmem_cache_init();
 	frames = bench_memmap(&bytes);
 	printf("frames\t%lu\n", frames);
 	failed = bench_all();

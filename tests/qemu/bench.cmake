@@ -1,7 +1,8 @@
 # `make bench` under CTest: tools/bench on one board (RV32, the board the issue sets targets for;
-# the fastest boot), checked for form, not speed: the exact row format, every operation with and
-# without -nocheck, numbers > 0 with min <= median <= max.  The counts themselves belong in
-# docs/benchmarks.md, never in a threshold here.
+# the fastest boot), checked for form, not speed: the exact row format, every operation (the page
+# allocator's and the slab allocator's kmalloc rows) with and without -nocheck, numbers > 0 with
+# min <= median <= max.  The counts themselves belong in docs/benchmarks.md, never in a threshold
+# here.
 #
 # This file is both the CTest registration (included from tests.cmake) and the test itself
 # (run as `cmake -DTOP=<tree> -DBOARD=<board> -P bench.cmake`).
@@ -21,7 +22,9 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(ops order0-alloc order0-free order0-alloc-refill order3-alloc order3-free order10-split
-  order10-merge init-per-frame struct-page memmap-overhead)
+  order10-merge init-per-frame struct-page memmap-overhead
+  kmalloc-64-alloc kmalloc-64-free kmalloc-512-alloc kmalloc-512-free kmalloc-mixed-alloc
+  kmalloc-mixed-free kmalloc-mixed-overhead-permille)
 set(want)
 foreach(op ${ops})
   list(APPEND want ${op} ${op}-nocheck)
@@ -54,7 +57,7 @@ foreach(line IN LISTS lines)
   if(NOT (lo GREATER 0 AND lo LESS_EQUAL med AND med LESS_EQUAL hi))
     message(FATAL_ERROR "not 0 < min <= median <= max: ${line}")
   endif()
-  if(op MATCHES "^(struct-page|memmap-overhead)")
+  if(op MATCHES "^(struct-page|memmap-overhead|kmalloc-mixed-overhead-permille)")
     set(u bytes)
   else()
     set(u instructions)
