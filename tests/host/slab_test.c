@@ -206,6 +206,34 @@ static void dma_objects_come_from_zone_dma(void **state)
 	assert_int_equal(slab_check(NULL), 0);
 }
 
+/* tinymm.slub_min_partial: how many empty slabs a cache keeps before giving them back. */
+static void min_partial_is_configurable(void **state)
+{
+	for (unsigned int keep = 1; keep <= 3; keep += 2) {
+		char opts[64];
+		snprintf(opts, sizeof(opts), "tinymm.slub_debug=0 tinymm.slub_min_partial=%u", keep);
+		boot(opts);
+		struct kmem_cache *s = kmem_cache_create("keep", 512, 0, 0, NULL);
+		assert_int_equal(s->min_partial, keep);
+		void *objs[8 * 8];
+		unsigned int n = 8 * s->objects;
+		assert_true(n <= ARRAY_SIZE(objs));
+		for (unsigned int i = 0; i < n; i++)
+			assert_non_null(objs[i] = kmem_cache_alloc(s, GFP_KERNEL));
+		for (unsigned int i = 0; i < n; i++)
+			kmem_cache_free(s, objs[i]);
+		flush_cpu_slab(s);
+		assert_int_equal(slab_empty_slabs(s), keep);
+		assert_int_equal(s->nr_slabs, keep);
+		assert_int_equal(slab_check(NULL), 0);
+	}
+	struct boot_args args;
+	char bad[] = "tinymm.slub_min_partial=0";
+	cmdline_parse(bad, &args, __kparams_start, __kparams_end, NULL);	/* rejected */
+	assert_int_equal(kmem_cache_create("keep2", 512, 0, 0, NULL)->min_partial, 3);
+	boot("tinymm.slub_min_partial=5");	/* leave v6.10's rule's 5..10 in place for the rest */
+}
+
 static void page_command_names_the_cache(void **state)
 {
 	void *p = kmalloc(512, GFP_KERNEL);
@@ -229,6 +257,7 @@ int main(void)
 		cmocka_unit_test(slab_check_catches_damage),
 		cmocka_unit_test_setup(dma_objects_come_from_zone_dma, setup),
 		cmocka_unit_test_setup(page_command_names_the_cache, setup),
+		cmocka_unit_test(min_partial_is_configurable),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
