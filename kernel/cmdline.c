@@ -7,6 +7,16 @@
 
 #define PREFIX "tinymm."
 
+int kstrtoul(const char *s, unsigned long *out)
+{
+	unsigned long long x;
+
+	if (kstrtoull(s, &x) || x > (unsigned long)-1)
+		return -1;
+	*out = (unsigned long)x;
+	return 0;
+}
+
 int kstrtoull(const char *s, unsigned long long *out)
 {
 	unsigned long long v = 0;

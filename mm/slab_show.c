@@ -131,21 +131,11 @@ static int cmd_slabinfo(int argc, char **argv)
 }
 SHELL_COMMAND(slabinfo, "", "the slab caches, in /proc/slabinfo's format", cmd_slabinfo);
 
-static int parse_ul(const char *s, unsigned long *v)
-{
-	unsigned long long x;
-
-	if (kstrtoull(s, &x) || x > (unsigned long)-1)
-		return -1;
-	*v = (unsigned long)x;
-	return 0;
-}
-
 static int cmd_kmalloc(int argc, char **argv)
 {
 	unsigned long size, count = 1;
 
-	if (argc < 2 || argc > 3 || parse_ul(argv[1], &size) || (argc == 3 && parse_ul(argv[2], &count)))
+	if (argc < 2 || argc > 3 || kstrtoul(argv[1], &size) || (argc == 3 && kstrtoul(argv[2], &count)))
 		return shell_usage_error(argv[0], "usage: kmalloc <size> [count]");
 	for (unsigned long i = 0; i < count; i++) {
 		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
@@ -165,7 +155,7 @@ static int cmd_kfree(int argc, char **argv)
 {
 	unsigned long addr;
 
-	if (argc != 2 || parse_ul(argv[1], &addr))
+	if (argc != 2 || kstrtoul(argv[1], &addr))
 		return shell_usage_error(argv[0], "usage: kfree <addr>");
 	unsigned long bugs = nr_slab_bugs;
 	kfree((void *)addr);

@@ -32,21 +32,11 @@ static int cmd_buddyinfo(int argc, char **argv)
 }
 SHELL_COMMAND(buddyinfo, "", "free blocks per zone and order, as /proc/buddyinfo", cmd_buddyinfo);
 
-static int parse_ul(const char *s, unsigned long *v)
-{
-	unsigned long long x;
-
-	if (kstrtoull(s, &x) || x > (unsigned long)-1)
-		return -1;
-	*v = (unsigned long)x;
-	return 0;
-}
-
 static int cmd_alloc(int argc, char **argv)
 {
 	unsigned long order, count = 1;
 
-	if (argc < 2 || argc > 3 || parse_ul(argv[1], &order) || (argc == 3 && parse_ul(argv[2], &count)))
+	if (argc < 2 || argc > 3 || kstrtoul(argv[1], &order) || (argc == 3 && kstrtoul(argv[2], &count)))
 		return shell_usage_error(argv[0], "usage: alloc <order> [count]");
 	if (order > MAX_PAGE_ORDER) {
 		kprintf("alloc: order %lu is above MAX_PAGE_ORDER (%d)\n", order, MAX_PAGE_ORDER);
@@ -68,7 +58,7 @@ static int cmd_free(int argc, char **argv)
 {
 	unsigned long pfn, order;
 
-	if (argc != 3 || parse_ul(argv[1], &pfn) || parse_ul(argv[2], &order))
+	if (argc != 3 || kstrtoul(argv[1], &pfn) || kstrtoul(argv[2], &order))
 		return shell_usage_error(argv[0], "usage: free <pfn> <order>");
 	struct page *page = pfn_to_page(pfn);
 	if (!page) {

@@ -49,5 +49,7 @@ void cmdline_parse(char *line, struct boot_args *out, const struct kparam *param
 
 /* Parse a decimal or 0x-hex unsigned number; the whole string must be the number.  0 / -1. */
 int kstrtoull(const char *s, unsigned long long *out);
+/* The same for an unsigned long: -1 also when the number does not fit. */
+int kstrtoul(const char *s, unsigned long *out);
 
 #endif
