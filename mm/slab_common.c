@@ -107,6 +107,12 @@ void kmem_cache_destroy(struct kmem_cache *s)
 
 	if (!s)
 		return;
+	struct slab *own = virt_to_slab(s);
+	if (!own || own->slab_cache != &kmem_cache_boot) {
+		printk(KERN_WARNING "kmem_cache_destroy(%s): a boot cache (kmalloc, kmem_cache) stays\n",
+		       s->name);
+		return;
+	}
 	kmem_cache_shrink(s);
 	if (s->nr_slabs) {
 		/* v6.10: "Objects remaining on __kmem_cache_shutdown()": the cache stays. */

@@ -211,6 +211,12 @@ static void empty_slabs_go_back(struct ktest *t)
 	KTEST_EXPECT_EQ(t, slab_pages_unreclaimable(), frames0);
 	kmem_cache_destroy(s);
 	EXPECT_SLAB_OK(t);
+	void *k = kmalloc(64, GFP_TEST);		/* a kmalloc cache is never destroyed */
+	kmem_cache_destroy(virt_to_slab(k)->slab_cache);
+	kfree(k);
+	KTEST_EXPECT_TRUE(t, kmalloc(64, GFP_TEST) == k);	/* still there, same object */
+	kfree(k);
+	EXPECT_SLAB_OK(t);
 }
 
 /* Frees in any order over several slabs (the active one, partial ones, full ones going
