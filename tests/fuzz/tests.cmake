@@ -68,41 +68,50 @@ set_tests_properties(fuzz.fdt_mismatch_aborts PROPERTIES ENVIRONMENT FDT_FUZZ_BR
 set_tests_properties(fuzz.fdt fuzz.fdt_seeds_full fuzz.fdt_mismatch_aborts PROPERTIES
   FIXTURES_REQUIRED qemu_dtbs LABELS fuzz TIMEOUT 300)
 
-# libFuzzer target for the page allocator (tests/fuzz/buddy_fuzz.c): the portable kernel sources
-# and tests/host/shim.c built by clang as the host tests build them, into an archive so only what
-# the fuzzer reaches is linked.  Coverage feedback comes from the allocator's own files.
-set(BUDDY_FUZZ ${CMAKE_BINARY_DIR}/buddy_fuzz)
-set(BUDDY_FUZZ_OBJDIR ${FUZZ_DIR}/buddy-objs)
-set(BUDDY_FUZZ_CFLAGS ${FUZZ_CFLAGS} -DTINYMM_HOST=1 -D_POSIX_C_SOURCE=200809L
-  -I${CMAKE_SOURCE_DIR}/tests/host/include -I${CMAKE_SOURCE_DIR}/tests/host)
-file(MAKE_DIRECTORY ${BUDDY_FUZZ_OBJDIR})
-set(BUDDY_FUZZ_OBJS)
-foreach(src ${HOST_KERNEL_SRCS} tests/host/shim.c tests/fuzz/buddy_fuzz.c)
-  string(MAKE_C_IDENTIFIER ${src} name)
-  set(obj ${BUDDY_FUZZ_OBJDIR}/${name}.o)
-  set(cov)
-  if(src MATCHES "^(mm/(page_alloc|pcp|mm_init)|tests/fuzz/buddy_fuzz)\\.c$")
-    set(cov -fsanitize=fuzzer-no-link)
-  elseif(src MATCHES "^mm/(buddy_check|memmap)\\.c$")
-    set(cov -O2)	# the checker walks every frame after every operation: 85% of the time at -O1
-  endif()
-  add_custom_command(OUTPUT ${obj}
-    COMMAND ${CLANG} ${BUDDY_FUZZ_CFLAGS} ${cov} -MD -MF ${obj}.d -c ${CMAKE_SOURCE_DIR}/${src} -o ${obj}
-    DEPENDS ${CMAKE_SOURCE_DIR}/${src} DEPFILE ${obj}.d VERBATIM)
-  if(src STREQUAL tests/fuzz/buddy_fuzz.c)
-    set(BUDDY_FUZZ_MAIN ${obj})
-  else()
-    list(APPEND BUDDY_FUZZ_OBJS ${obj})
-  endif()
-endforeach()
-add_custom_command(OUTPUT ${BUDDY_FUZZ}
-  COMMAND ${CMAKE_COMMAND} -E rm -f ${BUDDY_FUZZ_OBJDIR}/kernel.a
-  COMMAND ${CMAKE_AR} rcs ${BUDDY_FUZZ_OBJDIR}/kernel.a ${BUDDY_FUZZ_OBJS}
-  COMMAND ${CLANG} -fsanitize=fuzzer,address,undefined ${BUDDY_FUZZ_MAIN} ${BUDDY_FUZZ_OBJDIR}/kernel.a
-          -o ${BUDDY_FUZZ}
-  DEPENDS ${BUDDY_FUZZ_MAIN} ${BUDDY_FUZZ_OBJS}
-  COMMENT "clang: buddy_fuzz (libFuzzer, ASan, UBSan)" VERBATIM)
-add_custom_target(buddy_fuzz ALL DEPENDS ${BUDDY_FUZZ})
+# libFuzzer targets over the memory manager (tests/fuzz/<what>_fuzz.c): the portable kernel
+# sources and tests/host/shim.c built by clang as the host tests build them, into an archive so
+# only what the fuzzer reaches is linked.  Coverage feedback comes from the sources matching
+# @cov (the fuzzer's own file included); those matching @fast (checkers that walk everything
+# after every operation) are built at -O2.  Further arguments: more flags for the @cov sources.
+# Sets <WHAT>_FUZZ to the binary.
+function(add_mm_fuzzer what cov fast)
+  set(bin ${CMAKE_BINARY_DIR}/${what}_fuzz)
+  set(objdir ${FUZZ_DIR}/${what}-objs)
+  set(cflags ${FUZZ_CFLAGS} -DTINYMM_HOST=1 -D_POSIX_C_SOURCE=200809L
+    -I${CMAKE_SOURCE_DIR}/tests/host/include -I${CMAKE_SOURCE_DIR}/tests/host)
+  file(MAKE_DIRECTORY ${objdir})
+  set(objs)
+  foreach(src ${HOST_KERNEL_SRCS} tests/host/shim.c tests/fuzz/${what}_fuzz.c)
+    string(MAKE_C_IDENTIFIER ${src} name)
+    set(obj ${objdir}/${name}.o)
+    set(opt)
+    if(src MATCHES "^(${cov}|tests/fuzz/${what}_fuzz)\\.c$")
+      set(opt -fsanitize=fuzzer-no-link ${ARGN})
+    elseif(src MATCHES "^(${fast})\\.c$")
+      set(opt -O2)
+    endif()
+    add_custom_command(OUTPUT ${obj}
+      COMMAND ${CLANG} ${cflags} ${opt} -MD -MF ${obj}.d -c ${CMAKE_SOURCE_DIR}/${src} -o ${obj}
+      DEPENDS ${CMAKE_SOURCE_DIR}/${src} DEPFILE ${obj}.d VERBATIM)
+    if(src STREQUAL tests/fuzz/${what}_fuzz.c)
+      set(main ${obj})
+    else()
+      list(APPEND objs ${obj})
+    endif()
+  endforeach()
+  add_custom_command(OUTPUT ${bin}
+    COMMAND ${CMAKE_COMMAND} -E rm -f ${objdir}/kernel.a
+    COMMAND ${CMAKE_AR} rcs ${objdir}/kernel.a ${objs}
+    COMMAND ${CLANG} -fsanitize=fuzzer,address,undefined ${main} ${objdir}/kernel.a -o ${bin}
+    DEPENDS ${main} ${objs}
+    COMMENT "clang: ${what}_fuzz (libFuzzer, ASan, UBSan)" VERBATIM)
+  add_custom_target(${what}_fuzz ALL DEPENDS ${bin})
+  string(TOUPPER ${what} upper)
+  set(${upper}_FUZZ ${bin} PARENT_SCOPE)
+endfunction()
+
+# The page allocator; the checker walks every frame after every operation: 85% of the time at -O1.
+add_mm_fuzzer(buddy "mm/(page_alloc|pcp|mm_init)" "mm/(buddy_check|memmap)")
 
 # Seed 1, no corpus: 1400 inputs of up to 600 bytes, each at least 160 operations (about 190 on
 # average), and at least 200000 operations in all, counted by the fuzzer itself: about 25 s.  A failed check or a sanitizer report
@@ -133,4 +142,44 @@ foreach(mode 1 2)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT BUDDY_FUZZ_BREAK=${mode})
 endforeach()
 set_tests_properties(fuzz.buddy fuzz.buddy_corrupt_list_aborts fuzz.buddy_lost_frame_aborts
+  PROPERTIES LABELS fuzz TIMEOUT 300)
+
+# The slab allocator; its checker and the page allocator's walk everything after every operation.
+# Without trace-cmp: its hooks in the fuzzer's pattern checks and slub_debug.c's byte walks took
+# half the time, and the input reaches the allocator through sizes and choices, not compares.
+add_mm_fuzzer(slab "mm/(slub|slub_debug|slab_common)" "mm/(slab_show|buddy_check|memmap)"
+  -fno-sanitize-coverage=trace-cmp)
+
+# Seed 1, no corpus, as fuzz.buddy: 1400 inputs of up to 600 bytes, each at least 160
+# operations, at least 200000 operations in all, counted by the fuzzer itself: about 15 s.  A
+# failed check or a sanitizer report stops it with the input in ${FUZZ_DIR}/slab-crash-<sha1>.
+add_test(NAME fuzz.slab COMMAND sh -c [[
+  out=$("$0" -seed=1 -runs=1400 -max_len=600 -len_control=0 -timeout=25 \
+    -artifact_prefix="$1/slab-" -print_final_stats=1 2>&1); rc=$?
+  printf '%s\n' "$out" | grep -v '^#[0-9]*	\(NEW\|REDUCE\|pulse\)'
+  ops=$(printf '%s\n' "$out" | sed -n 's/^slab_fuzz: \([0-9]*\) operations in .*/\1/p')
+  echo "fuzz.slab: exit status $rc, ${ops:-no} operations"
+  [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^Done 1400 runs in ' && [ "${ops:-0}" -ge 200000 ]
+  ]] ${SLAB_FUZZ} ${FUZZ_DIR})
+# A broken object must abort and reach the exit status: SLAB_FUZZ_BREAK changes a byte of a live
+# object (the shadow must see it) or of a red zone (slab_check must report it).
+foreach(mode 1 2)
+  if(mode EQUAL 1)
+    set(name fuzz.slab_corrupt_object_aborts)
+    set(want "check failed at .*: the contents of a live object .* changed at byte")
+    set(also "^--- kernel log ---$")
+  else()
+    set(name fuzz.slab_red_zone_aborts)
+    set(want "check failed at .*: slab_check\\(NULL\\) == 0")
+    set(also "^slabcheck: kmalloc-[0-9]+ object 0x[0-9a-f]+: red zone overwritten")
+  endif()
+  add_test(NAME ${name} COMMAND sh -c [[
+    out=$("$0" -runs=1 -artifact_prefix="$1/slab-break-" 2>&1); rc=$?; printf '%s\n' "$out"
+    echo "exit status $rc"
+    [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -Eq "slab_fuzz: $2" &&
+      printf '%s\n' "$out" | grep -Eq "$3"
+    ]] ${SLAB_FUZZ} ${FUZZ_DIR} ${want} ${also})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT SLAB_FUZZ_BREAK=${mode})
+endforeach()
+set_tests_properties(fuzz.slab fuzz.slab_corrupt_object_aborts fuzz.slab_red_zone_aborts
   PROPERTIES LABELS fuzz TIMEOUT 300)
