@@ -42,6 +42,12 @@ static inline struct page *page_list_first(const struct page_list *l)
 	return page_list_empty(l) ? NULL : link_to_page(l->first);
 }
 
+/* The page after @page on its list, or NULL at the end. */
+static inline struct page *page_list_next(const struct page *page)
+{
+	return page->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(page->lru.next);
+}
+
 static inline void page_list_add(struct page_list *l, struct page *page)
 {
 	uint32_t me = page_to_link(page);

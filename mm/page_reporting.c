@@ -93,11 +93,6 @@ static void page_list_rotate_to_front(struct page_list *l, struct page *page)
 	l->last = prev;
 }
 
-static inline struct page *page_list_next(const struct page *page)
-{
-	return page->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(page->lru.next);
-}
-
 /*
  * Report the first @n blocks of the batch, then put them back (v6.10: prdev->report() and
  * page_reporting_drain()).  Called without @z's lock; takes it for the putback.  A block whose

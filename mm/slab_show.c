@@ -17,18 +17,13 @@
 
 #define FAIL(...) do { errors++; if (pr) pr(__VA_ARGS__); } while (0)
 
-static struct page *next_on(struct page *p)
-{
-	return p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next);
-}
-
 /* One list of @s: every slab is a slab of @s, partial or full as the list says. */
 static int check_list(struct kmem_cache *s, struct page_list *list, bool partial,
 		      unsigned long *nr, unsigned long *objects, int (*pr)(const char *fmt, ...))
 {
 	int errors = 0;
 
-	for (struct page *p = page_list_first(list); p; p = next_on(p)) {
+	for (struct page *p = page_list_first(list); p; p = page_list_next(p)) {
 		struct slab *slab = page_slab(p);
 		if (!PageSlab(p) || slab->slab_cache != s || slab->frozen) {
 			FAIL("slabcheck: %s: page 0x%lx on its %s list is not its slab\n", s->name,
@@ -81,9 +76,9 @@ static int check_cache(struct kmem_cache *s, int (*pr)(const char *fmt, ...), un
 		FAIL("slabcheck: %s: %lu partial + %lu full + %d active slabs, %lu objects; counters "
 		     "say %lu + %lu of %lu, %lu objects\n", s->name, np, nf, !!c->slab, objects,
 		     s->nr_partial, s->nr_full, s->nr_slabs, s->total_objects);
-	for (struct page *p = page_list_first(&s->partial); p; p = next_on(p))
+	for (struct page *p = page_list_first(&s->partial); p; p = page_list_next(p))
 		*pages += 1UL << slab_order(page_slab(p));
-	for (struct page *p = page_list_first(&s->full); p; p = next_on(p))
+	for (struct page *p = page_list_first(&s->full); p; p = page_list_next(p))
 		*pages += 1UL << slab_order(page_slab(p));
 	spin_unlock(&s->lock);
 	local_irq_restore(flags);

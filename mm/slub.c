@@ -219,7 +219,7 @@ static void discard_slab(struct kmem_cache *s, struct slab *slab)
 	__free_pages(page, order);
 }
 
-/* Account a new slab in @s and put it on @list; s->lock held. */
+/* Put @slab on the partial or the full list of @s; s->lock held. */
 static void add_slab(struct kmem_cache *s, struct slab *slab, bool partial)
 {
 	page_list_add(partial ? &s->partial : &s->full, slab_page(slab));
@@ -519,7 +519,7 @@ unsigned long slab_free_objects(struct kmem_cache *s)
 		n++;
 	spin_lock(&s->lock);
 	for (struct page *p = page_list_first(&s->partial); p;
-	     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+	     p = page_list_next(p))
 		n += page_slab(p)->objects - page_slab(p)->inuse;
 	spin_unlock(&s->lock);
 	local_irq_restore(flags);
@@ -532,7 +532,7 @@ unsigned long slab_empty_slabs(struct kmem_cache *s)
 
 	spin_lock_irqsave(&s->lock, flags);
 	for (struct page *p = page_list_first(&s->partial); p;
-	     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+	     p = page_list_next(p))
 		n += !page_slab(p)->inuse;
 	spin_unlock_irqrestore(&s->lock, flags);
 	return n;
@@ -548,7 +548,7 @@ int kmem_cache_shrink(struct kmem_cache *s)
 		struct slab *empty = NULL;
 		spin_lock_irqsave(&s->lock, flags);
 		for (struct page *p = page_list_first(&s->partial); p && !empty;
-		     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+		     p = page_list_next(p))
 			if (!page_slab(p)->inuse)
 				empty = page_slab(p);
 		if (empty) {
@@ -574,7 +574,7 @@ static unsigned long empty_slab_frames(struct kmem_cache *s, struct slab **first
 	*first = NULL;
 	spin_lock_irqsave(&s->lock, flags);
 	for (struct page *p = page_list_first(&s->partial); p;
-	     p = p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next))
+	     p = page_list_next(p))
 		if (!page_slab(p)->inuse) {
 			n += 1UL << slab_order(page_slab(p));
 			if (!*first)

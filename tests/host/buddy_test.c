@@ -273,7 +273,7 @@ static void unmovable_steals_a_movable_pageblock(void **state)
 	unsigned long moved = 0;			/* its free blocks moved to the UNMOVABLE lists */
 	for (int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (struct page *b = page_list_first(&page_zone(p)->free_area[o].free_list[MIGRATE_UNMOVABLE]);
-		     b; b = b->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(b->lru.next), moved++)
+		     b; b = page_list_next(b), moved++)
 			assert_int_equal(page_to_pfn(b) >> pageblock_order, page_to_pfn(p) >> pageblock_order);
 	assert_true(moved > 0);
 	assert_int_equal(buddy_check(NULL), 0);	/* every block on its pageblock's list */
@@ -302,7 +302,7 @@ static void hold_all_but(struct zone *z, unsigned long keep)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			struct page *b = page_list_first(&z->free_area[o].free_list[mt]), *next;
 			for (; b; b = next) {
-				next = b->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(b->lru.next);
+				next = page_list_next(b);
 				if ((page_to_pfn(b) >> pageblock_order) == (keep >> pageblock_order))
 					continue;
 				assert_true(nr_held_blocks < (int)ARRAY_SIZE(held));

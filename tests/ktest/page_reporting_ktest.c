@@ -58,10 +58,6 @@ static unsigned int times_recorded(unsigned long pfn, unsigned int order)
 	return n;
 }
 
-static struct page *next_on_list(struct page *p)
-{
-	return p->lru.next == PAGE_LINK_NONE ? NULL : link_to_page(p->lru.next);
-}
 
 /* Visit every free block on the buddy lists, list by list, each zone's lock held. */
 typedef void visit_fn(struct zone *z, unsigned int order, struct page_list *l, struct page *p);
@@ -78,7 +74,7 @@ static void for_each_free_block(visit_fn *fn)
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 				struct page_list *l = &z->free_area[o].free_list[mt];
 				for (struct page *p = page_list_first(l), *n; p; p = n) {
-					n = next_on_list(p);
+					n = page_list_next(p);
 					fn(z, o, l, p);
 				}
 			}
@@ -388,7 +384,7 @@ static void budget_leaves_unreported_first(struct ktest *t)
 	count_blocks();
 	KTEST_ASSERT_TRUE(t, longest_len > 3 * PR_CAP + 2);
 	spin_lock_irqsave(&longest_zone->lock, flags);
-	for (struct page *p = page_list_first(longest); p; p = next_on_list(p))
+	for (struct page *p = page_list_first(longest); p; p = page_list_next(p))
 		if (i++ >= 2)
 			ClearPageReported(p);	/* two reported blocks, then unreported ones */
 	spin_unlock_irqrestore(&longest_zone->lock, flags);
