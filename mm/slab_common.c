@@ -18,7 +18,6 @@
 #include "tinymm/shrinker.h"
 #include "slab.h"
 
-#define KMALLOC_SHIFT_LOW	3
 #define NR_KMALLOC		(KMALLOC_SHIFT_HIGH + 1)
 
 /* [0]: normal, [1]: __GFP_DMA.  Index 1 is 96 bytes, 2 is 192, i (3..) is 2^i. */
@@ -61,19 +60,17 @@ void kmem_cache_init(void)
 	for (int dma = 0; dma < 2; dma++)
 		for (unsigned int i = 1; i < NR_KMALLOC; i++) {
 			unsigned int size = kmalloc_size(i);
-			if (i <= 2 || i >= KMALLOC_SHIFT_LOW) {
-				char *name = kmalloc_names[dma][i];
-				if (size >= 1024)
-					ksnprintf(name, 20, "%skmalloc-%uk", dma ? "dma-" : "", size >> 10);
-				else
-					ksnprintf(name, 20, "%skmalloc-%u", dma ? "dma-" : "", size);
-				/* Power-of-two sizes are aligned to their size (v6.10's guarantee). */
-				unsigned int align = (size & (size - 1)) ? 0 : size;
-				if (kmem_cache_open(&kmalloc_caches[dma][i], name, size, align,
-						    slub_debug | (dma ? SLAB_CACHE_DMA : 0), NULL))
-					panic("slab: cannot make %s", name);
-				add_cache(&kmalloc_caches[dma][i]);
-			}
+			char *name = kmalloc_names[dma][i];
+			if (size >= 1024)
+				ksnprintf(name, 20, "%skmalloc-%uk", dma ? "dma-" : "", size >> 10);
+			else
+				ksnprintf(name, 20, "%skmalloc-%u", dma ? "dma-" : "", size);
+			/* Power-of-two sizes are aligned to their size (v6.10's guarantee). */
+			unsigned int align = (size & (size - 1)) ? 0 : size;
+			if (kmem_cache_open(&kmalloc_caches[dma][i], name, size, align,
+					    slub_debug | (dma ? SLAB_CACHE_DMA : 0), NULL))
+				panic("slab: cannot make %s", name);
+			add_cache(&kmalloc_caches[dma][i]);
 		}
 	for (unsigned int e = 0; e < ARRAY_SIZE(size_index); e++)
 		kmalloc_small[e] = &kmalloc_caches[0][size_index[e]];
@@ -231,7 +228,7 @@ static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp, stru
 	if (size > KMALLOC_MAX_CACHE_SIZE)
 		return kmalloc_large(size, gfp);
 	if (gfp & __GFP_DMA)	/* the same class among the dma-kmalloc caches */
-		s += &kmalloc_caches[1][0] - &kmalloc_caches[0][0];
+		s = &kmalloc_caches[1][s - kmalloc_caches[0]];
 	return slab_alloc(s, gfp);
 }
 
