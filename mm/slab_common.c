@@ -209,8 +209,12 @@ __fastpath void kmem_cache_free(struct kmem_cache *s, void *obj)
 static void *kmalloc_large(size_t size, gfp_t gfp)
 {
 	if (size > KMALLOC_MAX_SIZE) {
-		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
-		printk(KERN_WARNING "kmalloc: %lu bytes is above KMALLOC_MAX_SIZE\n", (unsigned long)size);
+		/* v6.10 warns through alloc_pages' WARN_ON_ONCE_GFP: not with __GFP_NOWARN. */
+		if (!(gfp & __GFP_NOWARN)) {
+			printk(KERN_WARNING "kmalloc: %lu bytes is above KMALLOC_MAX_SIZE (%lu)\n",
+			       (unsigned long)size, KMALLOC_MAX_SIZE);
+			WARN_ON_ONCE(1);
+		}
 		return NULL;
 	}
 	unsigned int order = 0;

@@ -234,6 +234,18 @@ static void min_partial_is_configurable(void **state)
 	boot("tinymm.slub_min_partial=5");	/* leave v6.10's rule's 5..10 in place for the rest */
 }
 
+static void impossible_size_warns_unless_nowarn(void **state)
+{
+	shim_console_reset();
+	assert_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL | __GFP_NOWARN));
+	assert_null(strstr(shim_console, "KMALLOC_MAX_SIZE"));
+	assert_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL));
+	snprintf(want, sizeof(want), "kmalloc: %lu bytes is above KMALLOC_MAX_SIZE (%lu)\n",
+		 KMALLOC_MAX_SIZE + 1, KMALLOC_MAX_SIZE);
+	assert_console_has(want);
+	assert_int_equal(slab_check(NULL), 0);
+}
+
 static void page_command_names_the_cache(void **state)
 {
 	void *p = kmalloc(512, GFP_KERNEL);
@@ -257,6 +269,7 @@ int main(void)
 		cmocka_unit_test(slab_check_catches_damage),
 		cmocka_unit_test_setup(dma_objects_come_from_zone_dma, setup),
 		cmocka_unit_test_setup(page_command_names_the_cache, setup),
+		cmocka_unit_test_setup(impossible_size_warns_unless_nowarn, setup),
 		cmocka_unit_test(min_partial_is_configurable),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

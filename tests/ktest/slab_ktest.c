@@ -75,6 +75,7 @@ static void zero_size_and_impossible_sizes(struct ktest *t)
 	kfree(NULL);
 	KTEST_EXPECT_EQ(t, ksize(ZERO_SIZE_PTR), 0);
 	KTEST_EXPECT_TRUE(t, kmalloc(KMALLOC_MAX_SIZE + 1, GFP_TEST) == NULL);
+	KTEST_EXPECT_TRUE(t, kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL) == NULL);	/* with the warning */
 	KTEST_EXPECT_TRUE(t, kmalloc((size_t)-1, GFP_TEST) == NULL);
 	KTEST_EXPECT_TRUE(t, kcalloc((size_t)-1 / 2, 4, GFP_TEST) == NULL);	/* overflow */
 	/* A large kmalloc is whole pages, given back whole. */
