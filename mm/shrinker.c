@@ -60,9 +60,11 @@ static unsigned long do_shrink_slab(struct shrink_control *sc, struct shrinker *
 		if (ret == SHRINK_STOP)
 			break;
 		freed += ret;
-		total -= sc->nr_scanned;
-		if (!sc->nr_scanned)
+		/* A shrinker that frees in bigger units (slab-empty: whole slabs) may scan more than
+		 * it was asked: that ends the pass rather than wrapping the count. */
+		if (!sc->nr_scanned || sc->nr_scanned >= total)
 			break;
+		total -= sc->nr_scanned;
 	}
 	return freed;
 }

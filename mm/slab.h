@@ -169,7 +169,10 @@ static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void 
 		c->freelist = obj;
 	} else if (likely(slab->freelist && slab->inuse >= 2)) {
 		/* A partial slab that stays partial (not this CPU's, so not frozen, and it keeps a
-		 * used object): no list changes, so no lock (see slab_free_other). */
+		 * used object): only its freelist and inuse change, and with one CPU and interrupts
+		 * masked nobody else can touch them, so no lock.  v6.10 does this step with a
+		 * cmpxchg_double on (freelist, counters) and takes list_lock only when the slab
+		 * changes lists; tinymm would need that on SMP (the assert below). */
 		unsigned int inuse = slab->inuse;
 		set_freepointer(s, obj, slab->freelist);
 		slab->freelist = obj;

@@ -386,23 +386,12 @@ void *slab_alloc_refill(struct kmem_cache *s, gfp_t gfp, unsigned long irqflags)
 	return obj;
 }
 
-/*
- * The fast path's object is not in this CPU's active slab (irqs masked as @irqflags says).  If
- * the slab stays on the partial list (it has free objects and keeps a used one), only its
- * freelist and inuse change: with one CPU and interrupts masked nobody else can touch them, so
- * no lock.  v6.10 does the same step with a cmpxchg_double on (freelist, counters) and takes
- * list_lock only when the slab changes lists; tinymm would need that on SMP.
- */
-_Static_assert(CONFIG_NR_CPUS == 1, "slab_free_other's unlocked update needs cmpxchg_double on SMP");
+/* The fast path's object is not in this CPU's active slab, and its slab changes lists (it was
+ * full, or becomes empty): the locked way (irqs masked as @irqflags says).  The unlocked step
+ * for a slab that stays partial is inline in slab_free_fast() (mm/slab.h). */
 void slab_free_other(struct kmem_cache *s, struct slab *slab, void *obj, unsigned long irqflags)
 {
-	if (likely(slab->freelist && slab->inuse > 1 && !slab->frozen)) {
-		set_freepointer(s, obj, slab->freelist);
-		slab->freelist = obj;
-		slab->inuse--;
-	} else {
-		__slab_free(s, slab, obj);
-	}
+	__slab_free(s, slab, obj);
 	local_irq_restore(irqflags);
 }
 
