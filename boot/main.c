@@ -5,7 +5,9 @@
  *   early console (board's UART) -> device tree validated -> command line -> console from
  *   /chosen/stdout-path -> power-off device -> timer frequency -> memory map (memblock)
  *   -> MMU and caches (arch_mm_init, before any atomic or lock) -> memmap (struct pages)
- *   -> then tests (tinymm.test), a script (tinymm.run) or the interactive shell.
+ *   -> slab -> scheduler (this context becomes idle) -> interrupt controllers -> clock event
+ *   -> console input interrupt -> workqueue worker -> the first thread ("ktest" or "shell"),
+ *   which runs tests (tinymm.test), a script (tinymm.run) or the interactive shell.
  * A fatal problem (bad DTB, bad memory map) is one line and a power-off with status 1.
  */
 #include <string.h>
@@ -15,6 +17,10 @@
 #include "tinymm/cmdline.h"
 #include "tinymm/console.h"
 #include "tinymm/devicetree.h"
+#include "tinymm/irq.h"
+#include "tinymm/sched.h"
+#include "tinymm/timer.h"
+#include "tinymm/workqueue.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
@@ -37,6 +43,8 @@ static __noreturn void boot_fail(const char *reason)
 	printk(KERN_EMERG "tinymm: %s\n", reason);
 	machine_poweroff(1);
 }
+
+static int console_node = -1;	/* the console UART's device-tree node, for its interrupt */
 
 /* Console from /chosen/stdout-path ("/path", "alias" or either with ":options"). */
 static void console_from_dt(const struct dt *dt)
@@ -62,6 +70,7 @@ static void console_from_dt(const struct dt *dt)
 		return;
 	}
 	console_setup(d->compatible, (uintptr_t)base, dt_getprop_u32(dt, node, "reg-shift", 0));
+	console_node = node;
 }
 
 static void poweroff_from_dt(const struct dt *dt)
@@ -115,6 +124,8 @@ static int set_loglevel(const char *val)
 KPARAM(loglevel, set_loglevel, "console log level 0-8 (default 7: all but debug)");
 
 static char cmdline_buf[1024];
+static struct boot_args boot_args;
+static int kernel_init(void *unused);
 
 void kmain(unsigned long hartid, uintptr_t dtb_pa)
 {
@@ -172,13 +183,34 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	memblock_summary(err, sizeof(err));
 	pr_info("%s\n", err);
 
-	if (args.test) {
-		int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, args.test);
+	sched_init();		/* this context becomes the idle thread */
+	irq_init(dt);
+	timers_init(dt);
+	console_irq_init(dt, console_node);
+	workqueue_init();
+
+	boot_args = args;
+	/* 16 KiB: shell commands and KTAP cases format text and walk tables on this stack. */
+	struct task_struct *init = kthread_create_opts(kernel_init, NULL,
+						       args.test ? "ktest" : "shell", DEFAULT_PRIO, 2);
+	if (!init)
+		boot_fail("sched: cannot create the first thread");
+	kthread_detach(init);
+	wake_up_process(init);
+	cpu_idle_loop();
+}
+
+/* The first thread: KTAP suites (tinymm.test), a script (tinymm.run) or the interactive shell. */
+static int kernel_init(void *unused)
+{
+	if (boot_args.test) {
+		int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, boot_args.test);
 		machine_poweroff(failed ? 1 : 0);	/* -1: no suite matched, also a failure */
 	}
-	if (args.run)
-		machine_poweroff(shell_run_script(__shell_cmds_start, __shell_cmds_end, args.run));
+	if (boot_args.run)
+		machine_poweroff(shell_run_script(__shell_cmds_start, __shell_cmds_end, boot_args.run));
 	shell_interactive();
+	return 0;
 }
 
 static int cmd_version(int argc, char **argv)

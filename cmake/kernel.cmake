@@ -12,6 +12,12 @@ if(NOT TINYMM_MSTART)
   list(FILTER TINYMM_ARCH_SRCS EXCLUDE REGEX "mstart\\.S$")
 endif()
 file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
+# Interrupt-controller drivers: every board links all of them; the device tree picks.
+file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
+# The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
+set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
+  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c drivers/console_input.c mm/filemap.c
+  ${TINYMM_IRQCHIP_SRCS})
 
 # The version string is regenerated on every build, written only when it changes.
 add_custom_target(version_c
@@ -24,6 +30,7 @@ add_custom_target(version_c
 # .kallsyms section, which the linker script puts after everything else so no address moves.
 # The build then checks that pass 1 and pass 2 agree on every function address.
 add_library(kernel_objs OBJECT boot/main.c kernel/bench.c ${TINYMM_PORTABLE_SRCS} ${TINYMM_ARCH_SRCS}
+  ${TINYMM_CORE_SRCS}
   ${TINYMM_KTEST_SRCS} ${CMAKE_BINARY_DIR}/gen/version.c)
 add_dependencies(kernel_objs version_c)
 target_include_directories(kernel_objs PRIVATE include arch/${TINYMM_ARCH}/include ${CMAKE_BINARY_DIR}/gen)

@@ -1,9 +1,12 @@
 /*
  * uart.c - polled console UARTs: ARM PL011 and NS16550A (8250 family).
  *
- * Both are driven without interrupts: output waits for FIFO room, input is polled.  A UART
- * is chosen by its compatible string, so the same image drives whatever the device tree names.
- * Locking: none yet (single CPU, no interrupts); the console lock arrives with SMP.
+ * Output waits for FIFO room.  Input is polled, or, once drivers/console_input.c has the
+ * UART's interrupt, woken by the receive interrupt (rx_irq turns it on and off: the handler
+ * turns it off so a level interrupt does not repeat until the reader has drained the FIFO).
+ * A UART is chosen by its compatible string, so the same image drives whatever the device
+ * tree names.
+ * Locking: output is serialised by printk's console lock; input has one reader (the shell).
  */
 #include <string.h>
 #include "tinymm/arch.h"
@@ -36,10 +39,24 @@ static int pl011_getc(uintptr_t base, unsigned shift)
 	return (int)(readl(base + PL011_DR) & 0xff);
 }
 
+#define PL011_IMSC	0x38
+#define PL011_IMSC_RX	(1u << 4)	/* receive */
+#define PL011_IMSC_RT	(1u << 6)	/* receive timeout: a lone byte below the FIFO level */
+
+static void pl011_rx_irq(uintptr_t base, unsigned shift, bool on)
+{
+	(void)shift;
+	writel(on ? PL011_IMSC_RX | PL011_IMSC_RT : 0, base + PL011_IMSC);
+}
+
 /* NS16550A: registers are bytes spaced by 1 << reg-shift. */
 #define UART_RBR	0	/* receive buffer (read) */
 #define UART_THR	0	/* transmit holding (write) */
+#define UART_IER	1
+#define UART_IER_RDI	0x01	/* receive data available */
 #define UART_FCR	2
+#define UART_MCR	4
+#define UART_MCR_OUT2	0x08	/* routes the interrupt out on PC-style boards */
 #define UART_LCR	3
 #define UART_LSR	5
 #define UART_LSR_DR	0x01
@@ -68,10 +85,17 @@ static int ns16550_getc(uintptr_t base, unsigned shift)
 	return readb(base + (UART_RBR << shift));
 }
 
+static void ns16550_rx_irq(uintptr_t base, unsigned shift, bool on)
+{
+	if (on)
+		writeb(readb(base + (UART_MCR << shift)) | UART_MCR_OUT2, base + (UART_MCR << shift));
+	writeb(on ? UART_IER_RDI : 0, base + (UART_IER << shift));
+}
+
 static const struct uart_driver uart_drivers[] = {
-	{ "arm,pl011", pl011_init, pl011_putc, pl011_getc },
-	{ "ns16550a", ns16550_init, ns16550_putc, ns16550_getc },
-	{ "ns16550", ns16550_init, ns16550_putc, ns16550_getc },
+	{ "arm,pl011", pl011_init, pl011_putc, pl011_getc, pl011_rx_irq },
+	{ "ns16550a", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq },
+	{ "ns16550", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq },
 };
 
 const struct uart_driver *uart_find_driver(const char *list, int len)
@@ -123,4 +147,10 @@ void console_write(const char *s, size_t n)
 int console_getc(void)
 {
 	return con_drv ? con_drv->getc(con_base, con_shift) : -1;
+}
+
+void console_rx_irq(bool on)
+{
+	if (con_drv && con_drv->rx_irq)
+		con_drv->rx_irq(con_base, con_shift, on);
 }

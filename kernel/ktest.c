@@ -14,6 +14,8 @@
  * Locking: none; tests run alone, before the shell.
  */
 #include <setjmp.h>
+#include "tinymm/irqflags.h"
+#include "tinymm/preempt.h"
 #include <string.h>
 #include "tinymm/ktest.h"
 #include "tinymm/printk.h"
@@ -45,9 +47,19 @@ bool glob_match(const char *p, const char *s)
 static struct ktest_recovery *recovery_top;
 static char last_bug[160];
 
+/* The running thread; weak, so host builds (no scheduler) see NULL. */
+extern struct task_struct *__current __attribute__((weak));
+static const void *ktest_thread(void)
+{
+	return &__current ? (const void *)__current : NULL;
+}
+
 void ktest_recovery_push(struct ktest_recovery *r)
 {
 	r->hit = false;
+	r->preempt_count = preempt_count();
+	local_save_flags(r->irqflags);
+	r->owner = ktest_thread();
 	r->prev = recovery_top;
 	recovery_top = r;
 }
@@ -56,6 +68,10 @@ bool ktest_recovery_pop(struct ktest_recovery *r)
 {
 	if (recovery_top == r)
 		recovery_top = r->prev;
+	if (r->hit) {
+		__preempt_count = r->preempt_count;
+		local_irq_restore(r->irqflags);
+	}
 	return r->hit;
 }
 
@@ -63,8 +79,8 @@ struct ktest_recovery *ktest_recovery_take(const char *reason)
 {
 	struct ktest_recovery *r = recovery_top;
 
-	if (!r)
-		return NULL;
+	if (!r || r->owner != ktest_thread())
+		return NULL;	/* another thread's bug: that thread's stack cannot jump to ours */
 	strncpy(last_bug, reason, sizeof(last_bug) - 1);
 	r->hit = true;
 	recovery_top = r->prev;

@@ -5,10 +5,13 @@
  * prefixes each line with "[seconds.micros] " as Linux does.  kprintf() is the same path without
  * the prefix and the level: shell output and KTAP use it because their text is a contract.
  * Every message, shown or not, also goes to a ring (the log buffer) that `dmesg` prints.
- * Locking: none yet (one CPU, no interrupts); the console lock comes with interrupts.
+ * Locking: each message is stored and written with interrupts masked (the console lock, on
+ * one CPU), so lines from threads and interrupt handlers never interleave within a message.
+ * Not a spinlock: a fault inside printk may print its report without deadlocking.
  */
 #include <string.h>
 #include "tinymm/console.h"
+#include "tinymm/irqflags.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 #include "tinymm/time.h"
@@ -65,12 +68,15 @@ int vprintk(const char *fmt, va_list ap)
 			  (unsigned long long)(ns % NSEC_PER_SEC / 1000));
 	}
 	line_start = n > 0 && buf[n - 1] == '\n';
+	unsigned long flags;
+	local_irq_save(flags);
 	log_store(ts, strlen(ts));
 	log_store(buf, (size_t)n);
 	if (level < console_loglevel) {
 		console_write(ts, strlen(ts));
 		console_write(buf, (size_t)n);
 	}
+	local_irq_restore(flags);
 	return n;
 }
 
@@ -93,7 +99,10 @@ int vkprintf(const char *fmt, va_list ap)
 	/* One call prints at most one buffer; callers print long things (dtb values) in parts. */
 	if (n > (int)sizeof(buf) - 1)
 		n = sizeof(buf) - 1;
+	unsigned long flags;
+	local_irq_save(flags);
 	console_write(buf, (size_t)n);
+	local_irq_restore(flags);
 	return n;
 }
 

@@ -3,7 +3,7 @@
  *
  * Commands live in the linker section .shell_cmds (SHELL_COMMAND), sorted by name, so `help`
  * lists them alphabetically.  Invariant: a command's output is bare (kprintf, no timestamp).
- * Locking: none; the shell is the only thing running when it runs.
+ * Locking: none; the shell is one thread, the only one running commands.
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
@@ -158,7 +158,7 @@ void shell_interactive(void)
 
 	kprintf("tinymm> ");
 	for (;;) {
-		int c = console_getc();
+		int c = console_getc_wait();
 		if (c < 0)
 			continue;
 		int r = line_editor_feed(&le, c);

@@ -10,8 +10,13 @@
  */
 #include <asm/processor.h>
 #include "tinymm/kallsyms.h"
+#include "tinymm/preempt.h"
 #include "tinymm/printk.h"
 #include "tinymm/spinlock.h"
+
+/* The preemption counter lives here, the lowest layer that changes it (see preempt.h). */
+volatile unsigned int __preempt_count;
+volatile bool __need_resched;
 
 /* Take a ticket, wait for it to be served.  fetch_inc is fully ordered; the acquire read of
  * owner keeps the critical section after the wait. */
@@ -136,18 +141,23 @@ static inline bool debug_unlock(spinlock_t *lock) { return true; }
 #endif
 
 /* Every lock entry point passes its caller's address down as the owner to record. */
+/* A held spinlock keeps its holder on the CPU: preemption is off from lock to unlock, so
+ * nobody on this CPU can spin on it forever.  A skipped (buggy) operation leaves the count. */
 static void do_spin_lock(spinlock_t *lock, void *pc)
 {
 	if (!debug_lock_before(lock))
 		return;
+	preempt_disable();
 	arch_spin_lock(&lock->raw_lock);
 	debug_lock_after(lock, pc);
 }
 
-static void do_spin_unlock(spinlock_t *lock)
+static bool do_spin_unlock(spinlock_t *lock)
 {
-	if (debug_unlock(lock))
-		arch_spin_unlock(&lock->raw_lock);
+	if (!debug_unlock(lock))
+		return false;
+	arch_spin_unlock(&lock->raw_lock);
+	return true;
 }
 
 void spin_lock(spinlock_t *lock)
@@ -158,15 +168,21 @@ void spin_lock(spinlock_t *lock)
 /* Like Linux's debug trylock: no recursion check, a held lock just fails. */
 int spin_trylock(spinlock_t *lock)
 {
-	if (!magic_ok(lock) || !arch_spin_trylock(&lock->raw_lock))
+	if (!magic_ok(lock))
 		return 0;
+	preempt_disable();
+	if (!arch_spin_trylock(&lock->raw_lock)) {
+		preempt_enable();
+		return 0;
+	}
 	debug_lock_after(lock, __builtin_return_address(0));
 	return 1;
 }
 
 void spin_unlock(spinlock_t *lock)
 {
-	do_spin_unlock(lock);
+	if (do_spin_unlock(lock))
+		preempt_enable();
 }
 
 void spin_lock_irq(spinlock_t *lock)
@@ -177,8 +193,11 @@ void spin_lock_irq(spinlock_t *lock)
 
 void spin_unlock_irq(spinlock_t *lock)
 {
-	do_spin_unlock(lock);
+	bool ok = do_spin_unlock(lock);
+
 	local_irq_enable();
+	if (ok)
+		preempt_enable();
 }
 
 unsigned long _spin_lock_irqsave(spinlock_t *lock)
@@ -192,6 +211,9 @@ unsigned long _spin_lock_irqsave(spinlock_t *lock)
 
 void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
-	do_spin_unlock(lock);
+	bool ok = do_spin_unlock(lock);
+
 	local_irq_restore(flags);
+	if (ok)
+		preempt_enable();
 }

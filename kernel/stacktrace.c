@@ -7,16 +7,24 @@
  */
 #include "tinymm/kallsyms.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
 #include "tinymm/sections.h"
 #include "tinymm/stacktrace.h"
 
 #define MAX_FRAMES 32
 
+/* The running thread; weak, so host builds (no scheduler) see none. */
+extern struct task_struct *__current __attribute__((weak));
+
 bool stack_bounds(unsigned long fp, unsigned long *lo, unsigned long *hi)
 {
-	/* Only the boot stack exists today; threads will add theirs here. */
+	/* The running thread's stack (the idle thread's is the boot stack). */
 	unsigned long b = (unsigned long)__boot_stack_bottom, t = (unsigned long)__boot_stack_top;
 
+	if (&__current && __current && __current->stack) {
+		b = (unsigned long)__current->stack;
+		t = b + __current->stack_size;
+	}
 	if (fp < b || fp > t)
 		return false;
 	*lo = b;

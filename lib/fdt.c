@@ -220,6 +220,18 @@ int dt_find_compatible(const struct dt *dt, int from, const char *compat)
 	return -1;
 }
 
+/* The node whose "phandle" (or old "linux,phandle") is @phandle; -1 if none (0 and ~0 name none). */
+int dt_node_by_phandle(const struct dt *dt, uint32_t phandle)
+{
+	if (!phandle || phandle == 0xffffffffu)
+		return -1;
+	for (int node = 0; node >= 0; node = dt_next_node(dt, node, NULL))
+		if (dt_getprop_u32(dt, node, "phandle", 0) == phandle ||
+		    dt_getprop_u32(dt, node, "linux,phandle", 0) == phandle)
+			return node;
+	return -1;
+}
+
 /* ---- properties ---- */
 
 /* A node's properties come first and end at its first subnode or END_NODE. */

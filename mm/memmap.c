@@ -61,7 +61,7 @@ const struct memmap_bank *memmap_hot_bank = &no_bank;
 const struct memmap_bank *memmap_bank_of_page(const struct page *page)
 {
 	for (int i = 0; i < nr_banks; i++)
-		if (page >= banks[i].map && page < banks[i].map_end)
+		if ((uintptr_t)page - (uintptr_t)banks[i].map < banks[i].map_bytes)
 			return &banks[i];
 	return NULL;
 }
@@ -109,7 +109,7 @@ int memmap_init(void)
 			       CONFIG_MAX_MEMMAP_BANKS);
 			break;
 		}
-		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL, NULL, 0 };
+		banks[nr_banks++] = (struct memmap_bank){ s, e, NULL, 0, 0 };
 	}
 	/* Allocate every map first: the allocations change memblock types the init reads. */
 	for (int i = 0; i < nr_banks; i++) {
@@ -124,7 +124,7 @@ int memmap_init(void)
 			return -ENOMEM;
 		}
 		b->map = __va(pa);
-		b->map_end = b->map + (b->end_pfn - b->start_pfn);
+		b->map_bytes = (b->end_pfn - b->start_pfn) * sizeof(struct page);
 		b->nr_pages = b->end_pfn - b->start_pfn;
 		if (!i || (uintptr_t)b->map < page_link_base)
 			page_link_base = (uintptr_t)b->map;

@@ -1,8 +1,11 @@
 /*
- * arch.c - the ARMv7-A side of include/tinymm/arch.h: the generic timer and semihosting
- * power-off.  Traps are in traps.c, the MMU in mmu.c.
+ * arch.c - the ARMv7-A side of include/tinymm/arch.h: the generic timer's counter, semihosting
+ * power-off, new thread contexts, the C half of the IRQ entry and the idle wait.  Traps are in
+ * traps.c, the MMU in mmu.c, the thread switch in switch.S, the timer interrupt in timer.c.
  */
+#include <asm/context.h>
 #include "tinymm/arch.h"
+#include "tinymm/irq.h"
 
 const char arch_name[] = "armv7-a";
 
@@ -46,4 +49,46 @@ void arch_poweroff(int status)
 void arch_cpu_relax(void)
 {
 	__asm__ __volatile__("wfi");
+}
+
+/* switch.S: calls r4() with fp = 0. */
+void arm_thread_start(void);
+
+/*
+ * The first arch_context_switch() to @ctx "returns" into arm_thread_start with r4 = @entry and
+ * sp = @stack_top (8-byte aligned as AAPCS wants; the caller passes 16).  IRQs stay masked:
+ * the switch is made with them masked.
+ */
+void arch_context_init(struct arch_context *ctx, uintptr_t stack_top, void (*entry)(void))
+{
+	*ctx = (struct arch_context){
+		.r4 = (unsigned long)entry,
+		.fp = 0,
+		.sp = stack_top & ~(uintptr_t)7,
+		.lr = (unsigned long)arm_thread_start,
+	};
+}
+
+/* The GIC is a device-tree driver (drivers/irq-gic.c): the CPU itself has nothing to set up. */
+void arch_irq_init(const struct dt *dt)
+{
+	(void)dt;
+}
+
+/* Called by entry.S's vec_irq in SVC mode on the interrupted thread's stack, IRQs masked. */
+void arm_irq_handler(void);
+void arm_irq_handler(void)
+{
+	irq_enter();
+	handle_arch_irq();
+	irq_exit();
+}
+
+/*
+ * WFI wakes on a pending interrupt even with CPSR.I set (ARM ARM B1.8.13), so the caller can
+ * unmask afterwards and take it.  DSB first: everything written before sleeping is visible.
+ */
+void arch_cpu_idle(void)
+{
+	__asm__ __volatile__("dsb sy\n\twfi" ::: "memory");
 }

@@ -10,7 +10,8 @@
 _start:
 	cpsid	aif
 	/* Exception modes (abort, undefined, IRQ, FIQ) share one small stack: a trap there reports
-	 * and powers off, it never returns, so they cannot nest usefully. */
+	 * and powers off, it never returns, so they cannot nest usefully.  (IRQs switch to SVC mode
+	 * and the interrupted thread's stack at once; IRQ mode's sp is set only to be safe.) */
 	ldr	r0, =__exc_stack_top
 	cps	#0x17			/* abort */
 	mov	sp, r0
@@ -41,7 +42,8 @@ _start:
 2:	wfi
 	b	2b
 
-/* Vector table: each entry saves the interrupted registers and calls arm_trap(frame, kind). */
+/* Vector table: the IRQ entry runs the interrupt on the interrupted thread's stack (vec_irq
+ * below); every other entry saves the interrupted registers and calls arm_trap(frame, kind). */
 	.section .text, "ax"
 	.balign 32
 	.global arm_vectors
@@ -70,8 +72,42 @@ vec_undef:	trap_entry 1, 4
 vec_svc:	trap_entry 2, 4
 vec_pabt:	trap_entry 3, 4
 vec_dabt:	trap_entry 4, 8
-vec_irq:	trap_entry 6, 4
 vec_fiq:	trap_entry 7, 4
+
+/*
+ * IRQ: threads run in SVC mode, so the interrupt is handled in SVC mode on the interrupted
+ * thread's own stack, never on the shared exception stack: arm_irq_handler() may end in
+ * irq_exit() -> schedule(), which leaves this frame on this thread's stack and resumes it when
+ * the thread is switched back to.  The IRQ-mode stack is never used.
+ *
+ * The frame, from the interrupted sp downwards (10 words, so sp keeps its 8-byte parity):
+ *	spsr_irq, return pc			(SRSDB: the interrupted CPSR and pc)
+ *	lr, r12, r5, r4, r3, r2, r1, r0		(the interrupted SVC lr and the caller-saved
+ *						 registers; r4/r5 are pushed to be used here)
+ * then, below it after aligning sp to 8 for the AAPCS call, a frame record {interrupted fp,
+ * interrupted pc}: fp points at it, so a backtrace from inside a handler goes on through the
+ * interrupted function (and its callers).  r4 keeps the frame's address across the call.
+ * IRQs stay masked (the exception set CPSR.I; CPS changes the mode only).  The return clears
+ * the exclusive monitor: an interrupted LDREX/STREX must retry if the handler stored to it.
+ */
+vec_irq:
+	sub	lr, lr, #4		/* the instruction to resume */
+	srsdb	sp!, #0x13		/* push lr_irq and spsr_irq onto the SVC stack */
+	cps	#0x13			/* SVC, IRQs still masked */
+	push	{r0-r5, r12, lr}
+	mov	r4, sp			/* the frame */
+	ldr	r3, [sp, #32]		/* interrupted pc */
+	mov	r2, fp			/* interrupted fp */
+	and	r1, r4, #4
+	sub	sp, sp, r1		/* 8-byte aligned */
+	push	{r2, r3}		/* frame record: [fp - 4] caller's fp, [fp] pc */
+	add	fp, sp, #4
+	bl	arm_irq_handler
+	ldr	fp, [fp, #-4]		/* the interrupted fp (the C code preserved ours) */
+	mov	sp, r4
+	clrex
+	pop	{r0-r5, r12, lr}
+	rfeia	sp!			/* pc and CPSR back: IRQs as they were */
 
 	.section .bss
 	.balign 16

@@ -41,6 +41,12 @@ void arch_cpu_relax(void)
 	__asm__ __volatile__("wfi");
 }
 
+/* wfi wakes on any interrupt pending and enabled in `sie`, even with sstatus.SIE clear. */
+void arch_cpu_idle(void)
+{
+	__asm__ __volatile__("wfi" ::: "memory");
+}
+
 const char *riscv_cause_name(unsigned long cause);
 
 /* M-mode trap during mstart.S (RV32 without firmware): nothing is set up, use the board's UART. */

@@ -38,19 +38,46 @@ _sstart:
 3:	wfi
 	j	3b
 
-/* Trap entry: save every register to a frame on the current stack, call riscv_trap(frame). */
+/*
+ * Trap entry (stvec, direct mode): interrupts and exceptions taken in S-mode, always on the
+ * current kernel stack.  Push the frame described in asm.h, call riscv_trap(frame), and for an
+ * interrupt (riscv_trap returns) restore everything from the frame and sret.  sepc and sstatus
+ * come from the frame, not the CSRs: irq_exit() may have switched threads, and the traps taken
+ * by other threads meanwhile overwrote both.  gp is neither reloaded nor restored: it is set once
+ * in _sstart and never changes (the linker relaxes accesses against it).  The hardware cleared
+ * sstatus.SIE on entry and nothing sets it before the sret, which sets it back from SPIE.
+ */
 	.section .text, "ax"
 	.balign 4
 	.global riscv_trap_entry
 riscv_trap_entry:
-	addi	sp, sp, -32 * SZREG
+	addi	sp, sp, -FRAME_WORDS * SZREG
 	REG_S	x1, 1 * SZREG(sp)
 	.irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	REG_S	x\n, \n * SZREG(sp)
 	.endr
-	addi	t0, sp, 32 * SZREG
+	addi	t0, sp, FRAME_WORDS * SZREG
 	REG_S	t0, 2 * SZREG(sp)	/* the interrupted sp */
+	csrr	t1, sstatus
+	csrr	t2, scause
+	csrr	t3, stval
+	csrr	t4, sepc
+	REG_S	t1, FRAME_SSTATUS * SZREG(sp)
+	REG_S	t2, FRAME_SCAUSE * SZREG(sp)
+	REG_S	t3, FRAME_STVAL * SZREG(sp)
+	REG_S	s0, FRAME_FP * SZREG(sp)	/* frame record: caller's fp, "return address" */
+	REG_S	t4, FRAME_EPC * SZREG(sp)
+	mv	s0, t0
 	mv	a0, sp
 	call	riscv_trap
-4:	wfi
-	j	4b
+
+	REG_L	t0, FRAME_EPC * SZREG(sp)
+	REG_L	t1, FRAME_SSTATUS * SZREG(sp)
+	csrw	sepc, t0
+	csrw	sstatus, t1		/* SIE is clear in the saved value: still masked */
+	REG_L	x1, 1 * SZREG(sp)
+	.irp n, 4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	REG_L	x\n, \n * SZREG(sp)
+	.endr
+	addi	sp, sp, FRAME_WORDS * SZREG
+	sret

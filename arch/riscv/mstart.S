@@ -5,7 +5,11 @@
  *   - PMP entry 0 covers all of memory (RWX, NAPOT), else S-mode may touch nothing;
  *   - mcounteren lets S-mode read cycle/time/instret;
  *   - menvcfg(h).STCE enables Sstc, so S-mode programs its own timer through stimecmp;
- *   - all exceptions and the S-level interrupts are delegated to S-mode.
+ *   - all exceptions and the S-level interrupts (SSIP, STIP, SEIP) are delegated to S-mode.
+ * Nothing else is needed for S-mode interrupts: for a delegated interrupt S-mode's own `sie` is
+ * the enable (it is mie's view of the delegated bits) and sstatus.SIE the global switch; M-mode
+ * keeps its own interrupts off (mie = 0, mstatus.MIE = 0) and has no PLIC context enabled.
+ * The timer needs mcounteren.TM as well as STCE: without TM, S-mode's stimecmp accesses trap.
  * M-mode traps (none are expected) go to riscv_mtrap(), which reports mcause/mtval/mepc.
  */
 #include "asm.h"

@@ -1,11 +1,18 @@
 /*
- * traps.c - what an unexpected RISC-V S-mode trap prints: the cause in words with scause,
+ * traps.c - every RISC-V S-mode trap lands in riscv_trap() with the frame entry.S pushed.
+ *
+ * An interrupt (scause's top bit) goes to the local interrupt controller between irq_enter()
+ * and irq_exit(), and returns: irq_exit() may switch threads, and this frame is resumed when the
+ * thread next runs.  An exception is unexpected: it prints the cause in words with scause,
  * stval and sepc, all 31 registers by ABI name, and a named backtrace; then power-off with
  * status 1 (or, inside a KTAP case, back to the test runner).
  * Locking: none; sstatus.SIE is clear while this runs (the hardware cleared it on entry).
  */
 #include <setjmp.h>
+#include "asm.h"
+#include "riscv.h"
 #include "tinymm/arch.h"
+#include "tinymm/irq.h"
 #include "tinymm/kallsyms.h"
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
@@ -48,16 +55,13 @@ static void print_sym(const char *label, unsigned long addr)
 	printk(KERN_EMERG "%s[<%0*lx>] %s\n", label, W, addr, sym);
 }
 
-void riscv_trap(unsigned long *regs);
-void riscv_trap(unsigned long *regs)
+/* An exception: report it, then back to the KTAP case that caused it or power off. */
+static __noreturn __attribute__((noinline)) void riscv_exception(unsigned long *regs)
 {
 	static bool in_trap;
-	unsigned long scause, stval, sepc;
+	unsigned long scause = regs[FRAME_SCAUSE], stval = regs[FRAME_STVAL], sepc = regs[FRAME_EPC];
 	char reason[128];
 
-	__asm__ __volatile__("csrr %0, scause" : "=r"(scause));
-	__asm__ __volatile__("csrr %0, stval" : "=r"(stval));
-	__asm__ __volatile__("csrr %0, sepc" : "=r"(sepc));
 	if (in_trap) {		/* a fault while reporting a fault: say the least and stop */
 		printk(KERN_EMERG "Unhandled trap inside the trap handler, sepc 0x%lx\n", sepc);
 		machine_poweroff(1);
@@ -81,4 +85,16 @@ void riscv_trap(unsigned long *regs)
 		longjmp(r->jb, 1);	/* same stack and privilege: a plain longjmp returns to the case */
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
 	machine_poweroff(1);
+}
+
+void riscv_trap(unsigned long *regs);
+void riscv_trap(unsigned long *regs)
+{
+	unsigned long scause = regs[FRAME_SCAUSE];
+
+	if (!(scause >> (__riscv_xlen - 1)))
+		riscv_exception(regs);
+	irq_enter();
+	riscv_handle_irq(scause << 1 >> 1);
+	irq_exit();
 }

@@ -35,6 +35,45 @@ void arch_poweroff(int status);
 /* Wait for an interrupt or just spin: used by idle polling loops. */
 void arch_cpu_relax(void);
 
+/*
+ * Threads (kernel/sched.c).  <asm/context.h> defines struct arch_context: the registers a C
+ * function must preserve, and the stack pointer.
+ *   arch_context_init(): a context that, when switched to, runs @entry() on the stack ending at
+ *     @stack_top (16-byte aligned) with interrupts masked, frame-pointer chain ended.  @entry
+ *     never returns.
+ *   arch_context_switch(): save the caller's registers in @prev, resume @next where it was.
+ *     Called with interrupts masked; returns when something switches back to @prev.
+ */
+struct arch_context;
+void arch_context_init(struct arch_context *ctx, uintptr_t stack_top, void (*entry)(void));
+void arch_context_switch(struct arch_context *prev, struct arch_context *next);
+
+/*
+ * Interrupts.  arch_irq_init() registers the CPU's own interrupt controller if it has one
+ * (RISC-V's per-hart local interrupts; nothing on ARM, whose GIC is a driver); the external
+ * controllers come after it from the device tree.  The arch's exception entry calls
+ * irq_enter(), then the root controller's handler (handle_arch_irq(), or on RISC-V its own
+ * dispatch by scause), then irq_exit(), on the interrupted thread's stack.
+ */
+struct dt;
+void arch_irq_init(const struct dt *dt);
+
+/*
+ * The CPU timer as a one-shot clock event (kernel/timer.c drives it).
+ *   arch_timer_init(): after irq_init(); finds and requests the timer interrupt, which calls
+ *     timer_interrupt(); 0, or -1 if there is no usable timer (printed).
+ *   arch_timer_set_next(): interrupt once arch_counter_read() >= @counter (a value in the past
+ *     interrupts at once); replaces any earlier setting.  Interrupts masked.
+ *   arch_timer_name(): for the boot log and `irqs` ("arch_timer", "riscv-timer (sstc)").
+ */
+int arch_timer_init(const struct dt *dt);
+void arch_timer_set_next(uint64_t counter);
+const char *arch_timer_name(void);
+
+/* Wait for an interrupt with interrupts masked: returns once one is pending (the idle loop then
+ * unmasks and takes it). */
+void arch_cpu_idle(void);
+
 /* MMIO accessors: the single place device registers are touched. */
 static inline uint32_t readl(uintptr_t a) { return *(volatile uint32_t *)a; }
 static inline void writel(uint32_t v, uintptr_t a) { *(volatile uint32_t *)a = v; }

@@ -1,6 +1,7 @@
 /*
  * console.h - the one console: a UART found through /chosen/stdout-path (or the board's early
- * UART before the device tree is read).  Polled: no interrupts yet.
+ * UART before the device tree is read).  Output is polled; input is polled or, once
+ * console_irq_init() found the UART's interrupt, the reader sleeps until it fires.
  */
 #ifndef TINYMM_CONSOLE_H
 #define TINYMM_CONSOLE_H
@@ -12,6 +13,7 @@ struct uart_driver {
 	void (*init)(uintptr_t base, unsigned shift);
 	void (*putc)(uintptr_t base, unsigned shift, char c);
 	int (*getc)(uintptr_t base, unsigned shift);	/* -1 if nothing is waiting */
+	void (*rx_irq)(uintptr_t base, unsigned shift, bool on);	/* receive interrupt */
 };
 
 /* Make the UART at @base (driver chosen by @compatible) the console.  0, or -1 if no driver. */
@@ -21,6 +23,13 @@ uintptr_t console_base(void);
 
 void console_write(const char *s, size_t n);	/* "\n" goes out as "\r\n" */
 int console_getc(void);				/* -1 if nothing is waiting */
+void console_rx_irq(bool on);			/* the UART's receive interrupt on/off */
+
+/* drivers/console_input.c (targets only): the console's receive interrupt from @node's
+ * "interrupts"; then console_getc_wait() sleeps until a byte arrives. */
+struct dt;
+void console_irq_init(const struct dt *dt, int node);
+int console_getc_wait(void);
 
 /* Finds a driver for any string of a NUL-separated compatible list of @len bytes. */
 const struct uart_driver *uart_find_driver(const char *compat_list, int len);

@@ -63,6 +63,7 @@ const char *dt_node_name(const struct dt *dt, int node);	/* "memory@40000000"; "
 int dt_path(const struct dt *dt, const char *path, size_t len);
 /* Next node after @from (pass -1 to start) whose "compatible" list contains @compat. */
 int dt_find_compatible(const struct dt *dt, int from, const char *compat);
+int dt_node_by_phandle(const struct dt *dt, uint32_t phandle);	/* < 0 if none */
 bool dt_is_compatible(const struct dt *dt, int node, const char *compat);
 
 /* ---- properties ---- */

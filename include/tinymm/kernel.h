@@ -8,6 +8,7 @@
 
 typedef uint64_t phys_addr_t;	/* always 64-bit: RISC-V and LPAE-capable ARM can name >4 GiB */
 
+#define container_of(ptr, type, member)	((type *)((char *)(ptr) - offsetof(type, member)))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define ALIGN_DOWN(x, a)	((x) & ~((__typeof__(x))(a) - 1))

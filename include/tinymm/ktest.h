@@ -104,6 +104,11 @@ struct ktest_recovery {
 	jmp_buf jb;
 	struct ktest_recovery *prev;
 	bool hit;
+	/* Restored when a bug lands here: the bug may have struck with a spinlock held or
+	 * interrupts masked.  Only the thread that armed it (owner) may land here. */
+	unsigned int preempt_count;
+	unsigned long irqflags;
+	const void *owner;
 };
 void ktest_recovery_push(struct ktest_recovery *r);
 bool ktest_recovery_pop(struct ktest_recovery *r);	/* true if a bug ended the guarded code */

@@ -20,7 +20,9 @@
 struct memmap_bank {
 	unsigned long start_pfn, end_pfn;	/* [start, end) */
 	struct page *map;			/* map[0] is start_pfn's page */
-	struct page *map_end;			/* map + (end_pfn - start_pfn) */
+	/* The array's size in bytes, not its end: an array ending at the top of a 32-bit address
+	 * space (RV32 with RAM up to 4 GiB) has an end pointer that wraps to 0. */
+	unsigned long map_bytes;
 	unsigned long nr_pages;			/* end_pfn - start_pfn: one load for hot paths */
 };
 
@@ -40,7 +42,7 @@ static inline unsigned long page_to_pfn(const struct page *page)
 {
 	const struct memmap_bank *b = memmap_hot_bank;
 
-	if (likely(page >= b->map && page < b->map_end))
+	if (likely((uintptr_t)page - (uintptr_t)b->map < b->map_bytes))
 		return b->start_pfn + (unsigned long)(page - b->map);
 	return __page_to_pfn_slow(page);
 }

@@ -39,6 +39,8 @@ int console_getc(void)
 	return input && *input ? (unsigned char)*input++ : -1;
 }
 
+int console_getc_wait(void) { return console_getc(); }
+void console_rx_irq(bool on) { (void)on; }
 int console_setup(const char *compatible, uintptr_t base, unsigned shift) { return 0; }
 const char *console_name(void) { return "shim"; }
 uintptr_t console_base(void) { return 0; }
@@ -50,6 +52,8 @@ void arch_early_init(void) {}
 uint64_t arch_counter_read(void) { return shim_counter; }
 uint64_t arch_counter_freq(void) { return shim_counter_freq; }
 void arch_cpu_relax(void) {}
+/* No threads on the host: preempt_enable() reaching 0 has nobody to switch to. */
+void preempt_schedule(void) {}
 
 jmp_buf shim_poweroff_jmp;
 int shim_poweroff_armed, shim_poweroff_status = -1;

@@ -61,7 +61,8 @@ static void pfn_round_trips(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, memmap_bank(nr) == NULL);
 }
 
-/* What memmap_init() left: every frame of RAM typed by memblock, from the struct page. */
+/* What memmap_init() left: every frame of RAM typed by memblock, from the struct page.  The
+ * only usable frames in use when tests run are the first threads' (stacks, task_structs). */
 static void frames_match_memblock(struct ktest *t)
 {
 	int kernel = 0, memmap = 0;
@@ -73,17 +74,27 @@ static void frames_match_memblock(struct ktest *t)
 		memmap += r->type == MEMBLOCK_MEMMAP;
 		for (phys_addr_t pa = r->base; pa < r->base + r->size; pa += PAGE_SIZE) {
 			const struct page *p = pfn_to_page(PHYS_PFN(pa));
-			if (!p) {
+			unsigned long was = bad;
+			if (!p)
 				bad++;
-				continue;
-			}
-			bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 || p->mapping ||
-			       PageCompound(p) || (!PageBuddy(p) && page_mapcount(p) != 0);
-			if (r->type == MEMBLOCK_USABLE)	/* free for the allocator: no flags */
-				bad += page_ref_count(p) != 0 || (p->flags & PAGEFLAGS_MASK);
-			else				/* kernel, memmap, dtb, firmware... */
-				bad += page_ref_count(p) != 1 ||
+			else if (r->type == MEMBLOCK_USABLE && (page_ref_count(p) || PageSlab(p)))
+				/* In use since boot: the first threads' stacks and task_structs. */
+				bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 ||
+				       PageReserved(p);
+			else if (r->type == MEMBLOCK_USABLE)	/* free, or a tail of a block in use */
+				bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 ||
+				       p->mapping || PageCompound(p) ||
+				       (!PageBuddy(p) && page_mapcount(p) != 0) ||
+				       (p->flags & PAGEFLAGS_MASK) != 0;
+			else					/* kernel, memmap, dtb, firmware... */
+				bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 ||
+				       p->mapping || PageCompound(p) || page_mapcount(p) != 0 ||
+				       page_ref_count(p) != 1 ||
 				       (p->flags & PAGEFLAGS_MASK) != 1UL << PG_reserved;
+			if (bad != was && bad <= 4)
+				kprintf("    # pfn 0x%lx%s: flags 0x%lx ref %d\n",
+					(unsigned long)PHYS_PFN(pa), p ? "" : " has no struct page",
+					p ? p->flags : 0, p ? page_ref_count(p) : 0);
 		}
 		if (bad) {
 			char msg[120];

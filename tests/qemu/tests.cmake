@@ -49,7 +49,7 @@ foreach(b ${TINYMM_BOARDS})
     --expect "(pc|epc) : \\[<[0-9a-f]+>\\] cmd_fault\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect "(r10|s11): [0-9a-f]+" --expect "Call trace:$"
     --expect " \\[<[0-9a-f]+>\\] shell_exec\\+0x[0-9a-f]+/0x[0-9a-f]+$"
-    --expect " \\[<[0-9a-f]+>\\] kmain\\+0x[0-9a-f]+/0x[0-9a-f]+$"
+    --expect " \\[<[0-9a-f]+>\\] kernel_init\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect "Kernel panic - not syncing: Fatal exception$")
   boot_test(${b}.fault_exec_null_dumps ${b} --append "tinymm.run=fault exec 0" --status 1 --timeout 10
     --expect "(prefetch abort: translation fault \\(section\\) at 0x00000000|Unhandled trap: instruction access fault at 0x0+)$"

@@ -1,0 +1,185 @@
+/*
+ * timer.c - the RISC-V CPU timer as a one-shot clock event (include/tinymm/arch.h, "CPU timer").
+ *
+ * Two ways to program the supervisor timer interrupt (cause 5, STIP) for when `time` reaches a
+ * deadline:
+ *   - Sstc: S-mode writes its own compare register, stimecmp (CSR 0x14d; on RV32 the high half
+ *     is stimecmph, 0x15d).  Used when the boot cpu's device-tree ISA names it ("_sstc" in
+ *     riscv,isa, or "sstc" in riscv,isa-extensions); M-mode must have set menvcfg.STCE
+ *     (OpenSBI does; on RV32 so does mstart.S) and mcounteren.TM.
+ *   - SBI: the TIME extension's set_timer (EID 0x54494d45 "TIME", FID 0), or the legacy
+ *     set_timer (EID 0) when the firmware lacks TIME.  Only with firmware: on the boards that
+ *     start in M-mode themselves (mstart.S) there is nobody to answer an ecall.
+ * tinymm.timer=sbi|sstc|auto (default auto: Sstc when the ISA has it) forces one of them, so the
+ * SBI path is exercised on a CPU with Sstc too.
+ * The interrupt handler first pushes the deadline to "never" (which is what clears STIP: it is
+ * not writable from S-mode), then calls timer_interrupt(), which programs the next one.
+ * Locking: the compare register is written with interrupts masked (arch.h's rule), one hart.
+ */
+#include <string.h>
+#include "riscv.h"
+#include "tinymm/arch.h"
+#include "tinymm/cmdline.h"
+#include "tinymm/fdt.h"
+#include "tinymm/irq.h"
+#include "tinymm/printk.h"
+#include "tinymm/timer.h"
+
+#ifdef TINYMM_MSTART
+#define HAVE_SBI_FIRMWARE	0
+#else
+#define HAVE_SBI_FIRMWARE	1
+#endif
+
+#define SBI_EXT_BASE		0x10
+#define SBI_BASE_PROBE_EXT	3
+#define SBI_EXT_TIME		0x54494d45
+#define SBI_EXT_0_1_SET_TIMER	0x0
+
+enum timer_mode { TIMER_AUTO, TIMER_SBI, TIMER_SSTC };
+static enum timer_mode timer_param = TIMER_AUTO;
+static bool use_sstc;
+static bool sbi_legacy;
+
+static int set_timer_mode(const char *val)
+{
+	if (!strcmp(val, "auto"))
+		timer_param = TIMER_AUTO;
+	else if (!strcmp(val, "sbi"))
+		timer_param = TIMER_SBI;
+	else if (!strcmp(val, "sstc"))
+		timer_param = TIMER_SSTC;
+	else
+		return -1;
+	return 0;
+}
+KPARAM(timer, set_timer_mode, "RISC-V timer: auto (default: Sstc if the ISA has it), sbi or sstc");
+
+#if HAVE_SBI_FIRMWARE
+struct sbiret {
+	long error;
+	long value;
+};
+
+static struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0,
+			       unsigned long arg1)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a1 __asm__("a1") = arg1;
+	register unsigned long a6 __asm__("a6") = fid;
+	register unsigned long a7 __asm__("a7") = eid;
+
+	__asm__ __volatile__("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
+	return (struct sbiret){ (long)a0, (long)a1 };
+}
+
+static void sbi_set_timer(uint64_t deadline)
+{
+#if __riscv_xlen == 64
+	sbi_ecall(sbi_legacy ? SBI_EXT_0_1_SET_TIMER : SBI_EXT_TIME, 0, deadline, 0);
+#else
+	sbi_ecall(sbi_legacy ? SBI_EXT_0_1_SET_TIMER : SBI_EXT_TIME, 0, (uint32_t)deadline,
+		  (uint32_t)(deadline >> 32));
+#endif
+}
+#else
+static void sbi_set_timer(uint64_t deadline)
+{
+	(void)deadline;		/* never chosen without firmware */
+}
+#endif
+
+static void sstc_set(uint64_t deadline)
+{
+#if __riscv_xlen == 64
+	__asm__ __volatile__("csrw 0x14d, %0" : : "r"(deadline) : "memory");
+#else
+	/* Low half to all-ones first: no intermediate value is earlier than both old and new. */
+	__asm__ __volatile__("csrw 0x14d, %0" : : "r"(~0UL) : "memory");
+	__asm__ __volatile__("csrw 0x15d, %0" : : "r"((unsigned long)(deadline >> 32)) : "memory");
+	__asm__ __volatile__("csrw 0x14d, %0" : : "r"((unsigned long)deadline) : "memory");
+#endif
+}
+
+void arch_timer_set_next(uint64_t counter)
+{
+	if (use_sstc)
+		sstc_set(counter);
+	else
+		sbi_set_timer(counter);
+}
+
+static void timer_stop(void)
+{
+	arch_timer_set_next(~0ULL);
+}
+
+const char *arch_timer_name(void)
+{
+	return use_sstc ? "riscv-timer (sstc)" : "riscv-timer (sbi)";
+}
+
+/* "_sstc" as a whole multi-letter extension of riscv,isa, or "sstc" in riscv,isa-extensions. */
+static bool isa_has_sstc(const struct dt *dt, int cpu)
+{
+	const char *isa = dt_getprop_str(dt, cpu, "riscv,isa");
+	int len;
+
+	for (const char *p = isa; p && (p = strstr(p, "_sstc")); p += 5)
+		if (p[5] == '\0' || p[5] == '_')
+			return true;
+	const char *ext = dt_getprop(dt, cpu, "riscv,isa-extensions", &len);
+	for (int off = 0; ext && off < len;) {
+		size_t n = strnlen(ext + off, (size_t)(len - off));
+		if (n == 4 && !memcmp(ext + off, "sstc", 4))
+			return true;
+		off += (int)n + 1;
+	}
+	return false;
+}
+
+static irqreturn_t riscv_timer_irq(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	timer_stop();
+	timer_interrupt();
+	return IRQ_HANDLED;
+}
+
+int arch_timer_init(const struct dt *dt)
+{
+	int cpu = riscv_boot_cpu_node(dt);
+	bool sstc = cpu >= 0 && isa_has_sstc(dt, cpu);
+
+	if (timer_param == TIMER_SBI && !HAVE_SBI_FIRMWARE)
+		pr_warn("riscv-timer: tinymm.timer=sbi ignored: no SBI firmware on this board "
+			"(tinymm starts in M-mode itself), using Sstc\n");
+	if (timer_param == TIMER_SSTC && !sstc)
+		pr_warn("riscv-timer: tinymm.timer=sstc ignored: the device tree's ISA has no Sstc\n");
+	use_sstc = sstc && (timer_param != TIMER_SBI || !HAVE_SBI_FIRMWARE);
+	if (!use_sstc) {
+#if HAVE_SBI_FIRMWARE
+		struct sbiret r = sbi_ecall(SBI_EXT_BASE, SBI_BASE_PROBE_EXT, SBI_EXT_TIME, 0);
+		sbi_legacy = r.error || !r.value;
+		if (sbi_legacy)
+			pr_info("riscv-timer: SBI has no TIME extension, using the legacy set_timer\n");
+#else
+		pr_err("riscv-timer: no Sstc in the device tree's ISA and no SBI firmware: no timer\n");
+		return -1;
+#endif
+	}
+	if (!riscv_intc_domain) {
+		pr_err("riscv-timer: no local interrupt controller: no timer\n");
+		return -1;
+	}
+	unsigned int virq = irq_find_mapping(riscv_intc_domain, IRQ_S_TIMER);
+	timer_stop();		/* stimecmp's reset value may be in the past */
+	if (request_irq(virq, riscv_timer_irq, 0, "riscv-timer", NULL)) {
+		pr_err("riscv-timer: interrupt %u unavailable: no timer\n", virq);
+		return -1;
+	}
+	pr_info("riscv-timer: %s, one-shot, irq %u\n",
+		use_sstc ? "Sstc stimecmp" : sbi_legacy ? "SBI v0.1 set_timer" : "SBI TIME set_timer", virq);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * rtc-goldfish.c - just enough of QEMU's Goldfish RTC to raise a level interrupt on purpose
+ * (include/tinymm/rtc-goldfish.h).  Registers (QEMU hw/rtc/goldfish_rtc.c), 32 bits each:
+ *   0x00 TIME_LOW  0x04 TIME_HIGH        nanoseconds (reading LOW latches HIGH)
+ *   0x08 ALARM_LOW                       writing it arms the alarm at ALARM_HIGH:ALARM_LOW; an
+ *   0x0c ALARM_HIGH                      alarm at or before now fires at once
+ *   0x10 IRQ_ENABLED  0x14 CLEAR_ALARM  0x18 ALARM_STATUS  0x1c CLEAR_INTERRUPT
+ * The line is (alarm fired) && IRQ_ENABLED, level, until CLEAR_INTERRUPT.
+ * The device is found in the boot device tree at every call (tests only; cheap enough).
+ * Portable C: readl/writel only.  Locking: none; the caller serialises (one test at a time).
+ */
+#include "tinymm/arch.h"
+#include "tinymm/devicetree.h"
+#include "tinymm/errno.h"
+#include "tinymm/fdt.h"
+#include "tinymm/irq.h"
+#include "tinymm/rtc-goldfish.h"
+
+#define RTC_ALARM_LOW		0x08
+#define RTC_ALARM_HIGH		0x0c
+#define RTC_IRQ_ENABLED		0x10
+#define RTC_CLEAR_ALARM		0x14
+#define RTC_CLEAR_INTERRUPT	0x1c
+
+static int goldfish_rtc_find(uintptr_t *base)
+{
+	const struct dt *dt = boot_dt();
+	int node = dt ? dt_find_compatible(dt, -1, "google,goldfish-rtc") : -1;
+	uint64_t addr, size;
+
+	if (node < 0 || dt_reg(dt, node, 0, &addr, &size) || size < 0x20)
+		return -1;
+	*base = (uintptr_t)addr;
+	return node;
+}
+
+int goldfish_rtc_fire_alarm(void)
+{
+	uintptr_t base;
+
+	if (goldfish_rtc_find(&base) < 0)
+		return -ENOENT;
+	writel(1, base + RTC_IRQ_ENABLED);
+	writel(0, base + RTC_ALARM_HIGH);
+	writel(0, base + RTC_ALARM_LOW);	/* time 0: long past, fires now */
+	return 0;
+}
+
+int goldfish_rtc_clear(void)
+{
+	uintptr_t base;
+
+	if (goldfish_rtc_find(&base) < 0)
+		return -ENOENT;
+	writel(0, base + RTC_IRQ_ENABLED);
+	writel(1, base + RTC_CLEAR_ALARM);
+	writel(1, base + RTC_CLEAR_INTERRUPT);
+	return 0;
+}
+
+unsigned int goldfish_rtc_irq(void)
+{
+	uintptr_t base;
+	int node = goldfish_rtc_find(&base);
+
+	return node < 0 ? 0 : irq_of_parse_and_map(boot_dt(), node, 0);
+}

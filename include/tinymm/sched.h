@@ -1,0 +1,143 @@
+/*
+ * sched.h - kernel threads and the scheduler (kernel/sched.c, kernel/kthread.c).
+ *
+ * A thread is a struct task_struct (from the slab) and a stack (from the page allocator, with a
+ * canary at its low end checked at every switch).  Priorities run 0..MAX_PRIO-1 and a higher
+ * number runs first (as SCHED_RR's sched_priority; Linux's kernel prio numbers run the other
+ * way); equal priorities take turns every SCHED_SLICE_NS.  Priority 0 belongs to the idle
+ * thread, which runs only when nothing else can and waits for interrupts with wfi.
+ *
+ * States as Linux's: TASK_RUNNING (on the run queue or on the CPU), TASK_UNINTERRUPTIBLE /
+ * TASK_INTERRUPTIBLE (asleep; tinymm has no signals, so both sleep until woken), TASK_DEAD.
+ * The sleep idiom is Linux's: set_current_state(TASK_UNINTERRUPTIBLE); check the condition;
+ * schedule(); a wake-up between the two leaves the task running, so nothing is lost.
+ *
+ * Lifetime: kthread_create() returns a new, not yet running thread holding two references, its
+ * own and the creator's.  wake_up_process() starts it.  The creator then either joins it
+ * (kthread_join: waits for it to exit, returns its exit code, drops the reference) or detaches
+ * (kthread_detach).  A thread ends by kthread_exit(code) or by returning from its function; its
+ * stack goes back to the page allocator on the next switch, its task_struct with the last
+ * reference.
+ * Locking: the run queue and every task's state are changed with interrupts masked (one CPU).
+ */
+#ifndef TINYMM_SCHED_H
+#define TINYMM_SCHED_H
+
+#include <asm/context.h>
+#include "atomic.h"
+#include "barrier.h"
+#include "kernel.h"
+#include "list.h"
+#include "preempt.h"
+
+#define TASK_RUNNING		0x0000
+#define TASK_INTERRUPTIBLE	0x0001
+#define TASK_UNINTERRUPTIBLE	0x0002
+#define TASK_DEAD		0x0080
+#define TASK_NEW		0x0800		/* created, not yet woken */
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+#define MAX_PRIO		32
+#define IDLE_PRIO		0
+#define DEFAULT_PRIO		16
+#define WORKER_PRIO		20
+#define TASK_COMM_LEN		16
+
+#define THREAD_SIZE_ORDER	1		/* 8 KiB stacks, as 32-bit ARM Linux */
+#define THREAD_SIZE		(PAGE_SIZE << THREAD_SIZE_ORDER)
+#define STACK_CANARY_WORDS	8		/* at the low end: overwritten = overflow */
+#define STACK_END_MAGIC		0x57ac6e9dUL	/* Linux's, as a word pattern */
+#define STACK_FILL		0xbdbdbdbdUL	/* untouched stack, for the high-water mark */
+
+#define SCHED_SLICE_NS		10000000ULL	/* 10 ms round-robin quantum */
+
+struct task_struct {
+	struct arch_context ctx;	/* saved registers while not on the CPU */
+	volatile long __state;		/* TASK_* */
+	int prio;
+	int pid;
+	unsigned int preempt_count;	/* saved __preempt_count while switched out */
+	struct list_head run_list;	/* on a run queue while runnable and not current */
+	struct list_head tasks;		/* on the list of every task (ps) */
+	atomic_t usage;			/* references: the thread itself, its creator's handle */
+	unsigned long *stack;		/* lowest address; NULL for the boot (idle) thread */
+	size_t stack_size;
+	int (*threadfn)(void *);
+	void *data;
+	int exit_code;
+	bool on_rq;
+	bool exited;
+	struct task_struct *joiner;	/* the thread in kthread_join(), if any */
+	uint64_t sum_exec_ns;		/* CPU time */
+	uint64_t exec_start_ns;		/* when it last got the CPU */
+	uint64_t slice_end_ns;		/* round-robin: when its turn ends */
+	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
+	char comm[TASK_COMM_LEN];
+};
+
+extern struct task_struct *__current;
+#define current	__current
+
+#define get_current_state()	READ_ONCE(current->__state)
+#define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
+#define set_current_state(s)	do { WRITE_ONCE(current->__state, (s)); smp_mb(); } while (0)
+
+/* Bring-up: the boot context becomes the idle thread (call once, after the slab is up). */
+void sched_init(void);
+/* The idle loop: never returns.  kmain ends here once the first threads exist. */
+__noreturn void cpu_idle_loop(void);
+
+/* Give up the CPU: if current is still TASK_RUNNING it stays runnable (at its queue's tail). */
+void schedule(void);
+/* Sleep until woken or @timeout jiffies pass (MAX_SCHEDULE_TIMEOUT: no limit); returns the
+ * jiffies left (0 when the time ran out).  Set the task state first, as with schedule(). */
+#define MAX_SCHEDULE_TIMEOUT	((long)(~0UL >> 1))
+long schedule_timeout(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+/* A wait for I/O: the same as schedule() here (Linux accounts it as iowait). */
+#define io_schedule()		schedule()
+void yield(void);
+/* Make @p runnable if it sleeps in one of @state; 1 if it was woken (0: it was running). */
+int try_to_wake_up(struct task_struct *p, unsigned int state);
+int wake_up_process(struct task_struct *p);
+/* Called with interrupts masked when the current thread's turn may be over (timer interrupt). */
+void sched_tick(uint64_t now_ns);
+/* When the current thread's round-robin turn ends, or 0 if nobody is waiting for the CPU. */
+uint64_t sched_next_preempt_ns(void);
+/* Interrupt exit: switch if a wake-up asked for it and the interrupted code allows it. */
+void preempt_schedule_irq(void);
+
+void set_task_prio(struct task_struct *p, int prio);
+
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *namefmt, ...)
+	__printf(3, 4);
+struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const char *name,
+					int prio, unsigned int stack_order);
+/* kthread_create + wake_up_process; NULL on failure (no memory). */
+struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
+__noreturn void kthread_exit(int code);
+/* Wait for @p to exit; its exit code.  Drops the creator's reference: @p is gone afterwards. */
+int kthread_join(struct task_struct *p);
+/* Drop the creator's reference: the thread cleans itself up when it ends. */
+void kthread_detach(struct task_struct *p);
+void get_task_struct(struct task_struct *p);
+void put_task_struct(struct task_struct *p);
+
+/* Bytes of @p's stack ever used (the deepest point the fill pattern was overwritten). */
+size_t task_stack_high_water(const struct task_struct *p);
+/* Calls @fn for each task, in creation order, with interrupts masked: @fn must not sleep. */
+void for_each_task(void (*fn)(struct task_struct *p, void *arg), void *arg);
+const char *task_state_name(const struct task_struct *p);
+/* Switches so far (for tests and `ps`). */
+unsigned long sched_nr_switches(void);
+
+/*
+ * might_sleep(): BUG report if the caller may not sleep (interrupts masked, a spinlock held,
+ * interrupt context).  Every warning is counted; the report is printed at most once a second,
+ * as Linux's __might_sleep.  Call at the top of everything that may sleep.
+ */
+void __might_sleep(const char *file, int line);
+#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+unsigned long might_sleep_warnings(void);
+
+#endif

@@ -1,0 +1,362 @@
+/*
+ * irq.c - interrupt descriptors, domains and the handler entry (see include/tinymm/irq.h).
+ *
+ * Invariants:
+ *   - virq 0 is never a line; domains own disjoint virq ranges handed out in registration order.
+ *   - a descriptor with no handler is masked at its controller; the first time such a line fires
+ *     it is masked again and reported, never twice (desc->reported), so a stuck level line costs
+ *     one interrupt.
+ *   - counts only grow.
+ * Locking: descriptors change with interrupts masked; handlers run with interrupts masked, so a
+ *   handler never races request_irq()/free_irq() on one CPU.
+ */
+#include <string.h>
+#include "tinymm/arch.h"
+#include "tinymm/devicetree.h"
+#include "tinymm/fdt.h"
+#include "tinymm/irq.h"
+#include "tinymm/irqflags.h"
+#include "tinymm/preempt.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/shell.h"
+
+struct irq_desc {
+	struct irq_domain *domain;
+	unsigned int hwirq;
+	irq_handler_t handler;
+	void *dev_id;
+	const char *name;
+	unsigned int type;
+	unsigned long count;
+	bool masked;
+	bool reported;			/* "nobody cared" printed already */
+};
+
+#define MAX_DOMAINS	8
+
+static struct irq_desc irq_desc[NR_IRQS];
+static struct irq_domain domains[MAX_DOMAINS];
+static int nr_domains;
+static unsigned int next_virq = 1;
+static unsigned long spurious, unhandled;
+static void (*root_handler)(void);
+
+struct irq_domain *irq_domain_add_linear(int of_node, unsigned int size, const struct irq_chip *chip,
+					 void *chip_data, const char *name)
+{
+	if (nr_domains == MAX_DOMAINS || size > NR_IRQS - next_virq) {
+		pr_err("irq: no room for domain %s (%u lines)\n", name, size);
+		return NULL;
+	}
+	struct irq_domain *d = &domains[nr_domains++];
+	*d = (struct irq_domain){ .name = name, .chip = chip, .chip_data = chip_data,
+				  .of_node = of_node, .virq_base = next_virq, .size = size };
+	for (unsigned int i = 0; i < size; i++) {
+		irq_desc[next_virq + i].domain = d;
+		irq_desc[next_virq + i].hwirq = i;
+		irq_desc[next_virq + i].masked = true;
+	}
+	next_virq += size;
+	return d;
+}
+
+struct irq_domain *irq_find_host(int of_node)
+{
+	for (int i = 0; i < nr_domains; i++)
+		if (domains[i].of_node == of_node)
+			return &domains[i];
+	return NULL;
+}
+
+unsigned int irq_find_mapping(struct irq_domain *d, unsigned int hwirq)
+{
+	return d && hwirq < d->size ? d->virq_base + hwirq : 0;
+}
+
+static struct irq_desc *desc_of(unsigned int irq)
+{
+	return irq && irq < next_virq ? &irq_desc[irq] : NULL;
+}
+
+static void desc_mask(struct irq_desc *desc)
+{
+	desc->masked = true;
+	if (desc->domain->chip->irq_mask)
+		desc->domain->chip->irq_mask(desc->domain, desc->hwirq);
+}
+
+static void desc_unmask(struct irq_desc *desc)
+{
+	desc->masked = false;
+	if (desc->domain->chip->irq_unmask)
+		desc->domain->chip->irq_unmask(desc->domain, desc->hwirq);
+}
+
+/* The interrupt parent of @node: its own interrupt-parent, else the nearest ancestor's. */
+static int interrupt_parent(const struct dt *dt, int node)
+{
+	for (int n = node; n >= 0; n = dt_parent(dt, n)) {
+		uint32_t ph = dt_getprop_u32(dt, n, "interrupt-parent", 0);
+		if (ph)
+			return dt_node_by_phandle(dt, ph);
+	}
+	return -1;
+}
+
+unsigned int irq_of_parse_and_map(const struct dt *dt, int node, int index)
+{
+	const uint32_t *spec;
+	uint32_t cells[4];
+	int len, parent, ncells;
+	struct irq_domain *d;
+
+	const void *ext = dt_getprop(dt, node, "interrupts-extended", &len);
+	if (ext) {		/* <phandle spec...> per interrupt, spec length from each parent */
+		int off = 0;
+		for (int i = 0; off + 4 <= len; i++) {
+			parent = dt_node_by_phandle(dt, dt_be32((const char *)ext + off));
+			ncells = parent >= 0 ? (int)dt_getprop_u32(dt, parent, "#interrupt-cells", 0) : 0;
+			if (ncells <= 0 || ncells > 4 || off + 4 + ncells * 4 > len)
+				return 0;
+			if (i == index) {
+				spec = (const uint32_t *)((const char *)ext + off + 4);
+				goto found;
+			}
+			off += 4 + ncells * 4;
+		}
+		return 0;
+	}
+	parent = interrupt_parent(dt, node);
+	spec = dt_getprop(dt, node, "interrupts", &len);
+	ncells = parent >= 0 ? (int)dt_getprop_u32(dt, parent, "#interrupt-cells", 0) : 0;
+	if (!spec || ncells <= 0 || ncells > 4 || (index + 1) * ncells * 4 > len)
+		return 0;
+	spec = (const uint32_t *)((const char *)spec + index * ncells * 4);
+found:
+	for (int i = 0; i < ncells; i++)
+		cells[i] = dt_be32(&spec[i]);
+	d = irq_find_host(parent);
+	unsigned int hwirq, type = IRQ_TYPE_NONE;
+	if (!d || !d->xlate || d->xlate(d, cells, ncells, &hwirq, &type))
+		return 0;
+	unsigned int virq = irq_find_mapping(d, hwirq);
+	if (virq && type != IRQ_TYPE_NONE)
+		irq_set_irq_type(virq, type);
+	return virq;
+}
+
+int irq_set_irq_type(unsigned int irq, unsigned int type)
+{
+	struct irq_desc *desc = desc_of(irq);
+
+	if (!desc)
+		return -1;
+	desc->type = type;
+	if (desc->domain->chip->irq_set_type)
+		return desc->domain->chip->irq_set_type(desc->domain, desc->hwirq, type);
+	return 0;
+}
+
+int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags, const char *name,
+		void *dev_id)
+{
+	struct irq_desc *desc = desc_of(irq);
+	unsigned long f;
+
+	(void)flags;
+	if (!desc || !handler)
+		return -1;
+	local_irq_save(f);
+	if (desc->handler) {
+		local_irq_restore(f);
+		pr_err("irq %u: already requested by %s, refused for %s\n", irq, desc->name, name);
+		return -1;
+	}
+	desc->handler = handler;
+	desc->dev_id = dev_id;
+	desc->name = name;
+	desc->reported = false;
+	desc_unmask(desc);
+	local_irq_restore(f);
+	return 0;
+}
+
+void free_irq(unsigned int irq, void *dev_id)
+{
+	struct irq_desc *desc = desc_of(irq);
+	unsigned long f;
+
+	if (!desc)
+		return;
+	local_irq_save(f);
+	if (desc->handler && desc->dev_id == dev_id) {
+		desc_mask(desc);
+		desc->handler = NULL;
+		desc->name = NULL;
+	}
+	local_irq_restore(f);
+}
+
+void enable_irq(unsigned int irq)
+{
+	struct irq_desc *desc = desc_of(irq);
+	unsigned long f;
+
+	if (!desc)
+		return;
+	local_irq_save(f);
+	desc_unmask(desc);
+	local_irq_restore(f);
+}
+
+void disable_irq(unsigned int irq)
+{
+	struct irq_desc *desc = desc_of(irq);
+	unsigned long f;
+
+	if (!desc)
+		return;
+	local_irq_save(f);
+	desc_mask(desc);
+	local_irq_restore(f);
+}
+
+void set_handle_irq(void (*handler)(void))
+{
+	root_handler = handler;
+}
+
+void handle_arch_irq(void)
+{
+	if (root_handler)
+		root_handler();
+	else
+		spurious++;
+}
+
+int generic_handle_domain_irq(struct irq_domain *d, unsigned int hwirq)
+{
+	unsigned int virq = irq_find_mapping(d, hwirq);
+	struct irq_desc *desc = desc_of(virq);
+
+	if (!desc)
+		return -1;
+	desc->count++;
+	if (likely(desc->handler)) {
+		desc->handler((int)virq, desc->dev_id);
+		return 0;
+	}
+	/* Nobody asked for this line: mask it so a level interrupt cannot storm, and say so once. */
+	unhandled++;
+	desc_mask(desc);
+	if (!desc->reported) {
+		desc->reported = true;
+		pr_err("irq %u: nobody cared (%s hwirq %u has no handler), disabled\n", virq,
+		       d->name, hwirq);
+	}
+	return 0;
+}
+
+void irq_spurious(void)
+{
+	spurious++;
+}
+
+void irq_enter(void)
+{
+	__preempt_count += HARDIRQ_OFFSET;
+	barrier();
+}
+
+void irq_exit(void)
+{
+	barrier();
+	__preempt_count -= HARDIRQ_OFFSET;
+	if (!__preempt_count && __need_resched)
+		preempt_schedule_irq();
+}
+
+unsigned long kstat_irqs(unsigned int irq)
+{
+	struct irq_desc *desc = desc_of(irq);
+
+	return desc ? desc->count : 0;
+}
+
+unsigned long irq_spurious_count(void)
+{
+	return spurious;
+}
+
+unsigned long irq_unhandled_count(void)
+{
+	return unhandled;
+}
+
+bool irq_is_masked(unsigned int irq)
+{
+	struct irq_desc *desc = desc_of(irq);
+
+	return !desc || desc->masked;
+}
+
+/* Controllers in device-tree order, each after the controller it hangs off: an entry whose
+ * interrupt parent is not registered yet waits for a later round. */
+void irq_init(const struct dt *dt)
+{
+	bool done[32] = { false };
+	int progress = 1;
+
+	arch_irq_init(dt);
+	while (progress) {
+		progress = 0;
+		int i = 0;
+		for (int node = 0; node >= 0 && i < 32; node = dt_next_node(dt, node, NULL)) {
+			if (!dt_getprop(dt, node, "interrupt-controller", NULL) || irq_find_host(node))
+				continue;
+			for (const struct irqchip_entry *e = __irqchip_table_start;
+			     e < __irqchip_table_end; e++) {
+				if (!dt_is_compatible(dt, node, e->compatible))
+					continue;
+				int parent = interrupt_parent(dt, node);
+				const void *ext = dt_getprop(dt, node, "interrupts-extended", NULL);
+				bool root = !ext && !dt_getprop(dt, node, "interrupts", NULL);
+				if (!root && !ext && !irq_find_host(parent))
+					break;		/* parent not up yet */
+				if (done[i])
+					break;
+				done[i] = true;
+				if (e->init(dt, node))
+					pr_err("irq: %s at node %s failed to initialise\n", e->compatible,
+					       dt_node_name(dt, node));
+				else
+					progress = 1;
+				break;
+			}
+			i++;
+		}
+	}
+	if (!root_handler)
+		pr_warn("irq: no interrupt controller found in the device tree\n");
+}
+
+/* `irqs`: Linux's /proc/interrupts layout for one CPU. */
+static int cmd_irqs(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	kprintf("           CPU0\n");
+	for (unsigned int irq = 1; irq < next_virq; irq++) {
+		struct irq_desc *d = &irq_desc[irq];
+		if (!d->handler && !d->count)
+			continue;
+		kprintf("%4u: %10lu %8s %4u %-5s  %s%s\n", irq, d->count, d->domain->name, d->hwirq,
+			d->type == IRQ_TYPE_EDGE_RISING ? "Edge" : "Level",
+			d->handler ? d->name : "(none)", d->masked ? " [masked]" : "");
+	}
+	kprintf("Err: %10lu\n", spurious);
+	kprintf("Unhandled: %lu\n", unhandled);
+	return 0;
+}
+SHELL_COMMAND(irqs, "", "interrupt counts per line (as /proc/interrupts)", cmd_irqs);

@@ -1,0 +1,251 @@
+/*
+ * workqueue.c - work items and their worker threads (include/tinymm/workqueue.h).
+ *
+ * Each workqueue has one worker thread sleeping on its wait queue until work arrives.  The
+ * PENDING bit is set by whoever queues the item and cleared by the worker just before it calls
+ * func, so an item may be queued again while it runs (it then runs again).
+ * Invariants: an item is on a worklist <=> PENDING and not a delayed item still in its timer;
+ *   wq->current_work is the item whose func is running (NULL between items).
+ * Locking: wq->lock (irqs masked) for the list, PENDING changes and current_work.
+ */
+#include "tinymm/bug.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/slab.h"
+#include "tinymm/wait.h"
+#include "tinymm/workqueue.h"
+
+struct workqueue_struct {
+	spinlock_t lock;
+	struct list_head worklist;
+	struct wait_queue_head more_work;	/* the worker sleeps here */
+	struct wait_queue_head work_done;	/* flushers sleep here */
+	struct work_struct *current_work;
+	unsigned long seq;			/* items finished, for flush_workqueue */
+	struct task_struct *worker;
+	char name[24];
+};
+
+static struct workqueue_struct system_workqueue;
+struct workqueue_struct *system_wq;
+
+void INIT_WORK(struct work_struct *work, work_func_t func)
+{
+	work->data = 0;
+	INIT_LIST_HEAD(&work->entry);
+	work->func = func;
+	work->wq = NULL;
+}
+
+static void delayed_work_timer_fn(struct timer_list *t);
+
+void INIT_DELAYED_WORK(struct delayed_work *dwork, work_func_t func)
+{
+	INIT_WORK(&dwork->work, func);
+	timer_setup(&dwork->timer, delayed_work_timer_fn, 0);
+	dwork->wq = NULL;
+}
+
+static void insert_work(struct workqueue_struct *wq, struct work_struct *work)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	work->wq = wq;
+	list_add_tail(&work->entry, &wq->worklist);
+	spin_unlock_irqrestore(&wq->lock, flags);
+	wake_up(&wq->more_work);
+}
+
+static bool test_and_set_pending(struct work_struct *work)
+{
+	unsigned long flags;
+	bool was;
+
+	local_irq_save(flags);
+	was = work->data & WORK_STRUCT_PENDING;
+	work->data |= WORK_STRUCT_PENDING;
+	local_irq_restore(flags);
+	return was;
+}
+
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+{
+	if (test_and_set_pending(work))
+		return false;
+	insert_work(wq, work);
+	return true;
+}
+
+static void delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dwork = from_timer(dwork, t, timer);
+
+	insert_work(dwork->wq, &dwork->work);
+}
+
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+{
+	if (test_and_set_pending(&dwork->work))
+		return false;
+	if (!delay) {
+		insert_work(wq, &dwork->work);
+		return true;
+	}
+	dwork->wq = wq;
+	mod_timer(&dwork->timer, jiffies + delay);
+	return true;
+}
+
+/* Take @work off its timer or list if it is pending; true if it was. */
+static bool grab_pending(struct work_struct *work, struct timer_list *timer)
+{
+	unsigned long flags;
+	bool was;
+
+	local_irq_save(flags);
+	was = work->data & WORK_STRUCT_PENDING;
+	if (timer)
+		timer_delete(timer);
+	if (!list_empty(&work->entry))
+		list_del_init(&work->entry);
+	work->data &= ~WORK_STRUCT_PENDING;
+	local_irq_restore(flags);
+	return was;
+}
+
+bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+{
+	bool was = grab_pending(&dwork->work, &dwork->timer);
+
+	queue_delayed_work(wq, dwork, delay);
+	return was;
+}
+
+static bool work_busy_on(struct workqueue_struct *wq, struct work_struct *work)
+{
+	return wq && (READ_ONCE(wq->current_work) == work || (work->data & WORK_STRUCT_PENDING));
+}
+
+bool flush_work(struct work_struct *work)
+{
+	struct workqueue_struct *wq = work->wq;
+
+	might_sleep();
+	if (!work_busy_on(wq, work))
+		return false;
+	wait_event(wq->work_done, !work_busy_on(wq, work));
+	return true;
+}
+
+bool flush_delayed_work(struct delayed_work *dwork)
+{
+	/* A delayed item still in its timer is queued now, then waited for, as Linux does. */
+	if (timer_delete(&dwork->timer))
+		insert_work(dwork->wq, &dwork->work);
+	return flush_work(&dwork->work);
+}
+
+bool cancel_work_sync(struct work_struct *work)
+{
+	bool was = grab_pending(work, NULL);
+	struct workqueue_struct *wq = work->wq;
+
+	might_sleep();
+	if (wq)
+		wait_event(wq->work_done, READ_ONCE(wq->current_work) != work);
+	return was;
+}
+
+bool cancel_delayed_work_sync(struct delayed_work *dwork)
+{
+	bool was = grab_pending(&dwork->work, &dwork->timer);
+	struct workqueue_struct *wq = dwork->work.wq;
+
+	might_sleep();
+	if (wq)
+		wait_event(wq->work_done, READ_ONCE(wq->current_work) != &dwork->work);
+	return was;
+}
+
+void flush_workqueue(struct workqueue_struct *wq)
+{
+	unsigned long flags;
+	bool idle;
+
+	might_sleep();
+	for (;;) {
+		spin_lock_irqsave(&wq->lock, flags);
+		idle = list_empty(&wq->worklist) && !wq->current_work;
+		spin_unlock_irqrestore(&wq->lock, flags);
+		if (idle)
+			return;
+		wait_event(wq->work_done, list_empty(&wq->worklist) && !READ_ONCE(wq->current_work));
+	}
+}
+
+static int worker_thread(void *arg)
+{
+	struct workqueue_struct *wq = arg;
+	unsigned long flags;
+
+	for (;;) {
+		wait_event(wq->more_work, !list_empty(&wq->worklist));
+		spin_lock_irqsave(&wq->lock, flags);
+		struct work_struct *work = list_first_entry(&wq->worklist, struct work_struct, entry);
+		list_del_init(&work->entry);
+		work->data &= ~WORK_STRUCT_PENDING;
+		wq->current_work = work;
+		spin_unlock_irqrestore(&wq->lock, flags);
+
+		work->func(work);
+		if (preempt_count() || irqs_disabled()) {
+			printk(KERN_ERR "BUG: workqueue leaked lock or atomic: %s/%d, last function %p\n",
+			       current->comm, current->pid, (void *)work->func);
+		}
+
+		spin_lock_irqsave(&wq->lock, flags);
+		wq->current_work = NULL;
+		wq->seq++;
+		spin_unlock_irqrestore(&wq->lock, flags);
+		wake_up_all(&wq->work_done);
+	}
+	return 0;
+}
+
+static int start_workqueue(struct workqueue_struct *wq, const char *name, int prio)
+{
+	spin_lock_init(&wq->lock);
+	INIT_LIST_HEAD(&wq->worklist);
+	init_waitqueue_head(&wq->more_work);
+	init_waitqueue_head(&wq->work_done);
+	ksnprintf(wq->name, sizeof(wq->name), "%s", name);
+	char comm[TASK_COMM_LEN];
+	ksnprintf(comm, sizeof(comm), "kworker/%s", name);
+	wq->worker = kthread_create_opts(worker_thread, wq, comm, prio, THREAD_SIZE_ORDER);
+	if (!wq->worker)
+		return -1;
+	kthread_detach(wq->worker);
+	wake_up_process(wq->worker);
+	return 0;
+}
+
+struct workqueue_struct *alloc_workqueue(const char *name, int prio)
+{
+	struct workqueue_struct *wq = kzalloc(sizeof(*wq), GFP_KERNEL);
+
+	if (!wq)
+		return NULL;
+	if (start_workqueue(wq, name, prio)) {
+		kfree(wq);
+		return NULL;
+	}
+	return wq;
+}
+
+void workqueue_init(void)
+{
+	if (start_workqueue(&system_workqueue, "events", WORKER_PRIO))
+		panic("workqueue: cannot start the system workqueue's worker");
+	system_wq = &system_workqueue;
+}
