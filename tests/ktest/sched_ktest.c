@@ -1,0 +1,707 @@
+/*
+ * sched_ktest.c - the kernel core on every board (suite `sched`): timers against their
+ * deadlines, thread ping-pong through a wait queue, a mutex under contention, the folio lock
+ * with PG_waiters (exclusion, no wake-up when uncontended, shared hash buckets), priorities and
+ * round-robin, join/exit/cleanup, completions, workqueues, might_sleep(), and an interrupt
+ * line with no handler.  The stack-overflow panic has its own explicit suite (`sched_overflow`)
+ * because it ends the machine.
+ */
+#include <string.h>
+#include "tinymm/completion.h"
+#include "tinymm/delay.h"
+#include "tinymm/devicetree.h"
+#include "tinymm/fdt.h"
+#include "tinymm/gfp.h"
+#include "tinymm/irq.h"
+#include "tinymm/irq-gic.h"
+#include "tinymm/ktest.h"
+#include "tinymm/mutex.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/rtc-goldfish.h"
+#include "tinymm/sched.h"
+#include "tinymm/timer.h"
+#include "tinymm/wait.h"
+#include "tinymm/workqueue.h"
+
+/* ---- timers ---- */
+
+struct stamp_timer {
+	struct hrtimer hr;
+	volatile ktime_t fired_at;
+	volatile int runs;
+	ktime_t period;
+};
+
+static enum hrtimer_restart stamp_fn(struct hrtimer *hr)
+{
+	struct stamp_timer *s = container_of(hr, struct stamp_timer, hr);
+
+	s->fired_at = ktime_get();
+	s->runs++;
+	if (s->period && s->runs < 5) {
+		hrtimer_forward_now(hr, s->period);
+		return HRTIMER_RESTART;
+	}
+	return HRTIMER_NORESTART;
+}
+
+/* A one-shot timer fires after its deadline and within one tick (1 ms) of it. */
+static void hrtimer_fires_on_time(struct ktest *t)
+{
+	struct stamp_timer s = { .runs = 0 };
+
+	for (int i = 1; i <= 3; i++) {
+		s.runs = 0;
+		hrtimer_init(&s.hr, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		s.hr.function = stamp_fn;
+		ktime_t deadline = ktime_get() + i * 3 * (ktime_t)NSEC_PER_MSEC;
+		hrtimer_start(&s.hr, deadline, HRTIMER_MODE_ABS);
+		msleep(i * 3 + 5);
+		KTEST_ASSERT_EQ(t, s.runs, 1);
+		KTEST_EXPECT_GE(t, s.fired_at, deadline);
+		KTEST_EXPECT_LT(t, s.fired_at - deadline, (ktime_t)NSEC_PER_JIFFY);
+		KTEST_EXPECT_FALSE(t, hrtimer_active(&s.hr));
+	}
+}
+
+/* A periodic timer (HRTIMER_RESTART) runs once per period, each run after its own deadline. */
+static void hrtimer_periodic(struct ktest *t)
+{
+	struct stamp_timer s = { .period = 2 * (ktime_t)NSEC_PER_MSEC };
+	ktime_t start = ktime_get();
+
+	hrtimer_init(&s.hr, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	s.hr.function = stamp_fn;
+	hrtimer_start(&s.hr, s.period, HRTIMER_MODE_REL);
+	msleep(30);
+	KTEST_EXPECT_EQ(t, s.runs, 5);
+	KTEST_EXPECT_GE(t, s.fired_at, start + 5 * s.period);
+	KTEST_EXPECT_FALSE(t, hrtimer_active(&s.hr));
+}
+
+struct jiffy_timer {
+	struct timer_list timer;
+	volatile unsigned long fired_jiffies;
+	volatile int runs;
+};
+
+static void jiffy_fn(struct timer_list *tl)
+{
+	struct jiffy_timer *j = from_timer(j, tl, timer);
+
+	j->fired_jiffies = jiffies;
+	j->runs++;
+}
+
+/* timer_list: fires at its jiffy, not before; a deleted timer never fires; mod_timer re-arms. */
+static void timer_list_jiffies(struct ktest *t)
+{
+	struct jiffy_timer j = { .runs = 0 };
+	unsigned long expires = jiffies + 4;
+
+	timer_setup(&j.timer, jiffy_fn, 0);
+	KTEST_EXPECT_EQ(t, mod_timer(&j.timer, expires), 0);
+	KTEST_EXPECT_TRUE(t, timer_pending(&j.timer));
+	KTEST_EXPECT_EQ(t, mod_timer(&j.timer, expires), 1);	/* was pending */
+	msleep(10);
+	KTEST_EXPECT_EQ(t, j.runs, 1);
+	KTEST_EXPECT_TRUE(t, time_after_eq(j.fired_jiffies, expires));
+	KTEST_EXPECT_TRUE(t, time_before_eq(j.fired_jiffies, expires + 1));
+
+	mod_timer(&j.timer, jiffies + 3);
+	KTEST_EXPECT_EQ(t, del_timer_sync(&j.timer), 1);
+	msleep(6);
+	KTEST_EXPECT_EQ(t, j.runs, 1);
+	KTEST_EXPECT_EQ(t, del_timer(&j.timer), 0);
+}
+
+/* msleep sleeps at least as long as asked; udelay spins at least as long. */
+static void sleeps_and_delays(struct ktest *t)
+{
+	uint64_t t0 = ktime_get_ns();
+	msleep(20);
+	uint64_t slept = ktime_get_ns() - t0;
+	KTEST_EXPECT_GE(t, slept, 20 * NSEC_PER_MSEC);
+	KTEST_EXPECT_LT(t, slept, 40 * NSEC_PER_MSEC);
+	t0 = ktime_get_ns();
+	udelay(500);
+	KTEST_EXPECT_GE(t, ktime_get_ns() - t0, 500 * NSEC_PER_USEC);
+}
+
+/* ---- threads ---- */
+
+#define PINGPONG_ROUNDS	10000
+
+struct pingpong {
+	struct wait_queue_head wq;
+	volatile unsigned long turn;	/* even: ping's turn, odd: pong's */
+};
+
+static int pong_fn(void *arg)
+{
+	struct pingpong *pp = arg;
+
+	for (unsigned long i = 0; i < PINGPONG_ROUNDS; i++) {
+		wait_event(pp->wq, pp->turn == 2 * i + 1);
+		pp->turn++;
+		wake_up(&pp->wq);
+	}
+	return 7;
+}
+
+/* 10 000 round trips through one wait queue: every wake-up arrives, none is lost. */
+static void wait_queue_ping_pong(struct ktest *t)
+{
+	static struct pingpong pp;
+
+	init_waitqueue_head(&pp.wq);
+	pp.turn = 0;
+	unsigned long switches = sched_nr_switches();
+	struct task_struct *pong = kthread_create(pong_fn, &pp, "pong");
+	KTEST_ASSERT_TRUE(t, pong != NULL);
+	wake_up_process(pong);
+	for (unsigned long i = 0; i < PINGPONG_ROUNDS; i++) {
+		pp.turn++;
+		wake_up(&pp.wq);
+		wait_event(pp.wq, pp.turn == 2 * i + 2);
+	}
+	KTEST_EXPECT_EQ(t, kthread_join(pong), 7);
+	KTEST_EXPECT_EQ(t, pp.turn, 2 * PINGPONG_ROUNDS);
+	KTEST_EXPECT_GE(t, sched_nr_switches() - switches, 2 * PINGPONG_ROUNDS);
+}
+
+#define MUTEX_THREADS	8
+#define MUTEX_ROUNDS	200
+
+struct mutex_test {
+	struct mutex lock;
+	volatile unsigned long counter;
+	volatile int inside;
+	volatile int violations;
+};
+
+static int mutex_worker(void *arg)
+{
+	struct mutex_test *m = arg;
+
+	for (int i = 0; i < MUTEX_ROUNDS; i++) {
+		mutex_lock(&m->lock);
+		if (m->inside++)
+			m->violations++;
+		unsigned long c = m->counter;
+		if (!(i % 16))
+			yield();	/* hold it across a switch: the others must wait */
+		m->counter = c + 1;
+		m->inside--;
+		mutex_unlock(&m->lock);
+	}
+	return 0;
+}
+
+/* 8 threads, read-modify-write of a shared counter under a mutex held across switches. */
+static void mutex_contended_by_8(struct ktest *t)
+{
+	static struct mutex_test m;
+	struct task_struct *th[MUTEX_THREADS];
+	unsigned long contended = mutex_contended();
+
+	mutex_init(&m.lock);
+	m.counter = 0;
+	m.inside = m.violations = 0;
+	for (int i = 0; i < MUTEX_THREADS; i++) {
+		th[i] = kthread_create(mutex_worker, &m, "mutex%d", i);
+		KTEST_ASSERT_TRUE(t, th[i] != NULL);
+	}
+	for (int i = 0; i < MUTEX_THREADS; i++)
+		wake_up_process(th[i]);
+	for (int i = 0; i < MUTEX_THREADS; i++)
+		kthread_join(th[i]);
+	KTEST_EXPECT_EQ(t, m.counter, (unsigned long)MUTEX_THREADS * MUTEX_ROUNDS);
+	KTEST_EXPECT_EQ(t, m.violations, 0);
+	KTEST_EXPECT_GT(t, mutex_contended() - contended, 0UL);
+	KTEST_EXPECT_FALSE(t, mutex_is_locked(&m.lock));
+	KTEST_EXPECT_TRUE(t, mutex_trylock(&m.lock));
+	KTEST_EXPECT_FALSE(t, mutex_trylock(&m.lock));
+	mutex_unlock(&m.lock);
+}
+
+/* ---- the folio lock ---- */
+
+#define FOLIO_THREADS	4
+#define FOLIO_ROUNDS	100
+
+struct folio_test {
+	struct folio *folio;
+	volatile int inside, violations;
+	volatile unsigned long counter;
+};
+
+static int folio_worker(void *arg)
+{
+	struct folio_test *f = arg;
+
+	for (int i = 0; i < FOLIO_ROUNDS; i++) {
+		folio_lock(f->folio);
+		if (f->inside++)
+			f->violations++;
+		unsigned long c = f->counter;
+		if (!(i % 8))
+			msleep(1);	/* sleep holding it: the others queue with PG_waiters */
+		else
+			yield();
+		f->counter = c + 1;
+		f->inside--;
+		folio_unlock(f->folio);
+	}
+	return 0;
+}
+
+/* No other folio's waiters in @folio's bucket (so PG_waiters must end clear). */
+static bool bucket_idle(struct folio *folio)
+{
+	return !waitqueue_active(folio_waitqueue(folio));
+}
+
+/* 4 threads contend for one folio lock: exclusive; PG_waiters set while they queue and clear
+ * after the last unlock; the uncontended trylock/unlock pair performs no wake-up at all. */
+static void folio_lock_contended_by_4(struct ktest *t)
+{
+	static struct folio_test f;
+	struct task_struct *th[FOLIO_THREADS];
+
+	f.folio = folio_alloc(GFP_KERNEL, 0);
+	KTEST_ASSERT_TRUE(t, f.folio != NULL);
+	KTEST_ASSERT_TRUE(t, bucket_idle(f.folio));
+	f.inside = f.violations = 0;
+	f.counter = 0;
+
+	unsigned long wakes = folio_wake_bit_calls();
+	for (int i = 0; i < 100; i++) {
+		KTEST_ASSERT_TRUE(t, folio_trylock(f.folio));
+		KTEST_EXPECT_FALSE(t, folio_trylock(f.folio));
+		folio_unlock(f.folio);
+	}
+	folio_lock(f.folio);	/* uncontended: the fast path */
+	folio_unlock(f.folio);
+	KTEST_EXPECT_EQ(t, folio_wake_bit_calls(), wakes);	/* no wake-up without waiters */
+	KTEST_EXPECT_FALSE(t, folio_test_waiters(f.folio));
+
+	for (int i = 0; i < FOLIO_THREADS; i++) {
+		th[i] = kthread_create(folio_worker, &f, "folio%d", i);
+		KTEST_ASSERT_TRUE(t, th[i] != NULL);
+	}
+	for (int i = 0; i < FOLIO_THREADS; i++)
+		wake_up_process(th[i]);
+	for (int i = 0; i < FOLIO_THREADS; i++)
+		kthread_join(th[i]);
+	KTEST_EXPECT_EQ(t, f.counter, (unsigned long)FOLIO_THREADS * FOLIO_ROUNDS);
+	KTEST_EXPECT_EQ(t, f.violations, 0);
+	KTEST_EXPECT_GT(t, folio_wake_bit_calls(), wakes);	/* contention did wake */
+	KTEST_EXPECT_FALSE(t, folio_test_locked(f.folio));
+	KTEST_EXPECT_FALSE(t, folio_test_waiters(f.folio));	/* cleared by the last wake */
+	KTEST_EXPECT_TRUE(t, bucket_idle(f.folio));
+	folio_put(f.folio);
+}
+
+struct bucket_waiter {
+	struct folio *folio;
+	volatile int got;
+};
+
+static int bucket_waiter_fn(void *arg)
+{
+	struct bucket_waiter *w = arg;
+
+	folio_lock(w->folio);
+	w->got = 1;
+	folio_unlock(w->folio);
+	return 0;
+}
+
+/* Two folios whose wait queues hash to one bucket; each has a sleeper.  Unlocking one wakes
+ * its own waiter only; the other keeps sleeping; no wake-up is lost. */
+static void folio_shared_bucket(struct ktest *t)
+{
+	static struct folio *pool[PAGE_WAIT_TABLE_SIZE + 1];	/* pigeonhole: two must collide */
+	struct folio *a = NULL, *b = NULL;
+	int n = 0;
+
+	for (; n < (int)ARRAY_SIZE(pool); n++) {
+		pool[n] = folio_alloc(GFP_KERNEL, 0);
+		if (!pool[n])
+			break;
+		for (int i = 0; i < n && !a; i++)
+			if (folio_waitqueue(pool[i]) == folio_waitqueue(pool[n])) {
+				a = pool[i];
+				b = pool[n];
+			}
+		if (a)
+			break;
+	}
+	if (!a) {
+		for (int i = 0; i < n; i++)
+			folio_put(pool[i]);
+		ktest_skip(t, "out of memory before two folios shared a wait-queue bucket");
+		return;
+	}
+	struct bucket_waiter wa = { .folio = a }, wb = { .folio = b };
+	folio_lock(a);
+	folio_lock(b);
+	struct task_struct *ta = kthread_create(bucket_waiter_fn, &wa, "bucket-a");
+	struct task_struct *tb = kthread_create(bucket_waiter_fn, &wb, "bucket-b");
+	KTEST_ASSERT_TRUE(t, ta && tb);
+	wake_up_process(ta);
+	wake_up_process(tb);
+	msleep(2);		/* both asleep in the shared bucket now */
+	KTEST_EXPECT_TRUE(t, folio_test_waiters(a));
+	KTEST_EXPECT_TRUE(t, folio_test_waiters(b));
+	KTEST_EXPECT_FALSE(t, wa.got || wb.got);
+
+	folio_unlock(a);
+	msleep(2);
+	KTEST_EXPECT_EQ(t, wa.got, 1);
+	KTEST_EXPECT_EQ(t, wb.got, 0);		/* not woken for the wrong folio */
+	KTEST_EXPECT_TRUE(t, folio_test_waiters(b));
+	folio_unlock(b);
+	KTEST_EXPECT_EQ(t, kthread_join(tb), 0);
+	KTEST_EXPECT_EQ(t, kthread_join(ta), 0);
+	KTEST_EXPECT_EQ(t, wb.got, 1);
+	KTEST_EXPECT_FALSE(t, folio_test_waiters(b));
+	KTEST_EXPECT_FALSE(t, folio_test_locked(a) || folio_test_locked(b));
+	for (int i = 0; i <= n; i++)
+		folio_put(pool[i]);
+}
+
+static int writeback_waiter_fn(void *arg)
+{
+	struct folio *folio = arg;
+
+	folio_wait_writeback(folio);
+	return folio_test_writeback(folio) ? -1 : 1;
+}
+
+/* folio_wait_writeback sleeps until folio_end_writeback; end without sleepers wakes nobody. */
+static void folio_writeback_wait(struct ktest *t)
+{
+	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	unsigned long wakes = folio_wake_bit_calls();
+	folio_start_writeback(folio);
+	folio_end_writeback(folio);
+	KTEST_EXPECT_EQ(t, folio_wake_bit_calls(), wakes);
+
+	folio_start_writeback(folio);
+	struct task_struct *w = kthread_run(writeback_waiter_fn, folio, "wb-wait");
+	KTEST_ASSERT_TRUE(t, w != NULL);
+	msleep(2);
+	KTEST_EXPECT_TRUE(t, folio_test_waiters(folio));
+	folio_end_writeback(folio);
+	KTEST_EXPECT_EQ(t, kthread_join(w), 1);
+	KTEST_EXPECT_EQ(t, folio_wake_bit_calls(), wakes + 1);
+	KTEST_EXPECT_FALSE(t, folio_test_waiters(folio));
+	folio_put(folio);
+}
+
+/* ---- scheduling ---- */
+
+static volatile unsigned long spins[3];
+static volatile bool stop_spinning;
+
+static int spinner_fn(void *arg)
+{
+	unsigned long i = (unsigned long)arg;
+
+	while (!stop_spinning)
+		spins[i]++;
+	return 0;
+}
+
+/* Two busy threads of equal priority both make progress (timer-driven round-robin); a
+ * higher-priority one woken by the test preempts them at once. */
+static void round_robin_and_priority(struct ktest *t)
+{
+	struct task_struct *a, *b;
+
+	stop_spinning = false;
+	spins[0] = spins[1] = 0;
+	a = kthread_create_opts(spinner_fn, (void *)0, "spin-a", DEFAULT_PRIO - 1, THREAD_SIZE_ORDER);
+	b = kthread_create_opts(spinner_fn, (void *)1, "spin-b", DEFAULT_PRIO - 1, THREAD_SIZE_ORDER);
+	KTEST_ASSERT_TRUE(t, a && b);
+	wake_up_process(a);
+	wake_up_process(b);
+	msleep(60);		/* the test thread outranks them: it gets the CPU back on time */
+	unsigned long sa = spins[0], sb = spins[1];
+	unsigned long preempted = a->nivcsw + b->nivcsw;
+	stop_spinning = true;
+	kthread_join(a);
+	kthread_join(b);
+	KTEST_EXPECT_GT(t, sa, 0UL);		/* both ran: their turns alternated */
+	KTEST_EXPECT_GT(t, sb, 0UL);
+	KTEST_EXPECT_GE(t, preempted, 4UL);	/* 60 ms of 10 ms turns, plus our wake-ups */
+}
+
+static int record_fn(void *arg)
+{
+	*(volatile int *)arg = 1;
+	return 0;
+}
+
+/* Waking a higher-priority thread switches to it before wake_up_process returns. */
+static void higher_priority_preempts(struct ktest *t)
+{
+	volatile int ran = 0;
+	struct task_struct *p = kthread_create_opts(record_fn, (void *)&ran, "urgent",
+						    DEFAULT_PRIO + 2, THREAD_SIZE_ORDER);
+
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	KTEST_EXPECT_EQ(t, ran, 1);
+	kthread_join(p);
+
+	ran = 0;
+	p = kthread_create_opts(record_fn, (void *)&ran, "patient", DEFAULT_PRIO - 2, THREAD_SIZE_ORDER);
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wake_up_process(p);
+	KTEST_EXPECT_EQ(t, ran, 0);	/* lower priority: waits until we sleep */
+	kthread_join(p);
+	KTEST_EXPECT_EQ(t, ran, 1);
+}
+
+static int return_fn(void *arg)
+{
+	return (int)(unsigned long)arg;
+}
+
+static bool task_listed;
+static void find_task(struct task_struct *p, void *arg)
+{
+	if (p == arg)
+		task_listed = true;
+}
+
+/* A thread that returns exits with its return value; joined, it is gone; detached, it cleans
+ * itself up: its stack pages go back to the allocator either way. */
+static void exit_join_and_cleanup(struct ktest *t)
+{
+	struct task_struct *p = kthread_run(return_fn, (void *)42UL, "returns");
+
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	KTEST_EXPECT_EQ(t, kthread_join(p), 42);
+	task_listed = false;
+	for_each_task(find_task, p);
+	KTEST_EXPECT_FALSE(t, task_listed);
+
+	unsigned long free_before = nr_free_pages();
+	for (int i = 0; i < 20; i++) {
+		p = kthread_run(return_fn, NULL, "detached");
+		KTEST_ASSERT_TRUE(t, p != NULL);
+		kthread_detach(p);
+	}
+	msleep(2);	/* they ran, returned, and were reaped */
+	KTEST_EXPECT_GE(t, nr_free_pages() + 4, free_before);
+}
+
+/* ---- completions, wait_event_timeout, workqueues ---- */
+
+static int completer_fn(void *arg)
+{
+	msleep(3);
+	complete(arg);
+	return 0;
+}
+
+static void completion_and_timeout(struct ktest *t)
+{
+	struct completion done;
+	DECLARE_WAIT_QUEUE_HEAD(never);
+
+	init_completion(&done);
+	KTEST_EXPECT_EQ(t, wait_for_completion_timeout(&done, 2), 0UL);
+	struct task_struct *p = kthread_run(completer_fn, &done, "completer");
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	wait_for_completion(&done);
+	KTEST_EXPECT_FALSE(t, completion_done(&done));	/* consumed */
+	kthread_join(p);
+	complete(&done);
+	KTEST_EXPECT_GT(t, wait_for_completion_timeout(&done, 5), 0UL);
+
+	uint64_t t0 = ktime_get_ns();
+	long left = wait_event_timeout(never, false, 5);
+	KTEST_EXPECT_EQ(t, left, 0L);
+	KTEST_EXPECT_GE(t, ktime_get_ns() - t0, 4 * NSEC_PER_MSEC);
+	KTEST_EXPECT_EQ(t, wait_event_timeout(never, true, 5), 5L);
+}
+
+struct work_test {
+	struct work_struct work;
+	struct delayed_work dwork;
+	volatile int runs, druns;
+	struct task_struct *ran_on;
+	volatile uint64_t dran_at;
+};
+
+static void work_fn(struct work_struct *w)
+{
+	struct work_test *wt = container_of(w, struct work_test, work);
+
+	wt->ran_on = current;
+	msleep(1);		/* work runs in process context: it may sleep */
+	wt->runs++;
+}
+
+static void dwork_fn(struct work_struct *w)
+{
+	struct work_test *wt = container_of(to_delayed_work(w), struct work_test, dwork);
+
+	wt->dran_at = ktime_get_ns();
+	wt->druns++;
+}
+
+static void workqueue_runs_work(struct ktest *t)
+{
+	static struct work_test wt;
+
+	memset(&wt, 0, sizeof(wt));
+	INIT_WORK(&wt.work, work_fn);
+	INIT_DELAYED_WORK(&wt.dwork, dwork_fn);
+	preempt_disable();	/* the worker outranks us: keep it from taking the item at once */
+	KTEST_EXPECT_TRUE(t, schedule_work(&wt.work));
+	KTEST_EXPECT_FALSE(t, schedule_work(&wt.work));		/* already pending */
+	preempt_enable();
+	KTEST_EXPECT_TRUE(t, flush_work(&wt.work));
+	KTEST_EXPECT_EQ(t, wt.runs, 1);
+	KTEST_EXPECT_TRUE(t, wt.ran_on != current && wt.ran_on != NULL);
+	KTEST_EXPECT_STREQ(t, wt.ran_on->comm, "kworker/events");
+
+	uint64_t t0 = ktime_get_ns();
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work(&wt.dwork, 5));
+	msleep(10);
+	KTEST_EXPECT_EQ(t, wt.druns, 1);
+	KTEST_EXPECT_GE(t, wt.dran_at - t0, 4 * NSEC_PER_MSEC);
+
+	KTEST_EXPECT_TRUE(t, schedule_delayed_work(&wt.dwork, 5));
+	KTEST_EXPECT_TRUE(t, cancel_delayed_work_sync(&wt.dwork));
+	msleep(8);
+	KTEST_EXPECT_EQ(t, wt.druns, 1);			/* cancelled: never ran */
+}
+
+/* ---- might_sleep and interrupts ---- */
+
+static void might_sleep_warns_in_atomic(struct ktest *t)
+{
+	DEFINE_SPINLOCK(lock);
+	unsigned long before = might_sleep_warnings(), flags;
+
+	might_sleep();
+	KTEST_EXPECT_EQ(t, might_sleep_warnings(), before);
+	spin_lock(&lock);
+	might_sleep();
+	spin_unlock(&lock);
+	KTEST_EXPECT_EQ(t, might_sleep_warnings(), before + 1);
+	local_irq_save(flags);
+	might_sleep();
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, might_sleep_warnings(), before + 2);
+	preempt_disable();
+	might_sleep();
+	preempt_enable();
+	KTEST_EXPECT_EQ(t, might_sleep_warnings(), before + 3);
+	KTEST_EXPECT_EQ(t, preempt_count(), 0U);
+}
+
+/* A line that fires with no handler is masked and reported once: one interrupt, not a storm.
+ * RISC-V: the Goldfish RTC's alarm holds a real level line high.  ARM: a GIC line set pending. */
+static void unhandled_irq_is_masked(struct ktest *t)
+{
+	unsigned int irq = goldfish_rtc_irq();
+	unsigned long unhandled = irq_unhandled_count();
+	bool rtc = irq != 0;
+
+	if (!rtc) {
+		const struct dt *dt = boot_dt();
+		int node = dt_find_compatible(dt, -1, "arm,cortex-a15-gic");
+		struct irq_domain *d = node >= 0 ? irq_find_host(node) : NULL;
+		irq = d ? irq_find_mapping(d, 32 + 190) : 0;
+	}
+	if (!irq) {
+		ktest_skip(t, "no Goldfish RTC and no GIC: nothing to raise an interrupt with");
+		return;
+	}
+	unsigned long count = kstat_irqs(irq);
+	enable_irq(irq);	/* no handler: lines are kept masked, let this one through */
+	if (rtc)
+		KTEST_ASSERT_EQ(t, goldfish_rtc_fire_alarm(), 0);
+	else
+		KTEST_ASSERT_EQ(t, gic_set_pending(32 + 190), 0);
+	msleep(5);		/* a level line still high: only masking stops it */
+	KTEST_EXPECT_EQ(t, kstat_irqs(irq), count + 1);
+	KTEST_EXPECT_TRUE(t, irq_is_masked(irq));
+	KTEST_EXPECT_EQ(t, irq_unhandled_count(), unhandled + 1);
+	msleep(5);
+	KTEST_EXPECT_EQ(t, kstat_irqs(irq), count + 1);
+	if (rtc)
+		goldfish_rtc_clear();
+}
+
+static const struct ktest_case sched_cases[] = {
+	KTEST_CASE(hrtimer_fires_on_time),
+	KTEST_CASE(hrtimer_periodic),
+	KTEST_CASE(timer_list_jiffies),
+	KTEST_CASE(sleeps_and_delays),
+	KTEST_CASE(wait_queue_ping_pong),
+	KTEST_CASE(mutex_contended_by_8),
+	KTEST_CASE(folio_lock_contended_by_4),
+	KTEST_CASE(folio_shared_bucket),
+	KTEST_CASE(folio_writeback_wait),
+	KTEST_CASE(round_robin_and_priority),
+	KTEST_CASE(higher_priority_preempts),
+	KTEST_CASE(exit_join_and_cleanup),
+	KTEST_CASE(completion_and_timeout),
+	KTEST_CASE(workqueue_runs_work),
+	KTEST_CASE(might_sleep_warns_in_atomic),
+	KTEST_CASE(unhandled_irq_is_masked),
+	{}
+};
+KTEST_SUITE(sched, sched_cases);
+
+/* ---- stack overflow: explicit, it ends the machine ---- */
+
+static volatile unsigned long overflow_depth;
+
+/* Recurse until the stack pointer is inside the canary words, write there, then switch. */
+static void __attribute__((noinline)) dig(unsigned long *bottom)
+{
+	volatile unsigned long pad[16];
+	unsigned long sp = (unsigned long)__builtin_frame_address(0);
+
+	pad[0] = overflow_depth++;
+	if (sp > (unsigned long)(bottom + STACK_CANARY_WORDS) + 256)
+		dig(bottom);
+	else
+		bottom[STACK_CANARY_WORDS - 1 - (pad[0] & 1)] = pad[0];	/* the overflow */
+	barrier();
+}
+
+static int overflow_fn(void *arg)
+{
+	dig(current->stack);
+	yield();		/* the switch checks the canary: panic naming this thread */
+	return 0;
+}
+
+static void stack_overflow_panics(struct ktest *t)
+{
+	struct task_struct *p = kthread_run(overflow_fn, NULL, "overflow-test");
+
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	kthread_join(p);	/* never returns: the machine stops */
+	KTEST_EXPECT_TRUE(t, false);
+}
+
+static const struct ktest_case overflow_cases[] = {
+	KTEST_CASE(stack_overflow_panics),
+	{}
+};
+KTEST_SUITE_EXPLICIT(sched_overflow, overflow_cases);
