@@ -16,7 +16,7 @@ file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
-  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c drivers/console_input.c drivers/rtc-goldfish.c mm/filemap.c
+  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c mm/filemap.c
   ${TINYMM_IRQCHIP_SRCS})
 
 # The version string is regenerated on every build, written only when it changes.

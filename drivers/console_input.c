@@ -50,6 +50,6 @@ int console_getc_wait(void)
 		}
 		rx_ready = false;
 		console_rx_irq(true);
-		wait_event(console_wq, rx_ready);
+		wait_event_interruptible(console_wq, rx_ready);
 	}
 }

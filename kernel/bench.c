@@ -180,13 +180,17 @@ static void sort_u32(uint32_t *v, int n)
 		}
 }
 
+void bench_summary(const char *op, uint32_t *s, int n, uint32_t overhead)
+{
+	for (int i = 0; i < n; i++)
+		s[i] = s[i] > overhead ? s[i] - overhead : 0;
+	sort_u32(s, n);
+	bench_row(op, s[0], s[(n - 1) / 2], s[n - 1], "instructions");
+}
+
 static void bench_report(struct bench *b, enum bench_op op, uint32_t *s)
 {
-	for (int i = 0; i < NR_SAMPLES; i++)
-		s[i] = s[i] > b->overhead ? s[i] - b->overhead : 0;
-	sort_u32(s, NR_SAMPLES);
-	bench_row(bench_op_name[op], s[0], s[(NR_SAMPLES - 1) / 2], s[NR_SAMPLES - 1],
-		  "instructions");
+	bench_summary(bench_op_name[op], s, NR_SAMPLES, b->overhead);
 }
 #endif
 
@@ -588,9 +592,10 @@ static int cmd_bench(int argc, char **argv)
 		unsigned long per = frames ? (unsigned long)((bench_init_instret + frames / 2) / frames) : 0;
 		bench_row("init-per-frame", per, per, per, "instructions");
 		bench_sizes();
+		ret = bench_core();
 	}
 	return ret;
 }
-SHELL_COMMAND(bench, "", "make bench: instruction counts of the page and slab allocators (QEMU -icount)",
+SHELL_COMMAND(bench, "", "make bench: instruction counts of the allocators and the kernel core (QEMU -icount)",
 	      cmd_bench);
 #endif

@@ -1,12 +1,16 @@
 /*
  * mutex.c - sleeping locks (include/tinymm/mutex.h).
  *
- * Waiters queue in arrival order on wait_list.  Unlock with waiters hands the lock straight to
- * the first one (owner = that task) and wakes it, so a thread that arrives later cannot take it
- * first and a woken waiter never finds the lock gone: FIFO and starvation-free.  (Linux also
- * hands off, but only after a waiter has been starved; with one CPU the hand-off is simplest.)
- * Invariants: owner != NULL while held; a task on wait_list sleeps until owner == that task.
- * Locking: lock->wait_lock (irqs masked) for owner changes made by others and the list.
+ * Fast paths: lock is cmpxchg(owner, 0, current), unlock cmpxchg(owner, current, 0).  Slow
+ * paths run under wait_lock: a locker that finds the mutex held sets MUTEX_FLAG_WAITERS in the
+ * same cmpxchg loop that re-reads the owner (so an unlock racing with it either frees the lock
+ * before the flag lands, and the locker takes it, or sees the flag and takes the slow path),
+ * queues itself at the tail, and sleeps until owner == itself.  An unlock that sees the flag
+ * takes wait_lock, dequeues the first waiter, makes it the owner (keeping the flag if more
+ * wait) and wakes it: FIFO, and a woken waiter never finds the lock gone.
+ * Invariants: WAITERS set => the lock is held or being handed over under wait_lock; a task on
+ *   wait_list sleeps until owner (without the flag) is that task.
+ * Locking: wait_lock (irqs masked) for the list and every owner change while WAITERS is set.
  */
 #include "tinymm/bug.h"
 #include "tinymm/mutex.h"
@@ -21,80 +25,101 @@ static unsigned long contended;
 
 void __mutex_init(struct mutex *lock, const char *name)
 {
-	lock->owner = NULL;
+	atomic_long_set(&lock->owner, 0);
 	spin_lock_init(&lock->wait_lock);
 	INIT_LIST_HEAD(&lock->wait_list);
 	lock->name = name;
 }
 
-int mutex_trylock(struct mutex *lock)
+static bool __mutex_trylock_fast(struct mutex *lock)
 {
-	unsigned long flags;
-	int got = 0;
+	long zero = 0;
 
-	spin_lock_irqsave(&lock->wait_lock, flags);
-	if (!lock->owner) {
-		lock->owner = current;
-		got = 1;
-	}
-	spin_unlock_irqrestore(&lock->wait_lock, flags);
-	return got;
+	return atomic_long_try_cmpxchg(&lock->owner, &zero, (long)current);
 }
 
-void mutex_lock(struct mutex *lock)
+int mutex_trylock(struct mutex *lock)
+{
+	return __mutex_trylock_fast(lock);
+}
+
+static __attribute__((noinline)) void __mutex_lock_slowpath(struct mutex *lock)
 {
 	struct mutex_waiter w = { .task = current };
 	unsigned long flags;
+	long old;
 
-	might_sleep();
 	spin_lock_irqsave(&lock->wait_lock, flags);
-	if (!lock->owner) {
-		lock->owner = current;
-		spin_unlock_irqrestore(&lock->wait_lock, flags);
-		return;
-	}
-	if (lock->owner == current) {
-		spin_unlock_irqrestore(&lock->wait_lock, flags);
-		printk(KERN_ERR "BUG: recursive mutex_lock of %s by %s/%d\n", lock->name,
-		       current->comm, current->pid);
-		BUG();
+	old = atomic_long_read(&lock->owner);
+	for (;;) {
+		if (!(old & ~MUTEX_FLAG_WAITERS)) {	/* freed meanwhile: take it */
+			long new = (long)current | (list_empty(&lock->wait_list) ? 0 : MUTEX_FLAG_WAITERS);
+			if (atomic_long_try_cmpxchg(&lock->owner, &old, new))
+				goto out;
+			continue;
+		}
+		if ((struct task_struct *)(old & ~MUTEX_FLAG_WAITERS) == current) {
+			spin_unlock_irqrestore(&lock->wait_lock, flags);
+			printk(KERN_ERR "BUG: recursive mutex_lock of %s by %s/%d\n", lock->name,
+			       current->comm, current->pid);
+			BUG();
+		}
+		if (atomic_long_try_cmpxchg(&lock->owner, &old, old | MUTEX_FLAG_WAITERS))
+			break;
 	}
 	contended++;
 	list_add_tail(&w.list, &lock->wait_list);
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		if (READ_ONCE(lock->owner) == current)
+		if (__mutex_owner(lock) == current)
 			break;
 		spin_unlock_irqrestore(&lock->wait_lock, flags);
 		schedule();
 		spin_lock_irqsave(&lock->wait_lock, flags);
 	}
 	__set_current_state(TASK_RUNNING);
+out:
 	spin_unlock_irqrestore(&lock->wait_lock, flags);
 }
 
-void mutex_unlock(struct mutex *lock)
+void mutex_lock(struct mutex *lock)
+{
+	might_sleep();
+	if (!__mutex_trylock_fast(lock))
+		__mutex_lock_slowpath(lock);
+}
+
+static __attribute__((noinline)) void __mutex_unlock_slowpath(struct mutex *lock, long owner)
 {
 	unsigned long flags;
 	struct task_struct *next = NULL;
 
-	spin_lock_irqsave(&lock->wait_lock, flags);
-	if (lock->owner != current) {
-		spin_unlock_irqrestore(&lock->wait_lock, flags);
+	if ((struct task_struct *)(owner & ~MUTEX_FLAG_WAITERS) != current) {
 		printk(KERN_ERR "BUG: mutex_unlock of %s by %s/%d, owner %s\n", lock->name,
-		       current->comm, current->pid, lock->owner ? lock->owner->comm : "(none)");
+		       current->comm, current->pid,
+		       owner ? ((struct task_struct *)(owner & ~MUTEX_FLAG_WAITERS))->comm : "(none)");
 		dump_stack();
 		return;
 	}
+	spin_lock_irqsave(&lock->wait_lock, flags);
 	if (!list_empty(&lock->wait_list)) {
 		struct mutex_waiter *w = list_first_entry(&lock->wait_list, struct mutex_waiter, list);
 		list_del_init(&w->list);
 		next = w->task;
 	}
-	lock->owner = next;
+	atomic_long_set(&lock->owner, next ? (long)next | (list_empty(&lock->wait_list) ? 0 :
+							    MUTEX_FLAG_WAITERS) : 0);
 	if (next)
 		wake_up_process(next);
 	spin_unlock_irqrestore(&lock->wait_lock, flags);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	long owner = (long)current;
+
+	if (!atomic_long_try_cmpxchg(&lock->owner, &owner, 0))
+		__mutex_unlock_slowpath(lock, owner);
 }
 
 unsigned long mutex_contended(void)

@@ -111,10 +111,14 @@ static void __schedule(bool preempt)
 	struct task_struct *prev = current, *next;
 	uint64_t now = ktime_get_ns();
 
-	if (prev->__state == TASK_RUNNING && prev != &idle_task) {
-		/* Preempted before its turn ended: keep its place at the head; else round-robin. */
+	/*
+	 * A preempted thread stays runnable whatever its state: it may have been caught between
+	 * set_current_state(TASK_UNINTERRUPTIBLE) and its condition check, and taking it off the
+	 * run queue there could lose a wake-up that already happened (Linux's rule too).
+	 * Preempted before its turn ended: keep its place at the head; else round-robin.
+	 */
+	if ((prev->__state == TASK_RUNNING || preempt) && prev != &idle_task)
 		enqueue_task(prev, preempt && now < prev->slice_end_ns);
-	}
 	next = pick_next_task();
 	__need_resched = false;
 	if (next == prev) {

@@ -26,6 +26,10 @@ static bool clockevent_ready;
 static uint64_t ns_to_counter(uint64_t ns)
 {
 	uint64_t f = time_counter_freq();
+	uint32_t npt = time_ns_per_tick();
+
+	if (npt)
+		return ns / npt;
 
 	/* ns * f / 1e9 without overflow: whole seconds, then the rest. */
 	return ns / NSEC_PER_SEC * f + ns % NSEC_PER_SEC * f / NSEC_PER_SEC;

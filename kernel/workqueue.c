@@ -190,7 +190,7 @@ static int worker_thread(void *arg)
 	unsigned long flags;
 
 	for (;;) {
-		wait_event(wq->more_work, !list_empty(&wq->worklist));
+		wait_event_interruptible(wq->more_work, !list_empty(&wq->worklist));
 		spin_lock_irqsave(&wq->lock, flags);
 		struct work_struct *work = list_first_entry(&wq->worklist, struct work_struct, entry);
 		list_del_init(&work->entry);

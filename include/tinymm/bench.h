@@ -9,4 +9,9 @@
 
 extern uint64_t bench_init_instret;
 
+/* One row from @n samples: each less @overhead, sorted, min / lower median / max (bench.c). */
+void bench_summary(const char *op, uint32_t *s, int n, uint32_t overhead);
+/* The kernel core's rows (kernel/bench_core.c): locks, wake-ups, timers, a switch.  0 or 1. */
+int bench_core(void);
+
 #endif

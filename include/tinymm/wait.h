@@ -121,7 +121,15 @@ do {											\
 	(void)___wait_event(wq_head, condition, TASK_UNINTERRUPTIBLE, 0, 0, schedule());	\
 } while (0)
 
-#define wait_event_interruptible(wq_head, condition)	({ wait_event(wq_head, condition); 0; })
+/* tinymm has no signals: the sleep is TASK_INTERRUPTIBLE ("S" in ps, as an idle tty reader or
+ * kworker in Linux) and always ends with the condition true, returning 0. */
+#define wait_event_interruptible(wq_head, condition)					\
+__extension__ ({									\
+	might_sleep();									\
+	if (!(condition))								\
+		(void)___wait_event(wq_head, condition, TASK_INTERRUPTIBLE, 0, 0, schedule()); \
+	0;										\
+})
 
 /* As Linux: the condition is re-tested once more when time runs out, so a true condition always
  * gives a non-zero result. */

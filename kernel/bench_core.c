@@ -1,0 +1,113 @@
+/*
+ * bench_core.c - the kernel core's rows of `make bench` (targets only; see kernel/bench.c for
+ * how instructions are counted).  Each row is one uncontended operation, measured NR samples
+ * times on the bench thread:
+ *   spin-lock-irqsave   spin_lock_irqsave + spin_unlock_irqrestore (debug spinlocks on)
+ *   mutex-lock-unlock   mutex_lock + mutex_unlock, nobody waiting
+ *   folio-lock-unlock   folio_lock + folio_unlock, nobody waiting: one atomic each way
+ *   wake-up-empty       wake_up() on a queue with no sleepers
+ *   hrtimer-start-cancel  arm a timer on an empty queue (reprograms the clock event) and cancel
+ *   yield-roundtrip     yield() to an equal-priority thread that yields straight back: two
+ *                       context switches through schedule()
+ * Locking: none beyond what each operation takes.
+ */
+#include "tinymm/arch.h"
+#include "tinymm/bench.h"
+#include "tinymm/gfp.h"
+#include "tinymm/mutex.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/timer.h"
+#include "tinymm/wait.h"
+
+#define NR	500
+
+#define MEASURE(slot, stmt) do {					\
+		uint64_t t0_ = arch_instret();				\
+		stmt;							\
+		(slot) = (uint32_t)(arch_instret() - t0_);		\
+	} while (0)
+
+static uint32_t samples[NR];
+static volatile bool partner_stop;
+
+static int yield_partner(void *unused)
+{
+	(void)unused;
+	while (!partner_stop)
+		yield();
+	return 0;
+}
+
+static enum hrtimer_restart never_fn(struct hrtimer *t)
+{
+	(void)t;
+	return HRTIMER_NORESTART;
+}
+
+int bench_core(void)
+{
+	uint32_t overhead = ~0u;
+	unsigned long flags;
+	DEFINE_SPINLOCK(lock);
+	DEFINE_MUTEX(mutex);
+	DECLARE_WAIT_QUEUE_HEAD(wq);
+	struct hrtimer timer;
+	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+
+	if (!folio) {
+		kprintf("bench: no memory for a folio\n");
+		return 1;
+	}
+	for (int i = 0; i < NR; i++) {
+		MEASURE(samples[i], (void)0);
+		overhead = min(overhead, samples[i]);
+	}
+
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], spin_lock_irqsave(&lock, flags); spin_unlock_irqrestore(&lock, flags));
+	bench_summary("spin-lock-irqsave", samples, NR, overhead);
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], mutex_lock(&mutex); mutex_unlock(&mutex));
+	bench_summary("mutex-lock-unlock", samples, NR, overhead);
+	unsigned long wakes = folio_wake_bit_calls();
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], folio_lock(folio); folio_unlock(folio));
+	bench_summary("folio-lock-unlock", samples, NR, overhead);
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], wake_up(&wq));
+	bench_summary("wake-up-empty", samples, NR, overhead);
+	hrtimer_init(&timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	timer.function = never_fn;
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], hrtimer_start(&timer, NSEC_PER_SEC, HRTIMER_MODE_REL);
+			hrtimer_cancel(&timer));
+	bench_summary("hrtimer-start-cancel", samples, NR, overhead);
+
+	partner_stop = false;
+	struct task_struct *p = kthread_create_opts(yield_partner, NULL, "bench-yield", current->prio,
+						    THREAD_SIZE_ORDER);
+	if (!p) {
+		folio_put(folio);
+		kprintf("bench: cannot create the yield partner\n");
+		return 1;
+	}
+	wake_up_process(p);
+	yield();		/* let it start */
+	unsigned long switches = sched_nr_switches();
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], yield());
+	switches = sched_nr_switches() - switches;
+	partner_stop = true;
+	kthread_join(p);
+	bench_summary("yield-roundtrip", samples, NR, overhead);
+	folio_put(folio);
+	if (folio_wake_bit_calls() != wakes || switches < 2 * NR) {
+		kprintf("bench: the core rows were not uncontended (wake-ups %lu, switches %lu)\n",
+			folio_wake_bit_calls() - wakes, switches);
+		return 1;
+	}
+	return 0;
+}
