@@ -26,6 +26,7 @@
 #include "tinymm/memory.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
 #include "tinymm/slab.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
@@ -183,6 +184,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	memblock_summary(err, sizeof(err));
 	pr_info("%s\n", err);
 
+	pagecache_init();	/* the folio wait queues */
 	sched_init();		/* this context becomes the idle thread */
 	irq_init(dt);
 	timers_init(dt);

@@ -4,7 +4,9 @@
  * reader; the reader drains the FIFO, then turns it back on before sleeping, so a byte that
  * arrives in between raises the (level) interrupt at once and nothing is lost.  Without an
  * interrupt the reader polls every 10 ms.
- * Locking: rx_ready and the wait queue under console_wq.lock (irqs masked); one reader.
+ * Locking: rx_ready is written by the handler and read by the one reader inside wait_event's
+ * check, which runs after the task state is set, so a wake-up is never missed; the wait queue
+ * has its own lock.
  */
 #include "tinymm/console.h"
 #include "tinymm/delay.h"

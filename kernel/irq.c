@@ -31,7 +31,10 @@ struct irq_desc {
 	unsigned long count;
 	bool masked;
 	bool reported;			/* "nobody cared" printed already */
+	unsigned int none_streak;	/* IRQ_NONE returns in a row */
 };
+
+#define IRQ_NONE_LIMIT	10000
 
 #define MAX_DOMAINS	8
 
@@ -244,7 +247,22 @@ int generic_handle_domain_irq(struct irq_domain *d, unsigned int hwirq)
 		return -1;
 	desc->count++;
 	if (likely(desc->handler)) {
-		desc->handler((int)virq, desc->dev_id);
+		if (likely(desc->handler((int)virq, desc->dev_id) == IRQ_HANDLED)) {
+			desc->none_streak = 0;
+			return 0;
+		}
+		/* The handler says its device did not interrupt.  Now and then is normal (a shared
+		 * or racing line); every time for a long run is a stuck line: mask it, as Linux's
+		 * note_interrupt() does after 99,900 of 100,000. */
+		if (++desc->none_streak < IRQ_NONE_LIMIT)
+			return 0;
+		unhandled++;
+		desc_mask(desc);
+		if (!desc->reported) {
+			desc->reported = true;
+			pr_err("irq %u: nobody cared (%s returned IRQ_NONE %u times in a row), disabled\n",
+			       virq, desc->name, IRQ_NONE_LIMIT);
+		}
 		return 0;
 	}
 	/* Nobody asked for this line: mask it so a level interrupt cannot storm, and say so once. */
@@ -301,40 +319,44 @@ bool irq_is_masked(unsigned int irq)
 	return !desc || desc->masked;
 }
 
-/* Controllers in device-tree order, each after the controller it hangs off: an entry whose
- * interrupt parent is not registered yet waits for a later round. */
+/* Controllers in device-tree order, each after the controller it hangs off: one whose interrupt
+ * parent is not registered yet waits for a later round.  A controller whose init failed is
+ * remembered by node, so it is neither retried nor reported twice. */
 void irq_init(const struct dt *dt)
 {
-	bool done[32] = { false };
-	int progress = 1;
+	int failed[8], nr_failed = 0;
+	bool progress = true;
 
 	arch_irq_init(dt);
 	while (progress) {
-		progress = 0;
-		int i = 0;
-		for (int node = 0; node >= 0 && i < 32; node = dt_next_node(dt, node, NULL)) {
+		progress = false;
+		for (int node = 0; node >= 0; node = dt_next_node(dt, node, NULL)) {
 			if (!dt_getprop(dt, node, "interrupt-controller", NULL) || irq_find_host(node))
+				continue;
+			bool gave_up = false;
+			for (int i = 0; i < nr_failed; i++)
+				gave_up |= failed[i] == node;
+			if (gave_up)
 				continue;
 			for (const struct irqchip_entry *e = __irqchip_table_start;
 			     e < __irqchip_table_end; e++) {
 				if (!dt_is_compatible(dt, node, e->compatible))
 					continue;
-				int parent = interrupt_parent(dt, node);
-				const void *ext = dt_getprop(dt, node, "interrupts-extended", NULL);
-				bool root = !ext && !dt_getprop(dt, node, "interrupts", NULL);
-				if (!root && !ext && !irq_find_host(parent))
-					break;		/* parent not up yet */
-				if (done[i])
-					break;
-				done[i] = true;
-				if (e->init(dt, node))
+				bool root = !dt_getprop(dt, node, "interrupts-extended", NULL) &&
+					    !dt_getprop(dt, node, "interrupts", NULL);
+				if (!root && dt_getprop(dt, node, "interrupts", NULL) &&
+				    !irq_find_host(interrupt_parent(dt, node)))
+					break;		/* parent not up yet: a later round */
+				if (e->init(dt, node)) {
 					pr_err("irq: %s at node %s failed to initialise\n", e->compatible,
 					       dt_node_name(dt, node));
-				else
-					progress = 1;
+					if (nr_failed < (int)ARRAY_SIZE(failed))
+						failed[nr_failed++] = node;
+				} else {
+					progress = true;
+				}
 				break;
 			}
-			i++;
 		}
 	}
 	if (!root_handler)
@@ -351,7 +373,7 @@ static int cmd_irqs(int argc, char **argv)
 		struct irq_desc *d = &irq_desc[irq];
 		if (!d->handler && !d->count)
 			continue;
-		kprintf("%4u: %10lu %8s %4u %-5s  %s%s\n", irq, d->count, d->domain->name, d->hwirq,
+		kprintf("%4u: %10lu %11s %4u %-5s  %s%s\n", irq, d->count, d->domain->name, d->hwirq,
 			d->type == IRQ_TYPE_EDGE_RISING ? "Edge" : "Level",
 			d->handler ? d->name : "(none)", d->masked ? " [masked]" : "");
 	}

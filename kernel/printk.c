@@ -62,14 +62,14 @@ int vprintk(const char *fmt, va_list ap)
 		n = sizeof(buf) - 1;
 
 	char ts[24] = "";
+	unsigned long flags;
+	local_irq_save(flags);
 	if (line_start) {
 		uint64_t ns = ktime_get_ns();
 		ksnprintf(ts, sizeof(ts), "[%5llu.%06llu] ", (unsigned long long)(ns / NSEC_PER_SEC),
 			  (unsigned long long)(ns % NSEC_PER_SEC / 1000));
 	}
 	line_start = n > 0 && buf[n - 1] == '\n';
-	unsigned long flags;
-	local_irq_save(flags);
 	log_store(ts, strlen(ts));
 	log_store(buf, (size_t)n);
 	if (level < console_loglevel) {

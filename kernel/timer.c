@@ -23,16 +23,17 @@ static uint64_t programmed_ns;
 static unsigned long nr_interrupts, nr_callbacks;
 static bool clockevent_ready;
 
-static uint64_t ns_to_counter(uint64_t ns)
+/* The first counter tick at or after @ns (ticks_to_ns() of it is >= @ns). */
+static uint64_t ns_to_counter_ceil(uint64_t ns)
 {
 	uint64_t f = time_counter_freq();
 	uint32_t npt = time_ns_per_tick();
 
 	if (npt)
-		return ns / npt;
+		return ns / npt + (ns % npt != 0);
 
 	/* ns * f / 1e9 without overflow: whole seconds, then the rest. */
-	return ns / NSEC_PER_SEC * f + ns % NSEC_PER_SEC * f / NSEC_PER_SEC;
+	return ns / NSEC_PER_SEC * f + (ns % NSEC_PER_SEC * f + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 }
 
 /* Interrupts masked. */
@@ -49,8 +50,9 @@ void clockevent_update(void)
 	if (next == programmed_ns)
 		return;
 	programmed_ns = next;
-	/* Rounded up to a whole counter tick, so the interrupt never comes before the deadline. */
-	arch_timer_set_next(next ? ns_to_counter(next) + 1 : UINT64_MAX);
+	/* Rounded up to a whole counter tick, so the interrupt never comes before the deadline
+	 * (and not a tick after it when the deadline is a whole tick). */
+	arch_timer_set_next(next ? ns_to_counter_ceil(next) : UINT64_MAX);
 }
 
 static void enqueue_timer(struct hrtimer *t)

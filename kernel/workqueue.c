@@ -6,7 +6,9 @@
  * func, so an item may be queued again while it runs (it then runs again).
  * Invariants: an item is on a worklist <=> PENDING and not a delayed item still in its timer;
  *   wq->current_work is the item whose func is running (NULL between items).
- * Locking: wq->lock (irqs masked) for the list, PENDING changes and current_work.
+ * Locking: wq->lock (irqs masked) for the worklist and current_work.  PENDING is set and
+ *   cleared, and an item taken off its list by cancel, with interrupts masked only: enough on
+ *   one CPU, where nothing else runs meanwhile; SMP would need them under wq->lock.
  */
 #include "tinymm/bug.h"
 #include "tinymm/printk.h"

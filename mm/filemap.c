@@ -22,7 +22,6 @@ _Static_assert(PG_waiters == 7 && PG_locked < 7,
 	       "PG_waiters must be bit 7, in PG_locked's byte, as v6.10 requires");
 
 static struct wait_queue_head folio_wait_table[PAGE_WAIT_TABLE_SIZE];
-static bool wait_table_ready;
 static unsigned long wake_bit_calls;
 
 /* v6.10's sysctl_page_lock_unfairness default: exclusive attempts before a hand-off. */
@@ -38,13 +37,15 @@ static unsigned int hash_ptr(const void *p, unsigned int bits)
 #endif
 }
 
+/* At boot, before any thread could wait (Linux's pagecache_init()). */
+void pagecache_init(void)
+{
+	for (int i = 0; i < PAGE_WAIT_TABLE_SIZE; i++)
+		init_waitqueue_head(&folio_wait_table[i]);
+}
+
 struct wait_queue_head *folio_waitqueue(struct folio *folio)
 {
-	if (unlikely(!wait_table_ready)) {
-		for (int i = 0; i < PAGE_WAIT_TABLE_SIZE; i++)
-			init_waitqueue_head(&folio_wait_table[i]);
-		wait_table_ready = true;
-	}
 	return &folio_wait_table[hash_ptr(folio, PAGE_WAIT_TABLE_BITS)];
 }
 

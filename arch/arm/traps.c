@@ -21,7 +21,8 @@ struct arm_trap_frame {
 	unsigned int pc;
 };
 
-enum { TRAP_UNDEF = 1, TRAP_SVC, TRAP_PABT, TRAP_DABT, TRAP_IRQ = 6, TRAP_FIQ };
+/* IRQs never come here: entry.S hands them to arm_irq_handler() and returns. */
+enum { TRAP_UNDEF = 1, TRAP_SVC, TRAP_PABT, TRAP_DABT, TRAP_FIQ = 7 };
 
 void arm_banked_sp_lr(unsigned int mode, unsigned long out[2]);
 __noreturn void arm_longjmp_svc(jmp_buf jb);
@@ -114,7 +115,7 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 		break;
 	default:
 		ksnprintf(reason, sizeof(reason), "Unhandled exception: %s with nothing to handle it",
-			  kind == TRAP_IRQ ? "IRQ" : "FIQ");
+			  kind == TRAP_FIQ ? "FIQ" : "unknown vector");
 		break;
 	}
 	printk(KERN_EMERG "%s\n", reason);

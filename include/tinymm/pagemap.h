@@ -29,6 +29,8 @@
 #define PAGE_WAIT_TABLE_BITS	8
 #define PAGE_WAIT_TABLE_SIZE	(1 << PAGE_WAIT_TABLE_BITS)
 
+/* Bring-up: the hashed wait queues, before the first thread (boot/main.c). */
+void pagecache_init(void);
 struct wait_queue_head *folio_waitqueue(struct folio *folio);
 
 static inline bool folio_trylock(struct folio *folio)
