@@ -23,6 +23,17 @@ foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power memi
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
+# The kernel core (cmake/kernel.cmake's TINYMM_CORE_SRCS without the device drivers) over the
+# host "architecture" of tests/host/host_sched_arch.c: ucontext threads and a simulated timer.
+# Objects, not a static library, so the core's shell commands (ps, irqs, ...) are linked too;
+# only the tests that name host_core get them, the others are built as before.
+add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
+  kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
+  mm/filemap.c tests/host/host_sched_arch.c)
+foreach(t sched)
+  add_executable(${t}_test tests/host/${t}_test.c)
+  target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+endforeach()
 add_executable(uart_test tests/host/uart_test.c drivers/uart.c)
 target_link_libraries(uart_test ${CMOCKA})
 add_executable(kallsyms_test tests/host/kallsyms_test.c kernel/kallsyms.c lib/vsprintf.c)

@@ -52,8 +52,9 @@ void arch_early_init(void) {}
 uint64_t arch_counter_read(void) { return shim_counter; }
 uint64_t arch_counter_freq(void) { return shim_counter_freq; }
 void arch_cpu_relax(void) {}
-/* No threads on the host: preempt_enable() reaching 0 has nobody to switch to. */
-void preempt_schedule(void) {}
+/* No threads in most host tests: preempt_enable() reaching 0 has nobody to switch to.  Weak:
+ * tests linking the kernel core (kernel/sched.c) get the real one. */
+__attribute__((weak)) void preempt_schedule(void) {}
 
 jmp_buf shim_poweroff_jmp;
 int shim_poweroff_armed, shim_poweroff_status = -1;
@@ -90,7 +91,16 @@ const uint32_t kallsyms_num = 0;
 const unsigned long kallsyms_addrs[1];
 const uint32_t kallsyms_sizes[1], kallsyms_offs[1];
 const char kallsyms_names[1];
-char __boot_stack_bottom[1], __boot_stack_top[1];
+/* A real boot stack (1 MiB, in .bss, unknown to ASan as a global so it has no red zones): the
+ * kernel core's host tests run the idle thread on it (tests/host/host_sched_arch.c). */
+__asm__(".bss\n"
+	".balign 16\n"
+	".globl __boot_stack_bottom\n"
+	"__boot_stack_bottom:\n"
+	".skip 1048576\n"
+	".globl __boot_stack_top\n"
+	"__boot_stack_top:\n"
+	".previous\n");
 void arch_mm_init(void) {}
 int arch_unwind_frame(struct stackframe *f, unsigned long lo, unsigned long hi) { return -1; }
 

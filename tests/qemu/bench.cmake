@@ -1,6 +1,6 @@
 # `make bench` under CTest: tools/bench on one board (RV32, the board the issue sets targets for;
 # the fastest boot), checked for form, not speed: the exact row format, every operation (the page
-# allocator's and the slab allocator's kmalloc rows) with and without -nocheck, numbers > 0 with
+# allocator's, the slab allocator's kmalloc rows and the kernel core's) with and without -nocheck, numbers > 0 with
 # min <= median <= max.  The counts themselves belong in docs/benchmarks.md, never in a threshold
 # here.
 #
@@ -24,7 +24,9 @@ endif()
 set(ops order0-alloc order0-free order0-alloc-refill order3-alloc order3-free order10-split
   order10-merge init-per-frame struct-page memmap-overhead
   kmalloc-64-alloc kmalloc-64-free kmalloc-512-alloc kmalloc-512-free kmalloc-mixed-alloc
-  kmalloc-mixed-free kmalloc-mixed-overhead-permille)
+  kmalloc-mixed-free kmalloc-mixed-overhead-permille
+  spin-lock-irqsave mutex-lock-unlock folio-lock-unlock wake-up-empty hrtimer-start-cancel
+  yield-roundtrip)
 set(want)
 foreach(op ${ops})
   list(APPEND want ${op} ${op}-nocheck)
