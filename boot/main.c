@@ -35,6 +35,7 @@
 #include "tinymm/shell.h"
 #include "tinymm/time.h"
 #include "tinymm/version.h"
+#include "tinymm/virtio.h"
 
 void _set_tls(void *tls);	/* picolibc: where errno and friends live */
 __noreturn void kmain(unsigned long hartid, uintptr_t dtb_pa);
@@ -190,6 +191,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	timers_init(dt);
 	console_irq_init(dt, console_node);
 	workqueue_init();
+	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 
 	boot_args = args;
 	/* 16 KiB: shell commands and KTAP cases format text and walk tables on this stack. */

@@ -1,8 +1,8 @@
 /*
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in v6.10's format ("Name:" padded to
  * 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page allocator manages,
- * MemFree its free frames, Slab and its parts the frames in slabs; the other lines come with the
- * subsystems they count.
+ * MemFree its free frames, Buffers the page cache of block devices, Slab and its parts the
+ * frames in slabs; the other lines come with the subsystems they count.
  */
 #include "tinymm/memblock.h"
 #include "tinymm/meminfo.h"
@@ -10,6 +10,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 #include "tinymm/slab.h"
+#include "tinymm/vmstat.h"
 
 static void show_val_kb(const char *name, unsigned long long bytes)
 {
@@ -32,6 +33,11 @@ static int cmd_meminfo(int argc, char **argv)
 	if (totalram_pages()) {
 		show_val_kb("MemTotal:", (unsigned long long)totalram_pages() << PAGE_SHIFT);
 		show_val_kb("MemFree:", (unsigned long long)nr_free_pages() << PAGE_SHIFT);
+		/* Linux counts a block device's page cache in Buffers, not Cached; tinymm has no
+		 * files yet, so every page-cache page is a block device's and Cached is 0. */
+		show_val_kb("Buffers:", (unsigned long long)global_node_page_state(NR_FILE_PAGES)
+			    << PAGE_SHIFT);
+		show_val_kb("Cached:", 0);
 		/* v6.10's slab lines (in its order; the lines between come with their subsystems).
 		 * KReclaimable is SReclaimable: tinymm has no other reclaimable kernel memory. */
 		unsigned long long sr = (unsigned long long)slab_pages_reclaimable() << PAGE_SHIFT;

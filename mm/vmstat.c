@@ -8,7 +8,11 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/vmstat.h"
 #include "internal.h"
+
+atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
 
 void show_buddyinfo(int (*pr)(const char *fmt, ...))
 {

@@ -22,6 +22,9 @@
 #ifndef TINYMM_PAGEMAP_H
 #define TINYMM_PAGEMAP_H
 
+#include "err.h"
+#include "fs.h"
+#include "gfp.h"
 #include "mm_types.h"
 #include "page-flags.h"
 #include "wait.h"
@@ -55,6 +58,69 @@ static inline void folio_wait_locked(struct folio *folio)
 void folio_start_writeback(struct folio *folio);
 void folio_end_writeback(struct folio *folio);
 void folio_wait_writeback(struct folio *folio);
+
+/*
+ * The page cache (mm/pagecache.c): folios of a mapping indexed by page offset.
+ *   filemap_add_folio(mapping, folio, index, gfp)  insert a new folio, locked, with the cache's
+ *       reference; 0, -EEXIST (something is there), -ENOMEM
+ *   __filemap_get_folio(mapping, index, fgp, gfp)  a referenced folio or ERR_PTR(-ENOENT /
+ *       -ENOMEM); FGP_LOCK returns it locked (and still in the mapping), FGP_CREAT makes it
+ *   filemap_get_folio(mapping, index)              lookup only
+ *   filemap_read(mapping, ra, pos, buf, count)     bytes read, or -errno if none; readahead
+ *   read_cache_folio(mapping, index)               an uptodate referenced folio, or ERR_PTR
+ *   filemap_remove_folio(folio)                    locked folio out of its mapping
+ *   invalidate_mapping_pages(mapping, start, end)  drop clean, unlocked, unused folios: count
+ * Invariants: a folio in a mapping has folio->mapping == mapping, folio->index == its index,
+ *   and holds one reference for the cache; it is read only while locked; PG_uptodate is set
+ *   (with a write barrier) only after its bytes arrived and is never cleared while cached.
+ */
+#define FGP_ACCESSED		0x00000001
+#define FGP_LOCK		0x00000002
+#define FGP_CREAT		0x00000004
+
+int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index, gfp_t gfp);
+struct folio *__filemap_get_folio(struct address_space *mapping, pgoff_t index, unsigned int fgp_flags,
+				  gfp_t gfp);
+/* Lookup only: __filemap_get_folio(mapping, index, 0, 0), the page-cache hit's fast path. */
+struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
+long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_t pos, void *buf,
+		  size_t count);
+struct folio *read_cache_folio(struct address_space *mapping, pgoff_t index);
+void filemap_remove_folio(struct folio *folio);
+unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
+void address_space_init(struct address_space *mapping, const struct address_space_operations *a_ops,
+			loff_t size);
+/* Record a failed read or write on the mapping (AS_EIO), as Linux's mapping_set_error. */
+void mapping_set_error(struct address_space *mapping, int error);
+/* Frames in the page cache (all of it block devices': meminfo's Buffers). */
+unsigned long nr_pagecache_pages(void);
+
+/*
+ * Readahead (mm/readahead.c), v6.10's on-demand algorithm.
+ *   file_ra_state_init(ra, ra_pages)      a fresh state with a maximum window
+ *   page_cache_sync_readahead(mapping, ra, index, req_count)    a cache miss at @index
+ *   page_cache_async_readahead(mapping, ra, folio, req_count)   a hit on a PG_readahead folio
+ *   readahead_folio(rac): the next locked folio of the batch for a_ops->readahead (the batch's
+ *   reference is dropped: the cache's keeps it), NULL at the end.
+ */
+#define VM_READAHEAD_PAGES	(128 * 1024 / PAGE_SIZE)
+extern unsigned int default_ra_pages;	/* tinymm.ra_kb= / 4 */
+void file_ra_state_init(struct file_ra_state *ra, unsigned int ra_pages);
+void page_cache_sync_readahead(struct address_space *mapping, struct file_ra_state *ra, pgoff_t index,
+			       unsigned long req_count);
+void page_cache_async_readahead(struct address_space *mapping, struct file_ra_state *ra,
+				struct folio *folio, unsigned long req_count);
+struct folio *readahead_folio(struct readahead_control *rac);
+static inline pgoff_t readahead_index(const struct readahead_control *rac)
+{
+	return rac->_index;
+}
+static inline unsigned int readahead_count(const struct readahead_control *rac)
+{
+	return rac->_nr_pages;
+}
+/* For tests: folios started by readahead (sync and async), windows opened. */
+extern unsigned long nr_readahead_pages, nr_readahead_windows;
 
 /* Calls of folio_wake_bit() so far: the slow path of unlock / end of writeback (for tests). */
 unsigned long folio_wake_bit_calls(void);

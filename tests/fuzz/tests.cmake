@@ -183,3 +183,42 @@ foreach(mode 1 2)
 endforeach()
 set_tests_properties(fuzz.slab fuzz.slab_corrupt_object_aborts fuzz.slab_red_zone_aborts
   PROPERTIES LABELS fuzz TIMEOUT 300)
+
+# The XArray (lib/xarray.c) against a sorted-array model (tests/ktest/xarray_model.h); coverage
+# feedback from lib/xarray.c and the fuzzer.  xa_check() walks the whole tree after every
+# operation.
+add_mm_fuzzer(xarray "lib/xarray" "mm/(slub|page_alloc|pcp|memmap)")
+
+# Seed 1, no corpus, as fuzz.slab: 1400 inputs of up to 600 bytes, each at least 160 operations,
+# at least 200000 operations in all, counted by the fuzzer itself.  A mismatch or a sanitizer
+# report stops it with the input in ${FUZZ_DIR}/xarray-crash-<sha1>.
+add_test(NAME fuzz.xarray COMMAND sh -c [[
+  out=$("$0" -seed=1 -runs=1400 -max_len=600 -len_control=0 -timeout=25 \
+    -artifact_prefix="$1/xarray-" -print_final_stats=1 2>&1); rc=$?
+  printf '%s\n' "$out" | grep -v '^#[0-9]*	\(NEW\|REDUCE\|pulse\)'
+  ops=$(printf '%s\n' "$out" | sed -n 's/^xarray_fuzz: \([0-9]*\) operations in .*/\1/p')
+  echo "fuzz.xarray: exit status $rc, ${ops:-no} operations"
+  [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^Done 1400 runs in ' && [ "${ops:-0}" -ge 200000 ]
+  ]] ${XARRAY_FUZZ} ${FUZZ_DIR})
+# The harness must be able to fail: XARRAY_FUZZ_BREAK=1 stores an entry the model does not know
+# (the comparison must abort), =2 sets a root mark no entry carries (xa_check must abort).
+foreach(mode 1 2)
+  if(mode EQUAL 1)
+    set(name fuzz.xarray_model_mismatch_aborts)
+    set(want "mismatch at .*: xm_compare\\(&model, &xa, eprintf\\) == 0")
+    set(also "^xarray: at 0x7 found 0xf marks 0")
+  else()
+    set(name fuzz.xarray_broken_invariant_aborts)
+    set(want "mismatch at .*: xa_check\\(&xa, eprintf\\) == 0")
+    set(also "^xa_check: node .*: empty array with root marks")
+  endif()
+  add_test(NAME ${name} COMMAND sh -c [[
+    out=$("$0" -runs=1 -artifact_prefix="$1/xarray-break-" 2>&1); rc=$?; printf '%s\n' "$out"
+    echo "exit status $rc"
+    [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -Eq "xarray_fuzz: $2" &&
+      printf '%s\n' "$out" | grep -Eq "$3"
+    ]] ${XARRAY_FUZZ} ${FUZZ_DIR} ${want} ${also})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT XARRAY_FUZZ_BREAK=${mode})
+endforeach()
+set_tests_properties(fuzz.xarray fuzz.xarray_model_mismatch_aborts fuzz.xarray_broken_invariant_aborts
+  PROPERTIES LABELS fuzz TIMEOUT 300)

@@ -2,7 +2,7 @@
 # boot_check.sh - boot one tinymm image under QEMU and check what it printed and how it exited.
 #   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
 #                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--timeout S]
-#                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"]
+#                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]...
 # --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
 # QEMU holds it back until the UART can take it, so none of it is lost.
 # --expect/--reject are extended regexes matched against whole lines (\r stripped).
@@ -11,7 +11,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu=""
-expect=() reject=()
+expect=() reject=() disks=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --board) board=$2; shift 2 ;;
@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
     --input) input=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --qemu) qemu=$2; shift 2 ;;
+    --disk) disks+=(--disk "$2"); shift 2 ;;
     *) echo "boot_check: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +33,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 args=(--board "$board" --mem "$mem" --append "$append")
 [ -n "$dtb" ] && args+=(--dtb "$dtb")
+[ ${#disks[@]} -gt 0 ] && args+=("${disks[@]}")
 # shellcheck disable=SC2206
 [ -n "$qemu" ] && args+=(-- $qemu)
 raw=$(mktemp)

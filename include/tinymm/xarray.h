@@ -1,0 +1,136 @@
+/*
+ * xarray.h - Linux's XArray interface (lib/xarray.c): an array of pointers indexed by unsigned
+ * long, sparse, with three marks per entry and value entries.  The page cache indexes folios
+ * by file offset in one (struct address_space's i_pages).
+ *
+ *   xa_init(xa)                        empty array
+ *   xa_load(xa, index)                 the entry, or NULL
+ *   xa_store(xa, index, entry, gfp)    replace; the old entry, or xa_err() < 0 (-ENOMEM,
+ *                                      -EINVAL for a reserved pointer); storing NULL erases
+ *   xa_erase(xa, index)                remove; the old entry
+ *   xa_set_mark / xa_clear_mark / xa_get_mark(xa, index, mark)   XA_MARK_0..2 on present entries
+ *   xa_find(xa, &index, max, filter)   first present entry at index..max (filter: XA_PRESENT or
+ *                                      a mark); index updated; NULL if none
+ *   xa_find_after(xa, &index, max, filter)   the same, strictly after index
+ *   xa_for_each_range / xa_for_each_marked / xa_for_each   loops built on those
+ *   xa_mk_value(v) / xa_is_value(e) / xa_to_value(e)   integers stored in place of pointers
+ *                                      (bit 0 set; v < LONG_MAX), as shadow entries are
+ *   xa_empty(xa), xa_destroy(xa)       free every node (entries are the caller's)
+ *   xa_marked(xa, mark)                some entry carries @mark (O(1): the root's mark bits)
+ *   xa_lock(xa) / xa_unlock(xa), xa_lock_irq, xa_lock_irqsave(xa, flags)   the array's lock
+ * Replacing a present entry (xa_store of non-NULL) keeps its marks; erasing it clears them.
+ * Entries must be 4-byte aligned pointers or value entries.
+ * Nodes come from the "radix_tree_node" slab cache (Linux's name for the XArray node cache).
+ * Locking: xa_lock (a spinlock) is the caller's to take around changes that must be atomic
+ *   with other state (the page cache does); each function here is safe by itself only if the
+ *   caller serialises writers.  Readers on one CPU need only exclude writers.
+ */
+#ifndef TINYMM_XARRAY_H
+#define TINYMM_XARRAY_H
+
+#include "gfp.h"
+#include "kernel.h"
+#include "spinlock.h"
+
+typedef unsigned int xa_mark_t;
+#define XA_MARK_0		0U
+#define XA_MARK_1		1U
+#define XA_MARK_2		2U
+#define XA_PRESENT		8U
+#define XA_MARK_MAX		XA_MARK_2
+
+/* The root's marks (some entry has the mark) live in xa_flags above the gfp bits, as v6.10's
+ * XA_FLAGS_MARK(); xa_init() and XARRAY_INIT() callers must leave these bits clear. */
+#define XA_FLAGS_MARK(mark)	((gfp_t)(1U << (24 + (mark))))
+#define XA_FLAGS_MARKS		(XA_FLAGS_MARK(0) | XA_FLAGS_MARK(1) | XA_FLAGS_MARK(2))
+
+struct xarray {
+	spinlock_t xa_lock;
+	gfp_t xa_flags;
+	void *xa_head;
+};
+
+#define XARRAY_INIT(name, flags)	{ .xa_lock = __SPIN_LOCK_UNLOCKED(name.xa_lock),	\
+					  .xa_flags = flags, .xa_head = NULL }
+#define DEFINE_XARRAY(name)		struct xarray name = XARRAY_INIT(name, 0)
+
+void xa_init(struct xarray *xa);
+void *xa_load(struct xarray *xa, unsigned long index);
+void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);
+void *xa_erase(struct xarray *xa, unsigned long index);
+void xa_set_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
+void xa_clear_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
+bool xa_get_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
+void *xa_find(struct xarray *xa, unsigned long *index, unsigned long max, xa_mark_t filter);
+void *xa_find_after(struct xarray *xa, unsigned long *index, unsigned long max, xa_mark_t filter);
+void xa_destroy(struct xarray *xa);
+/* Nodes in use by all arrays (for tests and meminfo-style accounting). */
+unsigned long xa_nr_nodes(void);
+/* The "radix_tree_node" cache, (re)made: optional at boot after kmem_cache_init() (the first
+ * node allocation makes it otherwise); host tests that restart the slab allocator call it after
+ * each kmem_cache_init() (it also zeroes xa_nr_nodes()). */
+void radix_tree_init(void);
+/* Verify every invariant of @xa's tree (docs/xarray.md); prints each problem through @pr (NULL:
+ * quiet); returns their number. */
+int xa_check(const struct xarray *xa, int (*pr)(const char *fmt, ...));
+/* Fault injection for tests: when > 0, counts node allocations down and fails the one that
+ * brings it to 0 (then stays 0: no more failures). */
+extern unsigned int xa_alloc_fail_nth;
+/* Nodes xa_find() and xa_find_after() have stepped through (tests hold its complexity to it). */
+extern unsigned long xa_find_steps;
+
+#define xa_lock(xa)			spin_lock(&(xa)->xa_lock)
+#define xa_unlock(xa)			spin_unlock(&(xa)->xa_lock)
+#define xa_lock_irq(xa)			spin_lock_irq(&(xa)->xa_lock)
+#define xa_unlock_irq(xa)		spin_unlock_irq(&(xa)->xa_lock)
+#define xa_lock_irqsave(xa, flags)	spin_lock_irqsave(&(xa)->xa_lock, flags)
+#define xa_unlock_irqrestore(xa, flags)	spin_unlock_irqrestore(&(xa)->xa_lock, flags)
+
+static inline bool xa_marked(const struct xarray *xa, xa_mark_t mark)
+{
+	return xa->xa_flags & XA_FLAGS_MARK(mark);
+}
+
+static inline bool xa_empty(const struct xarray *xa)
+{
+	return xa->xa_head == NULL;
+}
+
+static inline void *xa_mk_value(unsigned long v)
+{
+	return (void *)((v << 1) | 1);
+}
+static inline bool xa_is_value(const void *entry)
+{
+	return (unsigned long)entry & 1;
+}
+static inline unsigned long xa_to_value(const void *entry)
+{
+	return (unsigned long)entry >> 1;
+}
+
+/* Errors travel as small negative numbers in a pointer (never a valid entry). */
+static inline bool xa_is_err(const void *entry)
+{
+	return (unsigned long)entry >= (unsigned long)-4095 && ((unsigned long)entry & 3) == 2;
+}
+static inline int xa_err(void *entry)
+{
+	return xa_is_err(entry) ? (int)((long)entry >> 2) : 0;
+}
+static inline void *xa_mk_err(int err)
+{
+	return (void *)(((unsigned long)(long)err << 2) | 2);	/* (a negative << is undefined) */
+}
+
+#define xa_for_each_range(xa, index, entry, start, last)				\
+	for (index = start, entry = xa_find(xa, &index, last, XA_PRESENT); entry;	\
+	     entry = xa_find_after(xa, &index, last, XA_PRESENT))
+#define xa_for_each_start(xa, index, entry, start)					\
+	xa_for_each_range(xa, index, entry, start, ~0UL)
+#define xa_for_each(xa, index, entry)	xa_for_each_start(xa, index, entry, 0)
+#define xa_for_each_marked(xa, index, entry, filter)					\
+	for (index = 0, entry = xa_find(xa, &index, ~0UL, filter); entry;		\
+	     entry = xa_find_after(xa, &index, ~0UL, filter))
+
+#endif
