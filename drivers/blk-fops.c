@@ -169,10 +169,11 @@ int blk_parse_range(int argc, char **argv, struct block_device **bdev, uint64_t 
 		kprintf("blk: no device '%s'\n", argv[2]);
 		return 2;
 	}
-	if (kstrtoull(argv[3], &o) || kstrtoull(argv[4], &l)) {
-		kprintf("blk: invalid number in '%s %s'\n", argv[3], argv[4]);
-		return 2;
-	}
+	for (int i = 3; i <= 4; i++)
+		if (kstrtoull(argv[i], i == 3 ? &o : &l)) {
+			kprintf("blk: invalid number '%s'\n", argv[i]);
+			return 2;
+		}
 	if (!l) {
 		kprintf("blk: zero length\n");
 		return 2;

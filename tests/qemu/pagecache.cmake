@@ -5,7 +5,7 @@ set(PC_TEST ${CMAKE_SOURCE_DIR}/tests/qemu/pagecache_test.sh)
 file(WRITE ${CMAKE_BINARY_DIR}/pagecache/blkdebug-sector8.cfg
   "[inject-error]\nevent = \"read_aio\"\nerrno = \"5\"\nsector = \"8\"\nonce = \"off\"\n")
 foreach(b ${TINYMM_BOARDS})
-  foreach(mode integrity readahead eio)
+  foreach(mode integrity readahead eio badinput)
     add_test(NAME ${b}.pagecache.${mode} COMMAND ${PC_TEST} --check ${CHECK}
       --dir ${CMAKE_BINARY_DIR}/pagecache/${b}-${mode} --board ${b} --mode ${mode}
       --blkdebug ${CMAKE_BINARY_DIR}/pagecache/blkdebug-sector8.cfg)

@@ -14,6 +14,8 @@
 # eio: QEMU's blkdebug fails reads of sector 8 (page 1): reading page 1 through the cache fails
 #   with a clear line, twice (the folio was not left uptodate: the device is asked again); pages
 #   0 and 2 read right.
+# badinput: an unknown disk, a zero length, ranges past the end, a bad number: one line each,
+#   status non-zero, no I/O; the disk still reads right afterwards.
 set -uo pipefail
 check="" dir="" board="" mode="" cfg=""
 while [ $# -gt 0 ]; do
@@ -105,6 +107,22 @@ eio)
   read -r _ _ _ _ e1 <<<"$(stats 1)"
   read -r _ _ _ _ e2 <<<"$(stats 2)"
   [ "$e2" -gt "$e1" ] || fail "the second read of page 1 did not go to the device (errors $e1 -> $e2): left uptodate?"
+  ;;
+badinput)
+  # Bad ranges and names: one line each, the command fails, nothing is read, nothing breaks.
+  mkimg $((1024 * 1024))
+  run="blk sha256 vdz 0 1; blk sha256 vda 0 0; blk sha256 vda 1048576 1; blk sha256 vda 1048000 577; blk sha256 vda 0 1x; blk stats; blk readrand vda 0 4096; blk sha256 vda 1048575 1"
+  out=$("$check" --board "$board" --status 1 --disk "$img" --append "tinymm.run=$run" --timeout 30 \
+    --expect "^blk: no device 'vdz'$" --expect "^blk: zero length$" \
+    --expect "^blk: range 0x100000\+0x1 is past the end of vda \(1048576 bytes\)$" \
+    --expect "^blk: range 0xffdc0\+0x241 is past the end of vda \(1048576 bytes\)$" \
+    --expect "^blk: invalid number '1x'$" --expect "^blk: readrand: bad numbers") ||
+    { printf '%s\n' "$out"; fail "boot failed"; }
+  printf '%s\n' "$out"
+  read -r r _ _ _ _ <<<"$(stats 1)"
+  [ "$r" = 0 ] || fail "the bad commands read from the disk ($r requests)"
+  [ "$(printf '%s\n' "$out" | grep -E '^[0-9a-f]{64}$')" = "$(sha 1048575 1)" ] ||
+    fail "the last byte, read after the bad commands, is wrong"
   ;;
 *) fail "unknown mode '$mode'" ;;
 esac
