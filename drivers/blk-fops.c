@@ -5,8 +5,8 @@
  *
  * read_folio: one bio for one folio; readahead: the batch's consecutive folios in as few bios
  * as the device's segment limit allows, marked REQ_RAHEAD.  The completion (interrupt context)
- * marks each folio uptodate, or records the error on the mapping and leaves it not uptodate,
- * then unlocks it, which wakes any reader waiting on the folio lock.  A page straddling the end
+ * marks each folio uptodate, or leaves it not uptodate on an error, then unlocks it, which
+ * wakes any reader waiting on the folio lock.  A page straddling the end
  * of the disk is read up to the last sector and the rest zeroed.
  * Invariants: every folio handed to read_folio/readahead is locked and not uptodate, and is
  *   unlocked exactly once, by the completion or by the failure path here.
@@ -40,12 +40,13 @@ static void blkdev_read_end_io(struct bio *bio)
 {
 	struct address_space *mapping = bio->bi_private;
 
+	/* A failed read leaves the folio not uptodate, which is how the reader learns of it; v6.10's
+	 * read completions never touch the mapping's error (that is writeback's channel). */
+	(void)mapping;
 	for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
 		struct folio *folio = page_folio(bio->bi_io_vec[i].bv_page);
 		if (!bio->bi_status)
 			folio_mark_uptodate(folio);
-		else
-			mapping_set_error(mapping, bio->bi_status);
 		folio_unlock(folio);
 	}
 	bio_put(bio);
@@ -109,19 +110,30 @@ static void blkdev_readahead(struct readahead_control *rac)
 	if (!max_vecs)
 		max_vecs = 1;
 	while ((folio = readahead_folio(rac))) {
-		if (bio && (bio->bi_vcnt == bio->bi_max_vecs ||
-			    bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT) !=
-			    (sector_t)folio->index << (PAGE_SHIFT - SECTOR_SHIFT))) {
-			submit_bio(bio);
+		/* Not contiguous with the bio so far, or the bio is full (the device's segment
+		 * limit, or the bio's own size): send it and start another for this folio. */
+		for (int attempt = 0; attempt < 2; attempt++) {
+			if (bio && (bio->bi_vcnt >= max_vecs ||
+				    bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT) !=
+				    (sector_t)folio->index << (PAGE_SHIFT - SECTOR_SHIFT))) {
+				submit_bio(bio);
+				bio = NULL;
+			}
+			if (!bio)
+				bio = blkdev_bio(mapping, folio->index,
+						 min(max_vecs, readahead_count(rac)), REQ_OP_READ | REQ_RAHEAD);
+			if (!bio || blkdev_add_folio(mapping, bio, folio))
+				break;
+			if (!bio->bi_vcnt) {		/* refused by an empty bio: never will fit */
+				bio_put(bio);
+				bio = NULL;
+				break;
+			}
+			submit_bio(bio);		/* full: send it, try a fresh one */
 			bio = NULL;
 		}
-		if (!bio)
-			bio = blkdev_bio(mapping, folio->index, min(max_vecs, readahead_count(rac)),
-					 REQ_OP_READ | REQ_RAHEAD);
-		if (!bio || !blkdev_add_folio(mapping, bio, folio)) {
+		if (!bio || bio->bi_io_vec[bio->bi_vcnt - 1].bv_page != &folio->page)
 			folio_unlock(folio);	/* not read: stays not uptodate, read on demand */
-			continue;
-		}
 	}
 	if (bio) {
 		if (bio->bi_vcnt)
@@ -142,7 +154,14 @@ int blkdev_init_mapping(struct block_device *bdev)
 
 	if (!ei)
 		return -ENOMEM;
-	address_space_init(&ei->mapping, &def_blk_aops, (loff_t)bdev_nr_bytes(bdev));
+	uint64_t bytes = bdev_nr_bytes(bdev);
+	/* A page index is an unsigned long: 32-bit boards cache at most 2^32 pages (16 TiB), as
+	 * Linux's MAX_LFS_FILESIZE limits them; the rest of a bigger disk is beyond the cache. */
+	if (sizeof(pgoff_t) < 8 && bytes > ((uint64_t)1 << (32 + PAGE_SHIFT))) {
+		pr_warn("%s: only the first 16 TiB can be cached on this 32-bit CPU\n", bdev->bd_name);
+		bytes = (uint64_t)1 << (32 + PAGE_SHIFT);
+	}
+	address_space_init(&ei->mapping, &def_blk_aops, (loff_t)bytes);
 	ei->mapping.host = bdev;
 	file_ra_state_init(&ei->ra, default_ra_pages);
 	ei->bdev = bdev;
@@ -178,9 +197,10 @@ int blk_parse_range(int argc, char **argv, struct block_device **bdev, uint64_t 
 		kprintf("blk: zero length\n");
 		return 2;
 	}
-	if (o > bdev_nr_bytes(*bdev) || l > bdev_nr_bytes(*bdev) - o) {
+	uint64_t size = (*bdev)->bd_mapping ? (uint64_t)(*bdev)->bd_mapping->size : bdev_nr_bytes(*bdev);
+	if (o > size || l > size - o) {
 		kprintf("blk: range 0x%llx+0x%llx is past the end of %s (%llu bytes)\n", o, l,
-			(*bdev)->bd_name, (unsigned long long)bdev_nr_bytes(*bdev));
+			(*bdev)->bd_name, (unsigned long long)size);
 		return 2;
 	}
 	*off = o;
@@ -212,8 +232,8 @@ int blk_cmd_sha256(int argc, char **argv)
 		long n = filemap_read(bdev->bd_mapping, bdev_ra_state(bdev), (loff_t)off, buf, chunk);
 		if (n <= 0) {
 			kprintf("blk: %s: read error at offset 0x%llx: %s\n", bdev->bd_name,
-				(unsigned long long)off, n == -EIO ? "I/O error (-EIO)" :
-				n == -ENXIO ? "device failed (-ENXIO)" : n == -ENOMEM ?
+				(unsigned long long)off, bdev->bd_failed ? "device failed (-EIO)" :
+				n == -EIO ? "I/O error (-EIO)" : n == -ENOMEM ?
 				"out of memory (-ENOMEM)" : "error");
 			kfree(buf);
 			return 1;
@@ -283,8 +303,9 @@ int blk_cmd_readrand(int argc, char **argv)
 		long n = filemap_read(bdev->bd_mapping, bdev_ra_state(bdev), (loff_t)off, buf,
 				      (size_t)min(chunk, total - done));
 		if (n <= 0) {
-			kprintf("blk: %s: read error at offset 0x%llx (%ld)\n", bdev->bd_name,
-				(unsigned long long)off, n);
+			kprintf("blk: %s: read error at offset 0x%llx: %s\n", bdev->bd_name,
+				(unsigned long long)off, bdev->bd_failed ? "device failed (-EIO)" :
+				n == -ENOMEM ? "out of memory (-ENOMEM)" : "I/O error (-EIO)");
 			kfree(buf);
 			return 1;
 		}

@@ -23,6 +23,7 @@
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
+#include "tinymm/irq.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
@@ -178,23 +179,39 @@ static void vblk_done(struct virtqueue *vq)
 
 	spin_lock_irqsave(&vblk->lock, flags);
 	while ((req = virtqueue_get_buf(vq, &len))) {
-		req->bio->bi_status = vblk_status(vblk, READ_ONCE(req->status));
+		int status = vblk_status(vblk, READ_ONCE(req->status));
+		/* §2.7.8.2: nothing beyond len was written.  A successful read must have written
+		 * all its data and the status byte; less would leave stale memory marked uptodate. */
+		if (!status && bio_op(req->bio) == REQ_OP_READ && len != req->bio->bi_size + 1u) {
+			if (!vq->broken) {
+				vq->broken = true;
+				ksnprintf(vq->err, sizeof(vq->err), "used len %u for a read of %u bytes",
+					  (unsigned int)len, req->bio->bi_size);
+			}
+			status = -EIO;
+		}
+		req->bio->bi_status = status;
 		*tail = req;
 		tail = &req->next;
 	}
 	if (vq->broken && !vblk->failed) {
-		/* Stop the device before giving any buffer back to its owner. */
-		virtio_reset(vblk->vdev);
+		/* Stop the device before giving any buffer back to its owner.  One that ignores the
+		 * reset may still write into them: those buffers stay with it (never completed,
+		 * their folios stay locked), the only way to keep its writes out of reused memory. */
+		bool stopped = virtio_reset(vblk->vdev);
 		virtio_set_failed(vblk->vdev);
+		if (vblk->vdev->irq)
+			disable_irq(vblk->vdev->irq);	/* a failed device may not storm us */
 		vblk->failed = true;
 		broke = true;
-		while ((req = virtqueue_detach_unused_buf(vq))) {
+		while (stopped && (req = virtqueue_detach_unused_buf(vq))) {
 			req->bio->bi_status = -EIO;
 			*tail = req;
 			tail = &req->next;
 		}
-		ksnprintf(line, sizeof(line), "virtio-blk %s: device error: %s; device failed",
-			  vblk->disk.bd_name, vq->err);
+		ksnprintf(line, sizeof(line), "virtio-blk %s: device error: %s; device failed%s",
+			  vblk->disk.bd_name, vq->err,
+			  stopped ? "" : " (it ignored the reset: its buffers stay with it)");
 	}
 	*tail = NULL;
 	spin_unlock_irqrestore(&vblk->lock, flags);
@@ -268,8 +285,11 @@ static const char *vblk_read_config(struct virtio_blk *vblk, char *why, size_t l
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_BLK_SIZE)) {
 		uint32_t bs = virtio_cread32(vdev, VBLK_CFG_BLK_SIZE);
 
-		if (bs < 512 || bs > 65536 || (bs & (bs - 1))) {
-			ksnprintf(why, len, "config blk_size %u is not a power of two from 512 to 65536", (unsigned int)bs);
+		/* Larger than a page: a page-sized bio could not be a whole block (v6.10's
+		 * blk_validate_block_size refuses it too). */
+		if (bs < 512 || bs > PAGE_SIZE || (bs & (bs - 1))) {
+			ksnprintf(why, len, "config blk_size %u is not a power of two from 512 to %lu",
+				  (unsigned int)bs, PAGE_SIZE);
 			return why;
 		}
 		disk->bd_logical_block_size = bs;

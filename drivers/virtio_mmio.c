@@ -72,13 +72,15 @@ static void add_status(struct virtio_device *vdev, uint32_t bits)
 	vm_write(vdev, VIRTIO_MMIO_STATUS, vm_read(vdev, VIRTIO_MMIO_STATUS) | bits);
 }
 
-void virtio_reset(struct virtio_device *vdev)
+bool virtio_reset(struct virtio_device *vdev)
 {
 	vm_write(vdev, VIRTIO_MMIO_STATUS, 0);
 	/* §4.2.3.1: the reset is done when Status reads 0.  QEMU's is immediate; a device that
-	 * never finishes does not hang us: after 100 ms we go on (it is failed anyway). */
+	 * never finishes does not hang us: after 100 ms we give up and say so (false): the caller
+	 * must then assume the device may still use every buffer it was given. */
 	for (int i = 0; i < 1000 && vm_read(vdev, VIRTIO_MMIO_STATUS); i++)
 		udelay(100);
+	return vm_read(vdev, VIRTIO_MMIO_STATUS) == 0;
 }
 
 void virtio_set_failed(struct virtio_device *vdev)

@@ -59,7 +59,9 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	if (old && !xa_is_value(old)) {
 		old = xa_mk_err(-EEXIST);
 	} else {
-		old = xa_store(&mapping->i_pages, index, folio, gfp);
+		/* Under a spinlock: the node allocation must not sleep (Linux preallocates with
+		 * xas_nomem() outside the lock; tinymm's allocator never sleeps, but says so). */
+		old = xa_store(&mapping->i_pages, index, folio, (gfp & ~GFP_KERNEL) | GFP_ATOMIC);
 		if (!xa_is_err(old)) {
 			mapping->nrpages++;
 			mod_node_page_state(NR_FILE_PAGES, 1);
@@ -154,21 +156,27 @@ repeat:
 	return folio;
 }
 
-/* Start reading a locked folio and wait for it; 0 if it came back uptodate, else -EIO. */
-static int filemap_read_folio(struct address_space *mapping, struct folio *folio)
+/* Start reading a locked folio and wait for it; 0 if it came back uptodate, else -EIO.  An
+ * error quarters the reader's readahead window (v6.10's shrink_readahead_size_eio()). */
+static int filemap_read_folio(struct address_space *mapping, struct file_ra_state *ra,
+			      struct folio *folio)
 {
 	int err = mapping->a_ops->read_folio(mapping, folio);	/* unlocks when done */
 
-	if (err)
-		return err;
-	folio_wait_locked(folio);
-	return folio_test_uptodate(folio) ? 0 : -EIO;
+	if (!err) {
+		folio_wait_locked(folio);
+		err = folio_test_uptodate(folio) ? 0 : -EIO;
+	}
+	if (err && ra)
+		ra->ra_pages /= 4;
+	return err;
 }
 
 #define AOP_TRUNCATED_PAGE	0x80001
 
 /* A folio found not uptodate: lock it, re-check, read it if still needed. */
-static int filemap_update_page(struct address_space *mapping, struct folio *folio)
+static int filemap_update_page(struct address_space *mapping, struct file_ra_state *ra,
+			       struct folio *folio)
 {
 	folio_lock(folio);
 	if (!folio->mapping) {			/* removed while we waited */
@@ -179,11 +187,12 @@ static int filemap_update_page(struct address_space *mapping, struct folio *foli
 		folio_unlock(folio);
 		return 0;
 	}
-	return filemap_read_folio(mapping, folio);
+	return filemap_read_folio(mapping, ra, folio);
 }
 
 /* A new folio at @index, read synchronously (the readahead could not make one). */
-static int filemap_create_folio(struct address_space *mapping, pgoff_t index, struct folio **out)
+static int filemap_create_folio(struct address_space *mapping, struct file_ra_state *ra,
+				pgoff_t index, struct folio **out)
 {
 	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
 	int err;
@@ -195,7 +204,7 @@ static int filemap_create_folio(struct address_space *mapping, pgoff_t index, st
 		folio_put(folio);
 		return err;		/* -EEXIST: someone else made it, go and find it */
 	}
-	err = filemap_read_folio(mapping, folio);
+	err = filemap_read_folio(mapping, ra, folio);
 	if (err) {
 		folio_put(folio);
 		return err;
@@ -218,7 +227,7 @@ retry:
 		folio = filemap_get_entry(mapping, index);
 	}
 	if (!folio) {
-		err = filemap_create_folio(mapping, index, &folio);
+		err = filemap_create_folio(mapping, ra, index, &folio);
 		if (err == -EEXIST)
 			goto retry;
 		if (err)
@@ -227,7 +236,7 @@ retry:
 	if (folio_test_readahead(folio))
 		page_cache_async_readahead(mapping, ra, folio, last_index - index);
 	if (!folio_test_uptodate(folio)) {
-		err = filemap_update_page(mapping, folio);
+		err = filemap_update_page(mapping, ra, folio);
 		if (err) {
 			folio_put(folio);
 			if (err == AOP_TRUNCATED_PAGE)
@@ -263,7 +272,8 @@ long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_
 		done += n;
 		pos += (loff_t)n;
 	}
-	ra->prev_pos = pos;		/* v6.10: the byte after the last one read */
+	if (done)
+		ra->prev_pos = pos;	/* v6.10: the byte after the last one read; unchanged if none */
 	return done ? (long)done : err;
 }
 
@@ -280,7 +290,7 @@ repeat:
 		folio_unlock(folio);
 		return folio;
 	}
-	err = filemap_read_folio(mapping, folio);
+	err = filemap_read_folio(mapping, NULL, folio);
 	if (err) {
 		folio_put(folio);
 		return ERR_PTR(err);

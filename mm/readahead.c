@@ -168,8 +168,8 @@ static void do_page_cache_ra(struct readahead_control *rac, unsigned long nr_to_
 	page_cache_ra_unbounded(rac, nr_to_read, lookahead_size);
 }
 
-/* The first page before @index that is not cached, looking back at most @max pages; ULONG_MAX
- * style wrap (index 0 reached and cached) returns index - max - 1 as v6.10's does. */
+/* The first page at or before @index that is not cached, looking back at most @max pages
+ * (index - max when all of them are cached); ~0UL if the walk passed page 0, as v6.10's. */
 static pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
 {
 	while (max--) {

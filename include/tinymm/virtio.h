@@ -158,7 +158,8 @@ int virtio_request_irq(struct virtio_device *vdev, const char *name);
 /* QueueNotify for @vq (virtqueue_kick() orders the ring writes before it). */
 void virtio_mmio_notify(struct virtqueue *vq);
 /* Write 0 to Status and wait (bounded) for it to read 0: the device forgets the queues. */
-void virtio_reset(struct virtio_device *vdev);
+/* Reset; true once the device confirmed it (Status reads 0), false if it did not in 100 ms. */
+bool virtio_reset(struct virtio_device *vdev);
 void virtio_set_failed(struct virtio_device *vdev);
 /* Device-specific configuration (offset from 0x100).  The 64-bit read is retried while
  * ConfigGeneration changes, at most a few times: 0, or -EIO if it never settles. */
