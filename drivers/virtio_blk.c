@@ -23,12 +23,14 @@
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/irq.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
 #include "tinymm/spinlock.h"
+#include "tinymm/timer.h"
 #include "tinymm/virtio.h"
 
 #define VIRTIO_BLK_F_SIZE_MAX	1
@@ -75,7 +77,56 @@ struct virtio_blk {
 	uint32_t size_max;		/* 0: no limit */
 	bool failed;			/* reset and failed: the rings are dead */
 	char irq_name[20];
+	/* A device that stops answering must not hang its callers: a timer watches for progress
+	 * while requests are in flight (Linux's blk-mq request timeout, 30 s by default). */
+	struct timer_list timeout;
+	unsigned long completions, completions_seen;
 };
+
+static unsigned int vblk_timeout_ms = 30000;
+
+static int set_blk_timeout(const char *val)
+{
+	unsigned long long ms;
+
+	if (kstrtoull(val, &ms) || !ms || ms > 3600000)
+		return -1;
+	vblk_timeout_ms = (unsigned int)ms;
+	return 0;
+}
+KPARAM(blk_timeout_ms, set_blk_timeout,
+       "virtio-blk: fail a disk whose requests make no progress for this long (default 30000)");
+
+static void vblk_done(struct virtqueue *vq);
+
+/* Under vblk->lock: (re)arm the watch from now, remembering how far the device had got. */
+static void vblk_arm_timeout(struct virtio_blk *vblk)
+{
+	vblk->completions_seen = vblk->completions;
+	mod_timer(&vblk->timeout, jiffies + msecs_to_jiffies(vblk_timeout_ms));
+}
+
+/* Timer interrupt: requests in flight and not one completed for a whole timeout: the device is
+ * broken (failed as any other violation, from vblk_done). */
+static void vblk_timeout_fn(struct timer_list *t)
+{
+	struct virtio_blk *vblk = from_timer(vblk, t, timeout);
+	unsigned long flags;
+	bool stuck;
+
+	spin_lock_irqsave(&vblk->lock, flags);
+	stuck = !vblk->failed && vblk->vq->in_flight && vblk->completions == vblk->completions_seen;
+	if (stuck && !vblk->vq->broken) {
+		vblk->vq->broken = true;
+		ksnprintf(vblk->vq->err, sizeof(vblk->vq->err),
+			  "%u requests made no progress in %u ms", vblk->vq->in_flight, vblk_timeout_ms);
+	} else if (!vblk->failed && vblk->vq->in_flight) {
+		vblk_arm_timeout(vblk);
+	}
+	spin_unlock_irqrestore(&vblk->lock, flags);
+	if (stuck)
+		vblk_done(vblk->vq);
+}
 
 static struct kmem_cache *vblk_req_cache;
 
@@ -143,6 +194,8 @@ static int vblk_submit(struct bio *bio)
 	if (!ret) {
 		virtqueue_kick(vblk->vq);
 		req = NULL;
+		if (!timer_pending(&vblk->timeout))
+			vblk_arm_timeout(vblk);
 	}
 out:
 	spin_unlock_irqrestore(&vblk->lock, flags);
@@ -180,6 +233,7 @@ static void vblk_done(struct virtqueue *vq)
 	spin_lock_irqsave(&vblk->lock, flags);
 	while ((req = virtqueue_get_buf(vq, &len))) {
 		int status = vblk_status(vblk, READ_ONCE(req->status));
+		vblk->completions++;
 		/* §2.7.8.2: nothing beyond len was written.  A successful read must have written
 		 * all its data and the status byte; less would leave stale memory marked uptodate. */
 		if (!status && bio_op(req->bio) == REQ_OP_READ && len != req->bio->bi_size + 1u) {
@@ -214,6 +268,8 @@ static void vblk_done(struct virtqueue *vq)
 			  stopped ? "" : " (it ignored the reset: its buffers stay with it)");
 	}
 	*tail = NULL;
+	if (vblk->failed || !vq->in_flight)
+		timer_delete(&vblk->timeout);
 	spin_unlock_irqrestore(&vblk->lock, flags);
 
 	/* Failed first, so whatever the completions submit next fails at once. */
@@ -338,6 +394,7 @@ int virtio_blk_probe(struct virtio_device *vdev)
 	vblk->vdev = vdev;
 	vdev->priv = vblk;
 	spin_lock_init(&vblk->lock);
+	timer_setup(&vblk->timeout, vblk_timeout_fn, 0);
 	virtio_get_features(vdev);
 	if (virtio_finalize_features(vdev, want, why, sizeof(why))) {
 		pr_err("virtio-blk %s: %s; not used\n", vdev->name, why);

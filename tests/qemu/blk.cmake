@@ -43,6 +43,14 @@ foreach(b ${TINYMM_BOARDS})
     --append "tinymm.run=blk list"
     --expect "${BLK_LOG}virtio-mmio ${top}: legacy \\(version 1\\) device 2 refused: tinymm drives only modern devices$<SEMICOLON> use -global virtio-mmio.force-legacy=false$"
     --expect "^blk: no disks" --reject "^vda:")
+  # A device that stops answering (QEMU throttled to one request a second, the timeout at
+  # 300 ms): the disk is failed with one line, the reader gets an error, nothing hangs.
+  blk_test(${b}.blk.timeout_fails_device --img a.img:1M:A -- --board ${b} --status 1
+    --qemu "-drive file=@DIR@/a.img,if=none,id=d0,format=raw,throttling.iops-total=1 -device virtio-blk-device,drive=d0"
+    --append "tinymm.blk_timeout_ms=300 tinymm.run=blk sha256 vda 0 65536$<SEMICOLON> blk list$<SEMICOLON> version"
+    --expect "${BLK_LOG}virtio-blk vda: device error: [0-9]+ requests made no progress in 300 ms$<SEMICOLON> device failed$"
+    --expect "^blk: vda: read error at offset 0x0: device failed \\(-EIO\\)$"
+    --expect "^vda: .*, failed$" --expect "^tinymm [0-9]")
   # QEMU's blkdebug fails every read of sector 8: that read fails with a clear line, its
   # neighbours read right, the error is counted, the device stays usable (ok).
   blk_test(${b}.blk.blkdebug_eio --img a.img:1M:A --hexcheck 1:a.img:0:512 --hexcheck 3:a.img:8192:512 --
