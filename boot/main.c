@@ -36,6 +36,7 @@
 #include "tinymm/time.h"
 #include "tinymm/version.h"
 #include "tinymm/virtio.h"
+#include "tinymm/writeback.h"
 
 void _set_tls(void *tls);	/* picolibc: where errno and friends live */
 __noreturn void kmain(unsigned long hartid, uintptr_t dtb_pa);
@@ -191,6 +192,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	timers_init(dt);
 	console_irq_init(dt, console_node);
 	workqueue_init();
+	writeback_init();	/* the flusher's workqueue, before the first disk can be dirtied */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 
 	boot_args = args;

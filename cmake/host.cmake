@@ -19,7 +19,7 @@ list(REMOVE_ITEM HOST_KERNEL_SRCS drivers/uart.c)
 add_library(host_kernel STATIC ${HOST_KERNEL_SRCS} tests/host/shim.c)
 
 # One cmocka executable per portable file (or close group), each a CTest entry.
-foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags vmstat page_reporting buddy slab xarray)
+foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags vmstat page_reporting buddy slab xarray errseq)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
@@ -29,8 +29,9 @@ endforeach()
 # only the tests that name host_core get them, the others are built as before.
 add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
-  mm/filemap.c mm/pagecache.c mm/readahead.c tests/host/host_sched_arch.c)
-foreach(t sched pagecache)
+  mm/filemap.c mm/pagecache.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
+  tests/host/host_sched_arch.c)
+foreach(t sched pagecache writeback lru)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()

@@ -20,6 +20,7 @@
 #include "tinymm/errno.h"
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
+#include "tinymm/vmstat.h"
 
 #define MAX_DISKS		26	/* vda .. vdz */
 #define BIO_INLINE_VECS		32	/* 128 KiB of pages: the default readahead maximum */
@@ -252,6 +253,11 @@ void submit_bio(struct bio *bio)
 	unsigned long flags;
 	int ret;
 
+	/* v6.10's submit_bio counts every bio, good or bad, in 512-byte sectors (vmstat halves). */
+	if (bio_op(bio) == REQ_OP_READ)
+		count_vm_events(PGPGIN, (long)(bio->bi_size >> 9));
+	else if (bio_op(bio) == REQ_OP_WRITE)
+		count_vm_events(PGPGOUT, (long)(bio->bi_size >> 9));
 	bio->bi_status = 0;
 	bio->bi_next = NULL;
 	if (!bdev || !bdev->bd_ops) {

@@ -12,6 +12,7 @@
  *   unlocked exactly once, by the completion or by the failure path here.
  * Locking: none of its own: folio locks and the mapping's index lock (mm/pagecache.c).
  */
+#include <limits.h>
 #include <string.h>
 #include "tinymm/blkdev.h"
 #include "tinymm/cmdline.h"
@@ -23,11 +24,14 @@
 #include "tinymm/sha256.h"
 #include "tinymm/shell.h"
 #include "tinymm/slab.h"
+#include "tinymm/writeback.h"
 
-/* What Linux keeps in the block device's inode and its open file. */
+/* What Linux keeps in the block device's inode and its open file: the shell is one long-lived
+ * opener of every disk, with one readahead state and one write-error cursor (f_wb_err). */
 struct bdev_inode {
 	struct address_space mapping;
 	struct file_ra_state ra;
+	errseq_t f_wb_err;
 	struct block_device *bdev;
 };
 
@@ -143,9 +147,89 @@ static void blkdev_readahead(struct readahead_control *rac)
 	}
 }
 
+/* Write completion (interrupt context): the error goes to the mapping before any folio's
+ * writeback ends, so a sync that waited for the folios sees it. */
+static void blkdev_write_end_io(struct bio *bio)
+{
+	struct address_space *mapping = bio->bi_private;
+
+	if (bio->bi_status) {
+		struct block_device *bdev = BDEV_I(mapping)->bdev;
+		/* v6.10's buffer_io_error() line (once per bio here, per buffer there). */
+		pr_err("Buffer I/O error on dev %s, logical block %llu, lost async page write\n",
+		       bdev->bd_name, (unsigned long long)(bio->bi_sector /
+			(bdev->bd_logical_block_size >> SECTOR_SHIFT)));
+		mapping_set_error(mapping, bio->bi_status);
+	}
+	for (unsigned int i = 0; i < bio->bi_vcnt; i++)
+		folio_end_writeback(page_folio(bio->bi_io_vec[i].bv_page));
+	bio_put(bio);
+}
+
+struct blkdev_wb_ctx {
+	struct bio *bio;
+};
+
+static void blkdev_wb_submit(struct blkdev_wb_ctx *ctx)
+{
+	if (ctx->bio)
+		submit_bio(ctx->bio);
+	ctx->bio = NULL;
+}
+
+/* write_cache_pages()'s writepage: @folio is locked, dirty bit cleared for I/O. */
+static int blkdev_write_folio(struct folio *folio, struct writeback_control *wbc, void *data)
+{
+	struct blkdev_wb_ctx *ctx = data;
+	struct address_space *mapping = folio->mapping;
+	unsigned int len = ALIGN(folio_disk_bytes(mapping, folio->index), SECTOR_SIZE);
+	unsigned int max_vecs = max(BDEV_I(mapping)->bdev->bd_max_segments, 1U);
+	sector_t sector = (sector_t)folio->index << (PAGE_SHIFT - SECTOR_SHIFT);
+	struct bio *bio = ctx->bio;
+
+	if (!len) {				/* wholly past the end: nothing on disk to write */
+		folio_unlock(folio);
+		return 0;
+	}
+	/* A new bio unless this folio continues the current one and it has room. */
+	if (bio && (bio->bi_vcnt == bio->bi_max_vecs || bio->bi_size % PAGE_SIZE ||
+		    bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT) != sector))
+		blkdev_wb_submit(ctx);
+	if (!ctx->bio) {
+		ctx->bio = bio_alloc(BDEV_I(mapping)->bdev, (unsigned short)min(max_vecs, 256U),
+				     REQ_OP_WRITE, GFP_KERNEL);
+		if (!ctx->bio) {
+			folio_redirty_for_writepage(wbc, folio);
+			folio_unlock(folio);
+			return -ENOMEM;
+		}
+		ctx->bio->bi_sector = sector;
+		ctx->bio->bi_end_io = blkdev_write_end_io;
+		ctx->bio->bi_private = mapping;
+	}
+	if (bio_add_page(ctx->bio, &folio->page, len, 0) != len) {	/* cannot happen: room checked */
+		folio_redirty_for_writepage(wbc, folio);
+		folio_unlock(folio);
+		return -EIO;
+	}
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+	return 0;
+}
+
+static int blkdev_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	struct blkdev_wb_ctx ctx = { NULL };
+	int err = write_cache_pages(mapping, wbc, blkdev_write_folio, &ctx);
+
+	blkdev_wb_submit(&ctx);
+	return err;
+}
+
 static const struct address_space_operations def_blk_aops = {
 	.read_folio = blkdev_read_folio,
 	.readahead = blkdev_readahead,
+	.writepages = blkdev_writepages,
 };
 
 int blkdev_init_mapping(struct block_device *bdev)
@@ -164,6 +248,7 @@ int blkdev_init_mapping(struct block_device *bdev)
 	address_space_init(&ei->mapping, &def_blk_aops, (loff_t)bytes);
 	ei->mapping.host = bdev;
 	file_ra_state_init(&ei->ra, default_ra_pages);
+	ei->f_wb_err = errseq_sample(&ei->mapping.wb_err);	/* "opened" now */
 	ei->bdev = bdev;
 	bdev->bd_mapping = &ei->mapping;
 	return 0;
@@ -332,3 +417,202 @@ static int cmd_drop_caches(int argc, char **argv)
 }
 SHELL_COMMAND(drop_caches, "", "drop the clean page cache of every disk (Linux's drop_caches=1)",
 	      cmd_drop_caches);
+
+/*
+ * The `blk write` byte stream: xorshift64* (Marsaglia's xorshift with Vigna's multiplier), the
+ * state seeded with @seed (0 would stay 0 for ever, so it becomes WRITE_SEED_ZERO); each step
+ * gives 8 bytes, little-endian.  Byte i of a write is byte i of the stream whatever the offset,
+ * so a host script regenerates a write from (seed, length) alone (docs/pagecache.md).
+ */
+#define WRITE_SEED_ZERO		0x9E3779B97F4A7C15ULL
+
+struct wgen {
+	uint64_t x;
+	uint8_t buf[8];
+	unsigned int used;	/* bytes of buf handed out */
+};
+
+static void wgen_init(struct wgen *g, uint64_t seed)
+{
+	g->x = seed ? seed : WRITE_SEED_ZERO;
+	g->used = 8;
+}
+
+static uint8_t wgen_byte(struct wgen *g)
+{
+	if (g->used == 8) {
+		uint64_t x = g->x;
+
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		g->x = x;
+		x *= 0x2545F4914F6CDD1DULL;
+		for (int i = 0; i < 8; i++)
+			g->buf[i] = (uint8_t)(x >> (8 * i));
+		g->used = 0;
+	}
+	return g->buf[g->used++];
+}
+
+/* A locked folio the write covers only in part must hold the disk's bytes first (v6.10's
+ * __block_write_begin reads the rest).  0 with the folio locked and uptodate; else -errno and
+ * the folio unlocked.  1: it left the mapping while being read, look it up again. */
+static int blkdev_write_begin_read(struct address_space *mapping, struct folio *folio)
+{
+	int err = mapping->a_ops->read_folio(mapping, folio);	/* unlocks when done */
+
+	if (err)
+		return err;
+	folio_lock(folio);
+	if (folio->mapping != mapping) {
+		folio_unlock(folio);
+		return 1;
+	}
+	if (!folio_test_uptodate(folio)) {
+		folio_unlock(folio);
+		return -EIO;
+	}
+	return 0;
+}
+
+static const char *wb_errname(int err)
+{
+	switch (err) {
+	case -EIO: return "I/O error (-EIO)";
+	case -ENXIO: return "device failed (-ENXIO)";
+	case -ENOMEM: return "out of memory (-ENOMEM)";
+	case -ENOSPC: return "no space (-ENOSPC)";
+	case -EINVAL: return "invalid request (-EINVAL)";
+	default: return "error";
+	}
+}
+
+/*
+ * `blk write <dev> <offset> <length> <seed>`: @length bytes of the generator through the page
+ * cache, v6.10's generic_perform_write() one folio at a time: find or create it locked, read
+ * it first if the write covers only part of it and it is not uptodate, copy, mark it uptodate
+ * (a whole folio) and dirty, unlock, and let balance_dirty_pages throttle us.  Nothing reaches
+ * the disk here: the flusher, a throttled writer or `sync` writes it back.
+ */
+int blk_cmd_write(int argc, char **argv)
+{
+	struct block_device *bdev;
+	unsigned long long seed;
+	uint64_t off, len;
+	struct wgen g;
+	int ret;
+
+	if (argc != 6) {
+		kprintf("blk: usage: blk write <dev> <offset> <length> <seed>\n");
+		return 2;
+	}
+	if (!blkdev_get_by_name(argv[2])) {
+		kprintf("blk: no device '%s'\n", argv[2]);
+		return 2;
+	}
+	if (kstrtoull(argv[5], &seed)) {
+		kprintf("blk: invalid number '%s'\n", argv[5]);
+		return 2;
+	}
+	ret = blk_parse_range(5, argv, &bdev, &off, &len);	/* dev, offset, length */
+	if (ret)
+		return ret;
+	struct address_space *mapping = bdev->bd_mapping;
+	wgen_init(&g, seed);
+	while (len) {
+		pgoff_t index = (pgoff_t)(off >> PAGE_SHIFT);
+		unsigned int poff = (unsigned int)(off & (PAGE_SIZE - 1));
+		unsigned int n = (unsigned int)min(len, (uint64_t)(PAGE_SIZE - poff));
+		unsigned int disk_bytes = folio_disk_bytes(mapping, index);
+		struct folio *folio;
+
+		folio = __filemap_get_folio(mapping, index, FGP_LOCK | FGP_CREAT, GFP_KERNEL);
+		if (IS_ERR(folio)) {
+			kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
+				(unsigned long long)off, wb_errname((int)PTR_ERR(folio)));
+			return 1;
+		}
+		bool whole = poff == 0 && n >= disk_bytes;
+		if (!whole && !folio_test_uptodate(folio)) {
+			int err = blkdev_write_begin_read(mapping, folio);
+			if (err) {
+				folio_put(folio);
+				if (err == 1)
+					continue;		/* gone meanwhile: again */
+				kprintf("blk: %s: write at offset 0x%llx: reading the rest of the page: %s\n",
+					bdev->bd_name, (unsigned long long)off, wb_errname(err));
+				return 1;
+			}
+		}
+		uint8_t *p = (uint8_t *)page_address(&folio->page) + poff;
+		for (unsigned int i = 0; i < n; i++)
+			p[i] = wgen_byte(&g);
+		if (whole && !folio_test_uptodate(folio)) {
+			if (disk_bytes < PAGE_SIZE)	/* beyond the disk's end reads as zeroes */
+				memset((uint8_t *)page_address(&folio->page) + disk_bytes, 0,
+				       PAGE_SIZE - disk_bytes);
+			folio_mark_uptodate(folio);
+		}
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+		balance_dirty_pages_ratelimited(mapping);
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * v6.10's blkdev_fsync() for the shell's "open file" of @bdev: write back and wait
+ * (file_write_and_wait_range: WB_SYNC_ALL, then the error since this file last looked, once),
+ * then a cache flush; a device without a volatile cache completes it at once (-EOPNOTSUPP is
+ * success, as v6.10).
+ */
+static int blkdev_fsync(struct block_device *bdev)
+{
+	struct address_space *mapping = bdev->bd_mapping;
+	int err = 0, err2;
+
+	if (mapping->nrpages) {
+		err = __filemap_fdatawrite_range(mapping, 0, LLONG_MAX, WB_SYNC_ALL);
+		if (err != -EIO)
+			__filemap_fdatawait_range(mapping, 0, LLONG_MAX);
+	}
+	err2 = file_check_and_advance_wb_err(mapping, &BDEV_I(mapping)->f_wb_err);
+	if (!err)
+		err = err2;
+	if (err)
+		return err;
+	struct bio *bio = bio_alloc(bdev, 0, REQ_OP_FLUSH, GFP_KERNEL);
+	if (!bio)
+		return -ENOMEM;
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err == -EOPNOTSUPP ? 0 : err;
+}
+
+/* `sync`: every disk written back and flushed; each write error reported once, by name. */
+static int cmd_sync(int argc, char **argv)
+{
+	int ret = 0;
+
+	if (shell_no_args(argc, argv))
+		return 2;
+	for (int i = 0; i < blkdev_count(); i++) {
+		struct block_device *bdev = blkdev_nth(i);
+		int err;
+
+		if (!bdev->bd_mapping)
+			continue;
+		err = blkdev_fsync(bdev);
+		if (err) {
+			kprintf("sync: %s: %s\n", bdev->bd_name, wb_errname(err));
+			ret = 1;
+		}
+	}
+	return ret;
+}
+SHELL_COMMAND(sync, "", "write every disk's dirty page cache back and flush it; report write errors once",
+	      cmd_sync);

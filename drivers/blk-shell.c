@@ -225,6 +225,7 @@ static const struct {
 	{ "inject", blk_inject },
 	{ "sha256", blk_cmd_sha256 },		/* drivers/blk-fops.c: through the page cache */
 	{ "readrand", blk_cmd_readrand },	/* drivers/blk-fops.c */
+	{ "write", blk_cmd_write },		/* drivers/blk-fops.c: through the page cache */
 };
 
 static int cmd_blk(int argc, char **argv)
@@ -232,7 +233,7 @@ static int cmd_blk(int argc, char **argv)
 	for (unsigned int i = 0; argc >= 2 && i < ARRAY_SIZE(blk_subcmds); i++)
 		if (blk_subcmds[i].fn && !strcmp(argv[1], blk_subcmds[i].name))
 			return blk_subcmds[i].fn(argc, argv);
-	return shell_usage_error("blk", "usage: blk list | stats | read <dev> <offset> <length> | sha256 <dev> <offset> <length> | readrand <dev> <total> <chunk> [seed] | inject <dev> <what>");
+	return shell_usage_error("blk", "usage: blk list | stats | read <dev> <offset> <length> | sha256 <dev> <offset> <length> | readrand <dev> <total> <chunk> [seed] | write <dev> <offset> <length> <seed> | inject <dev> <what>");
 }
-SHELL_COMMAND(blk, "list|stats|read|sha256|readrand|inject ...",
-	      "block devices: list, counters, hex dump from the device, SHA-256 and random reads through the page cache, inject (test hook)", cmd_blk);
+SHELL_COMMAND(blk, "list|stats|read|sha256|readrand|write|inject ...",
+	      "block devices: list, counters, hex dump from the device, SHA-256, random reads and writes through the page cache, inject (test hook)", cmd_blk);

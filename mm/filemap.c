@@ -17,6 +17,7 @@
 #include "tinymm/mmdebug.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/writeback.h"
 
 _Static_assert(PG_waiters == 7 && PG_locked < 7,
 	       "PG_waiters must be bit 7, in PG_locked's byte, as v6.10 requires");
@@ -182,15 +183,6 @@ void folio_wait_bit(struct folio *folio, int bit_nr)
 	folio_wait_bit_common(folio, bit_nr, TASK_UNINTERRUPTIBLE, SHARED);
 }
 
-/* Clear @mask's bits (which the caller knows are set) and say whether PG_waiters was set: one
- * atomic read-modify-write, v6.10's folio_xor_flags_has_waiters(). */
-static bool folio_xor_flags_has_waiters(struct folio *folio, unsigned long mask)
-{
-	atomic_long_t *flags = (atomic_long_t *)&folio->flags;
-
-	return atomic_long_fetch_xor(mask, flags) & (1UL << PG_waiters);
-}
-
 void folio_unlock(struct folio *folio)
 {
 	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
@@ -198,18 +190,24 @@ void folio_unlock(struct folio *folio)
 		folio_wake_bit(folio, PG_locked);
 }
 
-void folio_start_writeback(struct folio *folio)
-{
-	VM_BUG_ON_PAGE(folio_test_writeback(folio), &folio->page);
-	folio_set_writeback(folio);
-}
-
+/*
+ * v6.10's: the start of writeback is all accounting (__folio_start_writeback in
+ * mm/page-writeback.c); its end is accounting plus the wake-up, which lives here with the other
+ * bit waits.  __folio_end_writeback() clears PG_writeback with the one fetch-xor that also says
+ * whether anyone sleeps on the folio.
+ */
 void folio_end_writeback(struct folio *folio)
 {
 	VM_BUG_ON_PAGE(!folio_test_writeback(folio), &folio->page);
+	/* Reclaim wanted this folio gone when it was clean: put it where reclaim looks next.  A
+	 * plain test and clear (v6.10): losing a rotation to a race is cheaper than an atomic. */
+	if (folio_test_reclaim(folio)) {
+		folio_clear_reclaim(folio);
+		folio_rotate_reclaimable(folio);
+	}
 	/* Writeback holds no reference: keep the folio alive until the wake-up is done. */
 	folio_get(folio);
-	if (folio_xor_flags_has_waiters(folio, 1UL << PG_writeback))
+	if (__folio_end_writeback(folio))
 		folio_wake_bit(folio, PG_writeback);
 	folio_put(folio);
 }

@@ -136,6 +136,8 @@ static inline void set_page_pcp_mt(struct page *page, int mt)
 /* ... and none at all when handed out, but HWPoison (v6.10's PAGE_FLAGS_CHECK_AT_PREP). */
 #define PAGE_FLAGS_CHECK_AT_PREP	(PAGEFLAGS_MASK & ~(1UL << PG_hwpoison))
 void bad_page(struct page *page, const char *reason);
+/* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
+void format_page_flags(char *buf, size_t len, unsigned long flags);
 bool free_pages_prepare(struct page *page, unsigned int order);	/* false: leak the block */
 bool check_new_pages(struct page *page, unsigned int order);	/* false: reported and leaked */
 extern bool kernel_tainted_bad_page;

@@ -38,6 +38,18 @@ static int cmd_meminfo(int argc, char **argv)
 		show_val_kb("Buffers:", (unsigned long long)global_node_page_state(NR_FILE_PAGES)
 			    << PAGE_SHIFT);
 		show_val_kb("Cached:", 0);
+		/* v6.10's LRU lines (Active/Inactive and the anon ones come with anonymous memory). */
+		show_val_kb("Active(file):", (unsigned long long)global_node_page_state(NR_ACTIVE_FILE)
+			    << PAGE_SHIFT);
+		show_val_kb("Inactive(file):", (unsigned long long)global_node_page_state(NR_INACTIVE_FILE)
+			    << PAGE_SHIFT);
+		show_val_kb("Unevictable:", (unsigned long long)global_node_page_state(NR_UNEVICTABLE)
+			    << PAGE_SHIFT);
+		/* v6.10 prints Dirty and Writeback after the LRU and swap lines, before AnonPages. */
+		show_val_kb("Dirty:", (unsigned long long)global_node_page_state(NR_FILE_DIRTY)
+			    << PAGE_SHIFT);
+		show_val_kb("Writeback:", (unsigned long long)global_node_page_state(NR_WRITEBACK)
+			    << PAGE_SHIFT);
 		/* v6.10's slab lines (in its order; the lines between come with their subsystems).
 		 * KReclaimable is SReclaimable: tinymm has no other reclaimable kernel memory. */
 		unsigned long long sr = (unsigned long long)slab_pages_reclaimable() << PAGE_SHIFT;

@@ -22,6 +22,7 @@
 #include "tinymm/memblock.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
+#include "tinymm/swap.h"
 #include "internal.h"
 
 /* Free page reporting (mm/page_reporting.c) is told when a big enough block becomes free. */
@@ -426,6 +427,11 @@ void folio_put(struct folio *folio)
 {
 	if (!atomic_dec_and_test(&folio->_refcount))
 		return;
+	/* A folio on an LRU list leaves it first (v6.10: __folio_put -> __page_cache_release); an
+	 * LRU folio is always freed here, never by __free_pages, whose fast path stays untouched
+	 * (PG_lru is a PAGE_FLAGS_CHECK_AT_FREE bad-page flag there). */
+	if (unlikely(folio_test_lru(folio)))
+		__page_cache_release(folio);
 	/* The release path clears PG_mlocked quietly and counts it (v6.10: __folio_put ->
 	 * mlock_drain... NR_MLOCK / "mlock_cleared"); a bare __free_pages of it is a bad page. */
 	if (folio_test_mlocked(folio)) {

@@ -23,6 +23,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
+#include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
 
 void address_space_init(struct address_space *mapping, const struct address_space_operations *a_ops,
@@ -30,14 +31,19 @@ void address_space_init(struct address_space *mapping, const struct address_spac
 {
 	memset(mapping, 0, sizeof(*mapping));
 	xa_init(&mapping->i_pages);
+	INIT_LIST_HEAD(&mapping->i_io_list);
 	mapping->a_ops = a_ops;
 	mapping->size = size;
 }
 
+/* v6.10's: the errseq_t for every fsync/sync caller (each told once), and the legacy flags
+ * for filemap_check_errors() (the first caller is told, then they are cleared). */
 void mapping_set_error(struct address_space *mapping, int error)
 {
-	if (error)
-		set_bit(error == -ENOSPC ? AS_ENOSPC : AS_EIO, &mapping->flags);
+	if (!error)
+		return;
+	errseq_set(&mapping->wb_err, error);
+	set_bit(error == -ENOSPC ? AS_ENOSPC : AS_EIO, &mapping->flags);
 }
 
 unsigned long nr_pagecache_pages(void)
@@ -74,6 +80,7 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 		folio_put(folio);
 		return xa_err(old);
 	}
+	folio_add_lru(folio);		/* v6.10: via this CPU's lru_add batch (mm/swap.c) */
 	return 0;
 }
 
@@ -84,10 +91,14 @@ void filemap_remove_folio(struct folio *folio)
 
 	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-	xa_erase(&mapping->i_pages, folio->index);
+	xa_erase(&mapping->i_pages, folio->index);	/* and its tags */
 	folio->mapping = NULL;
 	mapping->nrpages--;
 	mod_node_page_state(NR_FILE_PAGES, -1);
+	/* v6.10's filemap_unaccount_folio(): a dirty folio leaving the cache (truncation) takes
+	 * its NR_FILE_DIRTY with it; PG_dirty stays for the caller to see. */
+	if (folio_test_dirty(folio))
+		mod_node_page_state(NR_FILE_DIRTY, -1);
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 	folio_put(folio);			/* the cache's reference; the caller still holds one */
 }
@@ -267,6 +278,10 @@ long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_
 		if (err)
 			break;
 		size_t off = (size_t)(pos & (PAGE_SIZE - 1)), n = min(PAGE_SIZE - off, count - done);
+		/* v6.10: marked accessed unless the last byte read before was in this folio too, so
+		 * small reads through one folio count as one touch (pos_same_folio(pos, last - 1)). */
+		if ((pos >> PAGE_SHIFT) != (((done ? pos : ra->prev_pos) - 1) >> PAGE_SHIFT))
+			folio_mark_accessed(folio);
 		memcpy((char *)buf + done, (char *)page_address(&folio->page) + off, n);
 		folio_put(folio);
 		done += n;
@@ -318,6 +333,9 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
 {
 	unsigned long count = 0, flags;
 	pgoff_t index = start;
+
+	lru_add_drain();	/* a batched folio holds a reference: drain so it can go (v6.10's
+				 * invalidate_bdev does lru_add_drain_all() first) */
 
 	for (;;) {
 		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);

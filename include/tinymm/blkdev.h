@@ -134,6 +134,7 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev);
 /* `blk sha256` and the range parser the blk subcommands share (drivers/blk-fops.c). */
 int blk_cmd_sha256(int argc, char **argv);
 int blk_cmd_readrand(int argc, char **argv);
+int blk_cmd_write(int argc, char **argv);
 int blk_parse_range(int argc, char **argv, struct block_device **bdev, uint64_t *off, uint64_t *len);
 
 /* Mark @bdev failed with a one-line reason, printed as given (the device cannot be trusted any

@@ -3,19 +3,28 @@
  * has no filesystems), its operations, and readahead state.  Linux's names and meanings.
  *
  *   struct address_space   i_pages (XArray of folios by page index; later also shadow value
- *                          entries), nrpages, a_ops, host (the block device), wb_err
+ *                          entries), nrpages, a_ops, host (the block device), wb_err (errseq_t
+ *                          of write errors), and what Linux keeps in the inode for writeback:
+ *                          i_state (I_DIRTY_PAGES), dirtied_when, i_io_list (the flusher's
+ *                          b_dirty list), writeback_index (where cyclic writeback resumes)
  *   address_space_operations: read_folio(folio) starts reading one locked folio and returns;
  *                          the I/O completion marks it uptodate (or not) and unlocks it.
  *                          readahead(rac) starts reads for the locked, new folios of the
  *                          readahead_control batch.
+ *                          writepages(mapping, wbc) writes the dirty folios wbc selects
+ *                          (write_cache_pages(), mm/page-writeback.c), ending each folio's
+ *                          writeback from its I/O completion.
  *   struct file_ra_state   v6.10's: start, size, async_size, ra_pages, mmap_miss, prev_pos
- * Locking: mapping->i_pages.xa_lock (irqs masked) for the index and nrpages; each folio's
- *   PG_locked while it is being read.
+ * Locking: mapping->i_pages.xa_lock (irqs masked) for the index, its marks, nrpages, i_state and
+ *   dirtied_when; each folio's PG_locked while it is being read or prepared for writeback;
+ *   i_io_list under the flusher's list lock (mm/fs-writeback.c).
  */
 #ifndef TINYMM_FS_H
 #define TINYMM_FS_H
 
+#include "errseq.h"
 #include "kernel.h"
+#include "list.h"
 #include "mm_types.h"
 #include "xarray.h"
 
@@ -33,10 +42,12 @@ struct file_ra_state {
 
 struct readahead_control;
 struct address_space;
+struct writeback_control;
 
 struct address_space_operations {
 	int (*read_folio)(struct address_space *mapping, struct folio *folio);
 	void (*readahead)(struct readahead_control *rac);
+	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
 };
 
 struct block_device;
@@ -46,13 +57,27 @@ struct address_space {
 	const struct address_space_operations *a_ops;
 	struct block_device *host;
 	loff_t size;			/* bytes: reads stop here */
-	int wb_err;			/* errseq_t, for the writeback issue */
+	errseq_t wb_err;		/* write errors (mapping_set_error), lib/errseq.c */
 	unsigned long flags;		/* AS_* */
+	/* Linux keeps these in the inode; tinymm's mapping is its block device's inode. */
+	unsigned long i_state;		/* I_DIRTY_PAGES */
+	unsigned long dirtied_when;	/* jiffies when I_DIRTY_PAGES was last set */
+	struct list_head i_io_list;	/* on the flusher's b_dirty list while I_DIRTY_PAGES */
+	pgoff_t writeback_index;	/* range_cyclic writeback resumes here */
 };
 
+/* mapping->i_state bits (Linux's inode i_state). */
+#define I_DIRTY_PAGES	(1UL << 2)
+
+/* The page-cache marks (Linux's PAGECACHE_TAG_*), on i_pages entries. */
+#define PAGECACHE_TAG_DIRTY	XA_MARK_0	/* PG_dirty, or written back but tag not yet cleared */
+#define PAGECACHE_TAG_WRITEBACK	XA_MARK_1	/* PG_writeback */
+#define PAGECACHE_TAG_TOWRITE	XA_MARK_2	/* tagged by a WB_SYNC_ALL pass: it must write these */
+
 /* mapping->flags bits (Linux's AS_*). */
-#define AS_EIO		0		/* a read or write failed: reported once, then cleared */
+#define AS_EIO		0		/* a write failed: reported once (filemap_check_errors), then cleared */
 #define AS_ENOSPC	1
+#define AS_UNEVICTABLE	3		/* v6.10's bit: folios stay on LRU_UNEVICTABLE (mm/swap.c) */
 
 /* The batch of locked, new folios a readahead hands to a_ops->readahead. */
 struct readahead_control {

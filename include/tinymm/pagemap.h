@@ -5,8 +5,10 @@
  *   folio_lock(f)             sleep until PG_locked is ours
  *   folio_unlock(f)           release; wakes sleepers only when PG_waiters was set
  *   folio_wait_locked(f)      sleep until PG_locked is clear (without taking it)
- *   folio_start_writeback(f)  set PG_writeback (the writeback issue adds the accounting)
- *   folio_end_writeback(f)    clear PG_writeback, wake folio_wait_writeback() sleepers
+ *   folio_start_writeback(f)  set PG_writeback, PAGECACHE_TAG_WRITEBACK, NR_WRITEBACK
+ *                             (__folio_start_writeback, mm/page-writeback.c)
+ *   folio_end_writeback(f)    PG_reclaim: rotate it (the LRU's hook); clear PG_writeback and its
+ *                             accounting (__folio_end_writeback), wake folio_wait_writeback()
  *   folio_wait_writeback(f)   sleep while PG_writeback is set
  *
  * Sleepers wait on one of PAGE_WAIT_TABLE_SIZE wait queues chosen by hashing the folio's
@@ -55,7 +57,21 @@ static inline void folio_wait_locked(struct folio *folio)
 	if (folio_test_locked(folio))
 		folio_wait_bit(folio, PG_locked);
 }
-void folio_start_writeback(struct folio *folio);
+/* Clear @mask's bits (which the caller knows are set) and say whether PG_waiters was set: one
+ * atomic read-modify-write, v6.10's folio_xor_flags_has_waiters(). */
+static inline bool folio_xor_flags_has_waiters(struct folio *folio, unsigned long mask)
+{
+	atomic_long_t *flags = (atomic_long_t *)&folio->flags;
+
+	return atomic_long_fetch_xor((long)mask, flags) & (1L << PG_waiters);
+}
+/* mm/page-writeback.c: the flag, the index tags and the counters. */
+void __folio_start_writeback(struct folio *folio, bool keep_write);
+bool __folio_end_writeback(struct folio *folio);
+static inline void folio_start_writeback(struct folio *folio)
+{
+	__folio_start_writeback(folio, false);
+}
 void folio_end_writeback(struct folio *folio);
 void folio_wait_writeback(struct folio *folio);
 
@@ -90,7 +106,8 @@ void filemap_remove_folio(struct folio *folio);
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
 void address_space_init(struct address_space *mapping, const struct address_space_operations *a_ops,
 			loff_t size);
-/* Record a failed read or write on the mapping (AS_EIO), as Linux's mapping_set_error. */
+/* Record a failed write on the mapping, as Linux's mapping_set_error: errseq_set(wb_err) for
+ * fsync/sync callers, and AS_EIO / AS_ENOSPC for filemap_check_errors(). */
 void mapping_set_error(struct address_space *mapping, int error);
 /* Frames in the page cache (all of it block devices': meminfo's Buffers). */
 unsigned long nr_pagecache_pages(void);

@@ -2,8 +2,8 @@
  * vmstat.h - system-wide memory counters with Linux's names (mm/vmstat.c).  Node page-state
  * items are gauges (pages now), events only grow.  One node, one CPU: each is one atomic long.
  *   mod_node_page_state(NR_FILE_PAGES, +1); global_node_page_state(NR_FILE_PAGES)
- *   count_vm_events(PGPGIN, kb); global_vm_event(PGPGIN)
- * The writeback/reclaim issue adds the LRU items and the `vmstat` command.
+ *   count_vm_events(PGPGIN, sectors); global_vm_event(PGPGIN)
+ * `vmstat` (mm/vmstat_cmd.c) prints them with Linux's names.
  */
 #ifndef TINYMM_VMSTAT_H
 #define TINYMM_VMSTAT_H
@@ -12,12 +12,34 @@
 
 enum node_stat_item {
 	NR_FILE_PAGES,		/* page-cache pages (all of them block devices': meminfo Buffers) */
+	NR_FILE_DIRTY,		/* page-cache folios with PG_dirty (meminfo Dirty, vmstat nr_dirty) */
+	NR_WRITEBACK,		/* folios with PG_writeback (meminfo Writeback, nr_writeback) */
+	/* The file LRU lists' lengths (mm/swap.c), in enum lru_list's order from LRU_INACTIVE_FILE. */
+	NR_INACTIVE_FILE,
+	NR_ACTIVE_FILE,
+	NR_UNEVICTABLE,
+	/* Workingset (mm/workingset.c, with reclaim): refaults seen, activated, restored; shadow
+	 * nodes reclaimed.  0 until then. */
+	WORKINGSET_REFAULT_FILE,
+	WORKINGSET_ACTIVATE_FILE,
+	WORKINGSET_RESTORE_FILE,
+	WORKINGSET_NODERECLAIM,
 	NR_VM_NODE_STAT_ITEMS
 };
 
 enum vm_event_item {
-	PGPGIN,			/* KiB read from block devices */
-	PGPGOUT,		/* KiB written */
+	PGPGIN,			/* 512-byte sectors submitted for reading (v6.10; vmstat prints KiB) */
+	PGPGOUT,		/* ... for writing */
+	PGACTIVATE,		/* folios moved to the active list */
+	PGDEACTIVATE,		/* ... to the inactive list (reclaim) */
+	PGROTATED,		/* ... to the inactive tail after writeback (folio_rotate_reclaimable) */
+	PGSCAN_KSWAPD,		/* reclaim (later): folios scanned and reclaimed, by kswapd / direct */
+	PGSCAN_DIRECT,
+	PGSTEAL_KSWAPD,
+	PGSTEAL_DIRECT,
+	UNEVICTABLE_PGCULLED,	/* folios put on the unevictable list */
+	UNEVICTABLE_PGSCANNED,	/* checked by check_move_unevictable_folios */
+	UNEVICTABLE_PGRESCUED,	/* moved back from the unevictable list */
 	NR_VM_EVENT_ITEMS
 };
 

@@ -1,0 +1,114 @@
+/*
+ * swap.h - the LRU lists of page-cache folios (mm/swap.c), Linux v6.10's names and rules.
+ * Linux spreads these over include/linux/{mmzone,mm_inline,swap,pagevec,pagemap}.h; tinymm keeps
+ * them in one header.
+ *
+ *   folio_add_lru(folio)        a new cache folio: into this CPU's lru_add batch, with a
+ *                               reference; PG_lru and a list only when the batch drains
+ *   lru_add_drain()             empty this CPU's batches onto the lists
+ *   folio_mark_accessed(folio)  two-touch: inactive,unreferenced -> PG_referenced;
+ *                               inactive,referenced -> active list (PG_active, referenced
+ *                               cleared); active,unreferenced -> PG_referenced
+ *   folio_rotate_reclaimable(f) writeback of a PG_reclaim folio ended: to the inactive tail
+ *   __page_cache_release(f)     the last reference is gone: off its list (folio_put calls it)
+ *   mapping_set_unevictable(m) / mapping_clear_unevictable(m)   AS_UNEVICTABLE (bit only, as
+ *                               v6.10); mapping_release_unevictable(m) clears it and moves the
+ *                               mapping's folios back (v6.10's shmem_unlock_mapping walk)
+ *
+ * Invariants: a folio is on exactly one list iff PG_lru; PG_active only on the active list,
+ * PG_unevictable only on the unevictable list (never both); lruvec.nr_pages[lru] is the
+ * length of lists[lru] and equals the matching node stat (NR_INACTIVE_FILE...).  A folio in a
+ * batch has no PG_lru and holds one reference for the batch.  The list head is the newest
+ * folio, the tail the oldest: reclaim (later) scans from the tail.
+ * Locking: lruvec.lru_lock, taken irqsave (writeback completions rotate folios from interrupts),
+ * around every list change and PG_lru/PG_active/PG_unevictable change of a listed folio; the
+ * per-CPU batches by masking interrupts (v6.10: local_lock).  Lock order: xa_lock, then
+ * lru_lock (the lists never call into the cache).
+ */
+#ifndef TINYMM_SWAP_H
+#define TINYMM_SWAP_H
+
+#include "bitops.h"
+#include "fs.h"
+#include "mm_types.h"
+#include "mmzone.h"
+#include "spinlock.h"
+
+/* v6.10's enum lru_list: anon lists exist and stay empty until anonymous memory (MMU issue). */
+#define LRU_BASE	0
+#define LRU_ACTIVE	1
+#define LRU_FILE	2
+enum lru_list {
+	LRU_INACTIVE_ANON = LRU_BASE,
+	LRU_ACTIVE_ANON = LRU_BASE + LRU_ACTIVE,
+	LRU_INACTIVE_FILE = LRU_BASE + LRU_FILE,
+	LRU_ACTIVE_FILE = LRU_BASE + LRU_FILE + LRU_ACTIVE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+#define for_each_lru(lru)	for (lru = 0; lru < NR_LRU_LISTS; lru++)
+
+/* One node, so one lruvec (v6.10: pglist_data.__lruvec, or one per memcg). */
+struct lruvec {
+	struct page_list lists[NR_LRU_LISTS];	/* head = newest, tail = oldest */
+	unsigned long nr_pages[NR_LRU_LISTS];	/* each list's length (v6.10: lru_zone_size) */
+	spinlock_t lru_lock;
+};
+extern struct lruvec node_lruvec;
+
+/* v6.10's folio_batch: 31 pointers + header make a power of two (include/linux/pagevec.h). */
+#define PAGEVEC_SIZE	31
+struct folio_batch {
+	unsigned char nr;
+	unsigned char i;
+	bool percpu_pvec_drained;
+	struct folio *folios[PAGEVEC_SIZE];
+};
+static inline void folio_batch_init(struct folio_batch *fbatch)
+{
+	fbatch->nr = 0;
+	fbatch->i = 0;
+	fbatch->percpu_pvec_drained = false;
+}
+static inline unsigned int folio_batch_count(const struct folio_batch *fbatch)
+{
+	return fbatch->nr;
+}
+/* Add, and return the room left (0: full, drain it). */
+static inline unsigned int folio_batch_add(struct folio_batch *fbatch, struct folio *folio)
+{
+	fbatch->folios[fbatch->nr++] = folio;
+	return PAGEVEC_SIZE - fbatch->nr;
+}
+
+/* Mapping flag AS_UNEVICTABLE (fs.h): ramfs / SHM_LOCK style, the whole mapping stays. */
+static inline void mapping_set_unevictable(struct address_space *mapping)
+{
+	set_bit(AS_UNEVICTABLE, &mapping->flags);
+}
+static inline void mapping_clear_unevictable(struct address_space *mapping)
+{
+	clear_bit(AS_UNEVICTABLE, &mapping->flags);
+}
+static inline bool mapping_unevictable(const struct address_space *mapping)
+{
+	return mapping && test_bit(AS_UNEVICTABLE, &mapping->flags);
+}
+
+void folio_add_lru(struct folio *folio);
+void lru_add_drain(void);
+void folio_mark_accessed(struct folio *folio);
+void folio_activate(struct folio *folio);
+void folio_rotate_reclaimable(struct folio *folio);
+void __page_cache_release(struct folio *folio);
+bool folio_evictable(const struct folio *folio);
+void check_move_unevictable_folios(struct folio_batch *fbatch);
+unsigned long mapping_release_unevictable(struct address_space *mapping);
+/* The list a listed folio is on (v6.10's folio_lru_list; file folios only here). */
+enum lru_list folio_lru_list(const struct folio *folio);
+/* Folios waiting in this CPU's batches (for tests and `lru`). */
+unsigned int lru_batched_folios(void);
+/* Walk every list and compare with the counts; prints each mismatch, returns their number. */
+int lru_check(int (*pr)(const char *fmt, ...));
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * vmstat_cmd.c - the `vmstat` command: /proc/vmstat's text, `name value` per line with Linux
+ * v6.10's names, in its vmstat_text order (zone items, node items, then events), for the
+ * counters tinymm keeps (include/tinymm/vmstat.h).  Items v6.10 has and tinymm does not (anon,
+ * NUMA, THP, compaction, swap...) are left out rather than printed as a made-up 0; the items
+ * of subsystems still to come (reclaim's pgscan/pgsteal, workingset) are printed: their
+ * counters exist and read 0 until then.
+ *
+ * Deviations: nr_free_pages counts the per-CPU lists' frames too (as tinymm's MemFree: they are
+ * as free as any); v6.10 counts the buddy lists only.  pgpgin/pgpgout are kept in sectors and
+ * halved on output, as v6.10's vmstat_start does.
+ * Locking: none; every value is one atomic read, a snapshot as /proc's are.
+ */
+#include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/shell.h"
+#include "tinymm/slab.h"
+#include "tinymm/vmstat.h"
+
+struct vmstat_item {
+	const char *name;
+	enum { VS_NODE, VS_EVENT, VS_FN } kind;
+	int item;
+	unsigned long (*fn)(void);
+};
+
+#define NODE(n, i)	{ n, VS_NODE, i, NULL }
+#define EVENT(n, i)	{ n, VS_EVENT, i, NULL }
+#define FN(n, f)	{ n, VS_FN, 0, f }
+
+static const struct vmstat_item vmstat_items[] = {
+	FN("nr_free_pages", nr_free_pages),
+	NODE("nr_inactive_file", NR_INACTIVE_FILE),
+	NODE("nr_active_file", NR_ACTIVE_FILE),
+	NODE("nr_unevictable", NR_UNEVICTABLE),
+	FN("nr_slab_reclaimable", slab_pages_reclaimable),
+	FN("nr_slab_unreclaimable", slab_pages_unreclaimable),
+	NODE("workingset_refault_file", WORKINGSET_REFAULT_FILE),
+	NODE("workingset_activate_file", WORKINGSET_ACTIVATE_FILE),
+	NODE("workingset_restore_file", WORKINGSET_RESTORE_FILE),
+	NODE("workingset_nodereclaim", WORKINGSET_NODERECLAIM),
+	NODE("nr_file_pages", NR_FILE_PAGES),
+	NODE("nr_dirty", NR_FILE_DIRTY),
+	NODE("nr_writeback", NR_WRITEBACK),
+	EVENT("pgpgin", PGPGIN),
+	EVENT("pgpgout", PGPGOUT),
+	EVENT("pgactivate", PGACTIVATE),
+	EVENT("pgdeactivate", PGDEACTIVATE),
+	EVENT("pgsteal_kswapd", PGSTEAL_KSWAPD),
+	EVENT("pgsteal_direct", PGSTEAL_DIRECT),
+	EVENT("pgscan_kswapd", PGSCAN_KSWAPD),
+	EVENT("pgscan_direct", PGSCAN_DIRECT),
+	EVENT("pgrotated", PGROTATED),
+	EVENT("unevictable_pgs_culled", UNEVICTABLE_PGCULLED),
+	EVENT("unevictable_pgs_scanned", UNEVICTABLE_PGSCANNED),
+	EVENT("unevictable_pgs_rescued", UNEVICTABLE_PGRESCUED),
+};
+
+static int cmd_vmstat(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	for (unsigned int i = 0; i < ARRAY_SIZE(vmstat_items); i++) {
+		const struct vmstat_item *v = &vmstat_items[i];
+		unsigned long val;
+
+		if (v->kind == VS_NODE)
+			val = global_node_page_state((enum node_stat_item)v->item);
+		else if (v->kind == VS_EVENT)
+			val = global_vm_event((enum vm_event_item)v->item);
+		else
+			val = v->fn();
+		if (v->kind == VS_EVENT && (v->item == PGPGIN || v->item == PGPGOUT))
+			val /= 2;		/* sectors -> KiB, as v6.10's vmstat_start */
+		kprintf("%s %lu\n", v->name, val);
+	}
+	return 0;
+}
+SHELL_COMMAND(vmstat, "", "memory counters with Linux's names, as /proc/vmstat", cmd_vmstat);
