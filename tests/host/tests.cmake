@@ -6,13 +6,13 @@ set_tests_properties(host.qemu_dtbs PROPERTIES FIXTURES_SETUP qemu_dtbs)
 set(QEMU_DTBS ${QDTB}/arm-96M.dtb ${QDTB}/arm-512M.dtb ${QDTB}/riscv64-512M.dtb
   ${QDTB}/riscv32-96M.dtb)
 
-foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy slab sched pagecache writeback errseq lru)
+foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy slab sched timer pagecache writeback errseq lru)
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.xarray COMMAND xarray_test)
 set_tests_properties(host.xarray PROPERTIES TIMEOUT 120)	# a broken xa_find_after loops
 # The kernel core's test never waits for the wall clock (simulated time): a hang is a bug.
-set_tests_properties(host.sched PROPERTIES TIMEOUT 120)
+set_tests_properties(host.sched host.timer PROPERTIES TIMEOUT 120)
 add_test(NAME host.sha256 COMMAND sha256_test)
 add_test(NAME host.fdt COMMAND fdt_test ${QEMU_DTBS} ${CMAKE_BINARY_DIR}/dtb/good.dtb)
 add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
