@@ -168,16 +168,23 @@ static void do_page_cache_ra(struct readahead_control *rac, unsigned long nr_to_
 	page_cache_ra_unbounded(rac, nr_to_read, lookahead_size);
 }
 
+/* A folio (not a shadow value entry) is at @index. */
+static bool page_cached(struct address_space *mapping, pgoff_t index)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
+	void *entry = xa_load(&mapping->i_pages, index);
+	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+	return entry && !xa_is_value(entry);
+}
+
 /* The first page at or before @index that is not cached, looking back at most @max pages
  * (index - max when all of them are cached); ~0UL if the walk passed page 0, as v6.10's. */
 static pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
 {
 	while (max--) {
-		unsigned long flags;
-		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-		void *entry = xa_load(&mapping->i_pages, index);
-		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-		if (!entry || xa_is_value(entry))
+		if (!page_cached(mapping, index))
 			break;
 		if (index == 0)
 			return ~0UL;
@@ -190,11 +197,7 @@ static pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index
 static pgoff_t page_cache_next_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
 {
 	while (max--) {
-		unsigned long flags;
-		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-		void *entry = xa_load(&mapping->i_pages, index);
-		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-		if (!entry || xa_is_value(entry))
+		if (!page_cached(mapping, index))
 			break;
 		if (index == ~0UL)
 			return 0;
