@@ -36,6 +36,8 @@
 #include "tinymm/time.h"
 #include "tinymm/version.h"
 #include "tinymm/virtio.h"
+#include "tinymm/swap.h"
+#include "tinymm/workingset.h"
 #include "tinymm/writeback.h"
 
 void _set_tls(void *tls);	/* picolibc: where errno and friends live */
@@ -193,6 +195,8 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	console_irq_init(dt, console_node);
 	workqueue_init();
 	writeback_init();	/* the flusher's workqueue, before the first disk can be dirtied */
+	workingset_init();	/* the shadow clock's buckets and the shadow-node shrinker */
+	kswapd_run();		/* reclaim: kswapd and the allocator's direct-reclaim hook */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 
 	boot_args = args;

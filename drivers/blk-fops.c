@@ -226,10 +226,21 @@ static int blkdev_writepages(struct address_space *mapping, struct writeback_con
 	return err;
 }
 
+/* Reclaim's single folio (v6.10's blkdev_writepage): a bio of its own, submitted at once. */
+static int blkdev_writepage(struct folio *folio, struct writeback_control *wbc)
+{
+	struct blkdev_wb_ctx ctx = { NULL };
+	int err = blkdev_write_folio(folio, wbc, &ctx);
+
+	blkdev_wb_submit(&ctx);
+	return err;
+}
+
 static const struct address_space_operations def_blk_aops = {
 	.read_folio = blkdev_read_folio,
 	.readahead = blkdev_readahead,
 	.writepages = blkdev_writepages,
+	.writepage = blkdev_writepage,
 };
 
 int blkdev_init_mapping(struct block_device *bdev)
@@ -527,7 +538,7 @@ int blk_cmd_write(int argc, char **argv)
 		unsigned int disk_bytes = folio_disk_bytes(mapping, index);
 		struct folio *folio;
 
-		folio = __filemap_get_folio(mapping, index, FGP_LOCK | FGP_CREAT, GFP_KERNEL);
+		folio = __filemap_get_folio(mapping, index, FGP_LOCK | FGP_CREAT | FGP_WRITE, GFP_KERNEL);
 		if (IS_ERR(folio)) {
 			kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
 				(unsigned long long)off, wb_errname((int)PTR_ERR(folio)));

@@ -4,7 +4,7 @@
  * that makes the driver see a corrupt used-ring entry next; docs/virtio-blk.md).
  * `blk sha256` (the page-cache read) is drivers/blk-fops.c's; more subcommands go in blk_subcmds[].
  * Errors are one line naming the command, non-zero status: an unknown device is
- * "blk: no device 'vdz'".
+ * "blk: no device 'vdz'".  `unevictable <dev> on|off` lives here too (a disk-wide setting).
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
@@ -14,6 +14,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/swap.h"
 
 static const char *errname(int err)
 {
@@ -237,3 +238,35 @@ static int cmd_blk(int argc, char **argv)
 }
 SHELL_COMMAND(blk, "list|stats|read|sha256|readrand|write|inject ...",
 	      "block devices: list, counters, hex dump from the device, SHA-256, random reads and writes through the page cache, inject (test hook)", cmd_blk);
+
+/*
+ * `unevictable <dev> on|off`: the whole disk's cache becomes unevictable (AS_UNEVICTABLE, as
+ * ramfs and SHM_LOCK use it): its folios move to the unevictable list now and reclaim never
+ * evicts them; `off` returns them to the inactive list (SHM_UNLOCK's rescue).
+ */
+static int cmd_unevictable(int argc, char **argv)
+{
+	struct block_device *bdev;
+	bool on;
+
+	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off")))
+		return shell_usage_error("unevictable", "usage: unevictable <dev> on|off");
+	on = !strcmp(argv[2], "on");
+	bdev = blkdev_get_by_name(argv[1]);
+	if (!bdev) {
+		kprintf("unevictable: no device '%s'\n", argv[1]);
+		return 1;
+	}
+	if (!bdev->bd_mapping) {
+		kprintf("unevictable: %s: no page cache\n", bdev->bd_name);
+		return 1;
+	}
+	unsigned long seen = on ? mapping_lock_unevictable(bdev->bd_mapping) :
+				  mapping_release_unevictable(bdev->bd_mapping);
+	kprintf("unevictable: %s: %s, %lu cached folios %s\n", bdev->bd_name, on ? "on" : "off", seen,
+		on ? "moved to the unevictable list" : "back on the LRU");
+	return 0;
+}
+SHELL_COMMAND(unevictable, "<dev> on|off",
+	      "keep a disk's whole page cache in memory (on) or let reclaim have it again (off)",
+	      cmd_unevictable);

@@ -9,7 +9,8 @@
  * shift s holds index i in slot (i >> s) & 63; shift-0 nodes (leaves) hold entries, the others
  * child nodes.  The top node covers [0, 64 << shift) (all of it once shift + 6 >= BITS_PER_LONG).
  * Invariants (xa_check() verifies every one):
- *   - every node has count == its non-NULL slots and count > 0 (empty nodes are freed at once);
+ *   - every node has count == its non-NULL slots and count > 0 (empty nodes are freed at once),
+ *     nr_values == its value entries (0 in inner nodes), array == the array it hangs in;
  *   - the top node is never "count 1, slot 0": such a top is replaced by its slot 0 (shrinking),
  *     so the tree for a given set of indices is unique and as shallow as its largest index needs;
  *   - node->parent / node->offset / node->shift agree with where the node hangs;
@@ -20,11 +21,14 @@
  * added so far are empty or a single-slot chain above the old top, and the same delete-empty +
  * shrink that erase uses takes them away: the array is as it was (the shape is unique).
  *
+ * Shadow nodes (mm/workingset.c): the array's xa_update callback hears of every leaf whose count
+ * or nr_values changed, and of every leaf about to be freed (count 0) - see xarray.h.
+ *
  * Locking: none here.  The caller serialises every call that changes the array (xa_store,
- * xa_erase, xa_set_mark, xa_clear_mark, xa_destroy) with xa_lock (irqsave where an interrupt
- * handler may touch the array, as the page cache does); readers (xa_load, xa_find, xa_get_mark)
- * need only exclude writers.  There is no RCU: a reader must hold the lock too when a writer
- * may run on another CPU.
+ * xa_erase, xa_set_mark, xa_clear_mark, xa_destroy, xa_delete_node) with xa_lock (irqsave where
+ * an interrupt handler may touch the array, as the page cache does); readers (xa_load, xa_find,
+ * xa_get_mark) need only exclude writers.  There is no RCU: a reader must hold the lock too when
+ * a writer may run on another CPU.
  */
 #include <string.h>
 #include "tinymm/bitops.h"
@@ -33,42 +37,18 @@
 #include "tinymm/slab.h"
 #include "tinymm/xarray.h"
 
-/* 64 slots: a 1 GiB file (262144 pages) is 3 levels deep; a node is 552 bytes on 64-bit, 288 on
- * 32-bit.  16 (shift 4, Linux's CONFIG_BASE_SMALL) also works: -DXA_CHUNK_SHIFT=4. */
-#ifndef XA_CHUNK_SHIFT
-#define XA_CHUNK_SHIFT		6
-#endif
-#define XA_CHUNK_SIZE		(1U << XA_CHUNK_SHIFT)
-#define XA_CHUNK_MASK		(XA_CHUNK_SIZE - 1)
-#define XA_MARK_LONGS		BITS_TO_LONGS(XA_CHUNK_SIZE)
-#define XA_NR_MARKS		(XA_MARK_MAX + 1)
-_Static_assert(XA_CHUNK_SHIFT >= 2 && XA_CHUNK_SHIFT <= 7, "count and offset are bytes");
-
-struct xa_node {
-	unsigned char shift;		/* slot of index i: (i >> shift) & XA_CHUNK_MASK; 0: a leaf */
-	unsigned char offset;		/* this node's slot in its parent */
-	unsigned char count;		/* non-NULL slots */
-	struct xa_node *parent;		/* NULL: the top node */
-	void *slots[XA_CHUNK_SIZE];	/* entries (leaf) or tagged child nodes */
-	unsigned long marks[XA_NR_MARKS][XA_MARK_LONGS];
-};
+/* struct xa_node and XA_CHUNK_SHIFT (64 slots) are in the header, for mm/workingset.c. */
+#define XA_NR_MARKS		XA_MAX_MARKS
+_Static_assert(XA_MAX_MARKS == XA_MARK_MAX + 1, "a bitmap per mark");
 
 static struct kmem_cache *xa_node_cache;
 static unsigned long nr_nodes;
 unsigned int xa_alloc_fail_nth;
 unsigned long xa_find_steps;
 
-static inline bool xa_is_node(const void *entry)
-{
-	return ((unsigned long)entry & 3) == 2;
-}
 static inline void *xa_mk_node(const struct xa_node *node)
 {
 	return (void *)((unsigned long)node | 2);
-}
-static inline struct xa_node *xa_to_node(const void *entry)
-{
-	return (struct xa_node *)((unsigned long)entry - 2);
 }
 
 void radix_tree_init(void)
@@ -83,7 +63,7 @@ unsigned long xa_nr_nodes(void)
 	return nr_nodes;
 }
 
-static struct xa_node *node_alloc(gfp_t gfp)
+static struct xa_node *node_alloc(struct xarray *xa, gfp_t gfp)
 {
 	if (xa_alloc_fail_nth && !--xa_alloc_fail_nth)
 		return NULL;
@@ -92,13 +72,35 @@ static struct xa_node *node_alloc(gfp_t gfp)
 	struct xa_node *node = xa_node_cache ? kmem_cache_alloc(xa_node_cache, gfp) : NULL;
 	if (node) {
 		memset(node, 0, sizeof(*node));
+		node->array = xa;
+		INIT_LIST_HEAD(&node->private_list);
 		nr_nodes++;
 	}
 	return node;
 }
 
+/* @leaf's count or nr_values changed (v6.10's xas_update(); leaves only, see xarray.h). */
+static void update(struct xa_node *leaf)
+{
+	if (leaf->array->xa_update)
+		leaf->array->xa_update(leaf);
+}
+
+/*
+ * The only place a node is freed, so the user's last word on a leaf is always a call with
+ * count 0 here (as v6.10's xas_shrink and update_node + xas_delete_node give): a list it keeps
+ * via private_list can never point to freed memory.  A callback that left the node listed is a
+ * bug, warned about; the node is unlinked all the same.
+ */
 static void node_free(struct xa_node *node)
 {
+	if (!node->shift) {
+		node->count = 0;
+		node->nr_values = 0;
+		update(node);
+	}
+	if (WARN_ON(!list_empty(&node->private_list)))
+		list_del_init(&node->private_list);
 	nr_nodes--;
 	kmem_cache_free(xa_node_cache, node);
 }
@@ -252,7 +254,7 @@ static int expand(struct xarray *xa, unsigned long index, gfp_t gfp)
 {
 	while (!xa_is_node(xa->xa_head) || !covers(xa_to_node(xa->xa_head)->shift, index)) {
 		void *head = xa->xa_head;
-		struct xa_node *node = node_alloc(gfp);
+		struct xa_node *node = node_alloc(xa, gfp);
 
 		if (!node) {
 			shrink(xa);		/* the chain grown so far collapses back */
@@ -276,8 +278,11 @@ static int expand(struct xarray *xa, unsigned long index, gfp_t gfp)
 		if (head) {
 			node->slots[0] = head;
 			node->count = 1;
+			node->nr_values = xa_is_value(head);
 		}
 		xa->xa_head = xa_mk_node(node);
+		if (head && !node->shift)
+			update(node);		/* the head entry now lives in a leaf */
 	}
 	return 0;
 }
@@ -287,6 +292,7 @@ void xa_init(struct xarray *xa)
 	spin_lock_init(&xa->xa_lock);
 	xa->xa_flags = 0;
 	xa->xa_head = NULL;
+	xa->xa_update = NULL;
 }
 
 void *xa_load(struct xarray *xa, unsigned long index)
@@ -301,7 +307,7 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 {
 	if (!entry)
 		return xa_erase(xa, index);
-	if (xa_is_node(entry))
+	if (xa_is_internal(entry))
 		return xa_mk_err(-EINVAL);	/* internal entries (and errors) are reserved */
 	void *head = xa->xa_head;
 	if (!index && !xa_is_node(head)) {
@@ -314,7 +320,7 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	while (node->shift) {
 		unsigned int slot = slot_of(node, index);
 		if (!node->slots[slot]) {
-			struct xa_node *child = node_alloc(gfp);
+			struct xa_node *child = node_alloc(xa, gfp);
 			if (!child) {
 				delete_empty(xa, node);		/* back to the array as it was */
 				return xa_mk_err(-ENOMEM);
@@ -329,9 +335,13 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	}
 	unsigned int slot = index & XA_CHUNK_MASK;
 	void *old = node->slots[slot];
+	int values = xa_is_value(entry) - (old && xa_is_value(old));
 	node->slots[slot] = entry;
+	node->nr_values += values;
 	if (!old)
 		node->count++;
+	if (!old || values)
+		update(node);
 	return old;
 }
 
@@ -353,11 +363,34 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 		return NULL;
 	leaf->slots[slot] = NULL;
 	leaf->count--;
+	leaf->nr_values -= xa_is_value(old);
 	for (xa_mark_t m = 0; m < XA_NR_MARKS; m++)
 		if (__test_and_clear_bit(slot, leaf->marks[m]))
 			marks_up(xa, leaf, m);
-	delete_empty(xa, leaf);
+	if (leaf->count)
+		update(leaf);
+	delete_empty(xa, leaf);		/* count 0: node_free() makes the call */
 	return old;
+}
+
+/* Linux stores NULL over the node's range in its parent; here the node is emptied in place and
+ * goes the way of a leaf whose last entry was erased, so the shape comes out as erase's. */
+void xa_delete_node(struct xa_node *node)
+{
+	struct xarray *xa = node->array;
+
+	if (WARN_ON(node->shift || !node->count || node->count != node->nr_values))
+		return;
+	for (xa_mark_t m = 0; m < XA_NR_MARKS; m++) {
+		if (!node_marked(node, m))
+			continue;
+		memset(node->marks[m], 0, sizeof(node->marks[m]));
+		marks_up(xa, node, m);
+	}
+	memset(node->slots, 0, sizeof(node->slots));
+	node->count = 0;
+	node->nr_values = 0;
+	delete_empty(xa, node);
 }
 
 /* The leaf holding a present entry at @index, or NULL; *@head: the entry is the head entry. */
@@ -487,6 +520,7 @@ void xa_destroy(struct xarray *xa)
 /* ---- xa_check ---- */
 
 struct check {
+	const struct xarray *xa;
 	int (*pr)(const char *fmt, ...);
 	int bad;
 };
@@ -504,8 +538,12 @@ static void complain(struct check *c, const struct xa_node *node, const char *wh
 static void check_node(struct check *c, const struct xa_node *node, const struct xa_node *parent,
 		       unsigned int offset, unsigned int shift, unsigned long base)
 {
-	unsigned int count = 0;
+	unsigned int count = 0, values = 0;
 
+	if (node->array != c->xa)
+		complain(c, node, "array wrong, shift", node->shift);
+	if (!c->xa->xa_update && !list_empty(&node->private_list))
+		complain(c, node, "on a private_list, with no update callback to unlink it", 0);
 	if (node->parent != parent || (parent && node->offset != offset))
 		complain(c, node, "parent or offset wrong, offset", node->offset);
 	if (node->shift != shift)
@@ -514,7 +552,8 @@ static void check_node(struct check *c, const struct xa_node *node, const struct
 		void *e = node->slots[i];
 		unsigned long index = base | (unsigned long)i << shift;
 		count += e != NULL;
-		if (e && xa_is_node(e) != (shift != 0))
+		values += e && xa_is_value(e);
+		if (e && xa_is_internal(e) != (shift != 0))
 			complain(c, node, shift ? "entry in an inner node, slot" :
 				 "internal entry in a leaf, slot", i);
 		if (e && shift && xa_is_node(e))
@@ -529,11 +568,13 @@ static void check_node(struct check *c, const struct xa_node *node, const struct
 	}
 	if (node->count != count || !count)
 		complain(c, node, "count wrong or zero, slots used", count);
+	if (node->nr_values != values)
+		complain(c, node, "nr_values wrong, value entries", values);
 }
 
 int xa_check(const struct xarray *xa, int (*pr)(const char *fmt, ...))
 {
-	struct check c = { pr, 0 };
+	struct check c = { xa, pr, 0 };
 	void *head = xa->xa_head;
 
 	if (!xa_is_node(head)) {

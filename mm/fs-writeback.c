@@ -168,6 +168,10 @@ static void wb_workfn(struct work_struct *work)
 	if (test_and_clear_bit(WB_REASON_BACKGROUND, &wb_reasons))
 		while (over_bground_thresh() && wb_writeback(false, true) > 0)
 			;
+	/* Reclaim met dirty folios nobody had queued: write everything (v6.10 asks for all the
+	 * dirty pages with WB_REASON_VMSCAN). */
+	if (test_and_clear_bit(WB_REASON_VMSCAN, &wb_reasons))
+		wb_writeback(false, false);
 	if (dirty_writeback_interval &&
 	    time_after_eq(jiffies, last_old_flush + msecs_to_jiffies(dirty_writeback_interval) / 2)) {
 		/* Periodic: half an interval of slack so a slightly early timer still counts. */

@@ -194,8 +194,8 @@ unsigned long nr_alloc_failures;
 
 /*
  * The reclaim hook: v6.10 wakes kswapd when an allocation finds a zone below its low watermark
- * (wakeup_kswapd in the slow path).  tinymm has no reclaim yet; the reclaim issue sets this hook.
- * It is called with no lock held; kswapd_wakeups counts the calls (also without a hook).
+ * (wakeup_kswapd in the slow path); mm/vmscan.c's kswapd_run() sets this hook.  It is called
+ * with no lock held, in any context; kswapd_wakeups counts the calls (also without a hook).
  */
 void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
 unsigned long kswapd_wakeups;
@@ -279,20 +279,18 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *
 	return alloc_pages_slowpath(gfp, 0);
 }
 
-static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+/*
+ * v6.10's get_page_from_freelist(): the zonelist walk.  DMA only for __GFP_DMA; otherwise the
+ * highest zone first, DMA last.  The highest zone that can serve uses its per-CPU lists; lower
+ * zones are a fallback guarded by their lowmem reserve (so their pcp refill, which knows no
+ * reserve, is skipped).  A zone found below its low watermark wakes kswapd.
+ */
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt)
 {
-	int mt = gfp_migratetype(gfp);
 	struct page *page = NULL;
-
-	if (order > MAX_PAGE_ORDER) {
-		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
-		return NULL;
-	}
-	/* The zonelist: DMA only for __GFP_DMA; otherwise the highest zone first, DMA last. */
 	int top = (gfp & __GFP_DMA) ? ZONE_DMA : MAX_NR_ZONES - 1;
-	/* The highest zone that can serve: its per-CPU lists are used; lower zones are a fallback
-	 * guarded by their lowmem reserve (so their pcp refill, which knows no reserve, is skipped). */
 	int highest = top;
+
 	while (highest > 0 && !zones[highest].managed_pages)
 		highest--;
 	for (int zi = top; zi >= 0 && !page; zi--) {
@@ -305,6 +303,11 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 			 * the rest, and whatever the list cannot give, from the buddy lists. */
 			page = order <= PAGE_ALLOC_COSTLY_ORDER && zi == highest ?
 			       rmqueue_pcplist(z, order, mt) : NULL;
+			/* A list refill took the zone below low: wake kswapd now, as v6.10's
+			 * first, low-watermark attempt would have (unlocked read: a hint). */
+			if (page && READ_ONCE(z->free_pages) < z->_watermark[WMARK_LOW] &&
+			    (gfp & __GFP_KSWAPD_RECLAIM))
+				wakeup_kswapd(z, order, gfp);
 			if (!page) {
 				bool low;
 				spin_lock_irqsave(&z->lock, flags);
@@ -321,6 +324,38 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 			    (!page_poisoning_enabled || check_poison_pages(page, 1UL << order)))
 				break;
 			page = NULL;		/* a bad block was reported and leaked: try another */
+		}
+	}
+	return page;
+}
+
+long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
+
+static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+{
+	int mt = gfp_migratetype(gfp);
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER) {
+		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
+		return NULL;
+	}
+	page = get_page_from_freelist(gfp, order, mt);
+	/*
+	 * v6.10's __alloc_pages_direct_reclaim() and should_reclaim_retry(): reclaim, retry, and
+	 * give up after MAX_RECLAIM_RETRIES rounds without progress.  tinymm also caps the rounds
+	 * with progress (4x), so a reclaimer that keeps freeing pages someone else takes cannot
+	 * loop forever: the allocation then fails with NULL, never hangs.
+	 */
+	if (!page && direct_reclaim_hook && (gfp & __GFP_DIRECT_RECLAIM)) {
+		int no_progress = 0, rounds = 0;
+		while (!page && no_progress < MAX_RECLAIM_RETRIES && rounds++ < 4 * MAX_RECLAIM_RETRIES) {
+			long progress = direct_reclaim_hook(gfp, order);
+			if (progress < 0)
+				break;		/* may not reclaim here (atomic, or inside reclaim) */
+			if (!progress)
+				no_progress++;
+			page = get_page_from_freelist(gfp, order, mt);
 		}
 	}
 	if (!page) {

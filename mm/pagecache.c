@@ -1,7 +1,8 @@
 /*
  * pagecache.c - the page cache proper: a mapping's folios indexed by page offset in its XArray,
- * lookup and insertion, the read path with readahead, and invalidation.  Linux keeps all of this
- * in mm/filemap.c with the folio lock; tinymm keeps the lock and bit waits in mm/filemap.c and
+ * lookup, insertion and removal (leaving workingset shadows), the read path with readahead.
+ * Truncation and invalidation are mm/truncate.c's.  Linux keeps all of this in mm/filemap.c
+ * with the folio lock; tinymm keeps the lock and bit waits in mm/filemap.c and
  * the cache here, so each file holds one idea.
  *
  * Invariants (see include/tinymm/pagemap.h for the API):
@@ -25,12 +26,14 @@
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
+#include "tinymm/workingset.h"
 
 void address_space_init(struct address_space *mapping, const struct address_space_operations *a_ops,
 			loff_t size)
 {
 	memset(mapping, 0, sizeof(*mapping));
 	xa_init(&mapping->i_pages);
+	xa_set_update(&mapping->i_pages, workingset_update_node);	/* v6.10's mapping_set_update */
 	INIT_LIST_HEAD(&mapping->i_io_list);
 	mapping->a_ops = a_ops;
 	mapping->size = size;
@@ -54,7 +57,7 @@ unsigned long nr_pagecache_pages(void)
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index, gfp_t gfp)
 {
 	unsigned long flags;
-	void *old;
+	void *old, *shadow = NULL;
 
 	__folio_set_locked(folio);
 	folio->mapping = mapping;
@@ -69,6 +72,7 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 		 * xas_nomem() outside the lock; tinymm's allocator never sleeps, but says so). */
 		old = xa_store(&mapping->i_pages, index, folio, (gfp & ~GFP_KERNEL) | GFP_ATOMIC);
 		if (!xa_is_err(old)) {
+			shadow = old;		/* a workingset shadow entry, or NULL */
 			mapping->nrpages++;
 			mod_node_page_state(NR_FILE_PAGES, 1);
 		}
@@ -80,8 +84,34 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 		folio_put(folio);
 		return xa_err(old);
 	}
+	/* Evicted not long ago?  The shadow decides whether it starts active (a folio being
+	 * written, __GFP_WRITE, is not a refault: its old contents are not wanted back). */
+	if (shadow && !(gfp & __GFP_WRITE))
+		workingset_refault(folio, shadow);
 	folio_add_lru(folio);		/* v6.10: via this CPU's lru_add batch (mm/swap.c) */
 	return 0;
+}
+
+/* v6.10's page_cache_delete() + filemap_unaccount_folio(); xa_lock held, folio locked.  The
+ * slot's marks go and @shadow (a value entry, or NULL) takes its place. */
+void __filemap_remove_folio(struct folio *folio, void *shadow)
+{
+	struct address_space *mapping = folio->mapping;
+
+	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	for (xa_mark_t m = XA_MARK_0; m <= XA_MARK_MAX; m++)
+		xa_clear_mark(&mapping->i_pages, folio->index, m);
+	if (shadow)
+		xa_store(&mapping->i_pages, folio->index, shadow, GFP_ATOMIC);	/* same slot: no node */
+	else
+		xa_erase(&mapping->i_pages, folio->index);
+	folio->mapping = NULL;
+	mapping->nrpages--;
+	mod_node_page_state(NR_FILE_PAGES, -1);
+	/* A dirty folio leaving the cache (truncation) takes its NR_FILE_DIRTY with it; PG_dirty
+	 * stays for the caller to see. */
+	if (folio_test_dirty(folio))
+		mod_node_page_state(NR_FILE_DIRTY, -1);
 }
 
 void filemap_remove_folio(struct folio *folio)
@@ -89,22 +119,14 @@ void filemap_remove_folio(struct folio *folio)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-	xa_erase(&mapping->i_pages, folio->index);	/* and its tags */
-	folio->mapping = NULL;
-	mapping->nrpages--;
-	mod_node_page_state(NR_FILE_PAGES, -1);
-	/* v6.10's filemap_unaccount_folio(): a dirty folio leaving the cache (truncation) takes
-	 * its NR_FILE_DIRTY with it; PG_dirty stays for the caller to see. */
-	if (folio_test_dirty(folio))
-		mod_node_page_state(NR_FILE_DIRTY, -1);
+	__filemap_remove_folio(folio, NULL);
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 	folio_put(folio);			/* the cache's reference; the caller still holds one */
 }
 
 /*
- * A referenced folio at @index, or NULL.  Value entries (shadows, next issue) are misses.
+ * A referenced folio at @index, or NULL.  Value entries (workingset shadows) are misses.
  * Linux looks up under rcu_read_lock() with folio_try_get() and a re-check, never taking the
  * index lock.  tinymm's equivalent on its one CPU: interrupts masked, so no writer (they hold
  * xa_lock with interrupts masked) and no I/O completion can run in the middle of the walk; the
@@ -152,6 +174,8 @@ repeat:
 		return folio;
 	if (!(fgp_flags & FGP_CREAT))
 		return ERR_PTR(-ENOENT);
+	if (fgp_flags & FGP_WRITE)
+		gfp |= __GFP_WRITE;
 	folio = folio_alloc(gfp, 0);
 	if (!folio)
 		return ERR_PTR(-ENOMEM);
@@ -315,46 +339,4 @@ repeat:
 		goto repeat;
 	}
 	return folio;
-}
-
-/* v6.10's mapping_evict_folio(): only a clean, unlocked folio nobody else holds goes. */
-static bool mapping_evict_folio(struct folio *folio)
-{
-	if (folio_test_dirty(folio) || folio_test_writeback(folio))
-		return false;
-	/* Ours (the lookup's) and the cache's: anything more is a user. */
-	if (atomic_read(&folio->_refcount) > 2)
-		return false;
-	filemap_remove_folio(folio);
-	return true;
-}
-
-unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end)
-{
-	unsigned long count = 0, flags;
-	pgoff_t index = start;
-
-	lru_add_drain();	/* a batched folio holds a reference: drain so it can go (v6.10's
-				 * invalidate_bdev does lru_add_drain_all() first) */
-
-	for (;;) {
-		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-		struct folio *folio = xa_find(&mapping->i_pages, &index, end, XA_PRESENT);
-		while (folio && xa_is_value(folio))
-			folio = index < end ? xa_find_after(&mapping->i_pages, &index, end, XA_PRESENT) : NULL;
-		if (folio)
-			folio_get(folio);
-		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-		if (!folio)
-			break;
-		if (folio_trylock(folio)) {
-			if (folio->mapping == mapping && mapping_evict_folio(folio))
-				count++;
-			folio_unlock(folio);
-		}
-		folio_put(folio);
-		if (index++ == end)
-			break;
-	}
-	return count;
 }

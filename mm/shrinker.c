@@ -50,7 +50,11 @@ static unsigned long do_shrink_slab(struct shrink_control *sc, struct shrinker *
 
 	if (!freeable || freeable == SHRINK_EMPTY)
 		return 0;
-	unsigned long total = (freeable >> priority) * 4 / (unsigned long)(s->seeks ? s->seeks : DEFAULT_SEEKS);
+	unsigned long total;
+	if (s->seeks == SHRINKER_NOSEEKS)
+		total = (freeable + 1) / 2;	/* v6.10: freeable / 2 (rounded up: one left over goes too) */
+	else
+		total = (freeable >> priority) * 4 / (unsigned long)(s->seeks ? s->seeks : DEFAULT_SEEKS);
 	total = min(total, 2 * freeable);
 	while (total >= batch || total >= freeable) {
 		unsigned long n = min(batch, total);

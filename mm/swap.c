@@ -3,7 +3,7 @@
  * helpers of include/linux/mm_inline.h): per-CPU folio batches in front of the lists,
  * two-touch activation at access time, rotation after writeback, the unevictable list, and
  * taking a folio off its list when its last reference goes.  Reclaim (the scanning of these
- * lists) comes later; docs/pagecache.md's "LRU" section describes the whole.
+ * lists) is mm/vmscan.c; docs/pagecache.md's "LRU" section describes the whole.
  *
  * Why batches: a folio enters the cache with the mapping's lock held and one CPU's view of it;
  * taking the global lru_lock for each would serialise every reader on it.  v6.10 collects
@@ -21,6 +21,7 @@
 #include "tinymm/shell.h"
 #include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
+#include "tinymm/workingset.h"
 #include "internal.h"
 
 struct lruvec node_lruvec = {
@@ -61,7 +62,7 @@ static void update_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pa
 				    nr_pages);
 }
 
-static void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
+void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = folio_lru_list(folio);
 
@@ -69,7 +70,7 @@ static void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
 	page_list_add(&lruvec->lists[lru], &folio->page);
 }
 
-static void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio)
+void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = folio_lru_list(folio);
 
@@ -77,7 +78,7 @@ static void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio)
 	page_list_add_tail(&lruvec->lists[lru], &folio->page);
 }
 
-static void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
+void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = folio_lru_list(folio);
 
@@ -283,7 +284,7 @@ void folio_mark_accessed(struct folio *folio)
 		else
 			__lru_cache_activate_folio(folio);
 		folio_clear_referenced(folio);
-		/* workingset_activation() comes with mm/workingset.c */
+		workingset_activation(folio);
 	}
 	if (folio_test_idle(folio))
 		folio_clear_idle(folio);
@@ -346,37 +347,82 @@ void check_move_unevictable_folios(struct folio_batch *fbatch)
 }
 
 /*
- * Clear AS_UNEVICTABLE and move the mapping's folios back, PAGEVEC_SIZE at a time: what v6.10's
- * shmem_unlock_mapping does for SHM_UNLOCK (filemap_get_folios + check_move_unevictable_folios).
- * Returns the folios looked at.
+ * v6.10's cull for a folio reclaim finds unevictable, done at once for a whole batch: listed
+ * folios of @fbatch that may no longer be evicted move to the unevictable list (PG_active
+ * cleared, PG_unevictable set).  Batched ones are decided by lru_add_fn at drain.
  */
-unsigned long mapping_release_unevictable(struct address_space *mapping)
+static void cull_unevictable_folios(struct folio_batch *fbatch)
+{
+	long pgculled = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
+	for (unsigned int i = 0; i < fbatch->nr; i++) {
+		struct folio *folio = fbatch->folios[i];
+
+		if (!folio_test_clear_lru(folio))
+			continue;
+		if (!folio_evictable(folio) && !folio_test_unevictable(folio)) {
+			lruvec_del_folio(&node_lruvec, folio);
+			folio_clear_active(folio);
+			folio_set_unevictable(folio);
+			lruvec_add_folio(&node_lruvec, folio);
+			pgculled += (long)folio_nr_pages(folio);
+		}
+		folio_set_lru(folio);
+	}
+	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
+	count_vm_events(UNEVICTABLE_PGCULLED, pgculled);
+}
+
+/* Every folio of @mapping, PAGEVEC_SIZE at a time with a reference each, through @fn
+ * (filemap_get_folios + a batch function, as v6.10's shmem_unlock_mapping).  Folios seen. */
+static unsigned long mapping_for_each_batch(struct address_space *mapping,
+					    void (*fn)(struct folio_batch *fbatch))
 {
 	struct folio_batch fbatch;
 	unsigned long seen = 0, flags;
 	pgoff_t index = 0;
 	struct folio *folio;
 
-	mapping_clear_unevictable(mapping);
 	for (;;) {
 		folio_batch_init(&fbatch);
 		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
 		for (folio = xa_find(&mapping->i_pages, &index, ~0UL, XA_PRESENT); folio;
 		     folio = index == ~0UL ? NULL : xa_find_after(&mapping->i_pages, &index, ~0UL, XA_PRESENT)) {
 			if (xa_is_value(folio))
-				continue;		/* a shadow entry (workingset, later) */
+				continue;		/* a workingset shadow entry */
 			folio_get(folio);
 			if (!folio_batch_add(&fbatch, folio))
 				break;			/* full: go on after @index next time */
 		}
 		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 		seen += folio_batch_count(&fbatch);
-		check_move_unevictable_folios(&fbatch);
+		fn(&fbatch);
 		folios_put(&fbatch);
 		if (!folio || index == ~0UL)
 			return seen;
 		index++;
 	}
+}
+
+/* Clear AS_UNEVICTABLE and move the mapping's folios back (SHM_UNLOCK).  Folios seen. */
+unsigned long mapping_release_unevictable(struct address_space *mapping)
+{
+	mapping_clear_unevictable(mapping);
+	return mapping_for_each_batch(mapping, check_move_unevictable_folios);
+}
+
+/*
+ * Set AS_UNEVICTABLE and move the mapping's cached folios to the unevictable list now.  v6.10's
+ * SHM_LOCK only sets the bit and lets reclaim cull the folios when it meets them; tinymm moves
+ * them at once so `lru` shows the state the command asked for (reclaim would cull them anyway:
+ * folio_evictable() is false for every one).  Folios seen.
+ */
+unsigned long mapping_lock_unevictable(struct address_space *mapping)
+{
+	mapping_set_unevictable(mapping);
+	return mapping_for_each_batch(mapping, cull_unevictable_folios);
 }
 
 /* ---- checking and showing ---- */

@@ -2,9 +2,7 @@
  * vmstat_cmd.c - the `vmstat` command: /proc/vmstat's text, `name value` per line with Linux
  * v6.10's names, in its vmstat_text order (zone items, node items, then events), for the
  * counters tinymm keeps (include/tinymm/vmstat.h).  Items v6.10 has and tinymm does not (anon,
- * NUMA, THP, compaction, swap...) are left out rather than printed as a made-up 0; the items
- * of subsystems still to come (reclaim's pgscan/pgsteal, workingset) are printed: their
- * counters exist and read 0 until then.
+ * NUMA, THP, compaction, swap...) are left out rather than printed as a made-up 0.
  *
  * Deviations: nr_free_pages counts the per-CPU lists' frames too (as tinymm's MemFree: they are
  * as free as any); v6.10 counts the buddy lists only.  pgpgin/pgpgout are kept in sectors and
@@ -35,6 +33,7 @@ static const struct vmstat_item vmstat_items[] = {
 	NODE("nr_unevictable", NR_UNEVICTABLE),
 	FN("nr_slab_reclaimable", slab_pages_reclaimable),
 	FN("nr_slab_unreclaimable", slab_pages_unreclaimable),
+	NODE("workingset_nodes", WORKINGSET_NODES),
 	NODE("workingset_refault_file", WORKINGSET_REFAULT_FILE),
 	NODE("workingset_activate_file", WORKINGSET_ACTIVATE_FILE),
 	NODE("workingset_restore_file", WORKINGSET_RESTORE_FILE),
@@ -42,14 +41,19 @@ static const struct vmstat_item vmstat_items[] = {
 	NODE("nr_file_pages", NR_FILE_PAGES),
 	NODE("nr_dirty", NR_FILE_DIRTY),
 	NODE("nr_writeback", NR_WRITEBACK),
+	NODE("nr_vmscan_write", NR_VMSCAN_WRITE),
+	NODE("nr_vmscan_immediate_reclaim", NR_VMSCAN_IMMEDIATE),
 	EVENT("pgpgin", PGPGIN),
 	EVENT("pgpgout", PGPGOUT),
+	EVENT("allocstall_normal", ALLOCSTALL),
 	EVENT("pgactivate", PGACTIVATE),
 	EVENT("pgdeactivate", PGDEACTIVATE),
+	EVENT("pgrefill", PGREFILL),
 	EVENT("pgsteal_kswapd", PGSTEAL_KSWAPD),
 	EVENT("pgsteal_direct", PGSTEAL_DIRECT),
 	EVENT("pgscan_kswapd", PGSCAN_KSWAPD),
 	EVENT("pgscan_direct", PGSCAN_DIRECT),
+	EVENT("pageoutrun", PAGEOUTRUN),
 	EVENT("pgrotated", PGROTATED),
 	EVENT("unevictable_pgs_culled", UNEVICTABLE_PGCULLED),
 	EVENT("unevictable_pgs_scanned", UNEVICTABLE_PGSCANNED),

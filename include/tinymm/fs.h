@@ -48,6 +48,8 @@ struct address_space_operations {
 	int (*read_folio)(struct address_space *mapping, struct folio *folio);
 	void (*readahead)(struct readahead_control *rac);
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
+	/* One locked, dirty-cleared folio; unlocks it.  Reclaim's pageout() uses it (v6.10). */
+	int (*writepage)(struct folio *folio, struct writeback_control *wbc);
 };
 
 struct block_device;

@@ -85,6 +85,9 @@ void ktest_skip(struct ktest *t, const char *reason);
 #define KTEST_ASSERT_EQ(t, a, b)	__KTEST_CMP(t, a, ==, b, return)
 #define KTEST_ASSERT_NE(t, a, b)	__KTEST_CMP(t, a, !=, b, return)
 #define KTEST_ASSERT_TRUE(t, x)		__KTEST_CMP(t, !!(x), ==, 1, return)
+#define KTEST_ASSERT_FALSE(t, x)	__KTEST_CMP(t, !!(x), ==, 0, return)
+#define KTEST_ASSERT_LE(t, a, b)	__KTEST_CMP(t, a, <=, b, return)
+#define KTEST_ASSERT_GT(t, a, b)	__KTEST_CMP(t, a, >, b, return)
 #define KTEST_EXPECT_STREQ(t, a, b)							\
 	do {										\
 		const char *__a = (a), *__b = (b);					\

@@ -75,9 +75,16 @@ void kernel_poison_pages(struct page *page, unsigned long nr);
 bool check_poison_pages(struct page *page, unsigned long nr);	/* false: reported, leak it */
 
 /* Called when an allocation finds a zone below its low watermark (v6.10: wakeup_kswapd);
- * reclaim fills it in.  kswapd_wakeups counts the occasions. */
+ * mm/vmscan.c fills it in.  kswapd_wakeups counts the occasions. */
 extern void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
 extern unsigned long kswapd_wakeups;
+/* Direct reclaim (mm/vmscan.c sets it): called by an allocation with __GFP_DIRECT_RECLAIM that
+ * found no page; returns pages reclaimed, or -1 where reclaim may not run (atomic context,
+ * inside reclaim).  The allocator retries as v6.10's should_reclaim_retry (MAX_RECLAIM_RETRIES). */
+extern long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
+#ifndef MAX_RECLAIM_RETRIES
+#define MAX_RECLAIM_RETRIES	16
+#endif
 
 extern bool page_checks;		/* tinymm.check_pages */
 extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;

@@ -93,6 +93,7 @@ void folio_wait_writeback(struct folio *folio);
 #define FGP_ACCESSED		0x00000001
 #define FGP_LOCK		0x00000002
 #define FGP_CREAT		0x00000004
+#define FGP_WRITE		0x00000008	/* for writing: __GFP_WRITE, not a refault */
 
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index, gfp_t gfp);
 struct folio *__filemap_get_folio(struct address_space *mapping, pgoff_t index, unsigned int fgp_flags,
@@ -103,7 +104,17 @@ long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_
 		  size_t count);
 struct folio *read_cache_folio(struct address_space *mapping, pgoff_t index);
 void filemap_remove_folio(struct folio *folio);
+void __filemap_remove_folio(struct folio *folio, void *shadow);	/* xa_lock held */
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
+/* Truncation and invalidation (mm/truncate.c, v6.10's; docs/pagecache.md): byte ranges for
+ * truncation (lend inclusive, -1: to the end), page ranges (inclusive) for invalidation. */
+void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
+void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+unsigned long mapping_try_invalidate(struct address_space *mapping, pgoff_t start, pgoff_t end,
+				     unsigned long *nr_failed);
+int invalidate_inode_pages2_range(struct address_space *mapping, pgoff_t start, pgoff_t end);
+int invalidate_inode_pages2(struct address_space *mapping);
+void folio_cancel_dirty(struct folio *folio);
 void address_space_init(struct address_space *mapping, const struct address_space_operations *a_ops,
 			loff_t size);
 /* Record a failed write on the mapping, as Linux's mapping_set_error: errseq_set(wb_err) for

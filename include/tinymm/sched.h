@@ -49,11 +49,18 @@
 #define STACK_END_MAGIC		0x57ac6e9dUL	/* Linux's, as a word pattern */
 #define STACK_FILL		0xbdbdbdbdUL	/* untouched stack, for the high-water mark */
 
+/* task_struct.flags, Linux's values: PF_MEMALLOC marks a task inside reclaim (its own
+ * allocations must not recurse into reclaim), PF_KSWAPD the kswapd thread. */
+#define PF_MEMALLOC		0x00000800
+#define PF_KSWAPD		0x00020000
+#define current_is_kswapd()	(current && (current->flags & PF_KSWAPD))
+
 #define SCHED_SLICE_NS		10000000ULL	/* 10 ms round-robin quantum */
 
 struct task_struct {
 	struct arch_context ctx;	/* saved registers while not on the CPU */
 	volatile long __state;		/* TASK_* */
+	unsigned int flags;		/* PF_* */
 	int prio;
 	int pid;
 	unsigned int preempt_count;	/* saved __preempt_count while switched out */

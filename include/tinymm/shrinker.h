@@ -4,8 +4,8 @@
  * could free) and scan_objects() (free up to sc->nr_to_scan, return how many it freed, or
  * SHRINK_STOP); shrink_slab() asks every registered shrinker for a share that grows as
  * @priority falls (DEF_PRIORITY 12: 1/4096 of the freeable, scaled by 4 / seeks; 0: all).
- * tinymm has no reclaim yet: the `shrink` command and tests call shrink_slab(); the reclaim
- * issue will call it from kswapd and direct reclaim, as v6.10's shrink_node() does.
+ * Reclaim (mm/vmscan.c's shrink_node, for kswapd and direct reclaim) calls shrink_slab(), as
+ * v6.10 does; so do the `shrink` command and tests.
  */
 #ifndef TINYMM_SHRINKER_H
 #define TINYMM_SHRINKER_H
@@ -25,12 +25,17 @@ struct shrink_control {
 #define DEFAULT_SEEKS	2
 #define SHRINK_BATCH	128
 #define DEF_PRIORITY	12
+/* v6.10 writes seeks = 0 for objects that cost no I/O to recreate (shadow nodes): half of the
+ * freeable at every priority.  tinymm's 0 means DEFAULT_SEEKS (static initialisers), so that
+ * case has its own value. */
+#define SHRINKER_NOSEEKS	(-1)
 
 struct shrinker {
 	unsigned long (*count_objects)(struct shrinker *, struct shrink_control *sc);
 	unsigned long (*scan_objects)(struct shrinker *, struct shrink_control *sc);
 	long batch;		/* 0: SHRINK_BATCH */
-	int seeks;		/* the cost to recreate an object; 0: DEFAULT_SEEKS */
+	int seeks;		/* the cost to recreate an object; 0: DEFAULT_SEEKS;
+				 * SHRINKER_NOSEEKS: no I/O to recreate (v6.10's seeks 0) */
 	const char *name;
 	void *private_data;
 	struct shrinker *next;

@@ -13,13 +13,15 @@
  *   __page_cache_release(f)     the last reference is gone: off its list (folio_put calls it)
  *   mapping_set_unevictable(m) / mapping_clear_unevictable(m)   AS_UNEVICTABLE (bit only, as
  *                               v6.10); mapping_release_unevictable(m) clears it and moves the
- *                               mapping's folios back (v6.10's shmem_unlock_mapping walk)
+ *                               mapping's folios back (v6.10's shmem_unlock_mapping walk);
+ *                               mapping_lock_unevictable(m) sets it and culls them at once
  *
  * Invariants: a folio is on exactly one list iff PG_lru; PG_active only on the active list,
  * PG_unevictable only on the unevictable list (never both); lruvec.nr_pages[lru] is the
  * length of lists[lru] and equals the matching node stat (NR_INACTIVE_FILE...).  A folio in a
  * batch has no PG_lru and holds one reference for the batch.  The list head is the newest
- * folio, the tail the oldest: reclaim (later) scans from the tail.
+ * folio, the tail the oldest: reclaim (mm/vmscan.c) scans from the tail.  A folio reclaim has
+ * isolated is on no list, has no PG_lru and holds reclaim's reference.
  * Locking: lruvec.lru_lock, taken irqsave (writeback completions rotate folios from interrupts),
  * around every list change and PG_lru/PG_active/PG_unevictable change of a listed folio; the
  * per-CPU batches by masking interrupts (v6.10: local_lock).  Lock order: xa_lock, then
@@ -32,6 +34,7 @@
 #include "fs.h"
 #include "mm_types.h"
 #include "mmzone.h"
+#include "pagevec.h"
 #include "spinlock.h"
 
 /* v6.10's enum lru_list: anon lists exist and stay empty until anonymous memory (MMU issue). */
@@ -53,33 +56,13 @@ struct lruvec {
 	struct page_list lists[NR_LRU_LISTS];	/* head = newest, tail = oldest */
 	unsigned long nr_pages[NR_LRU_LISTS];	/* each list's length (v6.10: lru_zone_size) */
 	spinlock_t lru_lock;
+	/* mm/workingset.c: the clock of evictions and activations that shadow entries are
+	 * stamped with, and reclaim's snapshot of WORKINGSET_ACTIVATE_FILE (v6.10's refaults[1]):
+	 * a change since the last reclaim run means the active list may be shrunk. */
+	atomic_long_t nonresident_age;
+	unsigned long refaults_file;
 };
 extern struct lruvec node_lruvec;
-
-/* v6.10's folio_batch: 31 pointers + header make a power of two (include/linux/pagevec.h). */
-#define PAGEVEC_SIZE	31
-struct folio_batch {
-	unsigned char nr;
-	unsigned char i;
-	bool percpu_pvec_drained;
-	struct folio *folios[PAGEVEC_SIZE];
-};
-static inline void folio_batch_init(struct folio_batch *fbatch)
-{
-	fbatch->nr = 0;
-	fbatch->i = 0;
-	fbatch->percpu_pvec_drained = false;
-}
-static inline unsigned int folio_batch_count(const struct folio_batch *fbatch)
-{
-	return fbatch->nr;
-}
-/* Add, and return the room left (0: full, drain it). */
-static inline unsigned int folio_batch_add(struct folio_batch *fbatch, struct folio *folio)
-{
-	fbatch->folios[fbatch->nr++] = folio;
-	return PAGEVEC_SIZE - fbatch->nr;
-}
 
 /* Mapping flag AS_UNEVICTABLE (fs.h): ramfs / SHM_LOCK style, the whole mapping stays. */
 static inline void mapping_set_unevictable(struct address_space *mapping)
@@ -95,6 +78,11 @@ static inline bool mapping_unevictable(const struct address_space *mapping)
 	return mapping && test_bit(AS_UNEVICTABLE, &mapping->flags);
 }
 
+/* The list primitives (v6.10's mm_inline.h), lru_lock held: reclaim isolates and puts back. */
+void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio);
+void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio);
+void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio);
+
 void folio_add_lru(struct folio *folio);
 void lru_add_drain(void);
 void folio_mark_accessed(struct folio *folio);
@@ -104,11 +92,40 @@ void __page_cache_release(struct folio *folio);
 bool folio_evictable(const struct folio *folio);
 void check_move_unevictable_folios(struct folio_batch *fbatch);
 unsigned long mapping_release_unevictable(struct address_space *mapping);
+unsigned long mapping_lock_unevictable(struct address_space *mapping);
 /* The list a listed folio is on (v6.10's folio_lru_list; file folios only here). */
 enum lru_list folio_lru_list(const struct folio *folio);
 /* Folios waiting in this CPU's batches (for tests and `lru`). */
 unsigned int lru_batched_folios(void);
 /* Walk every list and compare with the counts; prints each mismatch, returns their number. */
 int lru_check(int (*pr)(const char *fmt, ...));
+
+/*
+ * Reclaim (mm/vmscan.c), v6.10's classic (non-MGLRU) scanner over the file lists.
+ *   try_to_free_pages(gfp, order)  direct reclaim: an allocation that may sleep found no page;
+ *                                  returns the pages freed (0: no progress)
+ *   kswapd: a thread woken below a zone's low watermark that reclaims up to its high one
+ */
+#define SWAP_CLUSTER_MAX	32UL
+#ifndef MAX_RECLAIM_RETRIES
+#define MAX_RECLAIM_RETRIES	16
+#endif
+unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order);
+void kswapd_run(void);			/* at boot, once threads can be created */
+/* v6.10's folio_check_references() verdicts, exposed for the KTAP rules. */
+enum folio_references {
+	FOLIOREF_RECLAIM,
+	FOLIOREF_RECLAIM_CLEAN,
+	FOLIOREF_KEEP,
+	FOLIOREF_ACTIVATE,
+};
+enum folio_references folio_check_references(struct folio *folio);
+/* v6.10's inactive_is_low() for the file lists. */
+bool inactive_file_is_low(struct lruvec *lruvec);
+/* shrink_folio_list() on one listed folio, for the KTAP rules: pages freed. */
+unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgdat_dirty);
+/* kswapd's state, for `vmstat`-like views and tests. */
+unsigned long kswapd_runs(void);
+bool kswapd_is_running(void);
 
 #endif

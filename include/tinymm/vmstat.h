@@ -18,12 +18,15 @@ enum node_stat_item {
 	NR_INACTIVE_FILE,
 	NR_ACTIVE_FILE,
 	NR_UNEVICTABLE,
-	/* Workingset (mm/workingset.c, with reclaim): refaults seen, activated, restored; shadow
-	 * nodes reclaimed.  0 until then. */
+	/* Workingset (mm/workingset.c): XArray nodes holding only shadow entries; refaults seen,
+	 * activated, restored; shadow nodes reclaimed. */
+	WORKINGSET_NODES,
 	WORKINGSET_REFAULT_FILE,
 	WORKINGSET_ACTIVATE_FILE,
 	WORKINGSET_RESTORE_FILE,
 	WORKINGSET_NODERECLAIM,
+	NR_VMSCAN_WRITE,	/* folios reclaim started writeback on (pageout) */
+	NR_VMSCAN_IMMEDIATE,	/* folios marked PG_reclaim to be reclaimed when their I/O ends */
 	NR_VM_NODE_STAT_ITEMS
 };
 
@@ -33,10 +36,13 @@ enum vm_event_item {
 	PGACTIVATE,		/* folios moved to the active list */
 	PGDEACTIVATE,		/* ... to the inactive list (reclaim) */
 	PGROTATED,		/* ... to the inactive tail after writeback (folio_rotate_reclaimable) */
-	PGSCAN_KSWAPD,		/* reclaim (later): folios scanned and reclaimed, by kswapd / direct */
+	ALLOCSTALL,		/* direct reclaim entered (v6.10 counts per zone: allocstall_normal) */
+	PGREFILL,		/* active folios scanned (shrink_active_list) */
+	PGSCAN_KSWAPD,		/* reclaim: inactive folios scanned and reclaimed, by kswapd / direct */
 	PGSCAN_DIRECT,
 	PGSTEAL_KSWAPD,
 	PGSTEAL_DIRECT,
+	PAGEOUTRUN,		/* kswapd's balance_pgdat runs */
 	UNEVICTABLE_PGCULLED,	/* folios put on the unevictable list */
 	UNEVICTABLE_PGSCANNED,	/* checked by check_move_unevictable_folios */
 	UNEVICTABLE_PGRESCUED,	/* moved back from the unevictable list */

@@ -22,20 +22,15 @@
 
 #include "fs.h"
 #include "mm_types.h"
+#include "pagevec.h"
 
 enum writeback_sync_modes {
 	WB_SYNC_NONE,		/* don't wait on anything: background and periodic writeback */
 	WB_SYNC_ALL,		/* wait on every folio: data integrity (sync, fsync) */
 };
 
-enum wb_reason { WB_REASON_BACKGROUND, WB_REASON_SYNC, WB_REASON_PERIODIC };
+enum wb_reason { WB_REASON_BACKGROUND, WB_REASON_SYNC, WB_REASON_PERIODIC, WB_REASON_VMSCAN };
 
-#define PAGEVEC_SIZE	31
-
-struct folio_batch {
-	unsigned char nr, i;
-	struct folio *folios[PAGEVEC_SIZE];
-};
 
 struct writeback_control {
 	long nr_to_write;		/* pages left to write; decremented per folio */

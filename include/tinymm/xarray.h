@@ -18,6 +18,9 @@
  *   xa_empty(xa), xa_destroy(xa)       free every node (entries are the caller's)
  *   xa_marked(xa, mark)                some entry carries @mark (O(1): the root's mark bits)
  *   xa_lock(xa) / xa_unlock(xa), xa_lock_irq, xa_lock_irqsave(xa, flags)   the array's lock
+ *   xa_set_update(xa, fn)              fn(node) after a leaf's count or nr_values changed, and
+ *                                      with count 0 just before a leaf is freed (shadow nodes)
+ *   xa_delete_node(node)               erase every entry of an all-values leaf, free it
  * Replacing a present entry (xa_store of non-NULL) keeps its marks; erasing it clears them.
  * Entries must be 4-byte aligned pointers or value entries.
  * Nodes come from the "radix_tree_node" slab cache (Linux's name for the XArray node cache).
@@ -28,8 +31,10 @@
 #ifndef TINYMM_XARRAY_H
 #define TINYMM_XARRAY_H
 
+#include "bitops.h"
 #include "gfp.h"
 #include "kernel.h"
+#include "list.h"
 #include "spinlock.h"
 
 typedef unsigned int xa_mark_t;
@@ -44,14 +49,58 @@ typedef unsigned int xa_mark_t;
 #define XA_FLAGS_MARK(mark)	((gfp_t)(1U << (24 + (mark))))
 #define XA_FLAGS_MARKS		(XA_FLAGS_MARK(0) | XA_FLAGS_MARK(1) | XA_FLAGS_MARK(2))
 
+/* 64 slots: a 1 GiB file (262144 pages) is 3 levels deep.  16 (shift 4, Linux's
+ * CONFIG_BASE_SMALL) also works: -DXA_CHUNK_SHIFT=4. */
+#ifndef XA_CHUNK_SHIFT
+#define XA_CHUNK_SHIFT		6
+#endif
+#define XA_CHUNK_SIZE		(1U << XA_CHUNK_SHIFT)
+#define XA_CHUNK_MASK		(XA_CHUNK_SIZE - 1)
+#define XA_MAX_MARKS		3
+#define XA_MARK_LONGS		BITS_TO_LONGS(XA_CHUNK_SIZE)
+_Static_assert(XA_CHUNK_SHIFT >= 2 && XA_CHUNK_SHIFT <= 7, "count and offset are bytes");
+
+struct xarray;
+
+/*
+ * A node of the tree, public as in Linux so that mm/workingset.c can keep "shadow nodes" (leaves
+ * holding only value entries) on a list of its own and reclaim them: 576 bytes on 64-bit, 300 on
+ * 32-bit.  Only lib/xarray.c changes a node, with the array's lock held; users read count,
+ * nr_values and array and own private_list (from the update callback, under the lock).
+ */
+struct xa_node {
+	unsigned char shift;		/* slot of index i: (i >> shift) & XA_CHUNK_MASK; 0: a leaf */
+	unsigned char offset;		/* this node's slot in its parent */
+	unsigned char count;		/* non-NULL slots */
+	unsigned char nr_values;	/* slots holding value entries (xa_is_value); 0 if inner */
+	struct xa_node *parent;		/* NULL: the top node */
+	struct xarray *array;		/* the array the node belongs to */
+	struct list_head private_list;	/* empty from allocation; the update callback's to use */
+	void *slots[XA_CHUNK_SIZE];	/* entries (leaf) or tagged child nodes */
+	unsigned long marks[XA_MAX_MARKS][XA_MARK_LONGS];
+};
+
+typedef void (*xa_update_node_t)(struct xa_node *node);
+
+/*
+ * xa_update: called with the leaf (shift 0, never an inner node) after any xa_store / xa_erase /
+ * xa_delete_node changed its count or nr_values, and with count == nr_values == 0 just before a
+ * leaf is freed (an emptied leaf gets that one call only); never for an entry alone in xa_head.
+ * The caller of the changing function holds xa_lock, so the callback runs under it and must not
+ * change the array.  Before a node is freed its private_list must be empty again (else a WARN,
+ * and the XArray unlinks it, so no list keeps pointing to freed memory).
+ * Linux passes the callback per operation (xas_set_update(&xas, fn)); tinymm has no xa_state,
+ * so it is per array: xa_set_update(), NULL (none) from xa_init() / XARRAY_INIT().
+ */
 struct xarray {
 	spinlock_t xa_lock;
 	gfp_t xa_flags;
 	void *xa_head;
+	xa_update_node_t xa_update;
 };
 
 #define XARRAY_INIT(name, flags)	{ .xa_lock = __SPIN_LOCK_UNLOCKED(name.xa_lock),	\
-					  .xa_flags = flags, .xa_head = NULL }
+					  .xa_flags = flags, .xa_head = NULL, .xa_update = NULL }
 #define DEFINE_XARRAY(name)		struct xarray name = XARRAY_INIT(name, 0)
 
 void xa_init(struct xarray *xa);
@@ -64,6 +113,11 @@ bool xa_get_mark(struct xarray *xa, unsigned long index, xa_mark_t mark);
 void *xa_find(struct xarray *xa, unsigned long *index, unsigned long max, xa_mark_t filter);
 void *xa_find_after(struct xarray *xa, unsigned long *index, unsigned long max, xa_mark_t filter);
 void xa_destroy(struct xarray *xa);
+/* Erase every entry of @node, a leaf holding only value entries (count == nr_values; else a WARN
+ * and nothing), through the update callback, and free it and the ancestors it leaves empty, as
+ * xa_erase would.  The caller holds xa_lock(node->array).  (Linux's xa_delete_node(node, update)
+ * for mm/workingset.c's shadow_lru_isolate(); the callback is the array's here.) */
+void xa_delete_node(struct xa_node *node);
 /* Nodes in use by all arrays (for tests and meminfo-style accounting). */
 unsigned long xa_nr_nodes(void);
 /* The "radix_tree_node" cache, (re)made: optional at boot after kmem_cache_init() (the first
@@ -85,6 +139,11 @@ extern unsigned long xa_find_steps;
 #define xa_unlock_irq(xa)		spin_unlock_irq(&(xa)->xa_lock)
 #define xa_lock_irqsave(xa, flags)	spin_lock_irqsave(&(xa)->xa_lock, flags)
 #define xa_unlock_irqrestore(xa, flags)	spin_unlock_irqrestore(&(xa)->xa_lock, flags)
+
+static inline void xa_set_update(struct xarray *xa, xa_update_node_t fn)
+{
+	xa->xa_update = fn;
+}
 
 static inline bool xa_marked(const struct xarray *xa, xa_mark_t mark)
 {
@@ -121,6 +180,21 @@ static inline int xa_err(void *entry)
 static inline void *xa_mk_err(int err)
 {
 	return (void *)(((unsigned long)(long)err << 2) | 2);	/* (a negative << is undefined) */
+}
+
+/* A node in a slot or xa_head is tagged as an internal entry (bits 1:0 == 10); so are errors,
+ * which are never stored. */
+static inline bool xa_is_internal(const void *entry)
+{
+	return ((unsigned long)entry & 3) == 2;
+}
+static inline bool xa_is_node(const void *entry)
+{
+	return xa_is_internal(entry) && !xa_is_err(entry);
+}
+static inline struct xa_node *xa_to_node(const void *entry)
+{
+	return (struct xa_node *)((unsigned long)entry - 2);
 }
 
 #define xa_for_each_range(xa, index, entry, start, last)				\

@@ -12,10 +12,15 @@
  *   10    xa_find, 11 xa_find_after (filter: XA_PRESENT or a mark; max: the index plus a byte
  *         or two, or ULONG_MAX)
  *   12    a walk over a range: xa_for_each_range, or by mark, up to 64 steps
- *   13    xa_destroy (the node count back to 0), rarely; else a replace of a present entry
+ *   13    xa_destroy (the node count back to 0), rarely; or xa_delete_node of a node on the
+ *         shadow list (taken off it first, as shadow_lru_isolate does, or not), its entries
+ *         erased from the model; else a replace of a present entry
  *   14, 15 the same as 0-5 on an index of an entry already present
  * Indices: a byte (small), a power of 64 plus or minus a few (every level boundary of the word
  * size), ULONG_MAX minus a byte, one of the last 8 indices used, or 8 raw bytes.
+ * The array's update callback is xm_shadow_update (xarray_model.h), which keeps the list of
+ * all-values leaves as mm/workingset.c will; after every operation xm_shadow_check() holds it to
+ * exactly the all-values leaves of the tree (nothing stale, nothing missing).
  * Every result is compared with the model; xa_check() after every operation; the whole array
  * (every entry and mark, the mark iterations) against the model every FULL_EVERY operations and
  * at the end, then xa_destroy() must bring the node count to 0.  A difference prints what and
@@ -23,7 +28,8 @@
  *
  * XARRAY_FUZZ_BREAK=1 stores an entry behind the model's back at the end of every input (the
  * comparison must abort), =2 sets a root mark no entry carries (xa_check must abort): CTests
- * fuzz.xarray_model_mismatch_aborts and fuzz.xarray_broken_invariant_aborts.
+ * fuzz.xarray_model_mismatch_aborts and fuzz.xarray_broken_invariant_aborts.  =3 makes the
+ * callback forget to unlist a leaf that gains a pointer (xm_shadow_check must abort).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -50,7 +56,7 @@ static struct xm model = { ents, 0, MODEL_CAP };
 static struct xarray xa;
 static unsigned long recent[8], op_index;
 static unsigned int nr_recent;
-static unsigned long long total_ops, total_inputs;
+static unsigned long long total_ops, total_inputs, total_deletes;
 static int break_mode;
 
 static int eprintf(const char *fmt, ...)
@@ -76,7 +82,8 @@ static void __attribute__((noreturn)) fuzz_fail(int line, const char *what)
 
 static void report(void)
 {
-	fprintf(stderr, "xarray_fuzz: %llu operations in %llu inputs\n", total_ops, total_inputs);
+	fprintf(stderr, "xarray_fuzz: %llu operations in %llu inputs, %llu shadow nodes deleted\n",
+		total_ops, total_inputs, total_deletes);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -94,6 +101,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	kmem_cache_init();
 	radix_tree_init();
 	xa_init(&xa);
+	xa_set_update(&xa, xm_shadow_update);
 	atexit(report);
 	return 0;
 }
@@ -233,6 +241,29 @@ static void walk_op(struct input *in, unsigned long index)
 	CHECK(n == 64 || !me);
 }
 
+/* shadow_lru_isolate(): one of the listed nodes, maybe unlisted first, deleted whole. */
+static void delete_node_op(struct input *in)
+{
+	struct xm_shadow *s = xm_shadow();
+	struct list_head *p = s->nodes.next;
+	bool values;
+
+	for (unsigned int k = byte(in) % s->nr; k; k--)
+		p = p->next;
+	struct xa_node *node = list_entry(p, struct xa_node, private_list);
+	unsigned long first = xm_node_index(node), nodes = xa_nr_nodes();
+	CHECK(!node->shift && node->array == &xa && xm_leaf(&xa, first) == node);
+	CHECK(xm_erase_range(&model, first, first + XA_CHUNK_MASK, &values) == node->count && values);
+	if (byte(in) & 1) {
+		list_del_init(&node->private_list);
+		s->nr--;
+	}
+	xa_delete_node(node);
+	total_deletes++;
+	CHECK(xa_nr_nodes() < nodes && !xm_leaf(&xa, first));
+	CHECK(!xa_find(&xa, &first, first + XA_CHUNK_MASK, XA_PRESENT));
+}
+
 static void one_op(struct input *in)
 {
 	unsigned int op = byte(in) % 16, b;
@@ -284,6 +315,9 @@ static void one_op(struct input *in)
 			xa_destroy(&xa);
 			model.nr = 0;
 			CHECK(xa_empty(&xa) && xa_nr_nodes() == 0 && !(xa.xa_flags & XA_FLAGS_MARKS));
+			CHECK(list_empty(&xm_shadow()->nodes));
+		} else if (b < 128 && xm_shadow()->nr) {
+			delete_node_op(in);
 		} else if (model.nr) {
 			index = model.ents[b % model.nr].index;
 			store_op(in, index);
@@ -308,6 +342,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (op_index = 0; op_index < ops; op_index++, total_ops++) {
 		one_op(&in);
 		CHECK(xa_check(&xa, eprintf) == 0);
+		CHECK(xm_shadow_check(&xa, eprintf) == 0);
 		if (op_index % FULL_EVERY == FULL_EVERY - 1)
 			CHECK(xm_compare(&model, &xa, eprintf) == 0);
 	}
@@ -321,11 +356,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			model.ents[i].marks &= ~(1U << XA_MARK_2);
 		}
 		xa.xa_flags |= XA_FLAGS_MARK(XA_MARK_2);	/* and no entry carries it */
+	} else if (break_mode == 3) {
+		bool full;
+		xa_destroy(&xa);
+		model.nr = 0;
+		xm_shadow()->broken = true;
+		xm_store(&model, 7, xa_mk_value(7), &full);
+		xa_store(&xa, 7, xa_mk_value(7), GFP_KERNEL);	/* listed */
+		xm_store(&model, 8, (void *)8, &full);
+		xa_store(&xa, 8, (void *)8, GFP_KERNEL);	/* and left listed */
+		xm_shadow()->broken = false;
+		CHECK(xm_shadow_check(&xa, eprintf) == 0);
 	}
 	CHECK(xa_check(&xa, eprintf) == 0);
 	CHECK(xm_compare(&model, &xa, eprintf) == 0);
 	xa_destroy(&xa);
 	model.nr = 0;
-	CHECK(xa_nr_nodes() == 0);
+	CHECK(xa_nr_nodes() == 0 && list_empty(&xm_shadow()->nodes) && !xm_shadow()->nr);
 	return 0;
 }

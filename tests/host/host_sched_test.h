@@ -5,6 +5,7 @@
  */
 #ifndef TINYMM_TEST_HOST_SCHED_TEST_H
 #define TINYMM_TEST_HOST_SCHED_TEST_H
+#include "tinymm/workingset.h"
 #include "test.h"
 #include "host_sched.h"
 #include "tinymm/completion.h"
@@ -141,6 +142,7 @@ static int host_sched_on_boot_stack(void)
 {
 	sched_init();			/* this context becomes the idle thread */
 	pagecache_init();		/* the folio wait table */
+	workingset_init();		/* the shadow-node shrinker, as boot/main.c */
 	timers_init(NULL);
 	workqueue_init();		/* the worker runs at once, then sleeps */
 	return _cmocka_run_group_tests("tests", host_sched_tests, host_sched_ntests, NULL, NULL);

@@ -6,6 +6,7 @@
  */
 #ifndef TINYMM_TEST_KTEST_ON_HOST_H
 #define TINYMM_TEST_KTEST_ON_HOST_H
+#include "tinymm/workingset.h"
 #include "test.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
@@ -50,6 +51,7 @@ static int ktest_on_host_main(const char *suite, size_t cases)
 		return 1;
 	kmem_cache_init();
 	pagecache_init();
+	workingset_init();
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 	free(ram);
 	return ret;

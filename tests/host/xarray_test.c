@@ -5,7 +5,12 @@
  * the sorted-array model, every node allocation of 300 random stores failing in turn, 65536
  * entries erased in random order back to no node, xa_find by mark over 262144 entries stepping
  * through a handful of nodes, the nodes' slab cache, a bad mark warned about, xa_check() seeing
- * a broken root mark.  Every test boots the page and slab allocators afresh.
+ * a broken root mark.  Shadow nodes: the 100000 random operations keep the shadow list; 20000
+ * values reclaimed node by node off it down to no node; xa_check() seeing a wrong nr_values,
+ * array or stray private_list; the shadow list's check seeing a missed unlink and a node
+ * dropped behind its back; a callback that leaves a freed node listed warned about (and the
+ * node unlinked); xa_delete_node() refusing a node with a pointer.  Every test boots the page
+ * and slab allocators afresh.
  */
 #include "test.h"
 #include "tinymm/bug.h"
@@ -83,9 +88,12 @@ static void random_100k_against_model(void **state)
 	struct xm m = { big_ents, 0, ARRAY_SIZE(big_ents) };
 
 	xa_init(&xa);
+	xa_set_update(&xa, xm_shadow_update);
 	assert_int_equal(xm_random_run(&xa, &m, 100000, 0x2545f4914f6cdd1dULL, 100, 0, pr), 0);
 	xa_destroy(&xa);
 	assert_int_equal(xa_nr_nodes(), 0);
+	assert_true(list_empty(&xm_shadow()->nodes));
+	assert_int_equal(xm_shadow()->nr, 0);
 }
 
 /* 300 random stores into a random array of 500 entries, each failing at every node allocation
@@ -230,6 +238,148 @@ static void xa_check_sees_a_stray_root_mark(void **state)
 	xa_destroy(&xa);
 }
 
+/* 20000 values over 1 << 18 indices and 100 pointers: the shrinker's loop (take the oldest
+ * shadow node off the list, xa_delete_node) leaves the pointers and the values beside them. */
+static void shadow_nodes_reclaimed_to_nothing(void **state)
+{
+	DEFINE_XARRAY(xa);
+	uint64_t seed = 7;
+	unsigned long deleted = 0, ptrs = 0, index;
+	void *entry;
+
+	xa_set_update(&xa, xm_shadow_update);
+	for (int i = 0; i < 20000; i++)
+		xa_store(&xa, xm_rand(&seed) % (1UL << 18), xa_mk_value(i), GFP_KERNEL);
+	for (unsigned long i = 0; i < 100; i++)
+		xa_store(&xa, i * 2099, (void *)(i * 8 + 8), GFP_KERNEL);
+	assert_int_equal(xm_shadow_check(&xa, pr), 0);
+	assert_true(xm_shadow()->nr > 3000);
+	while (!list_empty(&xm_shadow()->nodes)) {
+		struct xa_node *node = list_first_entry(&xm_shadow()->nodes, struct xa_node,
+							private_list);
+		unsigned long nodes = xa_nr_nodes();
+		list_del_init(&node->private_list);	/* as list_lru_isolate() */
+		xm_shadow()->nr--;
+		xa_delete_node(node);
+		assert_true(xa_nr_nodes() < nodes);
+		if (++deleted % 500 == 0) {
+			assert_int_equal(xa_check(&xa, pr), 0);
+			assert_int_equal(xm_shadow_check(&xa, pr), 0);
+		}
+	}
+	xa_for_each(&xa, index, entry) {
+		struct xa_node *leaf = xm_leaf(&xa, index);
+		assert_true(leaf && leaf->nr_values < leaf->count);
+		ptrs += !xa_is_value(entry);
+	}
+	assert_int_equal(ptrs, 100);
+	assert_int_equal(xa_check(&xa, pr), 0);
+	assert_int_equal(xm_shadow_check(&xa, pr), 0);
+	xa_for_each(&xa, index, entry)
+		xa_erase(&xa, index);
+	assert_true(xa_empty(&xa));
+	assert_int_equal(xa_nr_nodes(), 0);
+}
+
+static void xa_check_sees_wrong_shadow_fields(void **state)
+{
+	DEFINE_XARRAY(xa);
+	DEFINE_XARRAY(other);
+	LIST_HEAD(list);
+
+	xa_store(&xa, 70, xa_mk_value(1), GFP_KERNEL);
+	xa_store(&xa, 71, (void *)8, GFP_KERNEL);
+	struct xa_node *leaf = xm_leaf(&xa, 70), *top = xa_to_node(xa.xa_head);
+	assert_int_equal(xa_check(&xa, NULL), 0);
+	leaf->nr_values = 2;
+	assert_int_equal(xa_check(&xa, NULL), 1);
+	leaf->nr_values = 1;
+	top->nr_values = 1;				/* an inner node holds no values */
+	assert_int_equal(xa_check(&xa, NULL), 1);
+	top->nr_values = 0;
+	leaf->array = &other;
+	assert_int_equal(xa_check(&xa, NULL), 1);
+	leaf->array = &xa;
+	list_add(&leaf->private_list, &list);		/* listed, and no callback to unlist it */
+	assert_int_equal(xa_check(&xa, NULL), 1);
+	list_del_init(&leaf->private_list);
+	assert_int_equal(xa_check(&xa, NULL), 0);
+	xa_destroy(&xa);
+}
+
+/* The shadow list's own check fails: a leaf left listed after it gained a pointer (broken
+ * callback), a listed leaf taken off behind the tracker's back. */
+static void shadow_check_sees_a_wrong_list(void **state)
+{
+	DEFINE_XARRAY(xa);
+
+	xa_set_update(&xa, xm_shadow_update);
+	xa_store(&xa, 100, xa_mk_value(1), GFP_KERNEL);
+	xa_store(&xa, 300, xa_mk_value(1), GFP_KERNEL);
+	assert_int_equal(xm_shadow_check(&xa, pr), 0);
+	assert_int_equal(xm_shadow()->nr, 2);
+	xm_shadow()->broken = true;
+	xa_store(&xa, 101, (void *)8, GFP_KERNEL);
+	xm_shadow()->broken = false;
+	assert_int_equal(xm_shadow_check(&xa, NULL), 2);	/* the leaf, and the list's length */
+	assert_int_equal(xm_shadow_leaf_ok(xm_leaf(&xa, 100), NULL), 1);
+	xa_store(&xa, 101, xa_mk_value(1), GFP_KERNEL);		/* right again */
+	assert_int_equal(xm_shadow_check(&xa, pr), 0);
+	struct xa_node *leaf = xm_leaf(&xa, 300);
+	list_del_init(&leaf->private_list);			/* behind its back */
+	assert_int_equal(xm_shadow_check(&xa, NULL), 2);	/* the leaf, and the list's length */
+	list_add_tail(&leaf->private_list, &xm_shadow()->nodes);
+	assert_int_equal(xm_shadow_check(&xa, pr), 0);
+	xa_destroy(&xa);
+	assert_true(list_empty(&xm_shadow()->nodes));
+	assert_int_equal(xm_shadow_check(&xa, pr), 0);
+}
+
+static LIST_HEAD(sticky_list);
+
+/* A callback that never unlists: freeing its node is warned about and the node unlinked. */
+static void sticky_update(struct xa_node *node)
+{
+	if (list_empty(&node->private_list))
+		list_add(&node->private_list, &sticky_list);
+}
+
+static void freed_node_left_listed_warns(void **state)
+{
+	DEFINE_XARRAY(xa);
+	unsigned long warnings = nr_warnings();
+
+	xa_set_update(&xa, sticky_update);
+	xa_store(&xa, 5, xa_mk_value(5), GFP_KERNEL);
+	xa_store(&xa, 500, xa_mk_value(5), GFP_KERNEL);
+	assert_int_equal(nr_warnings(), warnings);
+	xa_erase(&xa, 5);
+	assert_int_equal(nr_warnings(), warnings + 1);
+	assert_true(list_is_singular(&sticky_list));		/* 500's leaf only */
+	xa_destroy(&xa);
+	assert_int_equal(nr_warnings(), warnings + 2);
+	assert_true(list_empty(&sticky_list));
+	assert_int_equal(xa_nr_nodes(), 0);
+}
+
+/* xa_delete_node() of a leaf holding a pointer, or of an inner node: a warning, nothing done. */
+static void delete_node_refuses_pointers(void **state)
+{
+	DEFINE_XARRAY(xa);
+	unsigned long warnings = nr_warnings();
+
+	xa_store(&xa, 70, xa_mk_value(1), GFP_KERNEL);
+	xa_store(&xa, 71, (void *)8, GFP_KERNEL);
+	xa_delete_node(xm_leaf(&xa, 70));
+	xa_delete_node(xa_to_node(xa.xa_head));
+	assert_int_equal(nr_warnings(), warnings + 2);
+	assert_int_equal(xa_nr_nodes(), 2);
+	assert_ptr_equal(xa_load(&xa, 70), xa_mk_value(1));
+	assert_ptr_equal(xa_load(&xa, 71), (void *)8);
+	assert_int_equal(xa_check(&xa, pr), 0);
+	xa_destroy(&xa);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +391,11 @@ int main(void)
 		cmocka_unit_test_setup(nodes_come_from_their_cache, setup),
 		cmocka_unit_test_setup(bad_mark_warns_and_does_nothing, setup),
 		cmocka_unit_test_setup(xa_check_sees_a_stray_root_mark, setup),
+		cmocka_unit_test_setup(shadow_nodes_reclaimed_to_nothing, setup),
+		cmocka_unit_test_setup(xa_check_sees_wrong_shadow_fields, setup),
+		cmocka_unit_test_setup(shadow_check_sees_a_wrong_list, setup),
+		cmocka_unit_test_setup(freed_node_left_listed_warns, setup),
+		cmocka_unit_test_setup(delete_node_refuses_pointers, setup),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -5,8 +5,12 @@
  * entry; dense and sparse ranges; marks, and xa_find by mark stepping over unmarked subtrees;
  * range and mark iteration in index order; value entries; reserved entries refused; every
  * node allocation failing in turn leaving the array as it was; and a randomized run against
- * the sorted-array model of xarray_model.h.  xa_check() must find nothing after every case,
- * and every case gives back every node it took.
+ * the sorted-array model of xarray_model.h.  Shadow nodes (for mm/workingset.c): nr_values
+ * through store, replace and erase; the update callback's calls, node by node, down to the
+ * count-0 call before a leaf is freed; xa_delete_node in the middle of a tree, at its top and
+ * under a chain; a mixed tree and the random run keeping the shadow list of xarray_model.h
+ * exact.  xa_check() must find nothing after every case, and every case gives back every node
+ * it took.
  */
 #include "tinymm/errno.h"
 #include "tinymm/ktest.h"
@@ -320,16 +324,261 @@ static void enomem_leaves_array_unchanged(struct ktest *t)
 	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
 }
 
+
+/* Leaf 64..127: its count and nr_values (values counted apart from pointers) as entries come,
+ * change kind and go; the head entry's value is counted when it moves into a leaf. */
+static void nr_values_counting(struct ktest *t)
+{
+	DEFINE_XARRAY(xa);
+	struct xa_node *leaf;
+
+#define EXPECT_LEAF(i, c, v)							\
+	do {									\
+		leaf = xm_leaf(&xa, i);						\
+		KTEST_ASSERT_TRUE(t, leaf != NULL);				\
+		KTEST_EXPECT_EQ(t, leaf->count, c);				\
+		KTEST_EXPECT_EQ(t, leaf->nr_values, v);				\
+		KTEST_EXPECT_TRUE(t, leaf->array == &xa);			\
+		EXPECT_XA_OK(t, &xa);						\
+	} while (0)
+	xa_store(&xa, 0, xa_mk_value(0), GFP_TEST);		/* the head: no node */
+	KTEST_EXPECT_TRUE(t, xm_leaf(&xa, 0) == NULL);
+	xa_store(&xa, 1, xa_mk_value(1), GFP_TEST);
+	EXPECT_LEAF(0, 2, 2);
+	xa_store(&xa, 64, xa_mk_value(64), GFP_TEST);
+	EXPECT_LEAF(64, 1, 1);
+	xa_store(&xa, 65, ptr(65), GFP_TEST);
+	EXPECT_LEAF(64, 2, 1);
+	xa_store(&xa, 64, ptr(64), GFP_TEST);			/* value -> pointer */
+	EXPECT_LEAF(64, 2, 0);
+	xa_store(&xa, 65, xa_mk_value(5), GFP_TEST);		/* pointer -> value */
+	EXPECT_LEAF(64, 2, 1);
+	xa_store(&xa, 65, xa_mk_value(6), GFP_TEST);		/* value -> value */
+	EXPECT_LEAF(64, 2, 1);
+	xa_set_mark(&xa, 65, XA_MARK_0);
+	xa_store(&xa, 127, xa_mk_value(7), GFP_TEST);
+	EXPECT_LEAF(64, 3, 2);
+	xa_erase(&xa, 65);
+	EXPECT_LEAF(64, 2, 1);
+	xa_store(&xa, 64, NULL, GFP_TEST);
+	EXPECT_LEAF(64, 1, 1);
+	KTEST_EXPECT_EQ(t, xa_to_node(xa.xa_head)->nr_values, 0);	/* inner */
+	EXPECT_LEAF(0, 2, 2);
+	xa_erase(&xa, 1);
+	xa_erase(&xa, 0);
+	EXPECT_LEAF(64, 1, 1);
+#undef EXPECT_LEAF
+	xa_destroy(&xa);
+}
+
+static struct { struct xa_node *node; unsigned int shift, count, nr_values; } calls[16];
+static unsigned int nr_calls;
+
+static void record_update(struct xa_node *node)
+{
+	if (nr_calls < ARRAY_SIZE(calls))
+		calls[nr_calls] = (__typeof__(calls[0])){ node, node->shift, node->count,
+							 node->nr_values };
+	nr_calls++;
+	xm_shadow_update(node);
+}
+
+/* The calls the last operation made: @n of them, the last with @node, @count, @values. */
+#define EXPECT_CALLS(t, n, nd, c, v)							\
+	do {										\
+		KTEST_EXPECT_EQ(t, nr_calls, n);					\
+		if (nr_calls && nr_calls <= ARRAY_SIZE(calls)) {			\
+			KTEST_EXPECT_TRUE(t, calls[nr_calls - 1].node == (nd));		\
+			KTEST_EXPECT_EQ(t, calls[nr_calls - 1].count, c);		\
+			KTEST_EXPECT_EQ(t, calls[nr_calls - 1].nr_values, v);		\
+		}									\
+		for (unsigned int k = 0; k < nr_calls && k < ARRAY_SIZE(calls); k++)	\
+			KTEST_EXPECT_EQ(t, calls[k].shift, 0);				\
+		KTEST_EXPECT_EQ(t, xm_shadow_check(&xa, printk), 0);			\
+		EXPECT_XA_OK(t, &xa);							\
+		nr_calls = 0;								\
+	} while (0)
+
+/* Each operation's calls, node and counts: leaves only, only when count or nr_values changes,
+ * and an emptied or shrunk-away leaf's last call has count 0, just before it is freed. */
+static void update_callback_calls(struct ktest *t)
+{
+	DEFINE_XARRAY(xa);
+	unsigned long nodes0 = xa_nr_nodes();
+	struct xa_node *leaf0, *leaf3;
+
+	xa_set_update(&xa, record_update);
+	nr_calls = 0;
+	xa_store(&xa, 0, xa_mk_value(0), GFP_TEST);		/* the head entry: no node */
+	EXPECT_CALLS(t, 0, NULL, 0, 0);
+	xa_store(&xa, 1, xa_mk_value(1), GFP_TEST);
+	leaf0 = xm_leaf(&xa, 0);
+	KTEST_EXPECT_EQ(t, calls[0].count, 1);			/* the head entry moved in */
+	EXPECT_CALLS(t, 2, leaf0, 2, 2);
+	KTEST_EXPECT_FALSE(t, list_empty(&leaf0->private_list));	/* all values: listed */
+	xa_store(&xa, 1, xa_mk_value(2), GFP_TEST);		/* value -> value: no change */
+	xa_set_mark(&xa, 1, XA_MARK_1);
+	xa_load(&xa, 1);
+	EXPECT_CALLS(t, 0, NULL, 0, 0);
+	xa_store(&xa, 1, ptr(1), GFP_TEST);
+	EXPECT_CALLS(t, 1, leaf0, 2, 1);
+	KTEST_EXPECT_TRUE(t, list_empty(&leaf0->private_list));
+	xa_store(&xa, 200, xa_mk_value(200), GFP_TEST);		/* a new top (inner: no call) */
+	leaf3 = xm_leaf(&xa, 200);
+	EXPECT_CALLS(t, 1, leaf3, 1, 1);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0 + 3);
+	xa_store(&xa, 1, xa_mk_value(1), GFP_TEST);
+	EXPECT_CALLS(t, 1, leaf0, 2, 2);
+	xa_erase(&xa, 200);			/* leaf3 empties: one call, count 0; the top goes too */
+	EXPECT_CALLS(t, 1, leaf3, 0, 0);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0 + 1);
+	xa_erase(&xa, 0);			/* leaf0 holds slot 1 only: stays */
+	EXPECT_CALLS(t, 1, leaf0, 1, 1);
+	xa_store(&xa, 0, ptr(0), GFP_TEST);
+	EXPECT_CALLS(t, 1, leaf0, 2, 1);
+	xa_erase(&xa, 1);			/* slot 0 alone: shrunk into the head, count 0 first */
+	KTEST_EXPECT_EQ(t, calls[0].count, 1);
+	EXPECT_CALLS(t, 2, leaf0, 0, 0);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+	xa_erase(&xa, 0);
+	EXPECT_CALLS(t, 0, NULL, 0, 0);
+	/* A failed store: the leaf made for the head entry goes with a count-0 call. */
+	xa_store(&xa, 0, xa_mk_value(0), GFP_TEST);
+	xa_alloc_fail_nth = 2;
+	KTEST_EXPECT_EQ(t, xa_err(xa_store(&xa, 64, ptr(2), GFP_TEST)), -ENOMEM);
+	xa_alloc_fail_nth = 0;
+	KTEST_EXPECT_EQ(t, calls[0].count, 1);
+	EXPECT_CALLS(t, 2, calls[0].node, 0, 0);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+	/* xa_destroy: every leaf's last call has count 0 (the list empties). */
+	xa_erase(&xa, 0);
+	for (unsigned long i = 1; i < 5; i++)
+		xa_store(&xa, i << 12, xa_mk_value(i), GFP_TEST);
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 4);
+	nr_calls = 0;
+	xa_destroy(&xa);
+	KTEST_EXPECT_EQ(t, nr_calls, 4);
+	KTEST_EXPECT_TRUE(t, list_empty(&xm_shadow()->nodes) && xm_shadow()->nr == 0);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+	nr_calls = 0;
+}
+
+/* An all-values leaf deleted whole: in the middle (neighbours untouched), under a chain (the
+ * chain goes), the last leaf below a top (the tree shrinks), the only leaf (empty array). */
+static void delete_node_cases(struct ktest *t)
+{
+	DEFINE_XARRAY(xa);
+	unsigned long nodes0 = xa_nr_nodes(), nodes;
+	struct xa_node *leaf;
+
+	xa_set_update(&xa, xm_shadow_update);
+	for (unsigned long i = 0; i < 64; i++)
+		xa_store(&xa, i, ptr(i), GFP_TEST);			/* leaf 0: pointers */
+	for (unsigned long i = 64; i < 128; i += 9)
+		xa_store(&xa, i, xa_mk_value(i), GFP_TEST);		/* leaf 1: values */
+	for (unsigned long i = 128; i < 131; i++)
+		xa_store(&xa, i, i == 130 ? ptr(i) : xa_mk_value(i), GFP_TEST);
+	xa_set_mark(&xa, 73, XA_MARK_2);				/* only on leaf 1 */
+	xa_set_mark(&xa, 130, XA_MARK_0);
+	xa_set_mark(&xa, 10, XA_MARK_0);
+	leaf = xm_leaf(&xa, 64);
+	KTEST_ASSERT_TRUE(t, leaf && leaf->count == 8 && leaf->nr_values == 8);
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 1);
+	nodes = xa_nr_nodes();
+	xa_delete_node(leaf);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes - 1);
+	KTEST_EXPECT_TRUE(t, xm_leaf(&xa, 64) == NULL);
+	for (unsigned long i = 0; i < 131; i++)
+		KTEST_EXPECT_TRUE(t, xa_load(&xa, i) == (i >= 64 && i < 128 ? NULL :
+			i < 64 || i == 130 ? ptr(i) : xa_mk_value(i)));
+	KTEST_EXPECT_FALSE(t, xa_marked(&xa, XA_MARK_2));
+	KTEST_EXPECT_TRUE(t, xa_get_mark(&xa, 130, XA_MARK_0) && xa_get_mark(&xa, 10, XA_MARK_0));
+	KTEST_EXPECT_EQ(t, xm_shadow_check(&xa, printk), 0);
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 0);
+	EXPECT_XA_OK(t, &xa);
+	xa_destroy(&xa);
+
+	/* Under a chain of inner nodes, beside the head entry: back to the head entry alone. */
+	xa_store(&xa, 0, ptr(0), GFP_TEST);
+	for (unsigned long i = 0; i < 3; i++)
+		xa_store(&xa, (1UL << 20) + i, xa_mk_value(i), GFP_TEST);
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0 + 7);	/* top (18); 12, 6 and a leaf twice */
+	xa_delete_node(xm_leaf(&xa, 1UL << 20));
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+	KTEST_EXPECT_TRUE(t, xa.xa_head == ptr(0));
+	EXPECT_XA_OK(t, &xa);
+	/* The last leaf below a top beside leaf 0: the top shrinks to leaf 0. */
+	xa_store(&xa, 3, ptr(3), GFP_TEST);
+	xa_store(&xa, 64, xa_mk_value(64), GFP_TEST);
+	xa_store(&xa, 65, xa_mk_value(65), GFP_TEST);
+	xa_delete_node(xm_leaf(&xa, 64));
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0 + 1);
+	KTEST_EXPECT_EQ(t, xa_to_node(xa.xa_head)->shift, 0);
+	KTEST_EXPECT_TRUE(t, xa_load(&xa, 0) == ptr(0) && xa_load(&xa, 3) == ptr(3));
+	EXPECT_XA_OK(t, &xa);
+	/* The only leaf: the array empties, root marks and all. */
+	xa_erase(&xa, 0);
+	xa_store(&xa, 3, xa_mk_value(3), GFP_TEST);
+	xa_set_mark(&xa, 3, XA_MARK_1);
+	xa_delete_node(xm_leaf(&xa, 3));
+	KTEST_EXPECT_TRUE(t, xa_empty(&xa) && !xa_marked(&xa, XA_MARK_1));
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+	KTEST_EXPECT_EQ(t, xm_shadow_check(&xa, printk), 0);
+	EXPECT_XA_OK(t, &xa);
+}
+
+/* Four leaves turned all-values and back by stores, replaces and erases: the shadow list follows
+ * each step; the node count drops as a deleted shadow node goes. */
+static void mixed_tree_shadow_list(struct ktest *t)
+{
+	DEFINE_XARRAY(xa);
+	unsigned long nodes0 = xa_nr_nodes(), nodes;
+
+#define STEP(op)								\
+	do {									\
+		op;								\
+		KTEST_EXPECT_EQ(t, xm_shadow_check(&xa, printk), 0);		\
+	} while (0)
+	xa_set_update(&xa, xm_shadow_update);
+	for (unsigned long i = 0; i < 256; i += 5)
+		STEP(xa_store(&xa, i, i % 2 ? xa_mk_value(i) : ptr(i), GFP_TEST));
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 0);
+	for (unsigned long i = 70; i < 128; i += 10)		/* leaf 1: pointers -> values */
+		STEP(xa_store(&xa, i, xa_mk_value(i), GFP_TEST));
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 1);
+	for (unsigned long i = 130; i < 192; i += 10)		/* leaf 2: pointers erased */
+		STEP(xa_erase(&xa, i));
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 2);
+	STEP(xa_store(&xa, 100, ptr(1), GFP_TEST));		/* leaf 1 off again */
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 1);
+	STEP(xa_store(&xa, 1UL << 14, xa_mk_value(1), GFP_TEST));	/* a new level */
+	KTEST_EXPECT_EQ(t, xm_shadow()->nr, 2);
+	nodes = xa_nr_nodes();
+	STEP(xa_delete_node(list_first_entry(&xm_shadow()->nodes, struct xa_node, private_list)));
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes - 1);
+	KTEST_EXPECT_TRUE(t, xa_load(&xa, 135) == NULL && xa_load(&xa, 130) == NULL &&
+			  xa_load(&xa, 100) == ptr(1) && xa_load(&xa, 195) == xa_mk_value(195));
+	STEP(xa_erase(&xa, 1UL << 14));				/* its chain and a level go */
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes - 4);
+	EXPECT_XA_OK(t, &xa);
+	STEP(xa_destroy(&xa));
+	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+#undef STEP
+}
+
+/* Also keeps the shadow list, which xa_delete_node() of its oldest node now and then uses. */
 static void random_against_model(struct ktest *t)
 {
 	DEFINE_XARRAY(xa);
 	unsigned long nodes0 = xa_nr_nodes();
 
 	xm_model.nr = 0;
+	xa_set_update(&xa, xm_shadow_update);
 	KTEST_EXPECT_EQ(t, xm_random_run(&xa, &xm_model, 20000, 0x9e3779b97f4a7c15ULL, 250, nodes0,
 					 printk), 0);
 	xa_destroy(&xa);
 	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
+	KTEST_EXPECT_TRUE(t, list_empty(&xm_shadow()->nodes) && !xm_shadow()->inner_calls);
 }
 
 static const struct ktest_case xarray_cases[] = {
@@ -337,7 +586,9 @@ static const struct ktest_case xarray_cases[] = {
 	KTEST_CASE(dense_and_sparse), KTEST_CASE(marks_follow_entries),
 	KTEST_CASE(find_by_mark_skips_subtrees), KTEST_CASE(iterate_ranges_in_order),
 	KTEST_CASE(value_entries), KTEST_CASE(reserved_entries_refused),
-	KTEST_CASE(enomem_leaves_array_unchanged), KTEST_CASE(random_against_model),
+	KTEST_CASE(enomem_leaves_array_unchanged), KTEST_CASE(nr_values_counting),
+	KTEST_CASE(update_callback_calls), KTEST_CASE(delete_node_cases),
+	KTEST_CASE(mixed_tree_shadow_list), KTEST_CASE(random_against_model),
 	{}
 };
 KTEST_SUITE(xarray, xarray_cases);

@@ -2,7 +2,8 @@
  * xarray_model.h - the obviously-right XArray the tests compare lib/xarray.c with: a sorted array
  * of (index, entry, marks), binary search, memmove.  Shared by tests/ktest/xarray_ktest.c (and
  * so tests/host/xarray_test.c) and tests/fuzz/xarray_fuzz.c.  Also: a xorshift generator and
- * the index mix every randomized test draws from.
+ * the index mix every randomized test draws from; and the shadow-node list mm/workingset.c will
+ * keep through the update callback, with a check that it holds exactly the all-values leaves.
  */
 #ifndef TINYMM_XARRAY_MODEL_H
 #define TINYMM_XARRAY_MODEL_H
@@ -173,6 +174,140 @@ static inline int xm_compare(const struct xm *m, struct xarray *xa, int (*pr)(co
 	return bad;
 }
 
+/* Erase the model's entries in [first, last]; their number; *@values: all of them value entries. */
+static inline unsigned int xm_erase_range(struct xm *m, unsigned long first, unsigned long last,
+					  bool *values)
+{
+	unsigned int p = xm_pos(m, first), q = p;
+
+	*values = true;
+	for (; q < m->nr && m->ents[q].index <= last; q++)
+		*values &= xa_is_value(m->ents[q].entry);
+	memmove(&m->ents[p], &m->ents[q], (m->nr - q) * sizeof(m->ents[0]));
+	m->nr -= q - p;
+	return q - p;
+}
+
+/* ---- shadow nodes ---- */
+
+/*
+ * What v6.10's workingset_update_node() does, with a plain list for its list_lru: a leaf is on
+ * the list iff it holds entries and all of them are value entries.  One array at a time uses it
+ * (xa_set_update(xa, xm_shadow_update)).  broken: a fault to show the check fails (a leaf that
+ * gains a pointer stays listed).
+ */
+struct xm_shadow {
+	struct list_head nodes;
+	unsigned long nr, calls, inner_calls;
+	bool broken;
+};
+
+static inline struct xm_shadow *xm_shadow(void)
+{
+	static struct xm_shadow s = { LIST_HEAD_INIT(s.nodes), 0, 0, 0, false };
+
+	return &s;
+}
+
+static inline void xm_shadow_update(struct xa_node *node)
+{
+	struct xm_shadow *s = xm_shadow();
+
+	s->calls++;
+	s->inner_calls += node->shift != 0;
+	if (node->count && node->count == node->nr_values) {
+		if (list_empty(&node->private_list)) {
+			list_add_tail(&node->private_list, &s->nodes);
+			s->nr++;
+		}
+	} else if (!list_empty(&node->private_list) && !(s->broken && node->count)) {
+		list_del_init(&node->private_list);
+		s->nr--;
+	}
+}
+
+/* The first index of @node's range, from its offsets up the tree. */
+static inline unsigned long xm_node_index(const struct xa_node *node)
+{
+	unsigned long index = 0;
+
+	for (; node->parent; node = node->parent)
+		index |= (unsigned long)node->offset << node->parent->shift;
+	return index;
+}
+
+/* The leaf of @xa whose range holds @index, or NULL. */
+static inline struct xa_node *xm_leaf(const struct xarray *xa, unsigned long index)
+{
+	if (!xa_is_node(xa->xa_head))
+		return NULL;
+	struct xa_node *node = xa_to_node(xa->xa_head);
+	unsigned int top = node->shift + XA_CHUNK_SHIFT;
+	if (top < sizeof(long) * 8 && index >> top)
+		return NULL;
+	while (node && node->shift) {
+		void *e = node->slots[(index >> node->shift) & XA_CHUNK_MASK];
+		node = e ? xa_to_node(e) : NULL;
+	}
+	return node;
+}
+
+/* Is @leaf (NULL: none) listed exactly when its slots, counted afresh, are all values?
+ * 0 if so, else 1. */
+static inline int xm_shadow_leaf_ok(const struct xa_node *leaf, int (*pr)(const char *fmt, ...))
+{
+	unsigned int n = 0, v = 0;
+
+	if (!leaf)
+		return 0;
+	for (unsigned int i = 0; i < XA_CHUNK_SIZE; i++) {
+		n += leaf->slots[i] != NULL;
+		v += leaf->slots[i] && xa_is_value(leaf->slots[i]);
+	}
+	if ((n && n == v) == !list_empty(&leaf->private_list))
+		return 0;
+	if (pr)
+		pr("xarray: leaf at %#lx (%u entries, %u values) %s the shadow list\n",
+		   xm_node_index(leaf), n, v, n && n == v ? "missing from" : "wrongly on");
+	return 1;
+}
+
+static inline unsigned long xm_shadow_walk(const struct xa_node *node, int *bad,
+					   int (*pr)(const char *fmt, ...))
+{
+	unsigned long want = 0;
+
+	if (!node->shift) {
+		*bad += xm_shadow_leaf_ok(node, pr);
+		return node->count && node->count == node->nr_values;
+	}
+	for (unsigned int i = 0; i < XA_CHUNK_SIZE; i++)
+		if (xa_is_node(node->slots[i]))
+			want += xm_shadow_walk(xa_to_node(node->slots[i]), bad, pr);
+	return want;
+}
+
+/* Every all-values leaf of @xa is on the list, no other leaf is, and nothing else (a freed node)
+ * is: its length is theirs.  Inner nodes never reached the callback.  The number of problems. */
+static inline int xm_shadow_check(const struct xarray *xa, int (*pr)(const char *fmt, ...))
+{
+	struct xm_shadow *s = xm_shadow();
+	unsigned long want = 0, len = 0;
+	int bad = 0;
+
+	if (xa_is_node(xa->xa_head))
+		want = xm_shadow_walk(xa_to_node(xa->xa_head), &bad, pr);
+	for (struct list_head *p = s->nodes.next; p != &s->nodes && len <= want; p = p->next)
+		len++;				/* (bounded: a stale node may loop) */
+	if (len != want || s->nr != want || s->inner_calls) {
+		bad++;
+		if (pr)
+			pr("xarray: shadow list: %lu listed (counted %lu), %lu all-values leaves, "
+			   "%lu calls for inner nodes\n", len, s->nr, want, s->inner_calls);
+	}
+	return bad;
+}
+
 /* ---- randomness ---- */
 
 static inline uint64_t xm_rand(uint64_t *s)
@@ -234,8 +369,8 @@ static inline int xm_random_run(struct xarray *xa, struct xm *m, unsigned long o
 			 unsigned long check_every, unsigned long nodes0,
 			 int (*pr)(const char *fmt, ...))
 {
+	bool full, shadow = xa->xa_update == xm_shadow_update;
 	int bad = 0;
-	bool full;
 
 #define XM_SAME(cond, what)									\
 	do {											\
@@ -310,6 +445,23 @@ static inline int xm_random_run(struct xarray *xa, struct xm *m, unsigned long o
 				xa_destroy(xa);
 				m->nr = 0;
 				XM_SAME(xa_empty(xa) && xa_nr_nodes() == nodes0, "destroy");
+				XM_SAME(!shadow || list_empty(&xm_shadow()->nodes), "destroy unlisted");
+			} else if (shadow && (r >> 24) % 4 == 0 && !list_empty(&xm_shadow()->nodes)) {
+				/* shadow_lru_isolate(): the oldest shadow node, unlisted first or not */
+				struct xa_node *node = list_first_entry(&xm_shadow()->nodes,
+									 struct xa_node, private_list);
+				unsigned long nodes = xa_nr_nodes();
+				unsigned int count = node->count;
+				bool values;
+				index = xm_node_index(node);
+				XM_SAME(xm_erase_range(m, index, index + XA_CHUNK_MASK, &values) == count &&
+					values, "delete_node model");
+				if ((r >> 26) & 1) {
+					list_del_init(&node->private_list);
+					xm_shadow()->nr--;
+				}
+				xa_delete_node(node);
+				XM_SAME(xa_nr_nodes() < nodes && !xm_leaf(xa, index), "delete_node");
 			} else if (m->nr) {
 				/* Replace a present entry: its marks stay. */
 				index = m->ents[(r >> 16) % m->nr].index;
@@ -318,11 +470,15 @@ static inline int xm_random_run(struct xarray *xa, struct xm *m, unsigned long o
 			}
 			break;
 		}
+		if (shadow)	/* the leaf of the index operated on, at once */
+			XM_SAME(xm_shadow_leaf_ok(xm_leaf(xa, index), pr) == 0, "shadow leaf");
 		if (i % check_every == check_every - 1 || i == ops - 1) {
 			int c = xa_check(xa, pr);
 			XM_SAME(c == 0, "xa_check");
 			c = xm_compare(m, xa, pr);
 			XM_SAME(c == 0, "compare");
+			c = shadow ? xm_shadow_check(xa, pr) : 0;
+			XM_SAME(c == 0, "shadow list");
 		}
 	}
 #undef XM_SAME

@@ -75,13 +75,14 @@ foreach(b ${TINYMM_BOARDS})
   boot_test(${b}.kcore.sleep_needs_argument ${b} --append "tinymm.run=sleep" --status 1
     --timeout 10 --expect "^sleep: usage: sleep <milliseconds>$")
   # The boot threads: idle (the boot context, on the boot stack), the system workqueue's worker
-  # asleep waiting for work (S: wait_event_interruptible, as a Linux kworker), and the shell
+  # and kswapd asleep waiting for work (S: wait_event_interruptible, as Linux's), and the shell
   # running `ps` (16 KiB stack, kthreads' 8 KiB).
   boot_test(${b}.kcore.ps ${b} --append "tinymm.run=sleep 10$<SEMICOLON> ps" --timeout 10
     --expect "^  PID PRIO STATE                 TIME  STACK-USED  SWITCHES  NAME$"
     --expect "^    0    0 R \\(runnable\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*  idle$"
     --expect "^    1   20 S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+  kworker/events$"
-    --expect "^    2   16 R \\(running\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/16384 +[0-9]+  shell$"
+    --expect "^    2   16 S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+  kswapd0$"
+    --expect "^    3   16 R \\(running\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/16384 +[0-9]+  shell$"
     --reject "more not shown")
   # After a 10 ms sleep the clock event has fired at least once; the console's receive line is
   # requested but quiet (no input).  Nothing fired unrequested.

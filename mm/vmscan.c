@@ -1,0 +1,722 @@
+/*
+ * vmscan.c - page reclaim, as Linux v6.10's mm/vmscan.c with the classic two-list LRU (not
+ * MGLRU), over the file lists of mm/swap.c: kswapd, woken by the page allocator below a zone's
+ * low watermark, reclaims until the zones are back above their high one; direct reclaim runs in
+ * an allocation that may sleep and found nothing.  Both go through shrink_node(): the inactive
+ * list is scanned from its tail, folio_check_references() decides each folio's fate, clean
+ * unreferenced folios leave the cache (leaving a workingset shadow entry, mm/workingset.c),
+ * and the active list is shrunk only when the inactive list is too small or refaults show the
+ * workingset is changing.  Slab shrinkers are called from the same place.
+ *
+ * Invariants:
+ *   - a folio reclaim works on is isolated: off every list, PG_lru clear, with reclaim's
+ *     reference; it goes back (putback) or is freed, never both, never neither;
+ *   - a folio leaves the cache here only locked, clean, not under writeback, with exactly the
+ *     cache's reference and reclaim's (checked under xa_lock, which no lookup can pass);
+ *   - only kswapd writes folios out (v6.10: direct reclaim's stack is someone else's), and only a
+ *     folio it already marked PG_reclaim once; the write ends with the folio rotated to the
+ *     inactive tail (folio_rotate_reclaimable) so the next scan frees it;
+ *   - a task inside reclaim carries PF_MEMALLOC: its own allocations never reclaim again.
+ * Locking: lru_lock (irqsave) around isolation and putback; the folio lock (trylock only:
+ *   reclaim never sleeps on a folio) around the decision; xa_lock around removal from the cache.
+ *   Order: folio lock, xa_lock, lru_lock.  kswapd's wake-up state by kswapd_wait's lock.
+ *
+ * Where tinymm differs from v6.10, and why: one node, one memcg, no anon/swap, so
+ * get_scan_count() is SCAN_FILE always and proportional scanning is replaced by stopping once
+ * nr_to_reclaim is met; no compaction, so an order > 0 request is treated as order 0 pages
+ * freed; no reclaim_throttle(): direct reclaim that made no progress sleeps HZ/10 once when
+ * folios are under writeback, as VMSCAN_THROTTLE_WRITEBACK's timeout.
+ */
+#include <limits.h>
+#include <string.h>
+#include "tinymm/irqflags.h"
+#include "tinymm/timer.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/shrinker.h"
+#include "tinymm/slab.h"
+#include "tinymm/swap.h"
+#include "tinymm/vmstat.h"
+#include "tinymm/wait.h"
+#include "tinymm/workingset.h"
+#include "tinymm/writeback.h"
+#include "internal.h"
+
+#define DEACTIVATE_FILE		2	/* v6.10's may_deactivate bit for the file lists */
+
+struct scan_control {
+	unsigned long nr_to_reclaim;
+	gfp_t gfp_mask;
+	unsigned int order;
+	int priority;			/* scan lru_size >> priority per pass: 12 down to 0 */
+	unsigned int may_deactivate;
+	bool force_deactivate, skipped_deactivate;
+	bool may_writepage;
+	unsigned long nr_scanned, nr_reclaimed;
+	struct {			/* this shrink_node() pass, as v6.10's sc->nr */
+		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, taken, file_taken;
+	} nr;
+};
+
+struct reclaim_stat {
+	unsigned int nr_dirty, nr_unqueued_dirty, nr_congested, nr_writeback, nr_immediate;
+	unsigned int nr_pageout, nr_activate;
+};
+
+/* The node's reclaim state (v6.10's pglist_data fields). */
+#define PGDAT_DIRTY	0	/* kswapd found only dirty folios at the tail: it may write */
+#define PGDAT_WRITEBACK	1	/* ... only folios under writeback */
+static struct {
+	unsigned long flags;
+	int kswapd_failures;		/* balance_pgdat runs that reclaimed nothing */
+	struct task_struct *kswapd;
+	struct wait_queue_head kswapd_wait;
+	unsigned int kswapd_order;	/* the largest order a waker wants */
+	int kswapd_highest_zoneidx;	/* -1: nobody asked */
+	unsigned long runs;
+} pgdat = { .kswapd_highest_zoneidx = -1 };
+
+static bool pgdat_test(int bit)
+{
+	return test_bit(bit, &pgdat.flags);
+}
+
+/* ---- the lists ---- */
+
+/* v6.10's inactive_is_low(): the inactive list may be smaller than the active one by a ratio
+ * that grows with the square root of the cache size (1 below 1 GiB). */
+bool inactive_file_is_low(struct lruvec *lruvec)
+{
+	unsigned long inactive = lruvec->nr_pages[LRU_INACTIVE_FILE];
+	unsigned long active = lruvec->nr_pages[LRU_ACTIVE_FILE];
+	unsigned long gb = (inactive + active) >> (30 - PAGE_SHIFT), ratio = 1;
+
+	if (gb)
+		while ((ratio + 1) * (ratio + 1) <= 10 * gb)	/* int_sqrt(10 * gb) */
+			ratio++;
+	return inactive * ratio < active;
+}
+
+/*
+ * v6.10's isolate_lru_folios(): up to @nr_to_scan folios from the tail of @lru onto @dst, each
+ * with a reference and PG_lru cleared.  A folio whose last reference is going (refcount 0: its
+ * putter waits for lru_lock to take it off) is skipped.  lru_lock held.
+ */
+static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec *lruvec,
+					struct page_list *dst, unsigned long *nr_scanned, enum lru_list lru)
+{
+	struct page_list *src = &lruvec->lists[lru];
+	unsigned long scan = 0, taken = 0;
+	struct page_list busy;
+
+	page_list_init(&busy);
+	while (scan < nr_to_scan && !page_list_empty(src)) {
+		struct page *page = link_to_page(src->last);
+		struct folio *folio = page_folio(page);
+
+		scan += folio_nr_pages(folio);
+		if (!atomic_read(&folio->_refcount) || !folio_test_lru(folio)) {
+			page_list_del(src, page);	/* being freed: let its putter have it */
+			page_list_add(&busy, page);
+			continue;
+		}
+		folio_get(folio);
+		folio_clear_lru(folio);
+		lruvec_del_folio(lruvec, folio);
+		page_list_add(dst, &folio->page);
+		taken += folio_nr_pages(folio);
+	}
+	/* The skipped ones go back to the head, as v6.10's move-to-src. */
+	while (!page_list_empty(&busy)) {
+		struct page *page = link_to_page(busy.last);
+		page_list_del(&busy, page);
+		page_list_add(src, page);
+	}
+	*nr_scanned = scan;
+	return taken;
+}
+
+/*
+ * v6.10's move_folios_to_lru(): each folio back onto the list its flags say (an evictable-no-
+ * more folio to the unevictable list, as folio_putback_lru would); reclaim's reference goes.
+ * A folio whose only reference was reclaim's (truncated meanwhile) is freed instead.
+ * Returns the folios put back.
+ */
+static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list *list)
+{
+	unsigned long moved = 0, flags;
+	struct page_list free;
+
+	page_list_init(&free);
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	while (!page_list_empty(list)) {
+		struct page *page = link_to_page(list->first);
+		struct folio *folio = page_folio(page);
+
+		page_list_del(list, page);
+		if (atomic_read(&folio->_refcount) == 1) {
+			/* Ours is the last: no list.  Its LRU flags go as __folio_clear_lru_flags. */
+			folio_clear_active(folio);
+			folio_clear_unevictable(folio);
+			page_list_add(&free, page);
+			continue;
+		}
+		if (!folio_evictable(folio)) {
+			folio_clear_active(folio);
+			if (!folio_test_unevictable(folio))
+				count_vm_events(UNEVICTABLE_PGCULLED, (long)folio_nr_pages(folio));
+			folio_set_unevictable(folio);
+		}
+		folio_set_lru(folio);
+		lruvec_add_folio(lruvec, folio);
+		atomic_dec(&folio->_refcount);	/* not the last: checked above, under the lock */
+		moved += folio_nr_pages(folio);
+	}
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	while (!page_list_empty(&free)) {
+		struct page *page = link_to_page(free.first);
+		page_list_del(&free, page);
+		folio_put(page_folio(page));
+	}
+	return moved;
+}
+
+/* ---- deciding one folio ---- */
+
+/*
+ * v6.10's folio_check_references() for a folio no page table maps (tinymm has no user mappings
+ * yet: folio_referenced() is 0): a folio accessed since the last scan (PG_referenced, cleared
+ * here) is reclaimed only if clean; one not accessed is reclaimed.  Referenced page-table entries
+ * (KEEP / ACTIVATE) come with the MMU.
+ */
+enum folio_references folio_check_references(struct folio *folio)
+{
+	bool referenced_folio = folio_test_clear_referenced(folio);
+
+	if (referenced_folio)
+		return FOLIOREF_RECLAIM_CLEAN;
+	return FOLIOREF_RECLAIM;
+}
+
+/*
+ * v6.10's __remove_mapping(): take a clean folio out of the cache, leaving a shadow entry.
+ * Under xa_lock nothing can look the folio up, so a reference count of exactly two (the
+ * cache's and ours) means nobody else uses it; v6.10 freezes the count for the same proof.
+ * On success the cache's reference is dropped and ours is the last.
+ */
+static bool __remove_mapping(struct address_space *mapping, struct folio *folio)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
+	if (folio->mapping != mapping || atomic_read(&folio->_refcount) != 2 ||
+	    folio_test_dirty(folio) || folio_test_writeback(folio)) {
+		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+		return false;
+	}
+	__filemap_remove_folio(folio, workingset_eviction(folio));
+	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+	atomic_dec(&folio->_refcount);		/* the cache's: ours remains, checked above */
+	return true;
+}
+
+enum pageout { PAGE_KEEP, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };
+
+/*
+ * v6.10's pageout(): start writeback of one dirty folio with PG_reclaim set, so its end
+ * rotates it to the inactive tail.  The folio is locked; writepage unlocks it.
+ */
+static enum pageout pageout(struct folio *folio, struct address_space *mapping)
+{
+	if (!mapping->a_ops->writepage)
+		return PAGE_ACTIVATE;
+	if (!folio_clear_dirty_for_io(folio))
+		return PAGE_CLEAN;
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE, .nr_to_write = SWAP_CLUSTER_MAX,
+		.range_start = 0, .range_end = LLONG_MAX,
+	};
+	folio_set_reclaim(folio);
+	int res = mapping->a_ops->writepage(folio, &wbc);
+	if (res < 0)
+		mapping_set_error(mapping, res);
+	if (!folio_test_writeback(folio))
+		folio_clear_reclaim(folio);	/* written synchronously, or not at all */
+	mod_node_page_state(NR_VMSCAN_WRITE, (long)folio_nr_pages(folio));
+	return PAGE_SUCCESS;
+}
+
+/*
+ * v6.10's shrink_folio_list(): decide each isolated folio of @list.  Freed folios leave the
+ * list; kept ones stay on it (unlocked) for the caller to put back.  Returns pages freed.
+ */
+static unsigned long shrink_folio_list(struct page_list *list, struct scan_control *sc,
+				       struct reclaim_stat *stat)
+{
+	struct page_list ret;
+	unsigned long nr_reclaimed = 0;
+
+	page_list_init(&ret);
+	while (!page_list_empty(list)) {
+		struct page *page = link_to_page(list->first);
+		struct folio *folio = page_folio(page);
+		unsigned int nr_pages = (unsigned int)folio_nr_pages(folio);
+		struct address_space *mapping;
+		enum folio_references references;
+
+		page_list_del(list, page);
+		if (!folio_trylock(folio))
+			goto keep;
+		sc->nr_scanned += nr_pages;
+		if (!folio_evictable(folio))
+			goto activate_locked;	/* putback culls it to the unevictable list */
+
+		/* v6.10's folio_check_dirty_writeback() accounting, for kswapd's PGDAT_* flags. */
+		bool dirty = folio_test_dirty(folio), writeback = folio_test_writeback(folio);
+		if (dirty || writeback)
+			stat->nr_dirty += nr_pages;
+		if (dirty && !writeback)
+			stat->nr_unqueued_dirty += nr_pages;
+		if (writeback && folio_test_reclaim(folio))
+			stat->nr_congested += nr_pages;
+
+		if (writeback) {
+			if (current_is_kswapd() && folio_test_reclaim(folio) && pgdat_test(PGDAT_WRITEBACK)) {
+				/* Case 1: kswapd meets its own writeback again: pages are cycling
+				 * faster than the disk; come back later. */
+				stat->nr_immediate += nr_pages;
+				goto activate_locked;
+			}
+			/* Case 2: mark it, so the end of writeback rotates it to the tail. */
+			folio_set_reclaim(folio);
+			stat->nr_writeback += nr_pages;
+			goto activate_locked;
+		}
+
+		references = folio_check_references(folio);
+		if (references == FOLIOREF_ACTIVATE)
+			goto activate_locked;
+		if (references == FOLIOREF_KEEP)
+			goto keep_locked;
+
+		mapping = folio->mapping;
+		if (folio_test_dirty(folio)) {
+			/* Only kswapd writes, and only a folio it has seen dirty at the tail before
+			 * while the tail is all dirty: otherwise mark it and let the flusher do it. */
+			if (!current_is_kswapd() || !folio_test_reclaim(folio) || !pgdat_test(PGDAT_DIRTY)) {
+				mod_node_page_state(NR_VMSCAN_IMMEDIATE, nr_pages);
+				folio_set_reclaim(folio);
+				goto activate_locked;
+			}
+			if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage || !mapping)
+				goto keep_locked;
+			switch (pageout(folio, mapping)) {
+			case PAGE_KEEP:
+				goto keep_locked;
+			case PAGE_ACTIVATE:
+				goto activate_locked;
+			case PAGE_SUCCESS:
+				stat->nr_pageout += nr_pages;
+				if (folio_test_writeback(folio) || folio_test_dirty(folio))
+					goto keep;
+				if (!folio_trylock(folio))
+					goto keep;
+				if (folio_test_dirty(folio) || folio_test_writeback(folio))
+					goto keep_locked;
+				mapping = folio->mapping;
+				break;
+			case PAGE_CLEAN:
+				break;
+			}
+		}
+		if (!mapping || !__remove_mapping(mapping, folio))
+			goto keep_locked;
+		folio_clear_reclaim(folio);	/* PG_readahead shares the bit: not a free-time flag */
+		folio_unlock(folio);
+		nr_reclaimed += nr_pages;
+		folio_put(folio);		/* the last reference: the frame is free */
+		continue;
+activate_locked:
+		if (!folio_test_mlocked(folio)) {
+			folio_set_active(folio);
+			stat->nr_activate += nr_pages;
+			count_vm_events(PGACTIVATE, nr_pages);
+		}
+keep_locked:
+		folio_unlock(folio);
+keep:
+		page_list_add_tail(&ret, page);
+	}
+	*list = ret;
+	return nr_reclaimed;
+}
+
+/* ---- the scanners ---- */
+
+/* v6.10's shrink_inactive_list(). */
+static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruvec *lruvec,
+					  struct scan_control *sc)
+{
+	struct reclaim_stat stat = { 0 };
+	struct page_list list;
+	unsigned long nr_scanned, nr_taken, nr_reclaimed, flags;
+	bool kswapd = current_is_kswapd();
+
+	page_list_init(&list);
+	lru_add_drain();
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &list, &nr_scanned, LRU_INACTIVE_FILE);
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	count_vm_events(kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, (long)nr_scanned);
+	if (!nr_taken)
+		return 0;
+	nr_reclaimed = shrink_folio_list(&list, sc, &stat);
+	move_folios_to_lru(lruvec, &list);
+	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, (long)nr_reclaimed);
+	/* Dirty folios nobody queued for I/O reached the tail: the flusher is behind. */
+	if (stat.nr_unqueued_dirty == nr_taken)
+		wakeup_flusher_threads(WB_REASON_VMSCAN);
+	sc->nr.dirty += stat.nr_dirty;
+	sc->nr.congested += stat.nr_congested;
+	sc->nr.unqueued_dirty += stat.nr_unqueued_dirty;
+	sc->nr.writeback += stat.nr_writeback;
+	sc->nr.immediate += stat.nr_immediate;
+	sc->nr.taken += nr_taken;
+	sc->nr.file_taken += nr_taken;
+	return nr_reclaimed;
+}
+
+/*
+ * v6.10's shrink_active_list() for folios no page table maps: every one scanned is deactivated
+ * (PG_active cleared) and marked PG_workingset: it was once in the workingset, which a later
+ * refault of it will remember.  They go to the head of the inactive list.
+ */
+static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
+{
+	struct page_list hold;
+	unsigned long nr_scanned, nr_taken, flags, nr_deactivate;
+
+	page_list_init(&hold);
+	lru_add_drain();
+	spin_lock_irqsave(&lruvec->lru_lock, flags);
+	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &hold, &nr_scanned, LRU_ACTIVE_FILE);
+	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
+	count_vm_events(PGREFILL, (long)nr_scanned);
+	if (!nr_taken)
+		return;
+	for (struct page *p = page_list_first(&hold); p; p = page_list_next(p)) {
+		struct folio *folio = page_folio(p);
+		if (folio_evictable(folio)) {	/* else putback culls it */
+			folio_clear_active(folio);
+			folio_set_workingset(folio);
+		}
+	}
+	nr_deactivate = move_folios_to_lru(lruvec, &hold);
+	count_vm_events(PGDEACTIVATE, (long)nr_deactivate);
+}
+
+/* v6.10's shrink_lruvec() with get_scan_count()'s SCAN_FILE: both file lists, size >> priority
+ * each, in SWAP_CLUSTER_MAX steps, inactive first. */
+static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+{
+	unsigned long nr_inactive = lruvec->nr_pages[LRU_INACTIVE_FILE] >> sc->priority;
+	unsigned long nr_active = lruvec->nr_pages[LRU_ACTIVE_FILE] >> sc->priority;
+	unsigned long nr_reclaimed = 0;
+
+	while (nr_inactive || nr_active) {
+		if (nr_inactive) {
+			unsigned long n = min(nr_inactive, SWAP_CLUSTER_MAX);
+			nr_inactive -= n;
+			nr_reclaimed += shrink_inactive_list(n, lruvec, sc);
+		}
+		if (nr_active) {
+			unsigned long n = min(nr_active, SWAP_CLUSTER_MAX);
+			nr_active -= n;
+			if (sc->may_deactivate & DEACTIVATE_FILE)
+				shrink_active_list(n, lruvec);
+			else
+				sc->skipped_deactivate = true;
+		}
+		if (nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+	}
+	sc->nr_reclaimed += nr_reclaimed;
+}
+
+/* v6.10's prepare_scan_control(): shrink the active list only when refaults since the last run
+ * say the workingset changed, or the inactive list is too small. */
+static void prepare_scan_control(struct lruvec *lruvec, struct scan_control *sc)
+{
+	unsigned long refaults = global_node_page_state(WORKINGSET_ACTIVATE_FILE);
+
+	if (sc->force_deactivate || refaults != lruvec->refaults_file || inactive_file_is_low(lruvec))
+		sc->may_deactivate |= DEACTIVATE_FILE;
+	else
+		sc->may_deactivate &= ~DEACTIVATE_FILE;
+}
+
+static void shrink_node(struct scan_control *sc)
+{
+	struct lruvec *lruvec = &node_lruvec;
+	unsigned long nr_reclaimed = sc->nr_reclaimed;
+	unsigned long slab_before = slab_pages_reclaimable() + slab_pages_unreclaimable();
+
+	memset(&sc->nr, 0, sizeof(sc->nr));
+	prepare_scan_control(lruvec, sc);
+	shrink_lruvec(lruvec, sc);
+	shrink_slab(sc->gfp_mask, 0, NULL, sc->priority);
+	/* v6.10 counts the slab pages shrinkers freed (reclaim_state); tinymm compares totals. */
+	unsigned long slab_after = slab_pages_reclaimable() + slab_pages_unreclaimable();
+	if (slab_after < slab_before)
+		sc->nr_reclaimed += slab_before - slab_after;
+	if (current_is_kswapd()) {
+		if (sc->nr.writeback && sc->nr.writeback == sc->nr.taken)
+			set_bit(PGDAT_WRITEBACK, &pgdat.flags);
+		if (sc->nr.unqueued_dirty == sc->nr.file_taken)
+			set_bit(PGDAT_DIRTY, &pgdat.flags);
+	}
+	if (sc->nr_reclaimed > nr_reclaimed)
+		pgdat.kswapd_failures = 0;
+}
+
+static void snapshot_refaults(struct lruvec *lruvec)
+{
+	lruvec->refaults_file = global_node_page_state(WORKINGSET_ACTIVATE_FILE);
+}
+
+/* ---- direct reclaim ---- */
+
+/* v6.10's do_try_to_free_pages(): priority 12 down to 0 until enough is freed; if nothing was
+ * because the active list was left alone, once more with deactivation forced. */
+static unsigned long do_try_to_free_pages(struct scan_control *sc)
+{
+	int initial_priority = sc->priority;
+
+retry:
+	do {
+		shrink_node(sc);
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+	} while (--sc->priority >= 0);
+	snapshot_refaults(&node_lruvec);
+	if (sc->nr_reclaimed)
+		return sc->nr_reclaimed;
+	if (sc->skipped_deactivate) {
+		sc->priority = initial_priority;
+		sc->force_deactivate = true;
+		sc->skipped_deactivate = false;
+		goto retry;
+	}
+	return 0;
+}
+
+unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = SWAP_CLUSTER_MAX, .gfp_mask = gfp_mask, .order = order,
+		.priority = DEF_PRIORITY, .may_writepage = true,
+	};
+	unsigned int saved = current->flags & PF_MEMALLOC;
+
+	current->flags |= PF_MEMALLOC;		/* v6.10's memalloc_noreclaim_save() */
+	count_vm_events(ALLOCSTALL, 1);
+	unsigned long nr = do_try_to_free_pages(&sc);
+	current->flags = (current->flags & ~PF_MEMALLOC) | saved;
+	return nr;
+}
+
+/*
+ * The page allocator's direct reclaim hook: reclaim only where sleeping is allowed and not from
+ * inside reclaim.  -1: may not reclaim here.  No progress with folios under writeback: wait a
+ * little for them (HZ/10, v6.10's writeback throttle timeout), as their end frees the way.
+ */
+static long direct_reclaim(gfp_t gfp, unsigned int order)
+{
+	if (!current || in_atomic() || irqs_disabled() || (current->flags & PF_MEMALLOC) ||
+	    !(gfp & __GFP_DIRECT_RECLAIM))
+		return -1;
+	unsigned long nr = try_to_free_pages(gfp, order);
+	if (!nr && (global_node_page_state(NR_WRITEBACK) || global_node_page_state(NR_FILE_DIRTY))) {
+		wakeup_flusher_threads(WB_REASON_VMSCAN);
+		schedule_timeout_uninterruptible((long)msecs_to_jiffies(100));
+	}
+	return (long)nr;
+}
+
+/*
+ * For the KTAP rules (tests/ktest/reclaim_ktest.c): shrink_folio_list() on @folio alone, as
+ * kswapd or direct reclaim (with PGDAT_DIRTY as @pgdat_dirty), then put back as reclaim does.
+ * Returns the pages freed; the folio is gone when it returns 1.  The folio must be on a list.
+ */
+unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgdat_dirty)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = 1, .gfp_mask = GFP_KERNEL, .priority = DEF_PRIORITY, .may_writepage = true,
+	};
+	struct reclaim_stat stat = { 0 };
+	unsigned long flags, nr, saved_pgdat = pgdat.flags;
+	unsigned int saved_task = current->flags;
+	struct page_list list;
+
+	lru_add_drain();
+	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
+	if (!folio_test_lru(folio)) {
+		spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
+		return 0;
+	}
+	folio_get(folio);
+	folio_clear_lru(folio);
+	lruvec_del_folio(&node_lruvec, folio);
+	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
+	page_list_init(&list);
+	page_list_add(&list, &folio->page);
+	if (kswapd)
+		current->flags |= PF_KSWAPD;
+	if (pgdat_dirty)
+		set_bit(PGDAT_DIRTY, &pgdat.flags);
+	else
+		clear_bit(PGDAT_DIRTY, &pgdat.flags);
+	count_vm_events(kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, 1);
+	nr = shrink_folio_list(&list, &sc, &stat);
+	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, (long)nr);
+	current->flags = saved_task;
+	pgdat.flags = saved_pgdat;
+	move_folios_to_lru(&node_lruvec, &list);
+	return nr;
+}
+
+/* ---- kswapd ---- */
+
+static bool zone_balanced(const struct zone *z, unsigned int order, int highest_zoneidx)
+{
+	return z->free_pages >= z->_watermark[WMARK_HIGH] + (1UL << order) + z->lowmem_reserve[highest_zoneidx];
+}
+
+/* v6.10's pgdat_balanced(): any eligible zone above its high watermark will do. */
+static bool pgdat_balanced(unsigned int order, int highest_zoneidx)
+{
+	bool any = false;
+
+	for (int i = 0; i <= highest_zoneidx; i++) {
+		if (!zones[i].managed_pages)
+			continue;
+		any = true;
+		if (zone_balanced(&zones[i], order, highest_zoneidx))
+			return true;
+	}
+	return !any;
+}
+
+static unsigned long high_wmark_pages_sum(int highest_zoneidx)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i <= highest_zoneidx; i++)
+		if (zones[i].managed_pages)
+			sum += max(zones[i]._watermark[WMARK_HIGH], SWAP_CLUSTER_MAX);
+	return sum;
+}
+
+/* v6.10's balance_pgdat(): raise the priority until a pass reclaims enough, stop once balanced. */
+static void balance_pgdat(unsigned int order, int highest_zoneidx)
+{
+	struct scan_control sc = { .gfp_mask = GFP_KERNEL, .order = order, .may_writepage = true };
+	bool balanced = false;
+
+	count_vm_events(PAGEOUTRUN, 1);
+	pgdat.runs++;
+	sc.priority = DEF_PRIORITY;
+	do {
+		unsigned long nr_reclaimed = sc.nr_reclaimed;
+		bool raise_priority = true;
+
+		balanced = pgdat_balanced(sc.order, highest_zoneidx);
+		if (balanced)
+			break;
+		sc.nr_to_reclaim = high_wmark_pages_sum(highest_zoneidx);
+		sc.nr_scanned = 0;
+		shrink_node(&sc);
+		if (sc.nr_scanned >= sc.nr_to_reclaim)
+			raise_priority = false;
+		if (raise_priority || sc.nr_reclaimed == nr_reclaimed)
+			sc.priority--;
+	} while (sc.priority >= 1);
+	if (!sc.nr_reclaimed)
+		pgdat.kswapd_failures++;
+	if (balanced)
+		pgdat.flags &= ~(1UL << PGDAT_DIRTY | 1UL << PGDAT_WRITEBACK);
+	snapshot_refaults(&node_lruvec);
+}
+
+static bool kswapd_should_run(void)
+{
+	return READ_ONCE(pgdat.kswapd_highest_zoneidx) >= 0;
+}
+
+static int kswapd(void *unused)
+{
+	(void)unused;
+	current->flags |= PF_MEMALLOC | PF_KSWAPD;
+	for (;;) {
+		unsigned long flags;
+		/* Interruptible, as v6.10: an idle kswapd is "S", not "D" (it holds up nothing). */
+		wait_event_interruptible(pgdat.kswapd_wait, kswapd_should_run());
+		spin_lock_irqsave(&pgdat.kswapd_wait.lock, flags);
+		unsigned int order = pgdat.kswapd_order;
+		int highest = pgdat.kswapd_highest_zoneidx;
+		pgdat.kswapd_order = 0;
+		pgdat.kswapd_highest_zoneidx = -1;
+		spin_unlock_irqrestore(&pgdat.kswapd_wait.lock, flags);
+		balance_pgdat(order, highest);
+		/* Still short after a full run that achieved nothing: sleep until woken again
+		 * (wakeup_kswapd stops waking a hopeless node after MAX_RECLAIM_RETRIES). */
+	}
+	return 0;
+}
+
+/*
+ * v6.10's wakeup_kswapd(), the page allocator's reclaim_wakeup_hook: any context, interrupts
+ * included.  A hopeless node (kswapd failed MAX_RECLAIM_RETRIES times running) or a balanced
+ * one is left alone: direct reclaim resets the count when it makes progress.
+ */
+static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
+{
+	int idx = (int)(z - zones);
+	unsigned long flags;
+
+	(void)gfp;
+	if (!pgdat.kswapd)
+		return;
+	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES || pgdat_balanced(order, idx))
+		return;
+	spin_lock_irqsave(&pgdat.kswapd_wait.lock, flags);
+	if (order > pgdat.kswapd_order)
+		pgdat.kswapd_order = order;
+	if (idx > pgdat.kswapd_highest_zoneidx)
+		pgdat.kswapd_highest_zoneidx = idx;
+	spin_unlock_irqrestore(&pgdat.kswapd_wait.lock, flags);
+	wake_up(&pgdat.kswapd_wait);
+}
+
+void kswapd_run(void)
+{
+	init_waitqueue_head(&pgdat.kswapd_wait);
+	direct_reclaim_hook = direct_reclaim;
+	pgdat.kswapd = kthread_run(kswapd, NULL, "kswapd0");
+	if (!pgdat.kswapd)
+		pr_err("kswapd: cannot start the thread; only direct reclaim will run\n");
+	else
+		reclaim_wakeup_hook = wakeup_kswapd;
+}
+
+unsigned long kswapd_runs(void)
+{
+	return pgdat.runs;
+}
+
+bool kswapd_is_running(void)
+{
+	return pgdat.kswapd != NULL;
+}
