@@ -75,7 +75,6 @@ static struct {
 	struct wait_queue_head kswapd_wait;
 	unsigned int kswapd_order;	/* the largest order a waker wants */
 	int kswapd_highest_zoneidx;	/* -1: nobody asked */
-	unsigned long runs;
 } pgdat = { .kswapd_highest_zoneidx = -1 };
 
 static bool pgdat_test(int bit)
@@ -626,7 +625,6 @@ static void balance_pgdat(unsigned int order, int highest_zoneidx)
 	bool balanced = false;
 
 	count_vm_events(PAGEOUTRUN, 1);
-	pgdat.runs++;
 	sc.priority = DEF_PRIORITY;
 	do {
 		unsigned long nr_reclaimed = sc.nr_reclaimed;
@@ -709,14 +707,4 @@ void kswapd_run(void)
 		pr_err("kswapd: cannot start the thread; only direct reclaim will run\n");
 	else
 		reclaim_wakeup_hook = wakeup_kswapd;
-}
-
-unsigned long kswapd_runs(void)
-{
-	return pgdat.runs;
-}
-
-bool kswapd_is_running(void)
-{
-	return pgdat.kswapd != NULL;
 }

@@ -7,11 +7,12 @@
  *  - pagetypeinfo: the columns and rows of MIGRATE_HIGHATOMIC, MIGRATE_CMA and MIGRATE_ISOLATE
  *    (tinymm has only Unmovable, Movable, Reclaimable: enum migratetype in mmzone.h), and the
  *    "Number of mixed blocks" table (it needs CONFIG_PAGE_OWNER).
- *  - zoneinfo: "per-node stats" and every zone counter but nr_free_pages (no LRU, page cache,
- *    bounce, zsmalloc or CMA counters yet); "promo" (the memory-tiering promotion watermark: no
- *    tiers, no NUMA balancing); the pagesets' high_min/high_max (no pcp auto-tuning) and
- *    "vm stats threshold" (no per-CPU counter deltas); "node_unreclaimable" (no reclaim, no
- *    kswapd).  "boost" and "cma" are kept and always 0 (no watermark boosting, no CMA);
+ *  - zoneinfo: "per-node stats" (the node counters exist: `vmstat` prints them) and every zone
+ *    counter but nr_free_pages (tinymm keeps no per-zone LRU, dirty, bounce, zsmalloc or CMA
+ *    counters); "promo" (the memory-tiering promotion watermark: no tiers, no NUMA balancing);
+ *    the pagesets' high_min/high_max (no pcp auto-tuning) and "vm stats threshold" (no per-CPU
+ *    counter deltas); "node_unreclaimable" (kswapd's state lives in mm/vmscan.c, which this
+ *    portable file and its host test do not link).  "boost" and "cma" are kept and always 0 (no watermark boosting, no CMA);
  *    "protection" is each zone's lowmem_reserve (v6.10's default ratios: ZONE_DMA keeps back
  *    1/256 of the memory above it from allocations that could have used a higher zone).
  *

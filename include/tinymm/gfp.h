@@ -14,7 +14,7 @@ typedef unsigned int gfp_t;
 #define __GFP_IO		0x40u
 #define __GFP_FS		0x80u
 #define __GFP_ZERO		0x100u	/* zero the memory */
-#define __GFP_DIRECT_RECLAIM	0x400u	/* may sleep to reclaim (nothing to reclaim yet) */
+#define __GFP_DIRECT_RECLAIM	0x400u	/* may sleep in direct reclaim (mm/vmscan.c) */
 #define __GFP_KSWAPD_RECLAIM	0x800u
 #define __GFP_WRITE		0x1000u	/* the caller will dirty the page (page cache writes) */
 #define __GFP_NOWARN		0x2000u	/* no allocation-failure report */

@@ -124,8 +124,5 @@ enum folio_references folio_check_references(struct folio *folio);
 bool inactive_file_is_low(struct lruvec *lruvec);
 /* shrink_folio_list() on one listed folio, for the KTAP rules: pages freed. */
 unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgdat_dirty);
-/* kswapd's state, for `vmstat`-like views and tests. */
-unsigned long kswapd_runs(void);
-bool kswapd_is_running(void);
 
 #endif

@@ -201,12 +201,17 @@ add_test(NAME fuzz.xarray COMMAND sh -c [[
   [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^Done 1400 runs in ' && [ "${ops:-0}" -ge 200000 ]
   ]] ${XARRAY_FUZZ} ${FUZZ_DIR})
 # The harness must be able to fail: XARRAY_FUZZ_BREAK=1 stores an entry the model does not know
-# (the comparison must abort), =2 sets a root mark no entry carries (xa_check must abort).
-foreach(mode 1 2)
+# (the comparison must abort), =2 sets a root mark no entry carries (xa_check must abort), =3
+# leaves a leaf with a pointer on the shadow-node list (the workingset tracker must abort).
+foreach(mode 1 2 3)
   if(mode EQUAL 1)
     set(name fuzz.xarray_model_mismatch_aborts)
     set(want "mismatch at .*: xm_compare\\(&model, &xa, eprintf\\) == 0")
     set(also "^xarray: at 0x7 found 0xf marks 0")
+  elseif(mode EQUAL 3)
+    set(name fuzz.xarray_shadow_list_mismatch_aborts)
+    set(want "mismatch at .*: xm_shadow_check\\(&xa, eprintf\\) == 0")
+    set(also "wrongly on the shadow list")
   else()
     set(name fuzz.xarray_broken_invariant_aborts)
     set(want "mismatch at .*: xa_check\\(&xa, eprintf\\) == 0")
@@ -221,4 +226,4 @@ foreach(mode 1 2)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT XARRAY_FUZZ_BREAK=${mode})
 endforeach()
 set_tests_properties(fuzz.xarray fuzz.xarray_model_mismatch_aborts fuzz.xarray_broken_invariant_aborts
-  PROPERTIES LABELS fuzz TIMEOUT 300)
+  fuzz.xarray_shadow_list_mismatch_aborts PROPERTIES LABELS fuzz TIMEOUT 300)
