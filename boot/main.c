@@ -27,6 +27,7 @@
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/page_reporting.h"
 #include "tinymm/slab.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
@@ -197,6 +198,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	writeback_init();	/* the flusher's workqueue, before the first disk can be dirtied */
 	workingset_init();	/* the shadow clock's buckets and the shadow-node shrinker */
 	kswapd_run();		/* reclaim: kswapd and the allocator's direct-reclaim hook */
+	page_reporting_init();	/* reporting passes as delayed work, before a balloon registers */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 
 	boot_args = args;

@@ -1,6 +1,6 @@
 /*
  * page_reporting.h - free page reporting (mm/page_reporting.c), Linux v6.10's
- * include/linux/page_reporting.h adapted: a device (virtio-balloon, later) registers and is told,
+ * include/linux/page_reporting.h adapted: a device (drivers/virtio_balloon.c) registers and is told,
  * in batches, which free high-order blocks it may discard; the allocator keeps those blocks at the
  * tails of its free lists with PG_reported set until they leave the lists (docs/page_reporting.md).
  *
@@ -9,11 +9,11 @@
  *   page_reporting_process()          one pass if one was requested (v6.10's work function)
  *   page_reporting_run()              passes until none is requested (the `report` command)
  *
- * Driving: frees of blocks of order >= page_reporting_order only set a "requested" state (the
- * allocator calls page_reporting_notify_fn with the zone lock held).  v6.10 schedules delayed
- * work 2 s later; tinymm has no timers or workqueues yet, so the `report` command and the KTAP
- * suite call page_reporting_process()/page_reporting_run().  The kernel-core issue (timers,
- * workqueues) will run page_reporting_process() as delayed work, exactly as Linux does.
+ * Driving: a free of a block of order >= page_reporting_order sets a "requested" state (the
+ * allocator calls page_reporting_notify_fn with the zone lock held) and, from idle, schedules a
+ * pass 2 s later as delayed work on system_wq (mm/page_reporting_work.c), as v6.10 does.  The
+ * `report` command and the KTAP suite can also call page_reporting_process()/_run() directly;
+ * one pass runs at a time (a second caller gets -EBUSY).
  */
 #ifndef TINYMM_PAGE_REPORTING_H
 #define TINYMM_PAGE_REPORTING_H
@@ -52,7 +52,7 @@ struct page_reporting_dev_info {
 	 * (v6.10 has no such field: every device takes PAGE_REPORTING_CAPACITY.) */
 	unsigned int capacity;
 	/* Set by page_reporting_register(): idle, requested or active (v6.10).  v6.10's
-	 * struct delayed_work arrives with workqueues. */
+	 * struct delayed_work is mm/page_reporting_work.c's (one device at a time). */
 	atomic_t state;
 };
 
@@ -62,10 +62,16 @@ void page_reporting_unregister(struct page_reporting_dev_info *prdev);
 /*
  * One reporting pass over every zone if a pass was requested (v6.10's page_reporting_process()).
  * Returns the blocks reported by the pass (0 if none was due or no device is registered), or the
- * device's negative errno.  The caller must not race it with unregister (no workqueue yet to
- * cancel: everything runs on the one CPU, from the shell or a test).
+ * device's negative errno (-EBUSY: another pass is running).  Unregistering during a pass is
+ * safe (a driver may do it from report() when its device fails): the pass ends with that batch.
  */
 int page_reporting_process(void);
+/* How passes get run: mm/page_reporting_work.c sets it to schedule delayed work (v6.10's
+ * prdev->work) at boot; NULL runs nothing by itself (host tests, and the KTAP suite while it
+ * drives passes by hand).  Called in any context, zone lock possibly held. */
+extern void (*page_reporting_schedule)(unsigned long delay_ms);
+#define PAGE_REPORTING_DELAY_MS		2000	/* v6.10's PAGE_REPORTING_DELAY (2 * HZ) */
+void page_reporting_init(void);		/* mm/page_reporting_work.c: at boot */
 /* True if a pass is due: a big enough block was freed, or the last pass used up its budget. */
 bool page_reporting_requested(void);
 
@@ -82,6 +88,7 @@ struct page_reporting_stats {
 	unsigned long requests;		/* report() calls */
 	unsigned long blocks, pages;	/* reported successfully */
 	unsigned long failed_blocks;	/* handed to a report() that failed: back unreported */
+	uint64_t last_pass_ns;		/* ktime_get_ns() when the last pass started; 0: never */
 };
 void page_reporting_get_stats(struct page_reporting_stats *st);
 

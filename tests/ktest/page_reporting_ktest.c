@@ -131,9 +131,20 @@ static void count_blocks(void)
 static void unreport(struct zone *z, unsigned int o, struct page_list *l, struct page *p)
 { ClearPageReported(p); }
 
-/* Start and end every case alike: no device, no PG_reported anywhere, the fake device reset. */
+/* The kernel's pass driver (delayed work), kept aside while the suite drives passes by hand;
+ * the last case puts it back. */
+static void (*saved_schedule)(unsigned long delay_ms);
+static bool schedule_saved;
+
+/* Start and end every case alike: no device, no PG_reported anywhere, the fake device reset,
+ * no delayed work running passes behind the case's back. */
 static void reset(void)
 {
+	if (!schedule_saved) {
+		saved_schedule = page_reporting_schedule;
+		schedule_saved = true;
+	}
+	page_reporting_schedule = NULL;
 	page_reporting_unregister(&fake_dev);
 	fake_dev = (struct page_reporting_dev_info){ .report = fake_report, .order = PR_ORDER,
 						     .capacity = PR_CAP };
@@ -498,6 +509,79 @@ static void unregister_keeps_flags(struct ktest *t)
 	KTEST_EXPECT_EQ(t, n_small_reported, 0);
 }
 
+/*
+ * During a report, the batch's blocks are off the free lists: allocating everything the allocator
+ * will give of the batch's order (up to a bound) never returns one of them.
+ */
+static unsigned int handed_out_twice;
+static void allocate_during_report(struct page_report_block *b, unsigned int n)
+{
+	for (int i = 0; i < 64; i++) {
+		struct page *p = alloc_pages(PR_GFP | __GFP_NOWARN, PR_ORDER);
+		if (!p)
+			break;
+		for (unsigned int j = 0; j < n; j++)
+			handed_out_twice += page_to_pfn(p) < b[j].pfn + (1UL << b[j].order) &&
+					    b[j].pfn < page_to_pfn(p) + (1UL << PR_ORDER);
+		hold(p, PR_ORDER);
+	}
+}
+
+static void reported_block_not_handed_out(struct ktest *t)
+{
+	reset();
+	handed_out_twice = 0;
+	during_report = allocate_during_report;
+	KTEST_ASSERT_EQ(t, page_reporting_register(&fake_dev), 0);
+	KTEST_EXPECT_GE(t, run_all(), 1);
+	KTEST_EXPECT_GT(t, nr_calls, 0U);
+	KTEST_EXPECT_EQ(t, handed_out_twice, 0U);
+	KTEST_EXPECT_EQ(t, bad_blocks, 0U);
+	release_all();
+	KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
+	reset();
+}
+
+/*
+ * The pacing, v6.10's: the first request from idle schedules a pass PAGE_REPORTING_DELAY_MS
+ * later; more requests before it runs schedule nothing more; a pass that ends with a request
+ * pending (its budget ran out) schedules the next one 2 s later.  Then the kernel's own driver
+ * is put back (this is the suite's last case).
+ */
+static unsigned int nr_scheduled;
+static unsigned long last_delay;
+static void fake_schedule(unsigned long delay_ms)
+{
+	nr_scheduled++;
+	last_delay = delay_ms;
+}
+
+static void pass_scheduled_after_delay(struct ktest *t)
+{
+	reset();
+	nr_scheduled = 0;
+	page_reporting_schedule = fake_schedule;
+	KTEST_ASSERT_EQ(t, page_reporting_register(&fake_dev), 0);	/* the initial request */
+	KTEST_EXPECT_EQ(t, nr_scheduled, 1U);
+	KTEST_EXPECT_EQ(t, last_delay, (unsigned long)PAGE_REPORTING_DELAY_MS);
+	KTEST_EXPECT_TRUE(t, kick());		/* already requested: nothing more */
+	KTEST_EXPECT_EQ(t, nr_scheduled, 1U);
+	/* Pass after pass; each one that stops on its budget asks for the next. */
+	unsigned int passes = 0;
+	while (page_reporting_requested() && passes < 1000) {
+		unsigned int before = nr_scheduled;
+		KTEST_EXPECT_GE(t, page_reporting_process(), 0);
+		passes++;
+		KTEST_EXPECT_EQ(t, nr_scheduled, before + (page_reporting_requested() ? 1U : 0U));
+	}
+	KTEST_EXPECT_FALSE(t, page_reporting_requested());
+	KTEST_EXPECT_TRUE(t, kick());		/* idle -> requested: scheduled again */
+	KTEST_EXPECT_EQ(t, last_delay, (unsigned long)PAGE_REPORTING_DELAY_MS);
+	reset();
+	page_reporting_schedule = saved_schedule;	/* the kernel's driver again */
+	schedule_saved = false;
+}
+
 static const struct ktest_case page_reporting_cases[] = {
 	KTEST_CASE(register_unregister),
 	KTEST_CASE(every_block_reported_once),
@@ -507,6 +591,8 @@ static const struct ktest_case page_reporting_cases[] = {
 	KTEST_CASE(failed_report_leaves_blocks_unreported),
 	KTEST_CASE(low_zone_is_skipped),
 	KTEST_CASE(unregister_keeps_flags),
+	KTEST_CASE(reported_block_not_handed_out),
+	KTEST_CASE(pass_scheduled_after_delay),	/* last: restores the kernel's pass driver */
 	{}
 };
 KTEST_SUITE(page_reporting, page_reporting_cases);
