@@ -246,6 +246,7 @@ static const struct {
 	int (*probe)(struct virtio_device *vdev);
 } virtio_drivers[] = {
 	{ VIRTIO_ID_BLOCK, virtio_blk_probe },
+	{ VIRTIO_ID_BALLOON, virtio_balloon_probe },
 };
 
 static void vm_probe(const struct dt *dt, int node, uint64_t addr)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "tinymm/ktest.h"
 #include "tinymm/printk.h"
+#include "tinymm/shell.h"
 
 bool glob_match(const char *p, const char *s)
 {
@@ -189,3 +190,13 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 		return -1;
 	return fail;
 }
+
+/* `ktest <suite>`: the same runner from the shell, e.g. next to devices a boot test set up. */
+static int cmd_ktest(int argc, char **argv)
+{
+	if (argc != 2)
+		return shell_usage_error(argv[0], "usage: ktest <suite|all>");
+	int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, argv[1]);
+	return failed ? 1 : 0;
+}
+SHELL_COMMAND(ktest, "<suite|all>", "run KTAP suites (as tinymm.test=) and print KTAP", cmd_ktest);

@@ -49,6 +49,12 @@ static unsigned long pass_blocks;		/* reported by the pass in progress */
 static atomic_t pass_running;			/* one pass at a time: the worker or `report` */
 
 void (*page_reporting_schedule)(unsigned long delay_ms);
+void (*page_reporting_cancel_sync)(void);
+
+struct page_reporting_dev_info *page_reporting_device(void)
+{
+	return READ_ONCE(pr_dev_info);
+}
 
 static inline unsigned int prdev_capacity(const struct page_reporting_dev_info *prdev)
 {
@@ -326,7 +332,10 @@ void page_reporting_unregister(struct page_reporting_dev_info *prdev)
 		/* v6.10 leaves page_reporting_order set; here "no device" is ~0u again (the
 		 * allocator's "off"), so the next device's order applies. */
 		WRITE_ONCE(page_reporting_order, ~0u);
-		/* v6.10: cancel_delayed_work_sync(); no work here, only the state to reset. */
+		/* v6.10 also cancel_delayed_work_sync()s here.  tinymm's balloon unregisters from
+		 * inside report() (a failed device), i.e. from the work itself, so waiting here
+		 * would deadlock: a pending work finds no device and does nothing, and
+		 * page_reporting_cancel_sync is there for callers outside the work. */
 		atomic_set(&prdev->state, PAGE_REPORTING_IDLE);
 	}
 	spin_unlock_irqrestore(&page_reporting_lock, flags);

@@ -32,9 +32,15 @@ static void page_reporting_schedule_work(unsigned long delay_ms)
 	schedule_delayed_work(&page_reporting_work, msecs_to_jiffies((unsigned int)delay_ms));
 }
 
+static void page_reporting_cancel_work_sync(void)
+{
+	cancel_delayed_work_sync(&page_reporting_work);
+}
+
 /* At boot, after workqueue_init() and before any device can register. */
 void page_reporting_init(void)
 {
 	INIT_DELAYED_WORK(&page_reporting_work, page_reporting_workfn);
+	page_reporting_cancel_sync = page_reporting_cancel_work_sync;
 	page_reporting_schedule = page_reporting_schedule_work;
 }

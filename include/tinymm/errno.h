@@ -13,4 +13,5 @@
 #define ENOSPC	28
 #define ERANGE	34
 #define EOPNOTSUPP	95
+#define ETIMEDOUT	110
 #endif

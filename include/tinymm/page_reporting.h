@@ -71,6 +71,11 @@ int page_reporting_process(void);
  * drives passes by hand).  Called in any context, zone lock possibly held. */
 extern void (*page_reporting_schedule)(unsigned long delay_ms);
 #define PAGE_REPORTING_DELAY_MS		2000	/* v6.10's PAGE_REPORTING_DELAY (2 * HZ) */
+/* Cancels a scheduled pass and waits for a running one (cancel_delayed_work_sync; never from
+ * the pass itself).  Set with page_reporting_schedule; NULL: nothing to wait for. */
+extern void (*page_reporting_cancel_sync)(void);
+/* The registered device, or NULL (the KTAP suite sets a real one aside and puts it back). */
+struct page_reporting_dev_info *page_reporting_device(void);
 void page_reporting_init(void);		/* mm/page_reporting_work.c: at boot */
 /* True if a pass is due: a big enough block was freed, or the last pass used up its budget. */
 bool page_reporting_requested(void);
@@ -82,7 +87,7 @@ bool page_reporting_requested(void);
  */
 int page_reporting_run(unsigned int max_passes, unsigned long *blocks, unsigned long *pages);
 
-/* Totals since boot (for `report` now, issue 18's `reporting` later). */
+/* Totals since boot (the `report` and `reporting` commands). */
 struct page_reporting_stats {
 	unsigned long passes;		/* passes run */
 	unsigned long requests;		/* report() calls */

@@ -38,6 +38,7 @@ struct dt;
 #define VIRTIO_F_VERSION_1		32
 
 #define VIRTIO_ID_BLOCK			2
+#define VIRTIO_ID_BALLOON		5
 
 /* Split virtqueue layout (§2.7). */
 #define VRING_DESC_F_NEXT		1
@@ -168,5 +169,6 @@ int virtio_cread64(struct virtio_device *vdev, unsigned int off, uint64_t *val);
 
 /* Drivers the transport knows (one device type each). */
 int virtio_blk_probe(struct virtio_device *vdev);
+int virtio_balloon_probe(struct virtio_device *vdev);	/* drivers/virtio_balloon.c */
 
 #endif

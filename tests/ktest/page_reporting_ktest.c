@@ -131,9 +131,11 @@ static void count_blocks(void)
 static void unreport(struct zone *z, unsigned int o, struct page_list *l, struct page *p)
 { ClearPageReported(p); }
 
-/* The kernel's pass driver (delayed work), kept aside while the suite drives passes by hand;
- * the last case puts it back. */
+/* The kernel's pass driver (delayed work) and its device (a virtio-balloon, if the board has
+ * one), kept aside while the suite drives passes by hand with its own device: there is one device
+ * slot.  The last case puts both back. */
 static void (*saved_schedule)(unsigned long delay_ms);
+static struct page_reporting_dev_info *saved_dev;
 static bool schedule_saved;
 
 /* Start and end every case alike: no device, no PG_reported anywhere, the fake device reset,
@@ -142,7 +144,13 @@ static void reset(void)
 {
 	if (!schedule_saved) {
 		saved_schedule = page_reporting_schedule;
+		saved_dev = page_reporting_device();
 		schedule_saved = true;
+		page_reporting_schedule = NULL;
+		if (saved_dev)
+			page_reporting_unregister(saved_dev);
+		if (page_reporting_cancel_sync)		/* no pass of the worker's from here on */
+			page_reporting_cancel_sync();
 	}
 	page_reporting_schedule = NULL;
 	page_reporting_unregister(&fake_dev);
@@ -579,6 +587,8 @@ static void pass_scheduled_after_delay(struct ktest *t)
 	KTEST_EXPECT_EQ(t, last_delay, (unsigned long)PAGE_REPORTING_DELAY_MS);
 	reset();
 	page_reporting_schedule = saved_schedule;	/* the kernel's driver again */
+	if (saved_dev)					/* and its device, with a fresh pass */
+		KTEST_EXPECT_EQ(t, page_reporting_register(saved_dev), 0);
 	schedule_saved = false;
 }
 

@@ -1,0 +1,47 @@
+# virtio-balloon free page reporting on every board (included from the end of
+# tests/qemu/tests.cmake, so boot_test(), CHECK and TINYMM_BOARDS are known);
+# docs/page_reporting.md, "virtio-balloon", describes what is tested.
+# reporting / nodevice (tests/qemu/balloon_test.sh): 512 MiB, `memhog 400` typed at the shell,
+# QEMU's VmRSS read from the host: it must fall by >= 300 MiB within 15 s with the device, and
+# must not without it (the check can fail); a second `memhog 400` must succeed.  ~5 s / ~17 s.
+set(BALLOON_TEST ${CMAKE_SOURCE_DIR}/tests/qemu/balloon_test.sh)
+set(BALLOON_DEV "-device virtio-balloon-device,free-page-reporting=on")
+set(BALLOON_LOG "^\\[ *[0-9]+\\.[0-9]{6}\\] virtio-balloon virtio-mmio@0x[0-9a-f]+: ")
+foreach(b ${TINYMM_BOARDS})
+  foreach(mode reporting nodevice)
+    add_test(NAME ${b}.balloon.${mode} COMMAND ${BALLOON_TEST} --board ${b} --mode ${mode})
+    set_tests_properties(${b}.balloon.${mode} PROPERTIES TIMEOUT 90 LABELS qemu)
+  endforeach()
+  # A device that never returns a report (tinymm.balloon_inject=no-notify: never kicked):
+  # report() times out, the device is failed, reporting is off, the 32 blocks come back
+  # unreported and usable (memhog 200 of 256 MiB needs them).
+  boot_test(${b}.balloon.timeout ${b} --qemu "${BALLOON_DEV}" --status 1
+    --append "tinymm.balloon_timeout_ms=300 tinymm.balloon_inject=no-notify tinymm.run=report$<SEMICOLON> report$<SEMICOLON> reporting$<SEMICOLON> memhog 200"
+    --expect "${BALLOON_LOG}report timed out after 300 ms$<SEMICOLON> blocks returned unreported, device failed, free page reporting off$"
+    --expect "^report: device failed \\(error -110\\) after 0 blocks, 0 pages$"
+    --expect "^report: no free page reporting device registered$"
+    --expect "^reporting: off \\(no device registered\\)$" --expect "failed 32 blocks"
+    --expect "^memhog: freed 200 MiB$")
+  # A used ring entry naming a descriptor that does not exist: the device is failed the same way.
+  boot_test(${b}.balloon.bad_used_id ${b} --qemu "${BALLOON_DEV}" --status 1
+    --append "tinymm.balloon_inject=bad-used-id tinymm.run=report$<SEMICOLON> report"
+    --expect "${BALLOON_LOG}device error: used ring id [0-9]+ out of range \\(queue size 32\\)$<SEMICOLON> blocks returned unreported, device failed, free page reporting off$"
+    --expect "^report: device failed \\(error -5\\)" --expect "^report: no free page reporting device registered$")
+  # A device without free-page-reporting=on: one line at boot, nothing registered.
+  boot_test(${b}.balloon.no_feature ${b} --qemu "-device virtio-balloon-device" --status 1
+    --append "tinymm.run=report"
+    --expect "${BALLOON_LOG}no free page reporting \\(VIRTIO_BALLOON_F_REPORTING not offered\\): disabled$"
+    --expect "^report: no free page reporting device registered$" --reject "Free page reporting enabled")
+  # Page poisoning on: QEMU would discard nothing (and zeros would fail the poison check): off.
+  boot_test(${b}.balloon.page_poison ${b} --qemu "${BALLOON_DEV}" --status 1
+    --append "tinymm.page_poison=1 tinymm.run=report"
+    --expect "${BALLOON_LOG}free page reporting off: tinymm.page_poison=1 fills free pages"
+    --expect "^report: no free page reporting device registered$" --reject "Free page reporting enabled")
+  # The KTAP suite beside a real device: it sets the balloon (and its delayed work) aside, drives
+  # its own fake device, and registers the balloon again at the end, which reports once more.
+  boot_test(${b}.balloon.ktest_beside_device ${b} --mem 512M --qemu "${BALLOON_DEV}"
+    --append "tinymm.run=ktest page_reporting$<SEMICOLON> report$<SEMICOLON> reporting"
+    --expect "^ok 1 page_reporting$" --expect "^# totals: pass:10 fail:0 skip:0$"
+    --expect "^report: [1-9][0-9]* blocks, [0-9]+ pages reported in [0-9]+ pass"
+    --expect "^reporting: on, order 10 and up, capacity 32$")
+endforeach()
