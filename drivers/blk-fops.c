@@ -168,6 +168,7 @@ static void blkdev_write_end_io(struct bio *bio)
 
 struct blkdev_wb_ctx {
 	struct bio *bio;
+	unsigned int max_vecs;		/* 0: as many as the device takes (up to 256) */
 };
 
 static void blkdev_wb_submit(struct blkdev_wb_ctx *ctx)
@@ -184,6 +185,9 @@ static int blkdev_write_folio(struct folio *folio, struct writeback_control *wbc
 	struct address_space *mapping = folio->mapping;
 	unsigned int len = ALIGN(folio_disk_bytes(mapping, folio->index), SECTOR_SIZE);
 	unsigned int max_vecs = max(BDEV_I(mapping)->bdev->bd_max_segments, 1U);
+
+	if (ctx->max_vecs)
+		max_vecs = min(max_vecs, ctx->max_vecs);
 	sector_t sector = (sector_t)folio->index << (PAGE_SHIFT - SECTOR_SHIFT);
 	struct bio *bio = ctx->bio;
 
@@ -226,10 +230,11 @@ static int blkdev_writepages(struct address_space *mapping, struct writeback_con
 	return err;
 }
 
-/* Reclaim's single folio (v6.10's blkdev_writepage): a bio of its own, submitted at once. */
+/* Reclaim's single folio (v6.10's blkdev_writepage): a bio of its own, one vector (one folio),
+ * submitted at once.  Small on purpose: it is allocated while memory is short. */
 static int blkdev_writepage(struct folio *folio, struct writeback_control *wbc)
 {
-	struct blkdev_wb_ctx ctx = { NULL };
+	struct blkdev_wb_ctx ctx = { NULL, 1 };
 	int err = blkdev_write_folio(folio, wbc, &ctx);
 
 	blkdev_wb_submit(&ctx);

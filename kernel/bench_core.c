@@ -22,6 +22,7 @@
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
+#include "tinymm/swap.h"
 #include "tinymm/timer.h"
 #include "tinymm/wait.h"
 
@@ -67,6 +68,9 @@ static int bench_pagecache(void)
 	uint32_t overhead = ~0u;
 
 	address_space_init(&m, &bench_aops, (loff_t)(index + 1) << PAGE_SHIFT);
+	/* Unevictable: kswapd must not take the folio (the lookups below would get an error
+	 * pointer) nor leave a shadow entry behind for the next run's address_space_init. */
+	mapping_set_unevictable(&m);
 	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
 	if (!folio || filemap_add_folio(&m, folio, index, GFP_KERNEL)) {
 		if (folio)

@@ -191,6 +191,7 @@ static int worker_thread(void *arg)
 	struct workqueue_struct *wq = arg;
 	unsigned long flags;
 
+	current->flags |= PF_WQ_WORKER;		/* reclaim does not throttle workers (mm/vmscan.c) */
 	for (;;) {
 		wait_event_interruptible(wq->more_work, !list_empty(&wq->worklist));
 		spin_lock_irqsave(&wq->lock, flags);

@@ -283,9 +283,10 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *
  * v6.10's get_page_from_freelist(): the zonelist walk.  DMA only for __GFP_DMA; otherwise the
  * highest zone first, DMA last.  The highest zone that can serve uses its per-CPU lists; lower
  * zones are a fallback guarded by their lowmem reserve (so their pcp refill, which knows no
- * reserve, is skipped).  A zone found below its low watermark wakes kswapd.
+ * reserve, is skipped).  A zone found below its low watermark wakes kswapd.  @no_wmark: v6.10's
+ * ALLOC_NO_WATERMARKS, for a task inside reclaim that needs memory to free memory.
  */
-static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt)
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt, bool no_wmark)
 {
 	struct page *page = NULL;
 	int top = (gfp & __GFP_DMA) ? ZONE_DMA : MAX_NR_ZONES - 1;
@@ -312,7 +313,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 				bool low;
 				spin_lock_irqsave(&z->lock, flags);
 				low = z->free_pages < z->_watermark[WMARK_LOW] + (1UL << order);
-				if (zone_watermark_ok(z, order, gfp, highest))
+				if (no_wmark || zone_watermark_ok(z, order, gfp, highest))
 					page = __rmqueue(z, order, mt);
 				spin_unlock_irqrestore(&z->lock, flags);
 				if (low && (gfp & __GFP_KSWAPD_RECLAIM))
@@ -331,6 +332,28 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 
 long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
 
+/*
+ * v6.10's should_reclaim_retry(), simplified: another round unless the caller asked for one only
+ * (__GFP_NORETRY; a costly order without __GFP_RETRY_MAYFAIL, as v6.10 gives those no retries
+ * without compaction, which tinymm does not have), or MAX_RECLAIM_RETRIES rounds in a row made
+ * no progress (progress on a costly order does not count: freed small pages need not add up to
+ * a big block).  tinymm also caps all rounds (4x), so a reclaimer that keeps freeing pages
+ * someone else takes cannot loop forever: the allocation then fails with NULL, never hangs.
+ * (v6.10 also stops when free + reclaimable pages could not meet the min watermark.)
+ */
+static bool should_reclaim_retry(gfp_t gfp, unsigned int order, long progress, int *no_progress,
+				 int rounds)
+{
+	if ((gfp & __GFP_NORETRY) ||
+	    (order > PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_RETRY_MAYFAIL)))
+		return false;
+	if (progress && order <= PAGE_ALLOC_COSTLY_ORDER)
+		*no_progress = 0;
+	else
+		++*no_progress;
+	return *no_progress <= MAX_RECLAIM_RETRIES && rounds < 4 * MAX_RECLAIM_RETRIES;
+}
+
 static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 {
 	int mt = gfp_migratetype(gfp);
@@ -340,22 +363,26 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
 		return NULL;
 	}
-	page = get_page_from_freelist(gfp, order, mt);
-	/*
-	 * v6.10's __alloc_pages_direct_reclaim() and should_reclaim_retry(): reclaim, retry, and
-	 * give up after MAX_RECLAIM_RETRIES rounds without progress.  tinymm also caps the rounds
-	 * with progress (4x), so a reclaimer that keeps freeing pages someone else takes cannot
-	 * loop forever: the allocation then fails with NULL, never hangs.
-	 */
-	if (!page && direct_reclaim_hook && (gfp & __GFP_DIRECT_RECLAIM)) {
+	page = get_page_from_freelist(gfp, order, mt, false);
+	/* v6.10's __alloc_pages_direct_reclaim() in a loop, while should_reclaim_retry() says so.
+	 * The hook decides whether this context may reclaim at all; inside reclaim (PF_MEMALLOC)
+	 * it answers RECLAIM_USE_RESERVES instead: v6.10 lets such a task ignore the watermarks
+	 * (ALLOC_NO_WATERMARKS), so writing a dirty page out to free it cannot fail for want of
+	 * the bio it needs. */
+	if (!page && direct_reclaim_hook) {
 		int no_progress = 0, rounds = 0;
-		while (!page && no_progress < MAX_RECLAIM_RETRIES && rounds++ < 4 * MAX_RECLAIM_RETRIES) {
+		for (;;) {
 			long progress = direct_reclaim_hook(gfp, order);
+			if (progress == RECLAIM_USE_RESERVES) {
+				if (!(gfp & __GFP_NOMEMALLOC))
+					page = get_page_from_freelist(gfp, order, mt, true);
+				break;
+			}
 			if (progress < 0)
-				break;		/* may not reclaim here (atomic, or inside reclaim) */
-			if (!progress)
-				no_progress++;
-			page = get_page_from_freelist(gfp, order, mt);
+				break;		/* may not reclaim here (atomic, no __GFP_DIRECT_RECLAIM) */
+			page = get_page_from_freelist(gfp, order, mt, false);
+			if (page || !should_reclaim_retry(gfp, order, progress, &no_progress, ++rounds))
+				break;
 		}
 	}
 	if (!page) {

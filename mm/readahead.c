@@ -134,10 +134,13 @@ static void page_cache_ra_unbounded(struct readahead_control *rac, unsigned long
 			i = rac->_index + rac->_nr_pages - index - 1;
 			continue;
 		}
-		folio = folio_alloc(GFP_KERNEL | __GFP_NOWARN, 0);
+		/* v6.10's readahead_gfp_mask(): readahead is speculative, so one round of reclaim
+		 * at most and no warning; a failure just ends the window. */
+		folio = folio_alloc(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0);
 		if (!folio)
 			break;
-		if (filemap_add_folio(mapping, folio, index + i, GFP_KERNEL | __GFP_NOWARN) < 0) {
+		if (filemap_add_folio(mapping, folio, index + i,
+				      GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN) < 0) {
 			folio_put(folio);
 			read_pages(rac);
 			rac->_index++;

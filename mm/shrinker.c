@@ -1,9 +1,12 @@
 /*
  * shrinker.c - the registry of shrinkers and shrink_slab() (v6.10's mm/shrinker.c, without
  * memcg, NUMA awareness or deferred work: a share that could not be scanned is not carried over
- * to the next call).  Locking: shrinker_lock guards the list; the callbacks run without it,
- * which is why a shrinker may only be unregistered when shrink_slab() cannot be running (tinymm
- * is one CPU without preemption: any time outside a callback).
+ * to the next call).  Locking: shrinker_lock guards changes to the list; shrink_slab() walks it
+ * without the lock and calls the callbacks unlocked (they may sleep).  That is safe because a
+ * shrinker is only ever prepended (the new entry's ->next is set before it is published) and
+ * tinymm's shrinkers are static objects registered for the kernel's lifetime; unregister exists
+ * for tests, which call it while no reclaim runs.  v6.10 pins each shrinker with a refcount under
+ * RCU instead, because modules come and go.
  */
 #include "tinymm/shrinker.h"
 #include "tinymm/cmdline.h"

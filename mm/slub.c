@@ -24,7 +24,9 @@ struct kmem_cache *slab_caches;
 DEFINE_SPINLOCK(slab_caches_lock);
 unsigned long nr_slab_bugs;
 static unsigned int slub_min_partial_param;	/* tinymm.slub_min_partial; 0: v6.10's rule */
-static unsigned long nr_slab_pages[2];		/* [reclaimable] frames in slabs */
+/* [reclaimable] frames in slabs: atomic, as slabs of different caches come and go under their
+ * own locks (and the shrinker's from kswapd). */
+static atomic_long_t nr_slab_pages[2];
 
 static int set_slub_min_partial(const char *v)
 {
@@ -174,9 +176,15 @@ static struct slab *allocate_slab(struct kmem_cache *s, gfp_t gfp)
 {
 	gfp_t g = (gfp & ~(__GFP_ZERO | __GFP_MOVABLE | __GFP_RECLAIMABLE | __GFP_DMA)) | s->allocflags;
 	unsigned int order = s->order;
-	struct page *page = alloc_pages(g | __GFP_NOWARN | (order ? __GFP_COMP : 0), order);
+	/* v6.10: the first try gives up early (__GFP_NORETRY); a higher order than one object
+	 * needs is an optimisation, not worth reclaiming for (no reclaim, no reserves).  The second
+	 * try, at the order one object needs, may do everything the caller allowed. */
+	gfp_t first = g | __GFP_NOWARN | __GFP_NORETRY;
+	if ((first & __GFP_DIRECT_RECLAIM) && order > s->min_order)
+		first = (first | __GFP_NOMEMALLOC) & ~__GFP_RECLAIM;
+	struct page *page = alloc_pages(first | (order ? __GFP_COMP : 0), order);
 
-	if (!page && order > s->min_order) {	/* v6.10 falls back to the order one object needs */
+	if (!page) {
 		order = s->min_order;
 		page = alloc_pages(g | (order ? __GFP_COMP : 0), order);
 	}
@@ -201,7 +209,7 @@ static struct slab *allocate_slab(struct kmem_cache *s, gfp_t gfp)
 		prev = obj;
 	}
 	set_freepointer(s, prev, NULL);
-	nr_slab_pages[!!(s->flags & SLAB_RECLAIM_ACCOUNT)] += 1UL << order;
+	atomic_long_add(1L << order, &nr_slab_pages[!!(s->flags & SLAB_RECLAIM_ACCOUNT)]);
 	return slab;
 }
 
@@ -215,7 +223,7 @@ static void discard_slab(struct kmem_cache *s, struct slab *slab)
 	slab->freelist = NULL;
 	slab->counters = 0;
 	page->lru.next = page->lru.prev = 0;
-	nr_slab_pages[!!(s->flags & SLAB_RECLAIM_ACCOUNT)] -= 1UL << order;
+	atomic_long_sub(1L << order, &nr_slab_pages[!!(s->flags & SLAB_RECLAIM_ACCOUNT)]);
 	__free_pages(page, order);
 }
 
@@ -527,59 +535,68 @@ unsigned long slab_empty_slabs(struct kmem_cache *s)
 	return n;
 }
 
+/*
+ * Unlink one empty slab from @s's partial list and return it (NULL: none), found and removed in
+ * one hold of s->lock: between two holds another CPU or thread (kswapd, direct reclaim, the
+ * owner's allocations) may have put an object in it or discarded it already.  The caller
+ * discards it after dropping the lock.
+ */
+static struct slab *take_empty_slab(struct kmem_cache *s)
+{
+	struct slab *empty = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	for (struct page *p = page_list_first(&s->partial); p && !empty; p = page_list_next(p))
+		if (!page_slab(p)->inuse)
+			empty = page_slab(p);
+	if (empty) {
+		remove_slab(s, empty, true);
+		s->nr_slabs--;
+		s->total_objects -= empty->objects;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	return empty;
+}
+
 /* Give every empty slab back (v6.10: __kmem_cache_do_shrink ignores min_partial). */
 int kmem_cache_shrink(struct kmem_cache *s)
 {
-	unsigned long flags;
+	struct slab *empty;
 
 	flush_cpu_slab(s);
-	for (;;) {
-		struct slab *empty = NULL;
-		spin_lock_irqsave(&s->lock, flags);
-		for (struct page *p = page_list_first(&s->partial); p && !empty;
-		     p = page_list_next(p))
-			if (!page_slab(p)->inuse)
-				empty = page_slab(p);
-		if (empty) {
-			remove_slab(s, empty, true);
-			s->nr_slabs--;
-			s->total_objects -= empty->objects;
-		}
-		spin_unlock_irqrestore(&s->lock, flags);
-		if (!empty)
-			return 0;
+	while ((empty = take_empty_slab(s)))
 		discard_slab(s, empty);
-	}
+	return 0;
 }
 
 /*
  * The slab allocator's own shrinker: empty slabs kept on partial lists (up to min_partial per
  * cache) are what it can give back without touching a live object.  Counted and freed in frames.
  */
-static unsigned long empty_slab_frames(struct kmem_cache *s, struct slab **first)
+static unsigned long empty_slab_frames(struct kmem_cache *s)
 {
 	unsigned long n = 0, flags;
 
-	*first = NULL;
 	spin_lock_irqsave(&s->lock, flags);
-	for (struct page *p = page_list_first(&s->partial); p;
-	     p = page_list_next(p))
-		if (!page_slab(p)->inuse) {
+	for (struct page *p = page_list_first(&s->partial); p; p = page_list_next(p))
+		if (!page_slab(p)->inuse)
 			n += 1UL << slab_order(page_slab(p));
-			if (!*first)
-				*first = page_slab(p);
-		}
 	spin_unlock_irqrestore(&s->lock, flags);
 	return n;
 }
 
+/* Both callbacks walk slab_caches under slab_caches_lock, so kmem_cache_destroy() cannot free a
+ * cache under them (lock order: slab_caches_lock, then s->lock, then the zone lock that
+ * discard_slab's free takes). */
 static unsigned long slab_shrink_count(struct shrinker *sh, struct shrink_control *sc)
 {
-	unsigned long n = 0;
-	struct slab *unused;
+	unsigned long n = 0, flags;
 
+	spin_lock_irqsave(&slab_caches_lock, flags);
 	for (struct kmem_cache *s = slab_caches; s; s = s->next)
-		n += empty_slab_frames(s, &unused);
+		n += empty_slab_frames(s);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return n ? n : SHRINK_EMPTY;
 }
 
@@ -587,18 +604,15 @@ static unsigned long slab_shrink_scan(struct shrinker *sh, struct shrink_control
 {
 	unsigned long freed = 0, flags;
 
+	spin_lock_irqsave(&slab_caches_lock, flags);
 	for (struct kmem_cache *s = slab_caches; s && freed < sc->nr_to_scan; s = s->next) {
 		struct slab *empty;
-		while (freed < sc->nr_to_scan && empty_slab_frames(s, &empty)) {
-			spin_lock_irqsave(&s->lock, flags);
-			remove_slab(s, empty, true);
-			s->nr_slabs--;
-			s->total_objects -= empty->objects;
-			spin_unlock_irqrestore(&s->lock, flags);
+		while (freed < sc->nr_to_scan && (empty = take_empty_slab(s))) {
 			freed += 1UL << slab_order(empty);
 			discard_slab(s, empty);
 		}
 	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	sc->nr_scanned = freed;
 	return freed;
 }
@@ -611,11 +625,12 @@ struct shrinker slab_shrinker = {
 /* kmem_cache_init(): a fresh start (again in host tests, whose page allocator restarts too). */
 void slub_reset(void)
 {
-	nr_slab_pages[0] = nr_slab_pages[1] = 0;
+	atomic_long_set(&nr_slab_pages[0], 0);
+	atomic_long_set(&nr_slab_pages[1], 0);
 }
 
-unsigned long slab_pages_reclaimable(void) { return nr_slab_pages[1]; }
-unsigned long slab_pages_unreclaimable(void) { return nr_slab_pages[0]; }
+unsigned long slab_pages_reclaimable(void) { return (unsigned long)atomic_long_read(&nr_slab_pages[1]); }
+unsigned long slab_pages_unreclaimable(void) { return (unsigned long)atomic_long_read(&nr_slab_pages[0]); }
 
 const char *slab_cache_name_of(const struct page *page)
 {

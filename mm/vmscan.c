@@ -221,7 +221,9 @@ static bool __remove_mapping(struct address_space *mapping, struct folio *folio)
 	return true;
 }
 
-enum pageout { PAGE_KEEP, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };
+/* PAGE_RETRY (not v6.10's): writepage failed before starting any I/O and redirtied the folio
+ * (unlocked): kept for a later pass or the flusher, and no error is recorded. */
+enum pageout { PAGE_KEEP, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN, PAGE_RETRY };
 
 /*
  * v6.10's pageout(): start writeback of one dirty folio with PG_reclaim set, so its end
@@ -239,10 +241,16 @@ static enum pageout pageout(struct folio *folio, struct address_space *mapping)
 	};
 	folio_set_reclaim(folio);
 	int res = mapping->a_ops->writepage(folio, &wbc);
-	if (res < 0)
-		mapping_set_error(mapping, res);
 	if (!folio_test_writeback(folio))
 		folio_clear_reclaim(folio);	/* written synchronously, or not at all */
+	/* v6.10's handle_write_error() records any error on the mapping; there a block device's
+	 * writepage cannot fail to start (its bios come from a mempool).  tinymm's can (no bio:
+	 * -ENOMEM) and then redirties the folio: nothing was lost, so nothing is recorded, or the
+	 * next fsync would report an error for data that is still safe in the cache. */
+	if (res < 0 && folio_test_dirty(folio) && !folio_test_writeback(folio))
+		return PAGE_RETRY;
+	if (res < 0)
+		mapping_set_error(mapping, res);
 	mod_node_page_state(NR_VMSCAN_WRITE, (long)folio_nr_pages(folio));
 	return PAGE_SUCCESS;
 }
@@ -326,6 +334,8 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 					goto keep_locked;
 				mapping = folio->mapping;
 				break;
+			case PAGE_RETRY:
+				goto keep;		/* writepage unlocked it */
 			case PAGE_CLEAN:
 				break;
 			}
@@ -533,11 +543,19 @@ unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order)
  */
 static long direct_reclaim(gfp_t gfp, unsigned int order)
 {
-	if (!current || in_atomic() || irqs_disabled() || (current->flags & PF_MEMALLOC) ||
-	    !(gfp & __GFP_DIRECT_RECLAIM))
+	if (!current || in_interrupt())
+		return -1;
+	if (current->flags & PF_MEMALLOC)	/* never reclaim from inside reclaim: use reserves */
+		return RECLAIM_USE_RESERVES;
+	if (in_atomic() || irqs_disabled() || !(gfp & __GFP_DIRECT_RECLAIM))
 		return -1;
 	unsigned long nr = try_to_free_pages(gfp, order);
-	if (!nr && (global_node_page_state(NR_WRITEBACK) || global_node_page_state(NR_FILE_DIRTY))) {
+	/* v6.10's reclaim_throttle() skips kernel threads and workqueue workers: the flusher (a
+	 * system_wq worker) must not sleep waiting for the writeback it is there to start.  Every
+	 * tinymm thread is a kernel thread; the shell and test threads stand in for user tasks, so
+	 * only the workers are spared. */
+	if (!nr && !(current->flags & PF_WQ_WORKER) &&
+	    (global_node_page_state(NR_WRITEBACK) || global_node_page_state(NR_FILE_DIRTY))) {
 		wakeup_flusher_threads(WB_REASON_VMSCAN);
 		schedule_timeout_uninterruptible((long)msecs_to_jiffies(100));
 	}

@@ -18,6 +18,9 @@ typedef unsigned int gfp_t;
 #define __GFP_KSWAPD_RECLAIM	0x800u
 #define __GFP_WRITE		0x1000u	/* the caller will dirty the page (page cache writes) */
 #define __GFP_NOWARN		0x2000u	/* no allocation-failure report */
+#define __GFP_RETRY_MAYFAIL	0x4000u	/* a costly order may retry reclaim like a small one */
+#define __GFP_NORETRY		0x10000u	/* one round of direct reclaim, then fail */
+#define __GFP_NOMEMALLOC	0x80000u	/* never the reserves, even inside reclaim */
 #define __GFP_COMP		0x40000u	/* a compound page: a large folio */
 
 /* The migratetype bits, as v6.10: (gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT is MIGRATE_MOVABLE

@@ -50,7 +50,9 @@
 #define STACK_FILL		0xbdbdbdbdUL	/* untouched stack, for the high-water mark */
 
 /* task_struct.flags, Linux's values: PF_MEMALLOC marks a task inside reclaim (its own
- * allocations must not recurse into reclaim), PF_KSWAPD the kswapd thread. */
+ * allocations must not recurse into reclaim), PF_KSWAPD the kswapd thread, PF_WQ_WORKER a
+ * workqueue's worker (reclaim must not make it wait for writeback it may be the one to start). */
+#define PF_WQ_WORKER		0x00000020
 #define PF_MEMALLOC		0x00000800
 #define PF_KSWAPD		0x00020000
 #define current_is_kswapd()	(current && (current->flags & PF_KSWAPD))

@@ -15,6 +15,9 @@
  *   - refault distance = (clock now - clock at eviction) mod 2^(BITS_PER_LONG - 2); recent iff
  *     <= nr_active_file; a recent refault starts active, and restores PG_workingset only if the
  *     shadow had it; a write (__GFP_WRITE) is no refault;
+ *   - kswapd's pageout that cannot start (writepage: -ENOMEM, folio redirtied) keeps the folio and
+ *     records no error; the allocator's retry rounds (v6.10's should_reclaim_retry) and the
+ *     reserves a task inside reclaim may use;
  *   - shadow nodes: a leaf holding only shadows is counted in workingset_nodes, and the shrinker
  *     trims the excess over RAM pages / 8 by half, as v6.10's seeks-0 shrinker.
  * After every case: lru_check() and the mapping emptied (shadows included).
@@ -25,6 +28,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
 #include "tinymm/shrinker.h"
 #include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
@@ -37,6 +41,7 @@
 
 static struct address_space rc_mapping;
 static unsigned int rc_writepages;
+static bool rc_writepage_enomem;	/* writepage cannot start: no memory for its bio */
 
 static void rc_complete(struct folio *folio)
 {
@@ -63,8 +68,12 @@ static void rc_readahead(struct readahead_control *rac)
 /* Reclaim's pageout: writeback starts and stays until the case calls folio_end_writeback. */
 static int rc_writepage(struct folio *folio, struct writeback_control *wbc)
 {
-	(void)wbc;
 	rc_writepages++;
+	if (rc_writepage_enomem) {		/* as blkdev_writepage when bio_alloc fails */
+		folio_redirty_for_writepage(wbc, folio);
+		folio_unlock(folio);
+		return -ENOMEM;
+	}
 	folio_start_writeback(folio);
 	folio_unlock(folio);
 	return 0;
@@ -81,6 +90,7 @@ static void rc_setup(void)
 	lru_add_drain();
 	address_space_init(&rc_mapping, &rc_aops, (loff_t)RC_PAGES * PAGE_SIZE);
 	rc_writepages = 0;
+	rc_writepage_enomem = false;
 }
 
 static void rc_teardown(struct ktest *t)
@@ -236,6 +246,37 @@ static void writeback_folio_marked(struct ktest *t)
 	folio_put(f);
 }
 
+/* kswapd's pageout cannot start the write (no bio): the folio stays, dirty, in the cache, and
+ * no error is recorded on the mapping (the data is safe); nr_vmscan_write does not count it. */
+static void pageout_without_memory_keeps_folio(struct ktest *t)
+{
+	unsigned long wrote = global_node_page_state(NR_VMSCAN_WRITE);
+	struct folio *f = rc_new(t, 8);
+
+	KTEST_ASSERT_TRUE(t, f);
+	folio_lock(f);
+	folio_mark_dirty(f);
+	folio_unlock(f);
+	folio_set_reclaim(f);
+	rc_writepage_enomem = true;
+	KTEST_EXPECT_EQ(t, reclaim_folio_for_test(f, true, true), 0UL);
+	KTEST_EXPECT_EQ(t, rc_writepages, 1U);
+	KTEST_EXPECT_TRUE(t, folio_test_dirty(f));
+	KTEST_EXPECT_FALSE(t, folio_test_writeback(f));
+	KTEST_EXPECT_FALSE(t, folio_test_reclaim(f));
+	KTEST_EXPECT_TRUE(t, folio_test_lru(f));
+	KTEST_EXPECT_FALSE(t, folio_test_locked(f));
+	KTEST_EXPECT_TRUE(t, filemap_get_folio(&rc_mapping, 8) == f);
+	folio_put(f);				/* the lookup's */
+	KTEST_EXPECT_EQ(t, errseq_check(&rc_mapping.wb_err, 0), 0);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_VMSCAN_WRITE), wrote);
+	folio_lock(f);				/* clean it for teardown */
+	folio_cancel_dirty(f);
+	folio_unlock(f);
+	inode_io_list_del(&rc_mapping);
+	folio_put(f);
+}
+
 /* Someone else holds it, or it is locked: it stays in the cache, back on its list. */
 static void busy_or_locked_folio_kept(struct ktest *t)
 {
@@ -333,8 +374,93 @@ RC_CASE(dirty_folio_marked_by_direct_reclaim)
 RC_CASE(kswapd_pageout_then_rotate_then_free)
 RC_CASE(writeback_folio_marked)
 RC_CASE(busy_or_locked_folio_kept)
+RC_CASE(pageout_without_memory_keeps_folio)
 RC_CASE(unevictable_folio_culled)
 RC_CASE(active_list_protected_until_inactive_low)
+
+/*
+ * The allocator's direct-reclaim loop (mm/page_alloc.c, v6.10's should_reclaim_retry): with
+ * memory taken down to the min watermark and a counting hook in place of reclaim, how many
+ * rounds each kind of request gets; then the real hook inside reclaim (PF_MEMALLOC) allocates
+ * below the watermark, unless __GFP_NOMEMALLOC.  The hog uses no reclaim flags (kswapd stays
+ * asleep) and neither do the probes' kswapd bits, so nothing else reclaims meanwhile.
+ */
+static unsigned int hook_calls;
+static long hook_progress;
+
+static long counting_hook(gfp_t gfp, unsigned int order)
+{
+	(void)order;
+	if (!(gfp & __GFP_DIRECT_RECLAIM))
+		return -1;
+	hook_calls++;
+	return hook_progress;
+}
+
+static unsigned int rounds_for(gfp_t gfp, unsigned int order, long progress)
+{
+	struct page *page;
+
+	hook_calls = 0;
+	hook_progress = progress;
+	page = alloc_pages(gfp | __GFP_NOWARN, order);
+	if (page)
+		__free_pages(page, order);
+	return page ? ~0u : hook_calls;
+}
+
+static void allocation_retry_rules(struct ktest *t)
+{
+	const gfp_t direct = __GFP_DIRECT_RECLAIM | __GFP_IO | __GFP_FS;	/* no kswapd */
+	long (*saved_hook)(gfp_t, unsigned int) = direct_reclaim_hook;
+	struct page *held = NULL, *page;
+	unsigned int saved_flags = current->flags;
+
+	lru_add_drain();
+	for (int o = MAX_PAGE_ORDER; o >= 0; o--)	/* down to the min watermark */
+		while ((page = alloc_pages(__GFP_NOWARN, (unsigned int)o))) {
+			page->private = (unsigned long)held;
+			page->index = (pgoff_t)o;
+			held = page;
+		}
+	KTEST_ASSERT_TRUE(t, held != NULL);
+	direct_reclaim_hook = counting_hook;
+	KTEST_EXPECT_EQ(t, rounds_for(direct | __GFP_NORETRY, 0, 0), 1U);
+	KTEST_EXPECT_EQ(t, rounds_for(direct | __GFP_NORETRY, 0, 5), 1U);
+	KTEST_EXPECT_EQ(t, rounds_for(direct, PAGE_ALLOC_COSTLY_ORDER + 1, 5), 1U);
+	/* No progress: MAX_RECLAIM_RETRIES rounds in a row, then one more that ends it. */
+	KTEST_EXPECT_EQ(t, rounds_for(direct, 0, 0), (unsigned int)MAX_RECLAIM_RETRIES + 1);
+	/* A costly order may retry, but its progress does not count. */
+	KTEST_EXPECT_EQ(t, rounds_for(direct | __GFP_RETRY_MAYFAIL, PAGE_ALLOC_COSTLY_ORDER + 1, 5),
+			(unsigned int)MAX_RECLAIM_RETRIES + 1);
+	/* Progress that never turns into a page: tinymm's cap of 4 x MAX_RECLAIM_RETRIES rounds. */
+	KTEST_EXPECT_EQ(t, rounds_for(direct, 0, 5), 4U * MAX_RECLAIM_RETRIES);
+	KTEST_EXPECT_EQ(t, rounds_for(0, 0, 5), 0U);		/* no direct reclaim: no round */
+	direct_reclaim_hook = saved_hook;
+	if (saved_hook) {					/* the kernel's hook: reserves */
+		current->flags |= PF_MEMALLOC;
+		/* __GFP_NOMEMALLOC first: the other one's page would come back to the per-CPU
+		 * list on its free, where the next allocation finds it without any reserve. */
+		page = alloc_pages(direct | __GFP_NOMEMALLOC | __GFP_NOWARN, 0);
+		KTEST_EXPECT_TRUE(t, page == NULL);
+		if (page)
+			__free_pages(page, 0);
+		page = alloc_pages(direct | __GFP_NOWARN, 0);
+		KTEST_EXPECT_TRUE(t, page != NULL);
+		if (page)
+			__free_pages(page, 0);
+		current->flags = saved_flags;
+	}
+	while (held) {
+		page = held;
+		held = (struct page *)page->private;
+		unsigned int o = (unsigned int)page->index;
+		page->private = 0;
+		page->index = 0;
+		__free_pages(page, o);
+	}
+	KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
+}
 
 static const struct ktest_case reclaim_cases[] = {
 	{ "check_references_rules", check_references_rules_case },
@@ -343,7 +469,9 @@ static const struct ktest_case reclaim_cases[] = {
 	{ "kswapd_pageout_then_rotate_then_free", kswapd_pageout_then_rotate_then_free_case },
 	{ "writeback_folio_marked", writeback_folio_marked_case },
 	{ "busy_or_locked_folio_kept", busy_or_locked_folio_kept_case },
+	{ "pageout_without_memory_keeps_folio", pageout_without_memory_keeps_folio_case },
 	{ "unevictable_folio_culled", unevictable_folio_culled_case },
+	{ "allocation_retry_rules", allocation_retry_rules },
 	{ "active_list_protected_until_inactive_low", active_list_protected_until_inactive_low_case },
 	{}
 };
