@@ -141,7 +141,10 @@ static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec 
  * v6.10's move_folios_to_lru(): each folio back onto the list its flags say (an evictable-no-
  * more folio to the unevictable list, as folio_putback_lru would); reclaim's reference goes.
  * A folio whose only reference was reclaim's (truncated meanwhile) is freed instead.
- * Returns the folios put back.
+ * Returns the pages put back on an evictable list (v6.10's nr_moved: culled folios go through
+ * folio_putback_lru there and are not counted).  Taken from the list's tail, which holds the
+ * oldest (isolation takes the LRU tail first and pushes each on the head), and added at the
+ * LRU head: the folios keep their relative order, as in v6.10.
  */
 static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list *list)
 {
@@ -151,8 +154,9 @@ static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list 
 	page_list_init(&free);
 	spin_lock_irqsave(&lruvec->lru_lock, flags);
 	while (!page_list_empty(list)) {
-		struct page *page = link_to_page(list->first);
+		struct page *page = link_to_page(list->last);
 		struct folio *folio = page_folio(page);
+		bool culled = false;
 
 		page_list_del(list, page);
 		if (atomic_read(&folio->_refcount) == 1) {
@@ -167,11 +171,13 @@ static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list 
 			if (!folio_test_unevictable(folio))
 				count_vm_events(UNEVICTABLE_PGCULLED, (long)folio_nr_pages(folio));
 			folio_set_unevictable(folio);
+			culled = true;
 		}
 		folio_set_lru(folio);
 		lruvec_add_folio(lruvec, folio);
 		atomic_dec(&folio->_refcount);	/* not the last: checked above, under the lock */
-		moved += folio_nr_pages(folio);
+		if (!culled)
+			moved += folio_nr_pages(folio);
 	}
 	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
 	while (!page_list_empty(&free)) {
@@ -267,7 +273,8 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 
 	page_list_init(&ret);
 	while (!page_list_empty(list)) {
-		struct page *page = link_to_page(list->first);
+		/* The oldest first: isolation left it at the tail (v6.10's lru_to_folio). */
+		struct page *page = link_to_page(list->last);
 		struct folio *folio = page_folio(page);
 		unsigned int nr_pages = (unsigned int)folio_nr_pages(folio);
 		struct address_space *mapping;
@@ -356,7 +363,7 @@ activate_locked:
 keep_locked:
 		folio_unlock(folio);
 keep:
-		page_list_add_tail(&ret, page);
+		page_list_add(&ret, page);	/* the list keeps its shape: oldest at the tail */
 	}
 	*list = ret;
 	return nr_reclaimed;
@@ -599,7 +606,11 @@ unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgda
 	nr = shrink_folio_list(&list, &sc, &stat);
 	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, (long)nr);
 	current->flags = saved_task;
-	pgdat.flags = saved_pgdat;
+	/* Only the bit this helper set: kswapd may have changed the others meanwhile. */
+	if (saved_pgdat & (1UL << PGDAT_DIRTY))
+		set_bit(PGDAT_DIRTY, &pgdat.flags);
+	else
+		clear_bit(PGDAT_DIRTY, &pgdat.flags);
 	move_folios_to_lru(&node_lruvec, &list);
 	return nr;
 }
