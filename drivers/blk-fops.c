@@ -241,11 +241,22 @@ static int blkdev_writepage(struct folio *folio, struct writeback_control *wbc)
 	return err;
 }
 
+/* The disk's name, for memory_failure()'s "dirty data lost" line (mm/ cannot read the host). */
+static const char *blkdev_mapping_name(struct address_space *mapping)
+{
+	return BDEV_I(mapping)->bdev->bd_name;
+}
+
+/* error_remove_folio: tinymm's disks are its files, so a memory error punches the folio out of
+ * the cache as a filesystem's generic_error_remove_folio() does (v6.10's def_blk_aops has
+ * none: there a dirty block-device folio stays, "Failed"; docs/hwpoison.md). */
 static const struct address_space_operations def_blk_aops = {
 	.read_folio = blkdev_read_folio,
 	.readahead = blkdev_readahead,
 	.writepages = blkdev_writepages,
 	.writepage = blkdev_writepage,
+	.error_remove_folio = generic_error_remove_folio,
+	.name = blkdev_mapping_name,
 };
 
 int blkdev_init_mapping(struct block_device *bdev)
@@ -505,19 +516,76 @@ static const char *wb_errname(int err)
 }
 
 /*
- * `blk write <dev> <offset> <length> <seed>`: @length bytes of the generator through the page
- * cache, v6.10's generic_perform_write() one folio at a time: find or create it locked, read
- * it first if the write covers only part of it and it is not uptodate, copy, mark it uptodate
- * (a whole folio) and dirty, unlock, and let balance_dirty_pages throttle us.  Nothing reaches
- * the disk here: the flusher, a throttled writer or `sync` writes it back.
+ * v6.10's generic_perform_write() for a disk's cache, one folio at a time: find or create it
+ * locked, read it first if the write covers only part of it and it is not uptodate, let @fill
+ * write the bytes for disk offsets [pos, pos + n) into @dst, mark it uptodate (a whole folio)
+ * and dirty, unlock, and let balance_dirty_pages throttle.  Nothing reaches the disk here: the
+ * flusher, a throttled writer or `sync` writes it back.  Returns the bytes written; fewer than
+ * @len only with *@err set (-errno; *@what says which step failed, or stays NULL).
  */
+uint64_t blkdev_perform_write(struct address_space *mapping, uint64_t off, uint64_t len,
+			      blkdev_fill_fn fill, void *ctx, int *err, const char **what)
+{
+	uint64_t pos = off, end = off + len;
+
+	*err = 0;
+	*what = NULL;
+	while (pos < end) {
+		pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
+		unsigned int poff = (unsigned int)(pos & (PAGE_SIZE - 1));
+		unsigned int n = (unsigned int)min(end - pos, (uint64_t)(PAGE_SIZE - poff));
+		unsigned int disk_bytes = folio_disk_bytes(mapping, index);
+		struct folio *folio;
+
+		folio = __filemap_get_folio(mapping, index, FGP_LOCK | FGP_CREAT | FGP_WRITE, GFP_KERNEL);
+		if (IS_ERR(folio)) {
+			*err = (int)PTR_ERR(folio);
+			break;
+		}
+		bool whole = poff == 0 && n >= disk_bytes;
+		if (!whole && !folio_test_uptodate(folio)) {
+			int e = blkdev_write_begin_read(mapping, folio);
+			if (e) {
+				folio_put(folio);
+				if (e == 1)
+					continue;		/* gone meanwhile: again */
+				*err = e;
+				*what = "reading the rest of the page";
+				break;
+			}
+		}
+		uint8_t *p = page_address(&folio->page);
+		fill(ctx, pos, p + poff, n);
+		if (whole && !folio_test_uptodate(folio)) {
+			if (disk_bytes < PAGE_SIZE)	/* beyond the disk's end reads as zeroes */
+				memset(p + disk_bytes, 0, PAGE_SIZE - disk_bytes);
+			folio_mark_uptodate(folio);
+		}
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+		balance_dirty_pages_ratelimited(mapping);
+		pos += n;
+	}
+	return pos - off;
+}
+
+static void wgen_fill(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n)
+{
+	(void)pos;			/* the generator's stream is sequential */
+	for (unsigned int i = 0; i < n; i++)
+		dst[i] = wgen_byte(ctx);
+}
+
+/* `blk write <dev> <offset> <length> <seed>`: @length bytes of the generator, at @offset. */
 int blk_cmd_write(int argc, char **argv)
 {
 	struct block_device *bdev;
 	unsigned long long seed;
-	uint64_t off, len;
+	uint64_t off, len, done;
+	const char *what;
 	struct wgen g;
-	int ret;
+	int ret, err;
 
 	if (argc != 6) {
 		kprintf("blk: usage: blk write <dev> <offset> <length> <seed>\n");
@@ -534,48 +602,16 @@ int blk_cmd_write(int argc, char **argv)
 	ret = blk_parse_range(5, argv, &bdev, &off, &len);	/* dev, offset, length */
 	if (ret)
 		return ret;
-	struct address_space *mapping = bdev->bd_mapping;
 	wgen_init(&g, seed);
-	while (len) {
-		pgoff_t index = (pgoff_t)(off >> PAGE_SHIFT);
-		unsigned int poff = (unsigned int)(off & (PAGE_SIZE - 1));
-		unsigned int n = (unsigned int)min(len, (uint64_t)(PAGE_SIZE - poff));
-		unsigned int disk_bytes = folio_disk_bytes(mapping, index);
-		struct folio *folio;
-
-		folio = __filemap_get_folio(mapping, index, FGP_LOCK | FGP_CREAT | FGP_WRITE, GFP_KERNEL);
-		if (IS_ERR(folio)) {
+	done = blkdev_perform_write(bdev->bd_mapping, off, len, wgen_fill, &g, &err, &what);
+	if (err) {
+		if (what)
+			kprintf("blk: %s: write at offset 0x%llx: %s: %s\n", bdev->bd_name,
+				(unsigned long long)(off + done), what, wb_errname(err));
+		else
 			kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
-				(unsigned long long)off, wb_errname((int)PTR_ERR(folio)));
-			return 1;
-		}
-		bool whole = poff == 0 && n >= disk_bytes;
-		if (!whole && !folio_test_uptodate(folio)) {
-			int err = blkdev_write_begin_read(mapping, folio);
-			if (err) {
-				folio_put(folio);
-				if (err == 1)
-					continue;		/* gone meanwhile: again */
-				kprintf("blk: %s: write at offset 0x%llx: reading the rest of the page: %s\n",
-					bdev->bd_name, (unsigned long long)off, wb_errname(err));
-				return 1;
-			}
-		}
-		uint8_t *p = (uint8_t *)page_address(&folio->page) + poff;
-		for (unsigned int i = 0; i < n; i++)
-			p[i] = wgen_byte(&g);
-		if (whole && !folio_test_uptodate(folio)) {
-			if (disk_bytes < PAGE_SIZE)	/* beyond the disk's end reads as zeroes */
-				memset((uint8_t *)page_address(&folio->page) + disk_bytes, 0,
-				       PAGE_SIZE - disk_bytes);
-			folio_mark_uptodate(folio);
-		}
-		folio_mark_dirty(folio);
-		folio_unlock(folio);
-		folio_put(folio);
-		balance_dirty_pages_ratelimited(mapping);
-		off += n;
-		len -= n;
+				(unsigned long long)(off + done), wb_errname(err));
+		return 1;
 	}
 	return 0;
 }

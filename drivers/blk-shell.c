@@ -1,7 +1,8 @@
 /*
  * blk-shell.c - the `blk` shell command: list, stats, read (a hex dump straight from the
  * device through submit_bio_wait() and a bounce page, no page cache) and inject (a test hook
- * that makes the driver see a corrupt used-ring entry next; docs/virtio-blk.md).
+ * that makes the driver see a corrupt used-ring entry next; docs/virtio-blk.md), and pfn (the
+ * frame caching an offset, for HWPoison tests).
  * `blk sha256` (the page-cache read) is drivers/blk-fops.c's; more subcommands go in blk_subcmds[].
  * Errors are one line naming the command, non-zero status: an unknown device is
  * "blk: no device 'vdz'".  `unevictable <dev> on|off` lives here too (a disk-wide setting).
@@ -12,6 +13,7 @@
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 #include "tinymm/swap.h"
@@ -215,6 +217,44 @@ static int blk_inject(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * `blk pfn <dev> <offset>`: the frame that caches the byte at @offset, from a page-cache lookup
+ * alone (nothing is read, nothing is touched: the folio's LRU state stays as it was), for
+ * HWPoison tests that need the frame of a cached page.  One line: "blk pfn: vda: offset 8192:
+ * pfn 0x4f922" (status 0), or "blk pfn: vda: offset 8192 is not cached" (status 1); a bad
+ * number or an offset past the end is one line, status 2, as `blk sha256`'s.
+ */
+static int blk_pfn(int argc, char **argv)
+{
+	struct block_device *bdev;
+	unsigned long long off;
+	struct folio *folio;
+
+	if (argc != 4)
+		return shell_usage_error("blk pfn", "usage: blk pfn <dev> <offset>");
+	bdev = blk_lookup(argv[2]);
+	if (!bdev)
+		return 1;
+	if (kstrtoull(argv[3], &off)) {
+		kprintf("blk pfn: invalid number '%s'\n", argv[3]);
+		return 2;
+	}
+	if (off >= bdev_nr_bytes(bdev)) {
+		kprintf("blk pfn: offset %llu is past the end of %s (%llu bytes)\n", off, bdev->bd_name,
+			(unsigned long long)bdev_nr_bytes(bdev));
+		return 2;
+	}
+	folio = bdev->bd_mapping ? filemap_get_folio(bdev->bd_mapping, (pgoff_t)(off >> PAGE_SHIFT)) :
+				   ERR_PTR(-ENOENT);
+	if (IS_ERR(folio)) {
+		kprintf("blk pfn: %s: offset %llu is not cached\n", bdev->bd_name, off);
+		return 1;
+	}
+	unsigned long pfn = page_to_pfn(&folio->page) + ((pgoff_t)(off >> PAGE_SHIFT) - folio->index);
+	folio_put(folio);
+	kprintf("blk pfn: %s: offset %llu: pfn %#lx\n", bdev->bd_name, off, pfn);
+	return 0;
+}
 
 static const struct {
 	const char *name;
@@ -227,6 +267,7 @@ static const struct {
 	{ "sha256", blk_cmd_sha256 },		/* drivers/blk-fops.c: through the page cache */
 	{ "readrand", blk_cmd_readrand },	/* drivers/blk-fops.c */
 	{ "write", blk_cmd_write },		/* drivers/blk-fops.c: through the page cache */
+	{ "pfn", blk_pfn },
 };
 
 static int cmd_blk(int argc, char **argv)
@@ -234,10 +275,10 @@ static int cmd_blk(int argc, char **argv)
 	for (unsigned int i = 0; argc >= 2 && i < ARRAY_SIZE(blk_subcmds); i++)
 		if (blk_subcmds[i].fn && !strcmp(argv[1], blk_subcmds[i].name))
 			return blk_subcmds[i].fn(argc, argv);
-	return shell_usage_error("blk", "usage: blk list | stats | read <dev> <offset> <length> | sha256 <dev> <offset> <length> | readrand <dev> <total> <chunk> [seed] | write <dev> <offset> <length> <seed> | inject <dev> <what>");
+	return shell_usage_error("blk", "usage: blk list | stats | read <dev> <offset> <length> | sha256 <dev> <offset> <length> | readrand <dev> <total> <chunk> [seed] | write <dev> <offset> <length> <seed> | pfn <dev> <offset> | inject <dev> <what>");
 }
-SHELL_COMMAND(blk, "list|stats|read|sha256|readrand|write|inject ...",
-	      "block devices: list, counters, hex dump from the device, SHA-256, random reads and writes through the page cache, inject (test hook)", cmd_blk);
+SHELL_COMMAND(blk, "list|stats|read|sha256|readrand|write|pfn|inject ...",
+	      "block devices: list, counters, hex dump from the device, SHA-256, random reads and writes through the page cache, the frame caching an offset, inject (test hook)", cmd_blk);
 
 /*
  * `unevictable <dev> on|off`: the whole disk's cache becomes unevictable (AS_UNEVICTABLE, as

@@ -250,4 +250,10 @@ static inline void pcp_free_order0(struct page *page, unsigned long flags)
 /* Put a free block on the lists, merging with free buddies; zone->lock held. */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);
 
+/* mm/memory-failure.c, shared with mm/soft-offline.c: v6.10's get_hwpoison_page() (per-CPU
+ * lists drained; 1 in use with a reference taken, 0 free, -EBUSY/-EIO unhandlable) and
+ * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
+int get_hwpoison_page(struct page *p, int flags);
+bool mf_folio_isolate_lru(struct folio *folio);
+
 #endif

@@ -2,9 +2,11 @@
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in v6.10's format ("Name:" padded to
  * 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page allocator manages,
  * MemFree its free frames, Buffers the page cache of block devices, Slab and its parts the
- * frames in slabs; the other lines come with the subsystems they count.
+ * frames in slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
+ * mm/hwpoison_state.c); the other lines come with the subsystems they count.
  */
 #include "tinymm/memblock.h"
+#include "tinymm/memory-failure.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
@@ -58,6 +60,9 @@ static int cmd_meminfo(int argc, char **argv)
 		show_val_kb("Slab:", sr + su);
 		show_val_kb("SReclaimable:", sr);
 		show_val_kb("SUnreclaim:", su);
+		/* v6.10 prints it after Percpu (lines tinymm has not), in a width of its own. */
+		kprintf("HardwareCorrupted: %5lu kB\n",
+			(unsigned long)atomic_long_read(&num_poisoned_pages) << (PAGE_SHIFT - 10));
 	} else {
 		show_val_kb("MemTotal:", memtotal);
 		show_val_kb("MemFree:", memblock_size_of(MEMBLOCK_USABLE));

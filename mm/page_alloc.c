@@ -658,3 +658,30 @@ bool take_page_off_buddy(struct page *page)
 	spin_unlock_irqrestore(&z->lock, flags);
 	return taken;
 }
+
+/*
+ * Undo take_page_off_buddy() for an unpoisoned frame (v6.10's put_page_back_buddy()): drop the
+ * reference memory_failure() held (a frame the free path set aside holds none), clear
+ * PG_hwpoison and the mark in ->private, and free the frame, merging it with its free buddies.
+ * false if someone else holds a reference (the frame is left as it is).  v6.10 clears the flag
+ * after the free under the zone lock; tinymm clears it first, so no free block ever holds a
+ * PG_hwpoison frame (buddy_check()), still under the lock.
+ */
+bool put_page_back_buddy(struct page *page)
+{
+	struct zone *z = page_zone(page);
+	unsigned long pfn = page_to_pfn(page), flags;
+	bool ret = false;
+
+	spin_lock_irqsave(&z->lock, flags);
+	if (atomic_read(&page->_refcount) <= 1 && TestClearPageHWPoison(page)) {
+		atomic_set(&page->_refcount, 0);
+		page->private = 0;
+		if (page_poisoning_enabled)	/* the fill a free frame must hold */
+			kernel_poison_pages(page, 1);
+		__free_one_page(page, pfn, z, 0, pageblock_mt(z, pfn));
+		ret = true;
+	}
+	spin_unlock_irqrestore(&z->lock, flags);
+	return ret;
+}

@@ -3,8 +3,11 @@
  * it is freed (free_pages_prepare) and when it is handed out (check_new_pages), and what happens
  * when it does not (bad_page: report, taint, leak).  The hot paths in page_alloc.c use one-test
  * versions of the same rules and call here only when something is wrong or the block is large.
+ * A PG_hwpoison frame is no bad page: freed, it is set aside quietly, and a block holding one is
+ * freed around it (free_has_hwpoisoned); handed out, it is refused quietly (docs/hwpoison.md).
  * Locking: runs without the zone lock; the pages are the caller's (being freed or just taken).
  */
+#include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "internal.h"
@@ -30,7 +33,10 @@ void bad_page(struct page *page, const char *reason)
 		atomic_set(&page->_mapcount, -1);
 }
 
-static const char *page_bad_reason(const struct page *page, unsigned long flags)
+/* Inline everywhere (check_new_pages() has two calls, the second only for a bad frame): out of
+ * line it would cost free_page_is_good() a call per frame. */
+static inline __attribute__((always_inline)) const char *page_bad_reason(const struct page *page,
+									   unsigned long flags)
 {
 	if (page_type_has_type(page->page_type) && !PageBuddy(page))
 		return "nonzero mapcount";
@@ -62,16 +68,82 @@ static bool free_page_is_good(struct page *page)
 }
 
 /*
+ * A block being freed holds PG_hwpoison frames (a poisoned tail of a kernel allocation, or of a
+ * large folio): every other frame goes back to the buddy lists, in the largest aligned blocks
+ * that hold no poisoned frame, and each poisoned frame is set aside as take_page_off_buddy()
+ * leaves one (MAGIC_HWPOISON in ->private, refcount 0: unpoison_memory() can give it back).
+ * Linux 6.15's free_has_hwpoisoned(); v6.10 freed the whole block and relied on
+ * check_new_page() to keep the bad frame out at allocation, which page checks off
+ * (tinymm.check_pages=0) would not do.  The frames' flags are cleared already but for
+ * PG_hwpoison; the poisoned frames' contents are never touched.
+ */
+static __attribute__((noinline)) void free_has_hwpoisoned(struct page *page, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(page), end = pfn + (1UL << order), flags;
+	struct zone *z = page_zone(page);
+
+	for (unsigned long p = pfn; p < end;) {
+		struct page *head = page + (p - pfn);
+		unsigned int o = 0;
+
+		if (PageHWPoison(head)) {
+			SetPageHWPoisonTakenOff(head);
+			p++;
+			continue;
+		}
+		/* Grow the piece while it stays aligned, inside the block and clean. */
+		while (o < order && !(p & ((2UL << o) - 1)) && p + (2UL << o) <= end) {
+			bool clean = true;
+			for (unsigned long i = p + (1UL << o); i < p + (2UL << o) && clean; i++)
+				clean = !PageHWPoison(page + (i - pfn));
+			if (!clean)
+				break;
+			o++;
+		}
+		if (page_poisoning_enabled)
+			kernel_poison_pages(head, 1UL << o);
+		spin_lock_irqsave(&z->lock, flags);
+		__free_one_page(head, p, z, o, pageblock_mt(z, p));
+		spin_unlock_irqrestore(&z->lock, flags);
+		p += 1UL << o;
+	}
+}
+
+/*
+ * The flags of a checked block being freed cleared, PG_hwpoison kept where it is, once any frame
+ * was ever poisoned (hwpoison_seen; before that no frame can have it): one OR a frame finds out
+ * whether one has it, and then the block is freed around it.  true: none had, free the block.
+ */
+static __attribute__((noinline)) bool free_pages_prepare_hwpoison(struct page *page,
+								   unsigned int order)
+{
+	unsigned long poisoned = 0;
+
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		poisoned |= page[i].flags;
+		page[i].flags &= ~PAGEFLAGS_MASK | (1UL << PG_hwpoison);
+	}
+	if (likely(!(poisoned & (1UL << PG_hwpoison))))
+		return true;
+	free_has_hwpoisoned(page, order);
+	return false;
+}
+
+/*
  * v6.10's free_pages_prepare(): check every frame of the block, clear the flags a free page
- * must not keep, undo the compound set-up.  false: something was bad, leak the whole block.
+ * must not keep, undo the compound set-up.  false: something was bad, leak the whole block, or
+ * it held a PG_hwpoison frame and is freed here around it.
  */
 bool free_pages_prepare(struct page *page, unsigned int order)
 {
 	bool good = true;
 
 	if (PageHWPoison(page) && !order) {
-		/* An order-0 HWPoison frame is kept out quietly (v6.10 does the same). */
+		/* An order-0 HWPoison frame is kept out quietly (v6.10 does the same), marked as
+		 * taken off, so unpoison_memory() can give it back (v6.10 cannot: its comment calls
+		 * that frame a known leak). */
 		page->flags &= ~PAGEFLAGS_MASK | (1UL << PG_hwpoison);
+		SetPageHWPoisonTakenOff(page);
 		return false;
 	}
 	if (PageTail(page)) {
@@ -105,6 +177,8 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 			good = false;
 		if (!good)
 			return false;	/* leaked as it is: v6.10 keeps the evidence (flags) too */
+		if (unlikely(READ_ONCE(hwpoison_seen)))
+			return free_pages_prepare_hwpoison(page, order);
 		for (unsigned long i = 1; i < (1UL << order); i++)
 			page[i].flags &= ~PAGEFLAGS_MASK;
 		page->flags &= ~PAGEFLAGS_MASK;
@@ -116,16 +190,23 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 	return true;
 }
 
+/*
+ * v6.10's check_new_pages(): every frame of a block just taken from the free lists must be
+ * clean.  A PG_hwpoison frame is bad without a report (v6.10's check_new_page_bad(): "don't
+ * complain about hwpoisoned pages"): the block is kept out and the allocator takes another.
+ * tinymm's free path never puts one on the lists; this is the second line (page checks on).
+ */
 bool check_new_pages(struct page *page, unsigned int order)
 {
 	bool good = true;
 
 	for (unsigned long i = 0; i < (1UL << order); i++) {
-		const char *why = page_bad_reason(page + i, PAGE_FLAGS_CHECK_AT_PREP);
-		if (why) {
-			bad_page(page + i, why);
-			good = false;
-		}
+		/* One test for a clean frame, HWPoison included; the cases apart only if not. */
+		if (likely(!page_bad_reason(page + i, PAGEFLAGS_MASK)))
+			continue;
+		good = false;
+		if (!PageHWPoison(page + i))
+			bad_page(page + i, page_bad_reason(page + i, PAGE_FLAGS_CHECK_AT_PREP));
 	}
 	return good;
 }

@@ -13,6 +13,8 @@
  *   invalidate_inode_pages2_range(mapping, start, end)   drop every folio of the range, waiting
  *       for locks and writeback; -EBUSY if a (dirty) folio had to stay
  *   folio_cancel_dirty(folio)                            a locked folio's dirt is thrown away
+ *   generic_error_remove_folio(mapping, folio)           a locked folio out, for memory_failure()
+ *   mapping_evict_folio(mapping, folio)                  a locked, clean, unused folio out
  *
  * Invariants kept (include/tinymm/pagemap.h, mm/page-writeback.c):
  *   - a folio leaves the cache only locked, by filemap_remove_folio() (the index entry, its
@@ -259,6 +261,20 @@ static bool truncate_inode_partial_folio(struct folio *folio, loff_t start, loff
 }
 
 /*
+ * v6.10's generic_error_remove_folio(), the error_remove_folio a_op of filesystems that can
+ * punch out one folio (memory_failure(): docs/hwpoison.md): the locked @folio leaves @mapping,
+ * dirty or not (its dirt is thrown away; the caller records the loss with mapping_set_error()).
+ * v6.10 refuses anything but regular files (-EIO); tinymm's mappings are its disks, which are
+ * its files.  0, -EINVAL (no mapping), -EIO (@folio already left it).
+ */
+int generic_error_remove_folio(struct address_space *mapping, struct folio *folio)
+{
+	if (!mapping)
+		return -EINVAL;
+	return truncate_inode_folio(mapping, folio);
+}
+
+/*
  * v6.10's truncate_inode_pages_range().  [start, end) are the pages wholly inside the range;
  * the edge pages (partial) are zeroed, not dropped.
  *   pass 1: what can be locked at once (trylock, no writeback) goes, one batch at a time;
@@ -351,7 +367,7 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
  * so no lookup can take one between check and removal; here lookups run with interrupts masked
  * on the one CPU, so masking them over check and removal does the same.  Pages evicted, or 0.
  */
-static long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
+long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 {
 	unsigned long flags;
 	long nr = (long)folio_nr_pages(folio);

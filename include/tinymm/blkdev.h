@@ -29,6 +29,7 @@
 #ifndef TINYMM_BLKDEV_H
 #define TINYMM_BLKDEV_H
 
+#include <stdint.h>
 #include "gfp.h"
 #include "kernel.h"
 #include "mm_types.h"
@@ -135,6 +136,12 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev);
 int blk_cmd_sha256(int argc, char **argv);
 int blk_cmd_readrand(int argc, char **argv);
 int blk_cmd_write(int argc, char **argv);
+/* Write through @mapping's cache (v6.10's generic_perform_write): @fill supplies the bytes of
+ * disk offsets [pos, pos + n).  drivers/blk-fops.c; `blk write` and `blk-stress` use it. */
+typedef void (*blkdev_fill_fn)(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n);
+struct address_space;
+uint64_t blkdev_perform_write(struct address_space *mapping, uint64_t off, uint64_t len,
+			      blkdev_fill_fn fill, void *ctx, int *err, const char **what);
 int blk_parse_range(int argc, char **argv, struct block_device **bdev, uint64_t *off, uint64_t *len);
 
 /* Mark @bdev failed with a one-line reason, printed as given (the device cannot be trusted any

@@ -14,4 +14,5 @@
 #define ERANGE	34
 #define EOPNOTSUPP	95
 #define ETIMEDOUT	110
+#define EHWPOISON	133	/* memory page has hardware error (memory_failure) */
 #endif

@@ -14,6 +14,8 @@
  *                          writepages(mapping, wbc) writes the dirty folios wbc selects
  *                          (write_cache_pages(), mm/page-writeback.c), ending each folio's
  *                          writeback from its I/O completion.
+ *                          error_remove_folio(mapping, folio) and name(mapping): optional,
+ *                          for memory_failure() (docs/hwpoison.md).
  *   struct file_ra_state   v6.10's: start, size, async_size, ra_pages, mmap_miss, prev_pos
  * Locking: mapping->i_pages.xa_lock (irqs masked) for the index, its marks, nrpages, i_state and
  *   dirtied_when; each folio's PG_locked while it is being read or prepared for writeback;
@@ -50,6 +52,13 @@ struct address_space_operations {
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
 	/* One locked, dirty-cleared folio; unlocks it.  Reclaim's pageout() uses it (v6.10). */
 	int (*writepage)(struct folio *folio, struct writeback_control *wbc);
+	/* Optional, v6.10's: take the locked @folio out of @mapping after a memory error, dirty
+	 * or not (memory_failure(); generic_error_remove_folio() does it).  Without it only a
+	 * clean, unused folio can go (mapping_evict_folio). */
+	int (*error_remove_folio)(struct address_space *mapping, struct folio *folio);
+	/* Optional, tinymm's: the name of what @mapping caches ("vda"), for messages from mm/
+	 * (memory_failure()'s "dirty data lost" line), which cannot look inside the host. */
+	const char *(*name)(struct address_space *mapping);
 };
 
 struct block_device;

@@ -65,6 +65,7 @@ void show_buddyinfo(int (*pr)(const char *fmt, ...));
 void __isolate_free_page(struct page *page, unsigned int order);
 void __putback_isolated_page(struct page *page, unsigned int order, bool reported);
 bool take_page_off_buddy(struct page *page);
+bool put_page_back_buddy(struct page *page);	/* HWPoison: give a taken-off frame back */
 extern unsigned int page_reporting_order;	/* blocks of this order and up are reported */
 extern void (*page_reporting_notify_fn)(void);	/* set by page_reporting_register() */
 

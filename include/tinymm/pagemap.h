@@ -115,6 +115,10 @@ unsigned long mapping_try_invalidate(struct address_space *mapping, pgoff_t star
 int invalidate_inode_pages2_range(struct address_space *mapping, pgoff_t start, pgoff_t end);
 int invalidate_inode_pages2(struct address_space *mapping);
 void folio_cancel_dirty(struct folio *folio);
+/* HWPoison's removals (mm/truncate.c, v6.10's): a locked folio out of its mapping, dirty or
+ * not (0, -EINVAL, -EIO); a locked, clean folio nobody else holds (pages evicted, or 0). */
+int generic_error_remove_folio(struct address_space *mapping, struct folio *folio);
+long mapping_evict_folio(struct address_space *mapping, struct folio *folio);
 void address_space_init(struct address_space *mapping, const struct address_space_operations *a_ops,
 			loff_t size);
 /* Record a failed write on the mapping, as Linux's mapping_set_error: errseq_set(wb_err) for

@@ -23,8 +23,10 @@ function(boot_test name board)
 endfunction()
 
 foreach(b ${TINYMM_BOARDS})
-  boot_test(${b}.ktest.all ${b} --append "tinymm.test=*"
+  # Every suite (3-5 s; the HWPoison ones allocate 100 000 blocks per case): room for a loaded CI.
+  boot_test(${b}.ktest.all ${b} --append "tinymm.test=*" --timeout 120
     --expect "^# totals: pass:[1-9][0-9]* fail:0 skip:0$" --reject "^not ok")
+  set_tests_properties(${b}.ktest.all PROPERTIES TIMEOUT 150)
   boot_test(${b}.ktest.must_fail_exits_nonzero ${b} --append "tinymm.test=ktest_must_fail"
     --status 1 --expect "^    not ok 1 fails_on_purpose$" --expect "^# totals: pass:0 fail:1 skip:1$"
     --expect "EXPECTATION FAILED at .*selftest.c:[0-9]+$")
@@ -158,3 +160,6 @@ include(${CMAKE_CURRENT_LIST_DIR}/writeback.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/lru.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/reclaim.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/balloon.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/hwpoison_workload.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/soft_offline.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/hwpoison.cmake)

@@ -1,0 +1,720 @@
+/*
+ * memory-failure.c - HWPoison: a frame's memory went bad (Linux v6.10's mm/memory-failure.c, for
+ * what tinymm has: free frames, page-cache folios, kernel frames; no page tables, no hugetlb, no
+ * swap).  docs/hwpoison.md has the state table and the rules.
+ *
+ * memory_failure(pfn, flags), in v6.10's order: TestSetPageHWPoison (already set: one line,
+ * -EHWPOISON, nothing counted); get_hwpoison_page() (per-CPU lists drained, LRU batches shaken):
+ * a free frame is taken off the buddy lists and keeps one reference forever; a frame that is
+ * neither on an LRU nor free (kernel, slab, reserved, a tail of a high-order block) is
+ * "unhandlable": left to its owner; a large folio gets PG_has_hwpoisoned and would be split
+ * ("unsplit thp" when it cannot be); then the folio lock, writeback waited for, the truncated
+ * check, and v6.10's error_states[] on a flags snapshot.  Every outcome is one action_result():
+ * "Memory failure: 0x<pfn>: recovery action for <state>: <result>", num_poisoned_pages and the
+ * node's statistics (kept, with the per-frame records, in mm/hwpoison_state.c).
+ * unpoison_memory() undoes a software injection; page_handle_poison() is the end of soft offline
+ * (mm/soft-offline.c).  The `hwpoison` command is mm/hwpoison_cmd.c.
+ *
+ * Invariants:
+ *   - A PG_hwpoison frame is never on a free list or a per-CPU list (so the allocator never
+ *     hands one out, page checks on or off): memory_failure() sets the flag and takes a free
+ *     frame off in one interrupt-masked stretch (one CPU: nothing allocates in between), and
+ *     the free path sets poisoned frames aside (mm/page_check.c).
+ *   - num_poisoned_pages counts the frames marked here, each once: +1 per action_result() and
+ *     per page_handle_poison(), -1 per unpoison.  The statistics only grow (v6.10).
+ *   - A frame memory_failure() recovered holds memory_failure()'s reference until unpoison:
+ *     a page-cache folio out of its mapping and off the LRU, or a taken-off free frame (also
+ *     marked MAGIC_HWPOISON in ->private).  A frame left to its owner (Ignored) holds none.
+ * Locking: mf_mutex around each call (sleeping: folio lock, writeback); inside it the folio
+ *   lock, then the zone lock (take_page_off_buddy), the mapping's xa_lock (removal) and
+ *   lru_lock (isolation); mf_cur and hw_memory_failure are mf_mutex's.  Never from interrupts.
+ *
+ * Where tinymm differs from v6.10, and why: no hwpoison_filter (no hwpoison-inject module), no
+ * process killing or unmapping (no page tables yet), no hugetlb, no memory_failure_queue (no
+ * machine-check interrupt; the shell injects), no sysctl (recovery is always on); the per-CPU
+ * lists are drained with interrupts masked instead of zone_pcp_disable(); records of each
+ * frame for `hwpoison list`; unpoison of a frame left to its owner only clears the mark (v6.10
+ * would drop a reference it never took); unpoison messages are not ratelimited (tests read them).
+ */
+#define pr_fmt(fmt) "Memory failure: " fmt
+
+#include <string.h>
+#include "tinymm/errno.h"
+#include "tinymm/irqflags.h"
+#include "tinymm/memory-failure.h"
+#include "tinymm/mutex.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/printk.h"
+#include "tinymm/slab.h"
+#include "tinymm/swap.h"
+#include "internal.h"
+
+static bool hw_memory_failure;		/* a hardware-reported failure was seen: no unpoison */
+DEFINE_MUTEX(mf_mutex);
+
+/* The call in progress (mf_mutex): what action_result() records about the frame. */
+static struct {
+	enum mf_kind kind;
+	bool hw;
+	bool ref;	/* memory_failure() holds a reference on the frame now */
+} mf_cur;
+
+bool memory_failure_hw_seen(void)
+{
+	return READ_ONCE(hw_memory_failure);
+}
+
+/* ---- references ---- */
+
+/* get_page_unless_zero(): a reference, unless the frame is free (or being freed). */
+static bool page_ref_try_get(struct page *page)
+{
+	int old = atomic_read(&page->_refcount);
+
+	do {
+		if (old <= 0)
+			return false;
+	} while (!atomic_try_cmpxchg(&page->_refcount, &old, old + 1));
+	return true;
+}
+
+/* v6.10's is_free_buddy_page() (mm/hwpoison_state.c has it, for the records too). */
+static bool is_free_buddy_page(const struct page *page)
+{
+	return mf_is_free_buddy_page(page);
+}
+
+/* ---- soft offline's end (v6.10's page_handle_poison) ---- */
+
+/*
+ * Mark @page poisoned for soft offline and keep it: a free frame (@hugepage_or_freepage) is
+ * taken off the buddy lists first (false if it was allocated meanwhile: nothing done); with
+ * @release the caller's reference goes (if it was the last, the free path sets the frame
+ * aside); then the frame gets one reference of its own and is counted.  Called under mf_mutex.
+ */
+bool page_handle_poison(struct page *page, bool hugepage_or_freepage, bool release)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	WRITE_ONCE(hwpoison_seen, true);	/* before the flag: the free path looks from now on */
+	if (hugepage_or_freepage) {
+		unsigned long flags;
+		bool taken;
+
+		/* v6.10's __page_handle_poison(): drain, then take it off; masked, so no
+		 * allocation sees the frame between the two (one CPU). */
+		local_irq_save(flags);
+		drain_all_pages(page_zone(page));
+		taken = take_page_off_buddy(page);
+		if (taken) {
+			SetPageHWPoison(page);
+			SetPageHWPoisonTakenOff(page);
+		}
+		local_irq_restore(flags);
+		if (!taken)
+			return false;
+	}
+	SetPageHWPoison(page);
+	if (release)
+		put_page(page);
+	atomic_inc(&page->_refcount);		/* page_ref_inc */
+	num_poisoned_pages_inc(pfn);
+	mf_record_add(pfn, NR_MF_MSG, MF_RECOVERED, MF_KIND_SOFT_OFFLINE, true, false);
+	return true;
+}
+
+/* ---- getting hold of the frame (v6.10's get_hwpoison_page and helpers) ---- */
+
+/* v6.10's HWPoisonHandlable(): tinymm has no movable non-LRU pages (soft offline's third case). */
+static bool HWPoisonHandlable(struct page *page, int flags)
+{
+	(void)flags;
+	if (PageSlab(page))
+		return false;
+	return PageLRU(page) || is_free_buddy_page(page);
+}
+
+/* v6.10's shake_page(): a folio in an LRU batch has no PG_lru yet (one CPU: lru_add_drain()
+ * is v6.10's lru_add_drain_all()). */
+static void shake_page(struct page *p)
+{
+	if (!PageSlab(p))
+		lru_add_drain();
+}
+
+/* 1: referenced; 0: free (no reference); -EBUSY: not a kind we handle (now). */
+static int __get_hwpoison_page(struct page *page, int flags)
+{
+	struct folio *folio = page_folio(page);
+
+	if (!HWPoisonHandlable(&folio->page, flags))
+		return -EBUSY;
+	if (page_ref_try_get(&folio->page)) {
+		if (folio == page_folio(page))
+			return 1;
+		pr_info("%#lx cannot catch tail\n", page_to_pfn(page));
+		folio_put(folio);
+	}
+	return 0;
+}
+
+#define GET_PAGE_MAX_RETRY_NUM 3
+
+/* v6.10's get_any_page(): 1 (in use, referenced), 0 (free), -EBUSY / -EIO (unhandlable). */
+static int get_any_page(struct page *p, int flags)
+{
+	bool count_increased = flags & MF_COUNT_INCREASED;
+	int ret = 0, pass = 0;
+
+try_again:
+	if (!count_increased) {
+		ret = __get_hwpoison_page(p, flags);
+		if (!ret) {
+			if (page_ref_count(p)) {
+				/* We raced with an allocation, retry. */
+				if (pass++ < GET_PAGE_MAX_RETRY_NUM)
+					goto try_again;
+				ret = -EBUSY;
+			} else if (!is_free_buddy_page(p)) {
+				/* We raced with put_page, retry. */
+				if (pass++ < GET_PAGE_MAX_RETRY_NUM)
+					goto try_again;
+				ret = -EIO;
+			}
+			goto out;
+		} else if (ret == -EBUSY) {
+			/* Perhaps only for now (a folio in an LRU batch), retry. */
+			if (pass++ < 3) {
+				shake_page(p);
+				goto try_again;
+			}
+			ret = -EIO;
+			goto out;
+		}
+	}
+	if (HWPoisonHandlable(p, flags)) {
+		ret = 1;
+	} else {
+		/* A page we cannot handle: can shaking turn it into one we can? */
+		if (pass++ < GET_PAGE_MAX_RETRY_NUM) {
+			put_page(p);
+			shake_page(p);
+			count_increased = false;
+			goto try_again;
+		}
+		put_page(p);
+		ret = -EIO;
+	}
+out:
+	if (ret == -EIO)
+		pr_err("%#lx: unhandlable page.\n", page_to_pfn(p));
+	return ret;
+}
+
+/* For unpoison: -EHWPOISON for a taken-off frame, else 1 with a reference, 0 without. */
+static int __get_unpoison_page(struct page *page)
+{
+	if (PageHWPoisonTakenOff(page))
+		return -EHWPOISON;
+	return page_ref_try_get(page) ? 1 : 0;
+}
+
+/*
+ * v6.10's get_hwpoison_page().  v6.10 wraps it in zone_pcp_disable() so a free frame on a
+ * per-CPU list is seen in the buddy; tinymm drains the lists with interrupts masked, which on
+ * one CPU keeps them empty until we are done.  The caller may hold the mask longer.
+ */
+int get_hwpoison_page(struct page *p, int flags)
+{
+	unsigned long irqflags;
+	int ret;
+
+	local_irq_save(irqflags);
+	drain_all_pages(page_zone(p));
+	if (flags & MF_UNPOISON)
+		ret = __get_unpoison_page(p);
+	else
+		ret = get_any_page(p, flags);
+	local_irq_restore(irqflags);
+	return ret;
+}
+
+/* ---- the page-cache actions ---- */
+
+/* v6.10's folio_isolate_lru() (mm/vmscan.c): off its list, PG_lru cleared, our reference. */
+bool mf_folio_isolate_lru(struct folio *folio)
+{
+	unsigned long flags;
+
+	if (!folio_test_clear_lru(folio))
+		return false;
+	folio_get(folio);
+	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
+	lruvec_del_folio(&node_lruvec, folio);		/* the list's count and node stat too */
+	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
+	return true;
+}
+
+/* v6.10's delete_from_lru_cache(): off the LRU for good, with the flags the free check hates. */
+static int delete_from_lru_cache(struct folio *folio)
+{
+	if (mf_folio_isolate_lru(folio)) {
+		folio_clear_active(folio);
+		folio_clear_unevictable(folio);
+		folio_put(folio);			/* the isolation's reference */
+		return 0;
+	}
+	return -EIO;
+}
+
+static int truncate_error_folio(struct folio *folio, unsigned long pfn,
+				struct address_space *mapping)
+{
+	int ret = MF_FAILED;
+
+	if (mapping->a_ops && mapping->a_ops->error_remove_folio) {
+		int err = mapping->a_ops->error_remove_folio(mapping, folio);
+
+		/* v6.10 then releases fs-private data (filemap_release_folio); tinymm has none. */
+		if (err != 0)
+			pr_info("%#lx: Failed to punch page: %d\n", pfn, err);
+		else
+			ret = MF_RECOVERED;
+	} else {
+		/* Without it only invalidation: fails on a dirty folio or one in use. */
+		if (mapping_evict_folio(mapping, folio))
+			ret = MF_RECOVERED;
+		else
+			pr_info("%#lx: Failed to invalidate\n", pfn);
+	}
+	return ret;
+}
+
+struct page_state {
+	unsigned long mask;
+	unsigned long res;
+	enum mf_action_page_type type;
+	/* ->action() unlocks the folio. */
+	int (*action)(struct page_state *ps, struct page *p);
+};
+
+/* v6.10's has_extra_refcount(): anyone but us still holding the frame makes it Failed. */
+static bool has_extra_refcount(struct page_state *ps, struct page *p, bool extra_pins)
+{
+	int count = page_ref_count(p) - 1;
+
+	if (extra_pins)
+		count -= (int)folio_nr_pages(page_folio(p));
+	if (count > 0) {
+		pr_err("%#lx: %s still referenced by %d users\n", page_to_pfn(p),
+		       mf_action_page_type_name(ps->type), count);
+		return true;
+	}
+	return false;
+}
+
+/* A kernel page: leave it alone, hope it is not touched. */
+static int me_kernel(struct page_state *ps, struct page *p)
+{
+	(void)ps;
+	folio_unlock(page_folio(p));
+	return MF_IGNORED;
+}
+
+/* The catch-all (v6.10 returns Failed; 6.11 made it Ignored). */
+static int me_unknown(struct page_state *ps, struct page *p)
+{
+	(void)ps;
+	pr_err("%#lx: Unknown page state\n", page_to_pfn(p));
+	folio_unlock(page_folio(p));
+	return MF_FAILED;
+}
+
+/*
+ * A page-cache folio, clean (its bytes are on the disk: the next read fetches them again) or
+ * dirty (@dirty: the caller recorded -EIO on the mapping; tinymm also names what was lost, in
+ * one line of its own the host-checked workload test reads).  v6.10's me_pagecache_clean().
+ */
+static int me_pagecache(struct page_state *ps, struct page *p, bool dirty)
+{
+	struct folio *folio = page_folio(p);
+	unsigned long pfn = page_to_pfn(p);
+	struct address_space *mapping;
+	int ret;
+
+	delete_from_lru_cache(folio);
+	mapping = folio->mapping;
+	if (!mapping) {
+		/* Torn down in the meantime. */
+		ret = MF_FAILED;
+		goto out;
+	}
+	long long pos = (long long)folio->index << PAGE_SHIFT;
+	unsigned long len = PAGE_SIZE << folio_order(folio);
+	if (mapping->size > pos && (unsigned long long)(mapping->size - pos) < len)
+		len = (unsigned long)(mapping->size - pos);
+	const char *name = mapping->a_ops && mapping->a_ops->name ? mapping->a_ops->name(mapping) : "?";
+
+	ret = truncate_error_folio(folio, pfn, mapping);
+	if (dirty && folio->mapping != mapping)		/* it left, its unwritten bytes with it */
+		pr_err("%#lx: dirty data lost: %s offset %lld length %lu\n", pfn, name, pos, len);
+	if (has_extra_refcount(ps, p, false))
+		ret = MF_FAILED;
+out:
+	folio_unlock(folio);
+	return ret;
+}
+
+static int me_pagecache_clean(struct page_state *ps, struct page *p)
+{
+	return me_pagecache(ps, p, false);
+}
+
+/* The write()/fsync()/sync after this learns of it: mapping_set_error() (errseq: once each). */
+static int me_pagecache_dirty(struct page_state *ps, struct page *p)
+{
+	struct address_space *mapping = page_folio(p)->mapping;
+
+	if (mapping)
+		mapping_set_error(mapping, -EIO);
+	return me_pagecache(ps, p, true);
+}
+
+/* Swap cache: tinymm has none (a PG_swapbacked|PG_swapcache folio does not exist); v6.10's
+ * handlers without the swap cache itself. */
+static int me_swapcache_dirty(struct page_state *ps, struct page *p)
+{
+	struct folio *folio = page_folio(p);
+	int ret;
+
+	folio_clear_dirty(folio);
+	folio_clear_uptodate(folio);
+	ret = delete_from_lru_cache(folio) ? MF_FAILED : MF_DELAYED;
+	folio_unlock(folio);
+	if (has_extra_refcount(ps, p, ret == MF_DELAYED))
+		ret = MF_FAILED;
+	return ret;
+}
+
+static int me_swapcache_clean(struct page_state *ps, struct page *p)
+{
+	struct folio *folio = page_folio(p);
+	int ret;
+
+	ret = delete_from_lru_cache(folio) ? MF_FAILED : MF_RECOVERED;
+	folio_unlock(folio);
+	if (has_extra_refcount(ps, p, false))
+		ret = MF_FAILED;
+	return ret;
+}
+
+/* v6.10's me_huge_page() is hugetlb's; tinymm's large folios never reach the table (a large
+ * folio is split or given up on first), so this entry only keeps the table's shape. */
+static int me_huge_page(struct page_state *ps, struct page *p)
+{
+	(void)ps;
+	folio_unlock(page_folio(p));
+	return MF_FAILED;
+}
+
+#define dirty		(1UL << PG_dirty)
+#define sc		((1UL << PG_swapcache) | (1UL << PG_swapbacked))
+#define unevict		(1UL << PG_unevictable)
+#define mlock		(1UL << PG_mlocked)
+#define lru		(1UL << PG_lru)
+#define head		(1UL << PG_head)
+#define reserved	(1UL << PG_reserved)
+
+/* v6.10's error_states[]: matched in order, the first whose masked flags equal res wins. */
+static struct page_state error_states[] = {
+	{ reserved,	 reserved,	MF_MSG_KERNEL,			me_kernel },
+	/* Free frames are found before the table (v6.10: PG_buddy is only a block's head). */
+	{ head,		 head,		MF_MSG_HUGE,			me_huge_page },
+	{ sc|dirty,	 sc|dirty,	MF_MSG_DIRTY_SWAPCACHE,		me_swapcache_dirty },
+	{ sc|dirty,	 sc,		MF_MSG_CLEAN_SWAPCACHE,		me_swapcache_clean },
+	{ mlock|dirty,	 mlock|dirty,	MF_MSG_DIRTY_MLOCKED_LRU,	me_pagecache_dirty },
+	{ mlock|dirty,	 mlock,		MF_MSG_CLEAN_MLOCKED_LRU,	me_pagecache_clean },
+	{ unevict|dirty, unevict|dirty,	MF_MSG_DIRTY_UNEVICTABLE_LRU,	me_pagecache_dirty },
+	{ unevict|dirty, unevict,	MF_MSG_CLEAN_UNEVICTABLE_LRU,	me_pagecache_clean },
+	{ lru|dirty,	 lru|dirty,	MF_MSG_DIRTY_LRU,		me_pagecache_dirty },
+	{ lru|dirty,	 lru,		MF_MSG_CLEAN_LRU,		me_pagecache_clean },
+	/* Catch-all: must be last. */
+	{ 0,		 0,		MF_MSG_UNKNOWN,			me_unknown },
+};
+
+#undef dirty
+#undef sc
+#undef unevict
+#undef mlock
+#undef lru
+#undef head
+#undef reserved
+
+/*
+ * Every outcome ends here: counted (num_poisoned_pages, the node's statistics), recorded,
+ * printed ("Memory failure: 0x<pfn>: recovery action for <state>: <result>", pr_err).  0 for
+ * Recovered and Delayed, -EBUSY otherwise.
+ */
+static int action_result(unsigned long pfn, enum mf_action_page_type type, enum mf_result result)
+{
+	num_poisoned_pages_inc(pfn);
+	mf_stats_update(pfn, result);
+	mf_record_add(pfn, type, result, mf_cur.kind, mf_cur.ref, mf_cur.hw);
+	pr_err("%#lx: recovery action for %s: %s\n", pfn, mf_action_page_type_name(type),
+	       mf_action_name(result));
+	return (result == MF_RECOVERED || result == MF_DELAYED) ? 0 : -EBUSY;
+}
+
+static int page_action(struct page_state *ps, struct page *p, unsigned long pfn)
+{
+	int result = ps->action(ps, p);		/* the folio is unlocked by now */
+
+	return action_result(pfn, ps->type, (enum mf_result)result);
+}
+
+/*
+ * v6.10: the flags now first (they may have changed since the snapshot, e.g. the folio became
+ * dirty); only if that finds nothing, the snapshot taken under the folio lock, with the current
+ * dirty bit.
+ */
+static int identify_page_state(unsigned long pfn, struct page *p, unsigned long page_flags)
+{
+	struct page_state *ps;
+
+	for (ps = error_states;; ps++)
+		if ((p->flags & ps->mask) == ps->res)
+			break;
+	page_flags |= p->flags & (1UL << PG_dirty);
+	if (!ps->mask)
+		for (ps = error_states;; ps++)
+			if ((page_flags & ps->mask) == ps->res)
+				break;
+	return page_action(ps, p, pfn);
+}
+
+/*
+ * v6.10's try_to_split_thp_page() (its 6.10 form: the reference goes on failure).  v6.10's
+ * split_huge_page() refuses a large folio that is neither anonymous nor in a file's page cache;
+ * every large folio tinymm has is such (its page cache holds order-0 folios only: docs/
+ * pagecache.md), so the split always fails here: "unsplit thp".
+ */
+static int try_to_split_thp_page(struct page *page)
+{
+	put_page(page);
+	return -EBUSY;
+}
+
+/* tinymm's loud line for a frame left to its owner (v6.10 only says "unhandlable page."). */
+static void mf_warn_left_alone(unsigned long pfn)
+{
+	printk(KERN_WARNING "Memory failure: %#lx: %s: left to its owner, kept from the allocator "
+	       "once freed\n", pfn, mf_kind_name(mf_cur.kind));
+}
+
+/**
+ * memory_failure - a frame is corrupt: mark it, and contain what it holds.
+ * @pfn: the frame; @flags: MF_* (MF_SW_SIMULATED for a software injection; without it the
+ * failure counts as a hardware one, which turns unpoison off for good).
+ *
+ * 0 when handled (Recovered, Delayed), -EHWPOISON when already poisoned (nothing else done),
+ * -ENXIO for a frame that is not RAM, -EBUSY otherwise.  Sleeps (the folio lock, writeback).
+ */
+int memory_failure(unsigned long pfn, int flags)
+{
+	unsigned long page_flags, irqflags;
+	struct folio *folio;
+	bool retry = true;
+	struct page *p;
+	int res = 0;
+
+	mutex_lock(&mf_mutex);
+	if (!(flags & MF_SW_SIMULATED))
+		hw_memory_failure = true;
+	/* v6.10's pfn_to_online_page(): all of tinymm's RAM is online. */
+	p = pfn_to_page(pfn);
+	if (!p) {
+		pr_err("%#lx: memory outside kernel control\n", pfn);
+		res = -ENXIO;
+		goto unlock_mutex;
+	}
+	mf_cur.kind = mf_kind_of(p);
+	mf_cur.hw = !(flags & MF_SW_SIMULATED);
+	mf_cur.ref = flags & MF_COUNT_INCREASED;
+	WRITE_ONCE(hwpoison_seen, true);	/* before any frame has the flag: the free path */
+
+try_again:
+	/* Marking and taking a free frame off happen with interrupts masked: on one CPU nothing can
+	 * allocate the marked frame before it is off the lists (v6.10 lets check_new_page() catch
+	 * that race, which page checks off would not). */
+	local_irq_save(irqflags);
+	if (TestSetPageHWPoison(p)) {
+		local_irq_restore(irqflags);
+		pr_err("%#lx: already hardware poisoned\n", pfn);
+		res = -EHWPOISON;
+		if (flags & MF_COUNT_INCREASED)
+			put_page(p);
+		goto unlock_mutex;
+	}
+
+	/*
+	 * Nothing to do about refcount-0 frames: a free one is taken off the buddy; a tail of a
+	 * non-compound high-order block belongs to a kernel user who cannot be stopped.
+	 */
+	if (!(flags & MF_COUNT_INCREASED)) {
+		res = get_hwpoison_page(p, flags);
+		if (!res) {
+			if (is_free_buddy_page(p)) {
+				if (take_page_off_buddy(p)) {
+					SetPageHWPoisonTakenOff(p);
+					atomic_inc(&p->_refcount);	/* page_ref_inc */
+					mf_cur.ref = true;
+					res = MF_RECOVERED;
+				} else {
+					/* We lost the race, try again. */
+					if (retry) {
+						ClearPageHWPoison(p);
+						local_irq_restore(irqflags);
+						retry = false;
+						goto try_again;
+					}
+					res = MF_FAILED;
+				}
+				local_irq_restore(irqflags);
+				res = action_result(pfn, MF_MSG_BUDDY, (enum mf_result)res);
+			} else {
+				local_irq_restore(irqflags);
+				mf_warn_left_alone(pfn);
+				res = action_result(pfn, MF_MSG_KERNEL_HIGH_ORDER, MF_IGNORED);
+			}
+			goto unlock_mutex;
+		} else if (res < 0) {
+			local_irq_restore(irqflags);
+			mf_warn_left_alone(pfn);
+			res = action_result(pfn, MF_MSG_UNKNOWN, MF_IGNORED);
+			goto unlock_mutex;
+		}
+		mf_cur.ref = true;
+	}
+	local_irq_restore(irqflags);
+
+	folio = page_folio(p);
+	if (folio_test_large(folio)) {
+		/* Set after the reference is taken, so it cannot race with a split. */
+		folio_set_has_hwpoisoned(folio);
+		if (try_to_split_thp_page(p) < 0) {
+			mf_cur.ref = false;
+			res = action_result(pfn, MF_MSG_UNSPLIT_THP, MF_IGNORED);
+			goto unlock_mutex;
+		}
+		folio = page_folio(p);
+	}
+
+	/* Non-LRU frames ignored for v6.10's reasons; a folio still in an LRU batch gets there. */
+	shake_page(p);
+	folio_lock(folio);
+
+	/* The flags decide the action, and the action may change them: a snapshot now. */
+	page_flags = folio->flags;
+
+	if (!folio_test_lru(folio) && !folio_test_writeback(folio))
+		goto identify_page_state;
+
+	/* Pages under I/O are too hard to mess with: wait (v6.10 does; no Delayed for it). */
+	folio_wait_writeback(folio);
+
+	/* v6.10 unmaps the user mappings here (hwpoison_user_mappings); tinymm has none yet. */
+
+	/* Torn down by someone else? */
+	if (folio_test_lru(folio) && !folio_test_swapcache(folio) && folio->mapping == NULL) {
+		res = action_result(pfn, MF_MSG_TRUNCATED_LRU, MF_IGNORED);
+		goto unlock_page;
+	}
+
+identify_page_state:
+	res = identify_page_state(pfn, p, page_flags);
+	mutex_unlock(&mf_mutex);
+	return res;
+unlock_page:
+	folio_unlock(folio);
+unlock_mutex:
+	mutex_unlock(&mf_mutex);
+	return res;
+}
+
+/**
+ * unpoison_memory - give a software-poisoned frame back (v6.10's; a testing interface).
+ *
+ * 0, or -ENXIO (no such frame), -EOPNOTSUPP (a hardware failure was seen: off for good),
+ * -EBUSY (not poisoned, in use, or a slab/reserved frame, which stays poisoned: v6.10 says
+ * nothing about those).  Each refusal but the last prints v6.10's "Unpoison: ..." line.
+ */
+int unpoison_memory(unsigned long pfn)
+{
+	struct mf_record rec;
+	bool recorded;
+	struct folio *folio;
+	int ret = -EBUSY, ghp;
+	struct page *p;
+
+	if (!pfn_valid(pfn))
+		return -ENXIO;
+	p = pfn_to_page(pfn);
+	folio = page_folio(p);
+
+	mutex_lock(&mf_mutex);
+	if (hw_memory_failure) {
+		printk(KERN_INFO "Unpoison: Disabled after HW memory failure %#lx\n", pfn);
+		ret = -EOPNOTSUPP;
+		goto unlock_mutex;
+	}
+	if (!PageHWPoison(p)) {
+		printk(KERN_INFO "Unpoison: Page was already unpoisoned %#lx\n", pfn);
+		goto unlock_mutex;
+	}
+	if (page_ref_count(&folio->page) > 1) {
+		printk(KERN_INFO "Unpoison: Someone grabs the hwpoison page %#lx\n", pfn);
+		goto unlock_mutex;
+	}
+	/* v6.10 also refuses page tables and offline pages; tinymm has neither. */
+	if (folio_test_slab(folio) || PageReserved(&folio->page))
+		goto unlock_mutex;
+	/* v6.10 refuses a mapped frame ("Someone maps the hwpoison page"); nothing is mapped yet. */
+	if (folio->mapping) {
+		printk(KERN_INFO "Unpoison: the hwpoison page has non-NULL mapping %#lx\n", pfn);
+		goto unlock_mutex;
+	}
+
+	recorded = memory_failure_record(pfn, &rec);
+	ghp = get_hwpoison_page(p, MF_UNPOISON);
+	if (!ghp) {
+		/* Nobody holds it (a tail of a block in use): only the mark goes. */
+		ret = TestClearPageHWPoison(p) ? 0 : -EBUSY;
+	} else if (ghp < 0) {
+		if (ghp == -EHWPOISON) {
+			ret = put_page_back_buddy(p) ? 0 : -EBUSY;
+		} else {
+			ret = ghp;
+			printk(KERN_INFO "Unpoison: failed to grab page %#lx\n", pfn);
+		}
+	} else {
+		folio_put(folio);			/* the reference just taken */
+		if (TestClearPageHWPoison(p)) {
+			/* memory_failure()'s reference, if it took one: a frame it left to its
+			 * owner keeps the owner's (v6.10 drops one regardless). */
+			if (!recorded || rec.ref)
+				folio_put(folio);
+			ret = 0;
+		}
+	}
+
+unlock_mutex:
+	if (!ret)
+		mf_record_del(pfn);
+	mutex_unlock(&mf_mutex);
+	if (!ret) {
+		num_poisoned_pages_sub(pfn, 1);
+		printk(KERN_INFO "Unpoison: Software-unpoisoned page %#lx\n", pfn);
+	}
+	return ret;
+}
