@@ -247,6 +247,10 @@ static inline void pcp_free_order0(struct page *page, unsigned long flags)
 	}
 	local_irq_restore(irqflags);
 }
+/* A block on its way to the free lists holds a PG_hwpoison frame (any context); free its clean
+ * pieces and set the bad frames aside (mm/page_alloc.c; takes zone->lock). */
+bool free_block_has_hwpoison(const struct page *page, unsigned int order);
+void free_around_hwpoison(struct page *page, unsigned int order);
 /* Put a free block on the lists, merging with free buddies; zone->lock held. */
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);
 

@@ -40,6 +40,7 @@
 
 #include <string.h>
 #include "tinymm/errno.h"
+#include "tinymm/delay.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/mutex.h"
@@ -520,11 +521,34 @@ static void mf_warn_left_alone(unsigned long pfn)
  * 0 when handled (Recovered, Delayed), -EHWPOISON when already poisoned (nothing else done),
  * -ENXIO for a frame that is not RAM, -EBUSY otherwise.  Sleeps (the folio lock, writeback).
  */
+/*
+ * A frame with no reference that is not in a free block is on its way somewhere: a free that
+ * was preempted between its last put and the free lists (its stale flags write would drop our
+ * mark), or a block out with page reporting.  Unmark it, unmask, and give the other side a
+ * tick to finish (it may be a lower-priority thread), then look again: up to MF_SETTLE_TRIES
+ * times (tinymm's; v6.10 retries get_any_page() three times without sleeping and lets
+ * check_new_page() catch what slips through).  What stays that way (a tail of someone's
+ * high-order block) is marked and left to its owner: the free lists refuse a marked frame
+ * (__free_one_page, free_unref_page), so it is set aside when the block comes back.
+ * true: unmarked and unmasked, try again.
+ */
+#define MF_SETTLE_TRIES	3
+static bool mf_settle(struct page *p, int *settle, unsigned long irqflags)
+{
+	if (page_ref_count(p) || (*settle)++ >= MF_SETTLE_TRIES)
+		return false;
+	ClearPageHWPoison(p);
+	local_irq_restore(irqflags);
+	msleep(1);
+	return true;
+}
+
 int memory_failure(unsigned long pfn, int flags)
 {
 	unsigned long page_flags, irqflags;
 	struct folio *folio;
 	bool retry = true;
+	int settle = 0;
 	struct page *p;
 	int res = 0;
 
@@ -538,16 +562,19 @@ int memory_failure(unsigned long pfn, int flags)
 		res = -ENXIO;
 		goto unlock_mutex;
 	}
-	mf_cur.kind = mf_kind_of(p);
 	mf_cur.hw = !(flags & MF_SW_SIMULATED);
 	mf_cur.ref = flags & MF_COUNT_INCREASED;
 	WRITE_ONCE(hwpoison_seen, true);	/* before any frame has the flag: the free path */
 
 try_again:
+	mf_cur.kind = mf_kind_of(p);
 	/* Marking and taking a free frame off happen with interrupts masked: on one CPU nothing can
 	 * allocate the marked frame before it is off the lists (v6.10 lets check_new_page() catch
 	 * that race, which page checks off would not). */
 	local_irq_save(irqflags);
+	/* A frame on a per-CPU list goes to the buddy before it is marked: marked, the free lists
+	 * would set it aside rather than take it (__free_one_page). */
+	drain_all_pages(page_zone(p));
 	if (TestSetPageHWPoison(p)) {
 		local_irq_restore(irqflags);
 		pr_err("%#lx: already hardware poisoned\n", pfn);
@@ -583,12 +610,16 @@ try_again:
 				local_irq_restore(irqflags);
 				res = action_result(pfn, MF_MSG_BUDDY, (enum mf_result)res);
 			} else {
+				if (mf_settle(p, &settle, irqflags))
+					goto try_again;
 				local_irq_restore(irqflags);
 				mf_warn_left_alone(pfn);
 				res = action_result(pfn, MF_MSG_KERNEL_HIGH_ORDER, MF_IGNORED);
 			}
 			goto unlock_mutex;
 		} else if (res < 0) {
+			if (mf_settle(p, &settle, irqflags))
+				goto try_again;
 			local_irq_restore(irqflags);
 			mf_warn_left_alone(pfn);
 			res = action_result(pfn, MF_MSG_UNKNOWN, MF_IGNORED);
@@ -622,6 +653,9 @@ try_again:
 
 	/* Pages under I/O are too hard to mess with: wait (v6.10 does; no Delayed for it). */
 	folio_wait_writeback(folio);
+	/* The end of a PG_reclaim writeback parks the folio in a rotation batch (PG_lru clear, a
+	 * batch reference): drain it, or the folio would look busy and fail. */
+	lru_add_drain();
 
 	/* v6.10 unmaps the user mappings here (hwpoison_user_mappings); tinymm has none yet. */
 
@@ -651,7 +685,7 @@ unlock_mutex:
  */
 int unpoison_memory(unsigned long pfn)
 {
-	struct mf_record rec;
+	struct mf_record rec = { 0 };
 	bool recorded;
 	struct folio *folio;
 	int ret = -EBUSY, ghp;
@@ -686,6 +720,12 @@ int unpoison_memory(unsigned long pfn)
 	}
 
 	recorded = memory_failure_record(pfn, &rec);
+	/* Without its record (the table was full) nobody knows whether memory_failure() holds a
+	 * reference or the owner does: dropping one could free a page in use.  Refuse. */
+	if (!recorded && !PageHWPoisonTakenOff(p)) {
+		printk(KERN_INFO "Unpoison: no record of how %#lx was poisoned; left as it is\n", pfn);
+		goto unlock_mutex;
+	}
 	ghp = get_hwpoison_page(p, MF_UNPOISON);
 	if (!ghp) {
 		/* Nobody holds it (a tail of a block in use): only the mark goes. */
@@ -702,7 +742,7 @@ int unpoison_memory(unsigned long pfn)
 		if (TestClearPageHWPoison(p)) {
 			/* memory_failure()'s reference, if it took one: a frame it left to its
 			 * owner keeps the owner's (v6.10 drops one regardless). */
-			if (!recorded || rec.ref)
+			if (rec.ref)
 				folio_put(folio);
 			ret = 0;
 		}

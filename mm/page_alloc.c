@@ -20,6 +20,7 @@
 #include "tinymm/errno.h"
 #include "tinymm/gfp.h"
 #include "tinymm/memblock.h"
+#include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
@@ -85,12 +86,76 @@ static struct page *find_buddy_page(struct zone *z, unsigned long pfn, unsigned 
 }
 
 /* Free the block at @pfn; zone->lock held.  Merges while the buddy is free (v6.10: same name). */
+/*
+ * The last line against a PG_hwpoison frame on the free lists, where every block goes on with
+ * zone->lock held (memory_failure() marks frames with interrupts masked, so on one CPU it
+ * cannot run between this look and the insert).  A frame can be marked after its free path
+ * looked at it: a free preempted on its way, a block out with page reporting, a tail of a
+ * high-order block whose owner frees it later.  Then the clean pieces go back (each through
+ * __free_one_page, in the largest aligned blocks without a bad frame) and each bad frame is set
+ * aside as take_page_off_buddy() leaves one.  true: done, nothing left to insert.  Only once
+ * something was poisoned (hwpoison_seen): one load and a branch on the way otherwise.
+ */
+static __attribute__((noinline)) bool __free_around_hwpoison(struct page *page, unsigned long pfn,
+							       struct zone *z, unsigned int order, int mt)
+{
+	unsigned long end = pfn + (1UL << order), bad = 0;
+
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		bad |= page[i].flags & (1UL << PG_hwpoison);
+	if (!bad)
+		return false;
+	for (unsigned long p = pfn; p < end;) {
+		struct page *head = page + (p - pfn);
+		unsigned int o = 0;
+
+		if (PageHWPoison(head)) {
+			SetPageHWPoisonTakenOff(head);
+			p++;
+			continue;
+		}
+		while (o < order && !(p & ((2UL << o) - 1)) && p + (2UL << o) <= end) {
+			bool clean = true;
+			for (unsigned long i = p + (1UL << o); i < p + (2UL << o) && clean; i++)
+				clean = !PageHWPoison(page + (i - pfn));
+			if (!clean)
+				break;
+			o++;
+		}
+		__free_one_page(head, p, z, o, mt);
+		p += 1UL << o;
+	}
+	return true;
+}
+
+bool free_block_has_hwpoison(const struct page *page, unsigned int order)
+{
+	unsigned long bad = 0;
+
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		bad |= page[i].flags & (1UL << PG_hwpoison);
+	return bad;
+}
+
+void free_around_hwpoison(struct page *page, unsigned int order)
+{
+	struct zone *z = page_zone(page);
+	unsigned long pfn = page_to_pfn(page), flags;
+
+	spin_lock_irqsave(&z->lock, flags);
+	if (!__free_around_hwpoison(page, pfn, z, order, pageblock_mt(z, pfn)))
+		__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order,
 		     int mt)
 {
 	unsigned long buddy_pfn;
 	struct page *buddy;
 
+	if (unlikely(READ_ONCE(hwpoison_seen)) && __free_around_hwpoison(page, pfn, z, order, mt))
+		return;
 	z->free_pages += 1UL << order;
 	while (order < MAX_PAGE_ORDER) {
 		buddy = find_buddy_page(z, pfn, order, &buddy_pfn);
@@ -605,6 +670,9 @@ void __putback_isolated_page(struct page *page, unsigned int order, bool reporte
 	int mt = pageblock_mt(z, pfn);
 	unsigned long buddy_pfn;
 
+	/* A frame of the block may have been marked while it was out with the device. */
+	if (unlikely(READ_ONCE(hwpoison_seen)) && __free_around_hwpoison(page, pfn, z, order, mt))
+		return;
 	z->free_pages += 1UL << order;
 	if (order < MAX_PAGE_ORDER && find_buddy_page(z, pfn, order, &buddy_pfn)) {
 		/* It can merge: an ordinary free (the merged block is unreported). */

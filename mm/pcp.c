@@ -17,6 +17,7 @@
  * moving blocks between a pcp list and the buddy lists also takes zone->lock, always after.
  */
 #include "tinymm/irqflags.h"
+#include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -123,6 +124,13 @@ void free_unref_page(struct page *page, unsigned int order)
 	int mt = pageblock_mt(z, page_to_pfn(page));
 
 	local_irq_save(flags);
+	/* Marked after free_pages_prepare() looked (memory_failure() masks interrupts too, so it
+	 * cannot come between this look and the push): never onto a list with it. */
+	if (unlikely(READ_ONCE(hwpoison_seen)) && free_block_has_hwpoison(page, order)) {
+		local_irq_restore(flags);
+		free_around_hwpoison(page, order);
+		return;
+	}
 	pcp_push(&pcp->lists[pindex(order, mt)], page);
 	pcp->count += 1 << order;
 	if (pcp->count > pcp->high)

@@ -191,6 +191,7 @@ static long migrate_cache_folio(struct folio *src)
 		}
 		folio_lock(src);
 		folio_wait_writeback(src);
+		lru_add_drain();	/* a batch's reference would make every pass fail */
 		moved = move_cache_folio(dst, src);
 		if (moved) {
 			folio_add_lru(dst);	/* its list is chosen from its flags at the drain */
@@ -217,6 +218,7 @@ static int soft_offline_in_use_page(struct page *page)
 	 * page cache holds order-0 folios only, so a large one is moved whole. */
 	folio_lock(folio);
 	folio_wait_writeback(folio);
+	lru_add_drain();	/* a folio in an LRU batch is off its list and holds a reference */
 	if (PageHWPoison(page)) {
 		folio_unlock(folio);
 		folio_put(folio);

@@ -105,6 +105,53 @@ static void high_order_kernel_page_tail(struct ktest *t)
 }
 
 /*
+ * A free block out with page reporting (isolated: refcount 0, on no list) when one of its frames
+ * goes bad: memory_failure() waits a few ticks for it to come back, then leaves it ("unknown
+ * page", Ignored).  The putback must not return the bad frame to the free lists: the other
+ * frames go back, the bad one is set aside and never handed out; unpoison returns it.
+ */
+static void frame_of_block_out_for_reporting(struct ktest *t)
+{
+	unsigned long pfn = hw_free_pfn(), flags;
+	struct hw_counts c;
+
+	KTEST_ASSERT_TRUE(t, pfn);
+	struct page *p = pfn_to_page(pfn);
+	struct zone *z = page_zone(p);
+	unsigned int order = 0;
+	unsigned long head;
+
+	spin_lock_irqsave(&z->lock, flags);
+	for (order = 0; order <= MAX_PAGE_ORDER; order++) {	/* the free block holding it */
+		head = pfn & ~((1UL << order) - 1);
+		if (PageBuddy(pfn_to_page(head)) && buddy_order(pfn_to_page(head)) == order)
+			break;
+	}
+	if (order <= MAX_PAGE_ORDER)
+		__isolate_free_page(pfn_to_page(head), order);
+	spin_unlock_irqrestore(&z->lock, flags);
+	KTEST_ASSERT_TRUE(t, order <= MAX_PAGE_ORDER && order > 0);
+	unsigned long free0 = nr_free_pages();
+	hw_counts(&c);
+	hw_mark();
+	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), -EBUSY);
+	EXPECT_ACTION(t, pfn, "unknown page", "Ignored");
+	hw_expect_counted(t, &c, MF_IGNORED);
+	KTEST_EXPECT_TRUE(t, PageHWPoison(p));
+	spin_lock_irqsave(&z->lock, flags);
+	__putback_isolated_page(pfn_to_page(head), order, false);
+	spin_unlock_irqrestore(&z->lock, flags);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 + (1UL << order) - 1);
+	KTEST_EXPECT_FALSE(t, hw_pfn_is_free(pfn));
+	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(head == pfn ? pfn + 1 : head));
+	KTEST_EXPECT_TRUE(t, PageHWPoisonTakenOff(p));
+	KTEST_EXPECT_EQ(t, buddy_check(printk), 0);
+	hw_never_handed_out(t, pfn);
+	hw_unpoison(t, pfn);
+	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(pfn));
+}
+
+/*
  * A large folio (order 2, not on any LRU), the caller holding a reference (MF_COUNT_INCREASED):
  * PG_has_hwpoisoned, then the split v6.10 cannot do for such a folio: "unsplit thp", Ignored,
  * the caller's reference dropped.  Freed, it leaves the poisoned frame out.
@@ -316,6 +363,7 @@ static void check_pages_off_still_kept_out(struct ktest *t)
 HW_CASE(kernel_page, &hw_aops)
 HW_CASE(kernel_page_unpoisoned_in_use, &hw_aops)
 HW_CASE(high_order_kernel_page_tail, &hw_aops)
+HW_CASE(frame_of_block_out_for_reporting, &hw_aops)
 HW_CASE(large_folio_unsplit_thp, &hw_aops)
 HW_CASE(slab_page, &hw_aops)
 HW_CASE(reserved_page, &hw_aops)

@@ -740,6 +740,7 @@ static const struct ktest_case hwpoison_cases[] = {
 	{ "kernel_page", kernel_page_case },
 	{ "kernel_page_unpoisoned_in_use", kernel_page_unpoisoned_in_use_case },
 	{ "high_order_kernel_page_tail", high_order_kernel_page_tail_case },
+	{ "frame_of_block_out_for_reporting", frame_of_block_out_for_reporting_case },
 	{ "large_folio_unsplit_thp", large_folio_unsplit_thp_case },
 	{ "slab_page", slab_page_case },
 	{ "reserved_page", reserved_page_case },

@@ -56,6 +56,7 @@ void fn##_case(struct ktest *t)				\
 void kernel_page_case(struct ktest *t);
 void kernel_page_unpoisoned_in_use_case(struct ktest *t);
 void high_order_kernel_page_tail_case(struct ktest *t);
+void frame_of_block_out_for_reporting_case(struct ktest *t);
 void large_folio_unsplit_thp_case(struct ktest *t);
 void slab_page_case(struct ktest *t);
 void reserved_page_case(struct ktest *t);
