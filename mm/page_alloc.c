@@ -99,11 +99,9 @@ static struct page *find_buddy_page(struct zone *z, unsigned long pfn, unsigned 
 static __attribute__((noinline)) bool __free_around_hwpoison(struct page *page, unsigned long pfn,
 							       struct zone *z, unsigned int order, int mt)
 {
-	unsigned long end = pfn + (1UL << order), bad = 0;
+	unsigned long end = pfn + (1UL << order);
 
-	for (unsigned long i = 0; i < (1UL << order); i++)
-		bad |= page[i].flags & (1UL << PG_hwpoison);
-	if (!bad)
+	if (!free_block_has_hwpoison(page, order))
 		return false;
 	for (unsigned long p = pfn; p < end;) {
 		struct page *head = page + (p - pfn);

@@ -79,34 +79,11 @@ static bool free_page_is_good(struct page *page)
  */
 static __attribute__((noinline)) void free_has_hwpoisoned(struct page *page, unsigned int order)
 {
-	unsigned long pfn = page_to_pfn(page), end = pfn + (1UL << order), flags;
-	struct zone *z = page_zone(page);
-
-	for (unsigned long p = pfn; p < end;) {
-		struct page *head = page + (p - pfn);
-		unsigned int o = 0;
-
-		if (PageHWPoison(head)) {
-			SetPageHWPoisonTakenOff(head);
-			p++;
-			continue;
-		}
-		/* Grow the piece while it stays aligned, inside the block and clean. */
-		while (o < order && !(p & ((2UL << o) - 1)) && p + (2UL << o) <= end) {
-			bool clean = true;
-			for (unsigned long i = p + (1UL << o); i < p + (2UL << o) && clean; i++)
-				clean = !PageHWPoison(page + (i - pfn));
-			if (!clean)
-				break;
-			o++;
-		}
-		if (page_poisoning_enabled)
-			kernel_poison_pages(head, 1UL << o);
-		spin_lock_irqsave(&z->lock, flags);
-		__free_one_page(head, p, z, o, pageblock_mt(z, p));
-		spin_unlock_irqrestore(&z->lock, flags);
-		p += 1UL << o;
-	}
+	if (page_poisoning_enabled)		/* the clean frames only: never touch a bad one */
+		for (unsigned long i = 0; i < (1UL << order); i++)
+			if (!PageHWPoison(page + i))
+				kernel_poison_pages(page + i, 1);
+	free_around_hwpoison(page, order);	/* the pieces and the set-aside: mm/page_alloc.c */
 }
 
 /*
