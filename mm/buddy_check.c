@@ -111,8 +111,8 @@ static int check_zone(struct zone *z, int (*pr)(const char *fmt, ...))
 				}
 			}
 		}
-		if (frames != pcp->count)
-			FAIL("buddycheck: %s pcp count %d but %ld frames on its lists\n", z->name, pcp->count, frames);
+		if (frames != pcp_count(pcp))
+			FAIL("buddycheck: %s pcp count %d but %ld frames on its lists\n", z->name, pcp_count(pcp), frames);
 	}
 	if (z->free_pages > z->managed_pages)
 		FAIL("buddycheck: %s: more free (%lu) than managed (%lu)\n", z->name, z->free_pages,

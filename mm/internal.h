@@ -229,23 +229,31 @@ void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count);
  * free_unref_page() for a clean order-0 frame whose flags word was @flags, inline: the
  * allocator's free fast path.  The zone and the per-CPU list come from the flags word (zone
  * field, pcp mt field), so nothing else of the page is read.  An overfull list drains a batch
- * (and unmasks interrupts) out of line.
+ * (and unmasks interrupts) out of line; a zone without fast-path lists (page poisoning) files
+ * the frame out of line.  Between the save and the restore only loads and stores: the
+ * one-instruction restore is sound there (irqflags.h).
  */
 void pcp_free_overflow(struct page *page, unsigned long irqflags);
-/* This CPU's per-CPU lists of each zone, indexed by the flags word's zone field (mm/pcp.c). */
+void pcp_free_nofast(struct page *page);
+/* This CPU's per-CPU lists of each zone, indexed by the flags word's zone field, or NULL: the
+ * free fast path is off (mm/pcp.c). */
 extern struct per_cpu_pages *zone_pcp[MAX_NR_ZONES];
 static inline void pcp_free_order0(struct page *page, unsigned long flags)
 {
 	struct per_cpu_pages *pcp = zone_pcp[(flags >> ZONES_PGSHIFT) & ZONES_MASK];
 	unsigned long irqflags;
 
+	if (unlikely(!pcp)) {
+		pcp_free_nofast(page);
+		return;
+	}
 	local_irq_save(irqflags);
 	pcp_push(&pcp->lists[page_pcp_mt(flags)], page);	/* order 0's lists come first */
-	if (unlikely(++pcp->count > pcp->high)) {
+	if (unlikely(--pcp->room < 0)) {
 		pcp_free_overflow(page, irqflags);
 		return;
 	}
-	local_irq_restore(irqflags);
+	local_irq_restore_unchanged(irqflags);
 }
 /* A block on its way to the free lists holds a PG_hwpoison frame (any context); free its clean
  * pieces and set the bad frames aside (mm/page_alloc.c; takes zone->lock). */

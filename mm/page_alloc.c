@@ -16,6 +16,7 @@
  * nr_free match the lists.  Locking: zone->lock (irqsave) guards all of it.
  */
 #include <string.h>
+#include "tinymm/cache.h"
 #include "tinymm/cmdline.h"
 #include "tinymm/errno.h"
 #include "tinymm/gfp.h"
@@ -321,9 +322,9 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		page = *list;
 		if (likely(page)) {
 			*list = page->pcp_next;
-			pcp->count--;
+			pcp->room++;
 		}
-		local_irq_restore(flags);
+		local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
 		if (likely(page)) {
 			page->pcp_next = NULL;
 			if (unlikely(page_checks && !new_page_is_clean(page)))
@@ -481,13 +482,20 @@ static __attribute__((noinline)) void free_the_page(struct page *page, unsigned 
 }
 
 /*
+ * The flags freed_page_is_clean() tests, as a variable on purpose (never written): RISC-V builds
+ * this 22-bit constant in two instructions (lui, addi) but loads a small-data variable in one.
+ */
+unsigned long free_fast_check_flags __small_data =
+	PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head;
+
+/*
  * v6.10's free_page_is_bad() for one frame whose flags word is @flags, plus HWPoison and PG_head
  * (a compound head freed as order 0), as one test.  A tail page needs no test here: its refcount
  * is 0 (a tail's references are its folio's), so its free never reaches this point.
  */
 static inline bool freed_page_is_clean(const struct page *page, unsigned long flags)
 {
-	return !((flags & (PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head)) |
+	return !((flags & free_fast_check_flags) |
 		 (unsigned long)page->mapping | ((unsigned int)atomic_read(&page->_mapcount) + 1));
 }
 
@@ -498,14 +506,13 @@ static __attribute__((noinline)) void __free_pages_undo(struct page *page, int o
  * Fast path: the last reference to a clean order-0 page goes onto this CPU's list for the pcp mt
  * its flags word names (page-flags.h).  The reference is dropped first and the old count tells
  * the cases apart: 1 frees, more returns, 0 or less was a double free (undone, then reported).
- * Every other case leaves by a tail call, so the fast path needs no stack frame.
+ * Every other case leaves by a tail call, so the fast path needs no stack frame.  A literal order
+ * 0 comes here straight from the call (page_alloc.h); any other order through __free_pages().
  */
-__fastpath void __free_pages(struct page *page, unsigned int order)
+__fastpath void __free_page0(struct page *page)
 {
 	if (unlikely(!page))
 		return;
-	if (unlikely(order | page_poisoning_enabled))
-		return __free_pages_slow(page, order);
 	int old = atomic_fetch_dec(&page->_refcount);
 	if (unlikely(old != 1))
 		return __free_pages_undo(page, old);
@@ -514,6 +521,14 @@ __fastpath void __free_pages(struct page *page, unsigned int order)
 		return free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
 	page->flags = flags & ~PAGEFLAGS_MASK;
 	pcp_free_order0(page, flags);
+}
+
+/* The name in parentheses: the function, not page_alloc.h's macro of the same name. */
+__fastpath void (__free_pages)(struct page *page, unsigned int order)
+{
+	if (likely(!order))
+		return __free_page0(page);
+	__free_pages_slow(page, order);
 }
 
 /* Not the last reference (nothing to do), or not a reference at all: undone, then reported. */
@@ -594,7 +609,7 @@ unsigned long nr_free_pages(void)
 
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-			n += READ_ONCE(zones[i].free_pages) + (unsigned long)READ_ONCE(zones[i].pcp[cpu].count);
+			n += READ_ONCE(zones[i].free_pages) + (unsigned long)pcp_count(&zones[i].pcp[cpu]);
 	return n;
 }
 

@@ -11,11 +11,14 @@
  * block is handed out first, and a drain returns the most recent ones too.
  * Invariants: a block on a pcp list is not PageBuddy, has refcount 0 and clean flags, and is of
  * the order its list is for (a block's order is known from its list alone, as v6.10's
- * pindex_to_order: ->private is the last owner's and is cleared at allocation); pcp->count is
- * the frames on all lists; pcp frames are not in zone->free_pages.
+ * pindex_to_order: ->private is the last owner's and is cleared at allocation); pcp_count(pcp)
+ * (high - room) is the frames on all lists; pcp frames are not in zone->free_pages.  A zone's
+ * zone_pcp[] entry is its CPU 0 lists, or NULL while page poisoning is on (every free then fills
+ * the frame before it joins a list: pcp_free_nofast).
  * Locking: a CPU's lists are touched only by that CPU with interrupts masked (local_irq_save);
  * moving blocks between a pcp list and the buddy lists also takes zone->lock, always after.
  */
+#include "tinymm/cache.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
@@ -37,21 +40,22 @@ void pcp_init(struct zone *z)
 	while (b * 2 <= batch + batch / 2)
 		b *= 2;
 	batch = b > 1 ? b - 1 : 1;
-	zone_pcp[z - zones] = &z->pcp[0];
+	zone_pcp[z - zones] = page_poisoning_enabled ? NULL : &z->pcp[0];
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
 		pcp->zone = z;
-		pcp->count = 0;
 		pcp->batch = (int)batch;
 		pcp->high = (int)(6 * batch);
+		pcp->room = pcp->high;		/* no frames yet */
 		for (int i = 0; i < NR_PCP_LISTS; i++)
 			pcp->lists[i] = NULL;
 	}
 }
 
-/* Move up to batch frames of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
-struct per_cpu_pages *zone_pcp[MAX_NR_ZONES];
+/* In small data: on RISC-V one gp-relative instruction finds it (pcp_free_order0). */
+struct per_cpu_pages *zone_pcp[MAX_NR_ZONES] __small_data;
 
+/* Move up to batch frames of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
 static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int order, int mt)
 {
 	int n = 0, want = pcp->batch >> order;
@@ -68,7 +72,7 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 		if (!page)
 			break;
 		pcp_push(&tmp, page);
-		pcp->count += 1 << order;
+		pcp->room -= 1 << order;
 	}
 	spin_unlock(&z->lock);
 	/* Pushed through a second stack so the blocks come out in the order the buddy lists gave
@@ -91,7 +95,7 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 		return NULL;
 	}
 	page = pcp_pop(list);
-	pcp->count -= 1 << order;
+	pcp->room += 1 << order;
 	local_irq_restore(flags);
 	page->private = 0;
 	return page;
@@ -100,13 +104,15 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 /* Give @count frames' worth of blocks back to the buddy lists, oldest first; irqs off. */
 void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count)
 {
+	if (count > pcp_count(pcp))
+		count = pcp_count(pcp);		/* so count > 0 also means "lists not empty" */
 	spin_lock(&z->lock);
-	for (int i = NR_PCP_LISTS - 1; i >= 0 && count > 0 && pcp->count; i--) {
+	for (int i = NR_PCP_LISTS - 1; i >= 0 && count > 0; i--) {
 		struct page **list = &pcp->lists[i];
 		unsigned int order = (unsigned int)i / PCP_SLOTS;
 		while (count > 0 && *list) {
 			struct page *page = pcp_pop(list);
-			pcp->count -= 1 << order;
+			pcp->room += 1 << order;
 			count -= 1 << order;
 			unsigned long pfn = page_to_pfn(page);
 			__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
@@ -132,8 +138,8 @@ void free_unref_page(struct page *page, unsigned int order)
 		return;
 	}
 	pcp_push(&pcp->lists[pindex(order, mt)], page);
-	pcp->count += 1 << order;
-	if (pcp->count > pcp->high)
+	pcp->room -= 1 << order;
+	if (pcp->room < 0)
 		free_pcppages_bulk(z, pcp, pcp->batch);
 	local_irq_restore(flags);
 }
@@ -142,10 +148,19 @@ void free_unref_page(struct page *page, unsigned int order)
  * (see pcp_free_order0).  @page is only the way to its zone: it may be in the batch. */
 void pcp_free_overflow(struct page *page, unsigned long irqflags)
 {
-	struct per_cpu_pages *pcp = zone_pcp[page_zonenum(page)];
+	struct per_cpu_pages *pcp = &page_zone(page)->pcp[0];
 
 	free_pcppages_bulk(pcp->zone, pcp, pcp->batch);
 	local_irq_restore(irqflags);
+}
+
+/* The fast path's free found no per-CPU lists to use (page poisoning is on): fill the frame, as
+ * free_the_page() does, then file it as any other free. */
+void pcp_free_nofast(struct page *page)
+{
+	if (page_poisoning_enabled)
+		kernel_poison_pages(page, 1);
+	free_unref_page(page, 0);
 }
 
 /* Everything on every CPU's lists back to the buddy lists (v6.10: drain_all_pages(NULL)). */
@@ -157,7 +172,7 @@ void drain_all_pages(struct zone *only)
 		if ((only && z != only) || !z->managed_pages)
 			continue;
 		local_irq_save(flags);
-		free_pcppages_bulk(z, &z->pcp[0], z->pcp[0].count);
+		free_pcppages_bulk(z, &z->pcp[0], pcp_count(&z->pcp[0]));
 		local_irq_restore(flags);
 	}
 }

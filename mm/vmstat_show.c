@@ -194,7 +194,7 @@ static void zoneinfo_show_print(int zi)
 	s.managed = z->managed_pages;
 	s.start_pfn = z->zone_start_pfn;
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {	/* irqs are masked: the lists hold still */
-		s.pcp[cpu].count = z->pcp[cpu].count;
+		s.pcp[cpu].count = pcp_count(&z->pcp[cpu]);
 		s.pcp[cpu].high = z->pcp[cpu].high;
 		s.pcp[cpu].batch = z->pcp[cpu].batch;
 	}

@@ -62,11 +62,21 @@ struct page;
 struct zone;
 struct per_cpu_pages {
 	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next; NULL: empty */
-	int count;		/* frames on all the lists */
+	/* high - count: frames a free may add before the lists are over high.  v6.10 keeps count
+	 * (frames on all the lists) and compares it with high; tinymm keeps the difference, so the
+	 * free fast path tests one counter it already changes (below 0: drain a batch).  Read
+	 * Linux's count with pcp_count(). */
+	int room;
 	int high;		/* above this many, free() drains a batch to the buddy lists */
 	int batch;		/* frames moved per refill or drain */
 	struct zone *zone;	/* whose lists these are */
 };
+
+/* Frames on all of @pcp's lists (v6.10's pcp->count). */
+static inline int pcp_count(const struct per_cpu_pages *pcp)
+{
+	return pcp->high - pcp->room;
+}
 
 /*
  * A zone: a pfn range the allocator treats alike.  Locking: @lock guards free_area, free_pages

@@ -16,6 +16,15 @@
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
+/*
+ * A literal order 0 (__free_page(), free_page(), most callers) calls the order-0 fast path
+ * directly: no order argument to pass, none to test.  tinymm's: v6.10 has the one entry point.
+ * @order is evaluated only when it is a constant, @page once either way.
+ */
+void __free_page0(struct page *page);
+#define __free_pages(page, order)							\
+	(__builtin_constant_p(order) && (order) == 0 ? __free_page0(page) :			\
+	 (__free_pages)(page, order))
 struct folio *folio_alloc(gfp_t gfp, unsigned int order);
 void folio_put(struct folio *folio);
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);

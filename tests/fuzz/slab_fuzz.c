@@ -398,7 +398,7 @@ static bool may_fail(size_t size, bool dma, unsigned int order)
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		if (dma && z != ZONE_DMA)
 			continue;
-		free += zones[z].free_pages + (unsigned long)zones[z].pcp[0].count;
+		free += zones[z].free_pages + (unsigned long)pcp_count(&zones[z].pcp[0]);
 		for (unsigned int o = order; o < NR_PAGE_ORDERS; o++)
 			blocks += zones[z].free_area[o].nr_free;
 	}

@@ -11,6 +11,7 @@
  * without two zones; tests/qemu/buddy.cmake boots every board with and without a DMA limit.
  */
 #include <string.h>
+#include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
@@ -552,7 +553,7 @@ BAD_FREE_CASE(bad_free_wrong_order_over_free_buddy, BAD_WRONG_ORDER_FREE_BUDDY, 
 /* Is @page on its zone's per-CPU list for @mt? */
 static bool on_pcp_list(struct page *page, int mt)
 {
-	for (struct page *p = zone_pcp[page_zonenum(page)]->lists[pindex(0, mt)]; p; p = p->pcp_next)
+	for (struct page *p = zones[page_zonenum(page)].pcp[0].lists[pindex(0, mt)]; p; p = p->pcp_next)
 		if (p == page)
 			return true;
 	return false;
@@ -581,7 +582,7 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 	__free_page(u);
 	KTEST_EXPECT_TRUE(t, on_pcp_list(m, mm));
 	KTEST_EXPECT_TRUE(t, on_pcp_list(u, um));
-	KTEST_EXPECT_TRUE(t, zone_pcp[page_zonenum(u)]->lists[pindex(0, um)] == u);	/* LIFO */
+	KTEST_EXPECT_TRUE(t, zones[page_zonenum(u)].pcp[0].lists[pindex(0, um)] == u);	/* LIFO */
 	EXPECT_BUDDY_OK(t);
 	struct page *again = alloc_page(GFP_TEST | (um == MIGRATE_MOVABLE ? __GFP_MOVABLE :
 						   um == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0));
@@ -589,11 +590,85 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 	KTEST_EXPECT_EQ(t, u->private, 0);
 	struct page *both = alloc_page(GFP_TEST | __GFP_MOVABLE | __GFP_RECLAIMABLE);
 	KTEST_EXPECT_TRUE(t, both != NULL);
-	KTEST_EXPECT_TRUE(t, zone_pcp[ZONE_NORMAL]->lists[3] == NULL && zone_pcp[ZONE_DMA]->lists[3] == NULL);
+	KTEST_EXPECT_TRUE(t, zones[ZONE_NORMAL].pcp[0].lists[3] == NULL && zones[ZONE_DMA].pcp[0].lists[3] == NULL);
 	if (both)
 		__free_page(both);
 	__free_page(again);
 	expect_same(t, &before);	/* the drain took every frame back at order 0 */
+}
+
+/*
+ * The order-0 fast paths: interrupts come back masked or not as they were (the one-instruction
+ * restore writes the whole saved status back; the flags word's other bits, ARM's condition
+ * flags among them, are not compared); a literal 0 and an order 0 only known at
+ * run time free the same way (onto the list, LIFO); pcp_count() follows every push and pop; a
+ * free past `high` drains a batch back to the buddy lists.
+ */
+static void order0_fast_paths(struct ktest *t)
+{
+	struct zone *z = preferred_zone;
+	struct per_cpu_pages *pcp = &z->pcp[0];
+	unsigned long before, after, irqflags;
+	volatile unsigned int zero = 0;
+	struct snap snap;
+
+	take_snap(&snap);
+	local_save_flags(before);
+	KTEST_EXPECT_TRUE(t, !irqs_disabled_flags(before));	/* test threads run unmasked */
+	struct page *a = alloc_page(GFP_TEST), *b = alloc_page(GFP_TEST);
+	KTEST_ASSERT_TRUE(t, a && b);
+	local_save_flags(after);
+	KTEST_EXPECT_EQ(t, irqs_disabled_flags(after), irqs_disabled_flags(before));
+	int n = pcp_count(pcp);
+	int mt = page_pcp_mt(b->flags);
+	__free_pages(a, 0);
+	(__free_pages)(b, zero);		/* the out-of-line entry with a run-time order */
+	local_save_flags(after);
+	KTEST_EXPECT_EQ(t, irqs_disabled_flags(after), irqs_disabled_flags(before));
+	KTEST_EXPECT_EQ(t, pcp_count(pcp), n + 2);
+	KTEST_EXPECT_TRUE(t, pcp->lists[pindex(0, mt)] == b);
+
+	local_irq_save(irqflags);		/* the same with interrupts already masked */
+	unsigned long masked;
+	local_save_flags(masked);
+	struct page *c = alloc_page(GFP_ATOMIC | __GFP_NOWARN | (mt == MIGRATE_MOVABLE ? __GFP_MOVABLE :
+						mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0));
+	KTEST_EXPECT_TRUE(t, c == b);		/* LIFO: the last frame freed */
+	KTEST_EXPECT_EQ(t, pcp_count(pcp), n + 1);
+	if (c)
+		__free_page(c);
+	local_save_flags(after);
+	KTEST_EXPECT_TRUE(t, irqs_disabled_flags(after) && irqs_disabled_flags(masked));
+	local_irq_restore(irqflags);
+	local_save_flags(after);
+	KTEST_EXPECT_EQ(t, irqs_disabled_flags(after), irqs_disabled_flags(before));
+
+	/* Past high: the free that overfills the lists gives a batch back at once. */
+	struct page *chain = NULL;
+	int held = 0;
+	while (held < pcp->high + pcp->batch) {
+		struct page *p = alloc_page(GFP_TEST);
+		if (!p)
+			break;
+		p->private = (unsigned long)chain;
+		chain = p;
+		held++;
+	}
+	KTEST_EXPECT_EQ(t, held, pcp->high + pcp->batch);
+	drain_all_pages(z);
+	KTEST_EXPECT_EQ(t, pcp_count(pcp), 0);
+	int most = 0;
+	while (chain) {
+		struct page *p = chain;
+		chain = (struct page *)p->private;
+		__free_page(p);
+		KTEST_EXPECT_TRUE(t, pcp_count(pcp) <= pcp->high);
+		if (pcp_count(pcp) > most)
+			most = pcp_count(pcp);
+	}
+	KTEST_EXPECT_EQ(t, most, pcp->high);	/* reached high, never passed it */
+	EXPECT_BUDDY_OK(t);
+	expect_same(t, &snap);
 }
 
 static unsigned long hook_calls;
@@ -671,7 +746,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(gfp_zero_zeroes), KTEST_CASE(alloc_pages_exact_frees_the_tail),
 	KTEST_CASE(zones_never_merge_across), KTEST_CASE(mlocked_folio_put_is_quiet),
 	KTEST_CASE(hwpoison_frame_is_kept_quietly), KTEST_CASE(take_page_off_buddy_takes_one_frame),
-	KTEST_CASE(pcp_lists_by_migratetype),
+	KTEST_CASE(pcp_lists_by_migratetype), KTEST_CASE(order0_fast_paths),
 	KTEST_CASE(bad_free_locked), KTEST_CASE(bad_free_mlocked),
 	KTEST_CASE(bad_free_mapping), KTEST_CASE(bad_free_mapcount),
 	KTEST_CASE(bad_free_tail_page), KTEST_CASE(bad_free_impossible_order),

@@ -31,6 +31,12 @@ static inline void arch_local_irq_restore(unsigned long flags)
 	__asm__ __volatile__("msr	cpsr_c, %0" : : "r"(flags) : "memory", "cc");
 }
 
+/* MSR CPSR_c is already one instruction: nothing to gain. */
+static inline void arch_local_irq_restore_unchanged(unsigned long flags)
+{
+	arch_local_irq_restore(flags);
+}
+
 static inline void arch_local_irq_disable(void)
 {
 	__asm__ __volatile__("cpsid	i" : : : "memory", "cc");

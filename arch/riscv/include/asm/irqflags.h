@@ -32,6 +32,17 @@ static inline void arch_local_irq_restore(unsigned long flags)
 	__asm__ __volatile__("csrs	sstatus, %0" : : "r"(flags & SR_SIE) : "memory");
 }
 
+/*
+ * The saved sstatus set back whole, SIE not isolated: one instruction less.  Sound only where
+ * every other bit set in @flags is still set, i.e. nothing since the save could clear one (a
+ * trap's sret rewrites SPP/SPIE, a user copy toggles SUM): <tinymm/irqflags.h> allows it only
+ * across a few loads and stores.
+ */
+static inline void arch_local_irq_restore_unchanged(unsigned long flags)
+{
+	__asm__ __volatile__("csrs	sstatus, %0" : : "r"(flags) : "memory");
+}
+
 static inline void arch_local_irq_disable(void)
 {
 	__asm__ __volatile__("csrc	sstatus, %0" : : "rK"(SR_SIE) : "memory");

@@ -35,6 +35,11 @@ static inline void arch_local_irq_restore(unsigned long flags)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
+static inline void arch_local_irq_restore_unchanged(unsigned long flags)
+{
+	arch_local_irq_restore(flags);
+}
+
 static inline void arch_local_irq_disable(void)
 {
 	(void)arch_local_irq_save();
