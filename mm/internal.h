@@ -224,6 +224,8 @@ void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 void free_unref_page(struct page *page, unsigned int order);
 void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count);
+/* Is a block on @z's per-CPU lists part of the @order block at @page (a wrong-order free)? */
+bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int order);
 
 /*
  * free_unref_page() for a clean order-0 frame whose flags word was @flags, inline: the

@@ -131,7 +131,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		bool compound = PageHead(page);
 		/* Frames of a wrong-order free may sit on a per-CPU list, where they look clean:
 		 * on the buddy lists the checks below see them as free (PageBuddy). */
-		if (!compound && page_checks)
+		if (!compound && page_checks && pcp_holds_part_of(page_zone(page), page, order))
 			drain_all_pages(page_zone(page));
 		/* Page 1's order byte and second-page flags are the folio's, not flags to check
 		 * (v6.10 clears them first too, in free_tail_page_prepare). */

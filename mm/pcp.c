@@ -163,6 +163,34 @@ void pcp_free_nofast(struct page *page)
 	free_unref_page(page, 0);
 }
 
+/*
+ * Is any block on @z's per-CPU lists inside the @order block at @page?  Only a wrong-order free
+ * can make it so (a correct free's frames are all its own), and such frames look clean where they
+ * sit (refcount 0, no flags) while on the buddy lists the free checks would see them (PageBuddy).
+ * A walk of the lists of smaller orders, pointers compared (a block lies in one memmap bank):
+ * cheaper than draining them all on every free of a non-compound block.
+ */
+bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int order)
+{
+	uintptr_t bytes = sizeof(struct page) << order;	/* one unsigned compare per frame */
+	unsigned int nr_lists = (order < NR_PCP_ORDERS ? order : NR_PCP_ORDERS) * PCP_SLOTS;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		struct page *const *lists = z->pcp[cpu].lists;
+		for (unsigned int i = 0; i < nr_lists; i++)
+			for (const struct page *p = lists[i]; p; p = p->pcp_next)
+				if ((uintptr_t)p - (uintptr_t)page < bytes)
+					goto found;
+	}
+	local_irq_restore(flags);
+	return false;
+found:
+	local_irq_restore(flags);
+	return true;
+}
+
 /* Everything on every CPU's lists back to the buddy lists (v6.10: drain_all_pages(NULL)). */
 void drain_all_pages(struct zone *only)
 {

@@ -671,6 +671,30 @@ static void order0_fast_paths(struct ktest *t)
 	expect_same(t, &snap);
 }
 
+/*
+ * A wrong-order free whose buddy sits on a per-CPU list (freed just before, not drained): there it
+ * looks clean, so free_pages_prepare() must find it (pcp_holds_part_of) and drain before its
+ * checks.  One report about the buddy, the freed frame kept out, the buddy free.
+ */
+static void bad_free_wrong_order_over_pcp_buddy(struct ktest *t)
+{
+	struct page *p, *other;
+
+	KTEST_ASSERT_TRUE(t, get_buddy_pair(0, &p, &other));
+	bad_begin();
+	__free_page(other);
+	KTEST_ASSERT_TRUE(t, on_pcp_list(other, page_pcp_mt(other->flags)));
+	__free_pages(p, 1);
+	drain_all_pages(NULL);
+	KTEST_EXPECT_EQ(t, nr_bad_pages, bad0 + 1);
+	KTEST_EXPECT_TRUE(t, reported(page_to_pfn(other), NULL));
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 + 1);
+	KTEST_EXPECT_TRUE(t, pfn_is_free(page_to_pfn(other)));
+	KTEST_EXPECT_FALSE(t, pfn_is_free(page_to_pfn(p)));
+	record_leak(page_to_pfn(p));
+	EXPECT_BUDDY_OK(t);
+}
+
 static unsigned long hook_calls;
 static void count_reclaim_wakeup(struct zone *z, unsigned int order, gfp_t gfp)
 {
@@ -752,6 +776,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(bad_free_tail_page), KTEST_CASE(bad_free_impossible_order),
 	KTEST_CASE(bad_free_wrong_order), KTEST_CASE(exhaustion_returns_null_and_recovers),
 	KTEST_CASE(bad_double_free), KTEST_CASE(bad_free_wrong_order_over_free_buddy),
+	KTEST_CASE(bad_free_wrong_order_over_pcp_buddy),
 	{}
 };
 KTEST_SUITE_EXPLICIT(buddy, buddy_cases);
