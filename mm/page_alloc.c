@@ -628,11 +628,15 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 	unsigned long nr = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	unsigned int order = 0;
 
-	while ((1UL << order) < nr)
-		order++;
-	if (!size || order > MAX_PAGE_ORDER)
+	if (!size)
 		return NULL;
-	struct page *page = alloc_pages(gfp & ~__GFP_COMP, order);
+	while (order <= MAX_PAGE_ORDER && (1UL << order) < nr)
+		order++;
+	/* As v6.10: __GFP_COMP makes no sense here (warned, dropped); a size beyond MAX_PAGE_ORDER
+	 * reaches alloc_pages(), which warns unless __GFP_NOWARN and returns NULL. */
+	if (WARN_ON_ONCE(gfp & __GFP_COMP))
+		gfp &= ~__GFP_COMP;
+	struct page *page = alloc_pages(gfp, order);
 	if (!page)
 		return NULL;
 	/* Split into order-0 frames with a reference each (and the head's pcp mt, for their

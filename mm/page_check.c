@@ -115,6 +115,14 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 {
 	bool good = true;
 
+	/* A large folio freed at another order than its own (v6.10: VM_BUG_ON_PAGE with
+	 * CONFIG_DEBUG_VM).  Freed at a smaller order its tails would be lost with their
+	 * compound_head set; at a larger one frames beyond it would go too.  Reported and kept out
+	 * whole: the tails still point at the head, so nothing of it is handed out again. */
+	if (PageHead(page) && folio_order((struct folio *)page) != order) {
+		bad_page(page, "compound page freed at the wrong order");
+		return false;
+	}
 	if (PageHWPoison(page) && !order) {
 		/* An order-0 HWPoison frame is kept out quietly (v6.10 does the same), marked as
 		 * taken off, so unpoison_memory() can give it back (v6.10 cannot: its comment calls

@@ -70,7 +70,8 @@ static int cmd_free(int argc, char **argv)
 		return 1;
 	}
 	unsigned long bad = nr_bad_pages;
-	__free_pages(page, (unsigned int)order);
+	/* An order past 32 bits would be truncated; past MAX_PAGE_ORDER the allocator reports it. */
+	__free_pages(page, order > MAX_PAGE_ORDER ? MAX_PAGE_ORDER + 1 : (unsigned int)order);
 	if (nr_bad_pages != bad) {
 		kprintf("free: pfn %#lx order %lu: bad page state (see above); the frame is kept out\n",
 			pfn, order);

@@ -104,6 +104,95 @@ static void free_chain(struct page *chain)
 	}
 }
 
+/*
+ * Out-of-range orders (run first: the warning is once per boot, as v6.10's WARN_ON_ONCE_GFP, and
+ * the KTAP suite meets it too): NULL without a word under __GFP_NOWARN; otherwise the one
+ * WARNING, whether the order came to alloc_pages() directly or through alloc_pages_exact(); never
+ * again after that.  Nothing is taken.
+ */
+static void out_of_range_order_warns_once(void **state)
+{
+	unsigned long free0 = nr_free_pages(), warnings = nr_warnings();
+	size_t too_big = (PAGE_SIZE << MAX_PAGE_ORDER) + 1;
+
+	shim_console_reset();
+	assert_null(alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_PAGE_ORDER + 1));
+	assert_null(alloc_pages_exact(too_big, GFP_KERNEL | __GFP_NOWARN));
+	assert_string_equal(shim_console, "");
+	assert_int_equal(nr_warnings(), warnings);
+	assert_null(alloc_pages_exact(too_big, GFP_KERNEL));
+	assert_int_equal(nr_warnings(), warnings + 1);
+	assert_console_has("WARNING: CPU: 0 PID: 0 at mm/page_alloc.c:");
+	assert_console_has("WARN_ON(!(gfp & __GFP_NOWARN)) in alloc_pages_slowpath\n");
+	shim_console_reset();
+	assert_null(alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER + 1));
+	assert_null(alloc_pages(GFP_KERNEL, 31));
+	assert_int_equal(nr_warnings(), warnings + 1);
+	assert_string_equal(shim_console, "");
+	assert_int_equal(nr_free_pages(), free0);
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
+static char param_warning[128];
+static void keep_warning(const char *msg, const char *word)
+{
+	snprintf(param_warning, sizeof(param_warning), "%s '%s'", msg, word);
+}
+
+/* A bad free (PG_locked set) and an allocation of a spoiled free frame (PG_referenced set). */
+static unsigned long bad_free_and_spoiled_alloc(void)
+{
+	unsigned long bad = nr_bad_pages;
+	struct page *p = alloc_page(GFP_KERNEL);
+
+	assert_non_null(p);
+	__SetPageLocked(p);
+	__free_page(p);
+	struct page *q = alloc_page(GFP_KERNEL);
+	assert_non_null(q);
+	__free_page(q);					/* on top of its per-CPU list */
+	__SetPageReferenced(q);				/* written after the free */
+	struct page *r = alloc_page(GFP_KERNEL);
+	assert_non_null(r);
+	if (r == q)
+		__ClearPageReferenced(r);		/* checks off: handed out as it was */
+	__free_page(r);
+	return nr_bad_pages - bad;
+}
+
+/*
+ * tinymm.check_pages: 1 (the default) reports a bad free and a spoiled allocation and keeps both
+ * frames out; 0 reports neither (the frames go and come back as they are); any other value is
+ * refused with the command line's one-line warning and changes nothing.
+ */
+static void check_pages_param_switches_the_checks(void **state)
+{
+	assert_true(page_checks);
+	unsigned long free0 = nr_free_pages();
+	assert_int_equal(bad_free_and_spoiled_alloc(), 2);
+	drain_all_pages(NULL);
+	assert_int_equal(nr_free_pages(), free0 - 2);	/* both kept out */
+	assert_console_has("BUG: Bad page state in process swapper");
+
+	boot("tinymm.check_pages=0");
+	assert_false(page_checks);
+	free0 = nr_free_pages();
+	assert_int_equal(bad_free_and_spoiled_alloc(), 0);
+	drain_all_pages(NULL);
+	assert_int_equal(nr_free_pages(), free0);	/* nothing kept out */
+	assert_string_equal(shim_console, "");
+
+	char line[] = "tinymm.check_pages=2";
+	struct boot_args args;
+	param_warning[0] = 0;
+	cmdline_parse(line, &args, __kparams_start, __kparams_end, keep_warning);
+	assert_string_equal(param_warning, "bad value for option 'check_pages'");
+	assert_false(page_checks);
+	boot("tinymm.check_pages=1");
+	assert_true(page_checks);
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
 static void ktest_suite_passes(void **state)
 {
 	int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, "buddy");
@@ -392,22 +481,27 @@ static void fallback_claims_a_pageblock_as_v6_10(void **state)
 	struct zone *z = &zones[ZONE_NORMAL];
 	struct page *got;
 
-	/* Half the block free: a MOVABLE order-5 (half of pageblock_order) request claims it. */
-	assert_true(movable_claims(512, 0, 5, &got));
+	const unsigned long half = pageblock_nr_pages / 2;
+	const unsigned int h = pageblock_order / 2;	/* 5 at MAX_PAGE_ORDER 10 */
+
+	_Static_assert(pageblock_order >= 6, "the last case needs three orders below half of it");
+	/* Half the block free: a MOVABLE order-h (half of pageblock_order) request claims it. */
+	assert_true(movable_claims(half, 0, h, &got));
 	release_held(z);
 	/* One frame less: it borrows one block, B stays UNMOVABLE. */
-	assert_false(movable_claims(511, 0, 5, &got));
+	assert_false(movable_claims(half - 1, 0, h, &got));
 	assert_int_equal(get_pageblock_migratetype(z, page_to_pfn(got)), MIGRATE_UNMOVABLE);
 	release_held(z);
 	/* ... unless an allocated frame is movable (PageLRU): free + alike reaches half again. */
-	assert_true(movable_claims(511, 1, 5, &got));
+	assert_true(movable_claims(half - 1, 1, h, &got));
 	release_held(z);
 	/* MOVABLE may steal only when the largest fallback block is half a pageblock's order or
 	 * more (v6.10 asks can_steal_fallback() about the block's order, not the request's).  With
-	 * only orders 4, 3 and 2 free it may not, and takes the smallest block that fits (the
-	 * order-2 one), not a piece of the largest. */
-	assert_false(movable_claims(28, 0, 2, &got));
-	assert_int_equal(page_to_pfn(got) - PHYS_PFN(ram_pa + 8 * MIB), 1024 - 28);
+	 * only orders h-1, h-2 and h-3 free (4, 3, 2 at MAX_PAGE_ORDER 10) it may not, and takes the
+	 * smallest block that fits (the order h-3 one, lowest), not a piece of the largest. */
+	unsigned long nr = 7UL << (h - 3);
+	assert_false(movable_claims(nr, 0, h - 3, &got));
+	assert_int_equal(page_to_pfn(got) - PHYS_PFN(ram_pa + 8 * MIB), pageblock_nr_pages - nr);
 	release_held(z);
 	assert_int_equal(buddy_check(NULL), 0);
 }
@@ -424,10 +518,12 @@ static void unmovable_fallback_counts_non_movable_frames(void **state)
 		hold_all_but(z, b);
 		struct page *whole = rmqueue(z, MAX_PAGE_ORDER, MIGRATE_MOVABLE);	/* B stays MOVABLE */
 		assert_ptr_equal(whole, pfn_to_page(b));
-		for (unsigned long i = 0; lru && i < 900; i++)
+		/* 7/8 of B movable: free + alike stays below half (900 of 1024 until MAX_PAGE_ORDER
+		 * became configurable). */
+		for (unsigned long i = 0; lru && i < pageblock_nr_pages - pageblock_nr_pages / 8; i++)
 			SetPageLRU(whole + i);
-		give_back(z, whole + 1023, 0);
-		give_back(z, whole + 1022, 0);		/* merges: one order-1 block, 2 frames free */
+		give_back(z, whole + pageblock_nr_pages - 1, 0);
+		give_back(z, whole + pageblock_nr_pages - 2, 0);	/* merges: one order-1 block */
 		unsigned long claimed = nr_pageblocks_claimed;
 		struct page *p = rmqueue(z, 0, MIGRATE_UNMOVABLE);
 		assert_non_null(p);
@@ -474,7 +570,9 @@ static void page_poison_catches_a_write_after_free(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(out_of_range_order_warns_once, setup),
 		cmocka_unit_test_setup(ktest_suite_passes, setup),
+		cmocka_unit_test_setup(check_pages_param_switches_the_checks, setup),
 		cmocka_unit_test_setup(bad_page_report_text, setup),
 		cmocka_unit_test_setup(allocation_failure_warns_with_buddyinfo, setup),
 		cmocka_unit_test_setup(buddy_check_catches_corruption, setup),

@@ -9,6 +9,7 @@ set(QEMU_DTBS ${QDTB}/arm-96M.dtb ${QDTB}/arm-512M.dtb ${QDTB}/riscv64-512M.dtb
 foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy slab sched timer pagecache writeback errseq lru truncate reclaim hwpoison soft_offline)
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
+add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)
 add_test(NAME host.xarray COMMAND xarray_test)
 set_tests_properties(host.xarray PROPERTIES TIMEOUT 120)	# a broken xa_find_after loops
 # The kernel core's test never waits for the wall clock (simulated time): a hang is a bug.

@@ -82,7 +82,7 @@ static void expect_same(struct ktest *t, const struct snap *before)
 }
 
 /* Frames leaked (or kept) on purpose: never to be handed out again. */
-static unsigned long leaked[24];
+static unsigned long leaked[48];
 static unsigned int nr_leaked;
 
 static void record_leak(unsigned long pfn)
@@ -695,6 +695,82 @@ static void bad_free_wrong_order_over_pcp_buddy(struct ktest *t)
 	EXPECT_BUDDY_OK(t);
 }
 
+/*
+ * A large folio freed at another order than its own (smaller: its tails would be lost; larger:
+ * frames past it would go too): one report about the head, the whole folio kept out, intact.
+ */
+static void bad_free_compound_wrong_order(struct ktest *t)
+{
+	static const unsigned int orders[] = { 0, 1, 3 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
+		struct folio *f = folio_alloc(GFP_TEST, 2);
+		KTEST_ASSERT_TRUE(t, f);
+		unsigned long pfn = page_to_pfn(&f->page);
+		bad_begin();
+		__free_pages(&f->page, orders[i]);
+		bad_end(t, pfn, "compound page freed at the wrong order", pfn);
+		for (unsigned long j = 1; j < 4; j++) {
+			KTEST_EXPECT_FALSE(t, pfn_is_free(pfn + j));
+			KTEST_EXPECT_TRUE(t, page_folio(pfn_to_page(pfn + j)) == f);
+			record_leak(pfn + j);
+		}
+		KTEST_EXPECT_TRUE(t, PageHead(&f->page) && folio_order(f) == 2);
+	}
+}
+
+/* The gfp bits whose migratetype is @mt: an allocation that pops that per-CPU list. */
+static gfp_t gfp_of_mt(int mt)
+{
+	return mt == MIGRATE_MOVABLE ? __GFP_MOVABLE : mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0;
+}
+
+/*
+ * A frame spoiled while free on a per-CPU list (a flag written after the free): the allocation
+ * that pops it reports it (check_new_pages, PAGE_FLAGS_CHECK_AT_PREP), keeps it out and hands out
+ * another block - through the order-0 fast path, and for an order-3 block with a bad tail frame
+ * through rmqueue_pcplist().
+ */
+static void bad_alloc_spoiled_while_free(struct ktest *t)
+{
+	static const char why[] = "PAGE_FLAGS_CHECK_AT_PREP flag(s) set";
+
+	if (!page_checks) {
+		ktest_skip(t, "tinymm.check_pages=0");
+		return;
+	}
+	for (unsigned int order = 0; order <= 3; order += 3) {
+		struct page *p = alloc_pages(GFP_TEST, order);
+		KTEST_ASSERT_TRUE(t, p);
+		/* The block must stay on its list: emptied first, the lists take it unless their
+		 * high is below its size (a few MiB of RAM, as the host's: order 0 only there). */
+		if (pcp_fast && pcp_fast->high < (1 << order)) {
+			__free_pages(p, order);
+			break;
+		}
+		drain_all_pages(NULL);
+		unsigned long pfn = page_to_pfn(p), bad_pfn = pfn + (order ? 5 : 0);
+		gfp_t gfp = GFP_TEST | gfp_of_mt(page_pcp_mt(p->flags));
+		unsigned long bad = nr_bad_pages, free_before = nr_free_pages();
+		__free_pages(p, order);
+		KTEST_ASSERT_TRUE(t, zones[page_zonenum(p)].pcp[0].lists[pindex(order, page_pcp_mt(p->flags))] == p);
+		__SetPageReferenced(pfn_to_page(bad_pfn));	/* the write after free */
+		struct page *q = alloc_pages(gfp, order);
+		KTEST_ASSERT_TRUE(t, q != NULL);
+		KTEST_EXPECT_TRUE(t, q != p);
+		KTEST_EXPECT_EQ(t, nr_bad_pages, bad + 1);
+		KTEST_EXPECT_TRUE(t, reported(bad_pfn, why));
+		__free_pages(q, order);
+		drain_all_pages(NULL);
+		KTEST_EXPECT_EQ(t, nr_free_pages(), free_before);	/* p kept out, q back */
+		for (unsigned long j = 0; j < (1UL << order); j++) {
+			KTEST_EXPECT_FALSE(t, pfn_is_free(pfn + j));
+			record_leak(pfn + j);
+		}
+		EXPECT_BUDDY_OK(t);
+	}
+}
+
 static unsigned long hook_calls;
 static void count_reclaim_wakeup(struct zone *z, unsigned int order, gfp_t gfp)
 {
@@ -710,7 +786,8 @@ static void exhaustion_returns_null_and_recovers(struct ktest *t)
 
 	take_snap(&before);
 	hook_calls = 0;
-	reclaim_wakeup_hook = count_reclaim_wakeup;	/* what reclaim will plug in */
+	void (*kswapd_hook)(struct zone *, unsigned int, gfp_t) = reclaim_wakeup_hook;
+	reclaim_wakeup_hook = count_reclaim_wakeup;	/* in place of kswapd's, put back at the end */
 	for (gfp_t gfp = GFP_TEST; ; ) {
 		struct page *p = alloc_page(gfp);
 		if (!p && gfp == GFP_TEST) {	/* at the min watermark: GFP_ATOMIC may go on */
@@ -740,7 +817,6 @@ static void exhaustion_returns_null_and_recovers(struct ktest *t)
 		n++;
 		atomic += gfp != GFP_TEST;
 	}
-	reclaim_wakeup_hook = NULL;
 	KTEST_EXPECT_GT(t, atomic, 0);
 	KTEST_EXPECT_GT(t, n, atomic);
 	/* Below the low watermark every slow-path allocation woke "kswapd": the hook saw them. */
@@ -761,6 +837,7 @@ static void exhaustion_returns_null_and_recovers(struct ktest *t)
 		__free_page(held);
 		held = next;
 	}
+	reclaim_wakeup_hook = kswapd_hook;
 	expect_same(t, &before);
 }
 
@@ -776,7 +853,8 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(bad_free_tail_page), KTEST_CASE(bad_free_impossible_order),
 	KTEST_CASE(bad_free_wrong_order), KTEST_CASE(exhaustion_returns_null_and_recovers),
 	KTEST_CASE(bad_double_free), KTEST_CASE(bad_free_wrong_order_over_free_buddy),
-	KTEST_CASE(bad_free_wrong_order_over_pcp_buddy),
+	KTEST_CASE(bad_free_wrong_order_over_pcp_buddy), KTEST_CASE(bad_free_compound_wrong_order),
+	KTEST_CASE(bad_alloc_spoiled_while_free),
 	{}
 };
 KTEST_SUITE_EXPLICIT(buddy, buddy_cases);
