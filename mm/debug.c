@@ -25,6 +25,7 @@
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
+#include "tinymm/gfp.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
@@ -65,6 +66,54 @@ void format_page_flags(char *buf, size_t len, unsigned long flags)
 		ksnprintf(buf + pos, len - pos, "node=%lu|zone=%lu)",
 			  (flags >> NODES_PGSHIFT) & NODES_MASK,
 			  (flags >> ZONES_PGSHIFT) & ZONES_MASK);
+}
+
+/*
+ * v6.10's __def_gfpflag_names (include/trace/events/mmflags.h), in its order, for the bits tinymm
+ * has: composite masks first, so GFP_KERNEL prints as one name.  Left out: the composites that
+ * need bits tinymm lacks (GFP_TRANSHUGE*, GFP_HIGHUSER*, GFP_USER: __GFP_HARDWALL and
+ * __GFP_HIGHMEM; GFP_KERNEL_ACCOUNT): tinymm's GFP_USER equals GFP_KERNEL and would shadow it.
+ */
+static const struct { gfp_t mask; const char *name; } gfpflag_names[] = {
+	{ GFP_KERNEL, "GFP_KERNEL" },
+	{ __GFP_RECLAIM | __GFP_IO, "GFP_NOFS" },
+	{ GFP_ATOMIC, "GFP_ATOMIC" },
+	{ __GFP_RECLAIM, "GFP_NOIO" },
+	{ GFP_NOWAIT, "GFP_NOWAIT" },
+	{ GFP_DMA, "GFP_DMA" },
+	{ __GFP_HIGH, "__GFP_HIGH" },
+	{ __GFP_IO, "__GFP_IO" },
+	{ __GFP_FS, "__GFP_FS" },
+	{ __GFP_NOWARN, "__GFP_NOWARN" },
+	{ __GFP_RETRY_MAYFAIL, "__GFP_RETRY_MAYFAIL" },
+	{ __GFP_NORETRY, "__GFP_NORETRY" },
+	{ __GFP_COMP, "__GFP_COMP" },
+	{ __GFP_ZERO, "__GFP_ZERO" },
+	{ __GFP_NOMEMALLOC, "__GFP_NOMEMALLOC" },
+	{ __GFP_RECLAIMABLE, "__GFP_RECLAIMABLE" },
+	{ __GFP_MOVABLE, "__GFP_MOVABLE" },
+	{ __GFP_WRITE, "__GFP_WRITE" },
+	{ __GFP_RECLAIM, "__GFP_RECLAIM" },
+	{ __GFP_DIRECT_RECLAIM, "__GFP_DIRECT_RECLAIM" },
+	{ __GFP_KSWAPD_RECLAIM, "__GFP_KSWAPD_RECLAIM" },
+};
+
+/* @gfp as v6.10's %pGg: names joined by '|', what no name covers as 0x..; "" for 0. */
+void format_gfp_flags(char *buf, size_t len, gfp_t gfp)
+{
+	size_t pos = 0;
+
+	buf[0] = 0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(gfpflag_names) && gfp && pos < len; i++) {
+		gfp_t m = gfpflag_names[i].mask;
+		if ((gfp & m) != m)
+			continue;
+		gfp &= ~m;
+		pos += (size_t)ksnprintf(buf + pos, len - pos, "%s%s", gfpflag_names[i].name,
+					 gfp ? "|" : "");
+	}
+	if (gfp && pos < len)
+		ksnprintf(buf + pos, len - pos, "%#x", gfp);
 }
 
 /* v6.10's __def_pagetype_names, for the types tinymm has. */

@@ -11,6 +11,7 @@
 #ifndef TINYMM_MM_INTERNAL_H
 #define TINYMM_MM_INTERNAL_H
 
+#include "tinymm/gfp.h"
 #include "tinymm/mm.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mmzone.h"
@@ -138,6 +139,7 @@ static inline void set_page_pcp_mt(struct page *page, int mt)
 void bad_page(struct page *page, const char *reason);
 /* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
 void format_page_flags(char *buf, size_t len, unsigned long flags);
+void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* v6.10's %pGg */
 bool free_pages_prepare(struct page *page, unsigned int order);	/* false: leak the block */
 bool check_new_pages(struct page *page, unsigned int order);	/* false: reported and leaked */
 extern bool kernel_tainted_bad_page;

@@ -276,7 +276,14 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 	nr_alloc_failures++;
 	if (gfp & __GFP_NOWARN)
 		return;
-	printk(KERN_WARNING "swapper: page allocation failure: order:%u, mode:%#x\n", order, gfp);
+	char names[160];
+
+	format_gfp_flags(names, sizeof(names), gfp);
+	/* v6.10's warn_alloc(): the line (one node: no nodemask, "(null)"), the stack, then its
+	 * show_mem(); tinymm's summary of free memory is the buddyinfo lines. */
+	printk(KERN_WARNING "swapper: page allocation failure: order:%u, mode:%#x(%s), nodemask=(null)\n",
+	       order, gfp, names);
+	dump_stack();
 	show_buddyinfo(printk);
 }
 

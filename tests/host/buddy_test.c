@@ -268,11 +268,38 @@ static void allocation_failure_warns_with_buddyinfo(void **state)
 	assert_null(alloc_page(GFP_KERNEL | __GFP_NOWARN));
 	assert_string_equal(shim_console, "");			/* counted, not printed */
 	assert_null(alloc_pages(GFP_KERNEL, 2));
-	add_buddyinfo(add(0, TS "swapper: page allocation failure: order:2, mode:0xcc0\n"));
-	assert_string_equal(shim_console, want);
+	/* v6.10's shape: the line, the stack (its frames are this build's), the memory summary. */
+	add(0, TS "swapper: page allocation failure: order:2, mode:0xcc0(GFP_KERNEL), nodemask=(null)\n"
+	    TS "Call trace:\n");
+	assert_memory_equal(shim_console, want, strlen(want));
+	size_t tail = add_buddyinfo(0);
+	assert_true(strlen(shim_console) > tail);
+	assert_string_equal(shim_console + strlen(shim_console) - tail, want);
 	assert_int_equal(nr_alloc_failures, failures + 2);
 	free_chain(chain);
 	assert_int_equal(buddy_check(NULL), 0);
+}
+
+/* gfp flags as v6.10's %pGg: composite names first, the rest one by one, unknown bits in hex. */
+static void gfp_flags_print_as_linux(void **state)
+{
+	static const struct { gfp_t gfp; const char *want; } cases[] = {
+		{ GFP_KERNEL, "GFP_KERNEL" },
+		{ GFP_KERNEL | __GFP_NOWARN | __GFP_MOVABLE, "GFP_KERNEL|__GFP_NOWARN|__GFP_MOVABLE" },
+		{ GFP_ATOMIC | __GFP_ZERO | __GFP_COMP, "GFP_ATOMIC|__GFP_COMP|__GFP_ZERO" },
+		{ __GFP_RECLAIM | __GFP_IO, "GFP_NOFS" },
+		{ GFP_NOWAIT | GFP_DMA, "GFP_NOWAIT|GFP_DMA" },
+		{ __GFP_DIRECT_RECLAIM, "__GFP_DIRECT_RECLAIM" },
+		{ GFP_NOWAIT | 0x200, "GFP_NOWAIT|0x200" },
+		{ 0x200, "0x200" },
+		{ 0, "" },
+	};
+	char buf[160];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		format_gfp_flags(buf, sizeof(buf), cases[i].gfp);
+		assert_string_equal(buf, cases[i].want);
+	}
 }
 
 /* buddy_check() finds at least one problem and names it with @msg. */
@@ -575,6 +602,7 @@ int main(void)
 		cmocka_unit_test_setup(check_pages_param_switches_the_checks, setup),
 		cmocka_unit_test_setup(bad_page_report_text, setup),
 		cmocka_unit_test_setup(allocation_failure_warns_with_buddyinfo, setup),
+		cmocka_unit_test(gfp_flags_print_as_linux),
 		cmocka_unit_test_setup(buddy_check_catches_corruption, setup),
 		cmocka_unit_test_setup(unmovable_steals_a_movable_pageblock, setup),
 		cmocka_unit_test_setup(fallback_claims_a_pageblock_as_v6_10, setup),
