@@ -230,28 +230,26 @@ void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count);
 bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int order);
 
 /*
- * free_unref_page() for a clean order-0 frame whose flags word was @flags, inline: the
- * allocator's free fast path.  The zone and the per-CPU list come from the flags word (zone
- * field, pcp mt field), so nothing else of the page is read.  An overfull list drains a batch
- * (and unmasks interrupts) out of line; a zone without fast-path lists (page poisoning) files
- * the frame out of line.  Between the save and the restore only loads and stores: the
- * one-instruction restore is sound there (irqflags.h).
+ * free_unref_page() for a clean order-0 frame whose flags word was @flags, inline: the end of the
+ * allocator's free fast path, entered and left with interrupts masked (@irqflags: as they were).
+ * The zone and the per-CPU list come from the flags word (zone field, pcp mt field), so nothing
+ * else of the page is read.  An overfull list drains a batch out of line; a zone without
+ * fast-path lists (page poisoning) files the frame out of line; both unmask.  Only loads and
+ * stores since the save: the one-instruction restore is sound here (irqflags.h).
  */
 void pcp_free_overflow(struct page *page, unsigned long irqflags);
-void pcp_free_nofast(struct page *page);
+void pcp_free_nofast(struct page *page, unsigned long irqflags);
 /* This CPU's per-CPU lists of each zone, indexed by the flags word's zone field, or NULL: the
  * free fast path is off (mm/pcp.c). */
 extern struct per_cpu_pages *zone_pcp[MAX_NR_ZONES];
-static inline void pcp_free_order0(struct page *page, unsigned long flags)
+static inline void pcp_free_order0(struct page *page, unsigned long flags, unsigned long irqflags)
 {
 	struct per_cpu_pages *pcp = zone_pcp[(flags >> ZONES_PGSHIFT) & ZONES_MASK];
-	unsigned long irqflags;
 
 	if (unlikely(!pcp)) {
-		pcp_free_nofast(page);
+		pcp_free_nofast(page, irqflags);
 		return;
 	}
-	local_irq_save(irqflags);
 	pcp_push(&pcp->lists[page_pcp_mt(flags)], page);	/* order 0's lists come first */
 	if (unlikely(--pcp->room < 0)) {
 		pcp_free_overflow(page, irqflags);

@@ -25,6 +25,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
+#include "tinymm/time.h"
 #include "internal.h"
 
 /* Free page reporting (mm/page_reporting.c) is told when a big enough block becomes free. */
@@ -273,8 +274,20 @@ static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 
 static void warn_alloc(gfp_t gfp, unsigned int order)
 {
+	/* v6.10's nopage_rs: at most 10 reports in 5 s (an interrupt storm of failed GFP_ATOMIC
+	 * allocations must not drown the console); the rest are only counted. */
+	static uint64_t window_start;
+	static unsigned int in_window;
+	uint64_t now = ktime_get_ns();
+
 	nr_alloc_failures++;
 	if (gfp & __GFP_NOWARN)
+		return;
+	if (!in_window || now - window_start >= 5000000000ULL) {
+		window_start = now;
+		in_window = 0;
+	}
+	if (++in_window > 10)
 		return;
 	char names[160];
 
@@ -325,21 +338,24 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		struct page *page;
 		unsigned long flags;
 
+		/* Masked from the pop to the refcount: memory_failure() (which marks with interrupts
+		 * masked) never finds the frame in flight, on no list at refcount 0. */
 		local_irq_save(flags);
 		page = *list;
 		if (likely(page)) {
 			*list = page->pcp_next;
 			pcp->room++;
-		}
-		local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
-		if (likely(page)) {
 			page->pcp_next = NULL;
-			if (unlikely(page_checks && !new_page_is_clean(page)))
+			if (unlikely(page_checks && !new_page_is_clean(page))) {
+				local_irq_restore(flags);
 				return alloc_pages_bad_fast(page, gfp);	/* report, leak, retry */
+			}
 			page->private = 0;		/* v6.10's post_alloc_hook */
 			atomic_set(&page->_refcount, 1);
+			local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
 			return page;
 		}
+		local_irq_restore_unchanged(flags);
 	}
 	return alloc_pages_slowpath(gfp, order);	/* both tail calls: no registers to save */
 }
@@ -515,19 +531,30 @@ static __attribute__((noinline)) void __free_pages_undo(struct page *page, int o
  * the cases apart: 1 frees, more returns, 0 or less was a double free (undone, then reported).
  * Every other case leaves by a tail call, so the fast path needs no stack frame.  A literal order
  * 0 comes here straight from the call (page_alloc.h); any other order through __free_pages().
+ * Interrupts are masked from before the drop to after the push: memory_failure() marks frames
+ * with interrupts masked, so it never sees this frame in flight (refcount 0, on no list) and a
+ * mark it made before is seen by the check (docs/hwpoison.md, "Freeing").  The exits unmask
+ * first; the fast path's instructions are the same, in another order.
  */
 __fastpath void __free_page0(struct page *page)
 {
+	unsigned long irqflags;
+
 	if (unlikely(!page))
 		return;
+	local_irq_save(irqflags);
 	int old = atomic_fetch_dec(&page->_refcount);
-	if (unlikely(old != 1))
+	if (unlikely(old != 1)) {
+		local_irq_restore(irqflags);
 		return __free_pages_undo(page, old);
+	}
 	unsigned long flags = page->flags;
-	if (unlikely(!freed_page_is_clean(page, flags)))
+	if (unlikely(!freed_page_is_clean(page, flags))) {
+		local_irq_restore(irqflags);
 		return free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
+	}
 	page->flags = flags & ~PAGEFLAGS_MASK;
-	pcp_free_order0(page, flags);
+	pcp_free_order0(page, flags, irqflags);
 }
 
 /* The name in parentheses: the function, not page_alloc.h's macro of the same name. */
@@ -632,7 +659,7 @@ unsigned long totalram_pages(void)
 /* @size bytes of whole frames, the unused tail of the power-of-two block given back (v6.10). */
 void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
-	unsigned long nr = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	unsigned long nr = size / PAGE_SIZE + !!(size % PAGE_SIZE);	/* no overflow near SIZE_MAX */
 	unsigned int order = 0;
 
 	if (!size)

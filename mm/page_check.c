@@ -135,6 +135,13 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		bad_page(page, "freeing a tail page");
 		return false;
 	}
+	/* Blocks are aligned to their size; a misaligned free claims part of its neighbour, which
+	 * the walk below would not find on a per-CPU list (v6.10: VM_BUG_ON_PAGE in
+	 * __free_one_page). */
+	if (order && (page_to_pfn(page) & ((1UL << order) - 1))) {
+		bad_page(page, "freeing a block not aligned to its order");
+		return false;
+	}
 	if (order) {
 		bool compound = PageHead(page);
 		/* Frames of a wrong-order free may sit on a per-CPU list, where they look clean:

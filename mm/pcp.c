@@ -155,12 +155,15 @@ void pcp_free_overflow(struct page *page, unsigned long irqflags)
 }
 
 /* The fast path's free found no per-CPU lists to use (page poisoning is on): fill the frame, as
- * free_the_page() does, then file it as any other free. */
-void pcp_free_nofast(struct page *page)
+ * free_the_page() does, then file it as any other free, and unmask.  Still masked while it
+ * fills: memory_failure() cannot mark the frame in between, so a poisoned frame is never
+ * written (free_unref_page() checks for one again). */
+void pcp_free_nofast(struct page *page, unsigned long irqflags)
 {
 	if (page_poisoning_enabled)
 		kernel_poison_pages(page, 1);
 	free_unref_page(page, 0);
+	local_irq_restore(irqflags);
 }
 
 /*

@@ -17,7 +17,7 @@
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
 /*
- * A literal order 0 (__free_page(), free_page(), most callers) calls the order-0 fast path
+ * A literal order 0 (__free_page() and most callers) calls the order-0 fast path
  * directly: no order argument to pass, none to test.  tinymm's: v6.10 has the one entry point.
  * @order is evaluated only when it is a constant, @page once either way.
  */

@@ -10,6 +10,7 @@
  * Explicit-only (tinymm.test=buddy): it leaks and taints on purpose, and its zone case skips
  * without two zones; tests/qemu/buddy.cmake boots every board with and without a DMA limit.
  */
+#include <stdint.h>
 #include <string.h>
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
@@ -348,6 +349,7 @@ static void alloc_pages_exact_frees_the_tail(struct ktest *t)
 	}
 	KTEST_EXPECT_TRUE(t, alloc_pages_exact(0, GFP_TEST) == NULL);
 	KTEST_EXPECT_TRUE(t, alloc_pages_exact((PAGE_SIZE << MAX_PAGE_ORDER) + 1, GFP_TEST) == NULL);
+	KTEST_EXPECT_TRUE(t, alloc_pages_exact(SIZE_MAX, GFP_TEST) == NULL);	/* no wrap to 0 pages */
 	expect_same(t, &before);
 }
 
@@ -719,6 +721,32 @@ static void bad_free_compound_wrong_order(struct ktest *t)
 	}
 }
 
+/* A block freed at an order its start is not aligned to (an odd frame as order 1): reported,
+ * kept out; the neighbour it would have claimed is untouched. */
+static void bad_free_misaligned(struct ktest *t)
+{
+	struct page *p = NULL, *held[16];
+	int n = 0;
+
+	while (!p && n < (int)ARRAY_SIZE(held)) {
+		struct page *q = alloc_page(GFP_TEST);
+		KTEST_ASSERT_TRUE(t, q);
+		if (page_to_pfn(q) & 1)
+			p = q;
+		else
+			held[n++] = q;
+	}
+	while (n)
+		__free_page(held[--n]);
+	KTEST_ASSERT_TRUE(t, p);
+	unsigned long pfn = page_to_pfn(p);
+	bad_begin();
+	bool next_free = pfn_is_free(pfn + 1);	/* as drained */
+	__free_pages(p, 1);
+	bad_end(t, pfn, "freeing a block not aligned to its order", pfn);
+	KTEST_EXPECT_EQ(t, pfn_is_free(pfn + 1), next_free);
+}
+
 /* The gfp bits whose migratetype is @mt: an allocation that pops that per-CPU list. */
 static gfp_t gfp_of_mt(int mt)
 {
@@ -854,7 +882,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(bad_free_wrong_order), KTEST_CASE(exhaustion_returns_null_and_recovers),
 	KTEST_CASE(bad_double_free), KTEST_CASE(bad_free_wrong_order_over_free_buddy),
 	KTEST_CASE(bad_free_wrong_order_over_pcp_buddy), KTEST_CASE(bad_free_compound_wrong_order),
-	KTEST_CASE(bad_alloc_spoiled_while_free),
+	KTEST_CASE(bad_alloc_spoiled_while_free), KTEST_CASE(bad_free_misaligned),
 	{}
 };
 KTEST_SUITE_EXPLICIT(buddy, buddy_cases);
