@@ -18,13 +18,19 @@
  * next periodic pass (v6.10 does the same when no other inode is waiting: redirty_tail keeps
  * the time).  v6.10 keeps no per-folio age.
  * Invariants: a mapping is on b_dirty iff it has I_DIRTY_PAGES and no flusher pass holds it on
- *   its private list.
+ *   its private list; i_sync is set from the moment a pass takes a mapping off that list until
+ *   its writing and list settling are done (v6.10's I_SYNC), and inode_io_list_del() - what an
+ *   owner calls before it reuses or frees a mapping, as v6.10's evict() - waits for it to
+ *   clear.  Without that wait the pass would go on writing, and re-list, a mapping its owner
+ *   had reinitialised: a self-linked b_dirty entry, and the next pass spinning for ever with
+ *   interrupts masked (seen under load and under -icount).
  * Locking: wb_list_lock (irqs masked, taken inside a mapping's xa_lock by folio_mark_dirty)
  *   guards b_dirty and every i_io_list; I_DIRTY_PAGES changes under the mapping's xa_lock.
  *   wb_workfn runs in its worker thread and may sleep (folio locks, integrity waits never).
  */
 #include <limits.h>
 #include "tinymm/pagemap.h"
+#include "tinymm/printk.h"
 #include "tinymm/spinlock.h"
 #include "tinymm/timer.h"
 #include "tinymm/vmstat.h"
@@ -36,6 +42,7 @@
 static LIST_HEAD(b_dirty);
 static DEFINE_SPINLOCK(wb_list_lock);
 static struct workqueue_struct *bdi_wq;	/* system_wq once writeback_init() ran */
+static DECLARE_WAIT_QUEUE_HEAD(wb_sync_wait);	/* owners waiting for i_sync to clear */
 static struct delayed_work wb_dwork;
 static unsigned long wb_reasons;		/* 1 << WB_REASON_*: work asked for */
 static unsigned long last_old_flush;		/* jiffies of the last periodic pass */
@@ -56,7 +63,7 @@ void inode_io_list_add(struct address_space *mapping)
 		queue_delayed_work(bdi_wq, &wb_dwork, msecs_to_jiffies(dirty_writeback_interval));
 }
 
-void inode_io_list_del(struct address_space *mapping)
+static void __inode_io_list_del(struct address_space *mapping)
 {
 	unsigned long flags;
 
@@ -64,6 +71,25 @@ void inode_io_list_del(struct address_space *mapping)
 	list_del(&mapping->i_io_list);
 	INIT_LIST_HEAD(&mapping->i_io_list);
 	spin_unlock_irqrestore(&wb_list_lock, flags);
+}
+
+/* Off the flusher's lists for good, once no pass is writing it (v6.10's evict():
+ * inode_wait_for_writeback, then inode_io_list_del).  May sleep; never from the flusher. */
+void inode_io_list_del(struct address_space *mapping)
+{
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&wb_list_lock, flags);
+		if (!mapping->i_sync) {
+			list_del(&mapping->i_io_list);
+			INIT_LIST_HEAD(&mapping->i_io_list);
+			spin_unlock_irqrestore(&wb_list_lock, flags);
+			return;
+		}
+		spin_unlock_irqrestore(&wb_list_lock, flags);
+		wait_event(wb_sync_wait, !READ_ONCE(mapping->i_sync));
+	}
 }
 
 /*
@@ -81,13 +107,17 @@ long writeback_single_inode(struct address_space *mapping, struct writeback_cont
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
 	if (!mapping_tagged(mapping, PAGECACHE_TAG_DIRTY)) {
 		mapping->i_state &= ~I_DIRTY_PAGES;
-		inode_io_list_del(mapping);
+		__inode_io_list_del(mapping);
 	} else if (list_empty(&mapping->i_io_list)) {
 		spin_lock(&wb_list_lock);
 		list_add_tail(&mapping->i_io_list, &b_dirty);
 		spin_unlock(&wb_list_lock);
 	}
+	spin_lock(&wb_list_lock);
+	mapping->i_sync = false;		/* taken by io_next() */
+	spin_unlock(&wb_list_lock);
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+	wake_up_all(&wb_sync_wait);
 	return before - wbc->nr_to_write;
 }
 
@@ -99,12 +129,25 @@ static void queue_io(struct list_head *io, bool expired_only, unsigned long olde
 	struct list_head *pos, *n;
 	unsigned long flags;
 
+	struct list_head *prev = &b_dirty;
+
 	spin_lock_irqsave(&wb_list_lock, flags);
 	for (pos = b_dirty.next, n = pos->next; pos != &b_dirty; pos = n, n = pos->next) {
 		struct address_space *mapping = container_of(pos, struct address_space, i_io_list);
 
-		if (expired_only && time_after(mapping->dirtied_when, older_than))
+		/* A mapping reinitialised (or freed) while still listed breaks the back link; walking
+		 * on would spin for ever with interrupts masked.  Say so, cut the list there. */
+		if (unlikely(pos->prev != prev)) {
+			pr_err("writeback: b_dirty corrupted at %p (a mapping reused without "
+			       "inode_io_list_del()?); the mappings after it are no longer listed\n", pos);
+			prev->next = &b_dirty;
+			b_dirty.prev = prev;
+			break;
+		}
+		if (expired_only && time_after(mapping->dirtied_when, older_than)) {
+			prev = pos;
 			continue;
+		}
 		list_del(pos);
 		list_add_tail(pos, io);
 	}
@@ -121,6 +164,7 @@ static struct address_space *io_next(struct list_head *io)
 		mapping = container_of(io->next, struct address_space, i_io_list);
 		list_del(&mapping->i_io_list);
 		INIT_LIST_HEAD(&mapping->i_io_list);
+		mapping->i_sync = true;		/* until writeback_single_inode() settles it */
 	}
 	spin_unlock_irqrestore(&wb_list_lock, flags);
 	return mapping;

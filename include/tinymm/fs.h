@@ -74,6 +74,9 @@ struct address_space {
 	unsigned long i_state;		/* I_DIRTY_PAGES */
 	unsigned long dirtied_when;	/* jiffies when I_DIRTY_PAGES was last set */
 	struct list_head i_io_list;	/* on the flusher's b_dirty list while I_DIRTY_PAGES */
+	/* v6.10's I_SYNC: a flusher pass has taken the mapping off its lists and is writing it.
+	 * A separate word, under the flusher's list lock (i_state is under the xa_lock). */
+	bool i_sync;
 	pgoff_t writeback_index;	/* range_cyclic writeback resumes here */
 };
 

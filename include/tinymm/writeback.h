@@ -95,10 +95,12 @@ extern unsigned long nr_dirty_throttled;
 /* The flusher (mm/fs-writeback.c). */
 void writeback_init(void);
 void wakeup_flusher_threads(enum wb_reason reason);
-/* Mark / unmark the mapping for the flusher (called under its xa_lock by page-writeback.c). */
+/* Mark the mapping for the flusher (called under its xa_lock by page-writeback.c). */
 void inode_io_list_add(struct address_space *mapping);
+/* Take it off the flusher's lists for good, after any pass writing it is done (may sleep):
+ * every owner calls it before reinitialising or freeing a mapping that may have been dirty. */
 void inode_io_list_del(struct address_space *mapping);
-/* Write back one mapping as the flusher would; updates I_DIRTY_PAGES afterwards. */
+/* Write back one mapping io_next() handed out (the flusher's); updates I_DIRTY_PAGES, clears i_sync. */
 long writeback_single_inode(struct address_space *mapping, struct writeback_control *wbc);
 
 #endif
