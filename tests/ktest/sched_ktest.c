@@ -455,9 +455,16 @@ static void round_robin_and_priority(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, a && b);
 	wake_up_process(a);
 	wake_up_process(b);
-	msleep(60);		/* the test thread outranks them: it gets the CPU back on time */
+	/* The test thread outranks them: it gets the CPU back on time.  Four preemptions take
+	 * 40-60 ms of 10 ms turns on an idle host; a loaded one fits fewer turns in the same time
+	 * (QEMU's clock runs on while its process waits; seen once: 3 in 60 ms), so wait for them,
+	 * up to 2 s, rather than for a fixed time. */
+	unsigned long preempted = 0;
+	for (int ms = 0; ms < 2000 && preempted < 4; ms += 20) {
+		msleep(20);
+		preempted = a->nivcsw + b->nivcsw;
+	}
 	unsigned long sa = spins[0], sb = spins[1];
-	unsigned long preempted = a->nivcsw + b->nivcsw;
 	stop_spinning = true;
 	kthread_join(a);
 	kthread_join(b);
