@@ -199,6 +199,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	workingset_init();	/* the shadow clock's buckets and the shadow-node shrinker */
 	kswapd_run();		/* reclaim: kswapd and the allocator's direct-reclaim hook */
 	page_reporting_init();	/* reporting passes as delayed work, before a balloon registers */
+	vmstat_work_init();	/* the per-CPU lists' high decays once a second */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 
 	boot_args = args;

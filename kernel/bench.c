@@ -533,7 +533,7 @@ static int bench_all(void)
 			     "as every order-0 allocation\n");
 	b.slab_frames = bench_slab_shrink();
 	bench_drain();
-	unsigned long free_before = nr_free_pages(), bad_before = nr_bad_pages;
+	unsigned long free_before = nr_free_pages_and_pcp(), bad_before = nr_bad_pages;
 	unsigned long slab_bugs_before = nr_slab_bugs;
 
 	ret = bench_scenario(&b);
@@ -549,7 +549,7 @@ static int bench_all(void)
 	if (bench_slab_shrink() != b.slab_frames && !ret)
 		ret = bench_fail("slab frames still held after every object was freed", "");
 	bench_drain();
-	if (!ret && (nr_free_pages() != free_before || nr_bad_pages != bad_before))
+	if (!ret && (nr_free_pages_and_pcp() != free_before || nr_bad_pages != bad_before))
 		ret = bench_fail("frames lost or leaked as bad during the run", "");
 	if (!ret && (nr_slab_bugs != slab_bugs_before || slab_check(printk)))
 		ret = bench_fail("slab reports or slab_check failures during the run", "");

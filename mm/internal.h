@@ -150,7 +150,8 @@ extern int nr_zones;
 extern const char *const zone_names[MAX_NR_ZONES];
 extern phys_addr_t zone_dma_limit;
 extern struct zone *preferred_zone;	/* highest populated zone */
-extern struct per_cpu_pages *pcp_fast;	/* its per-CPU lists, or NULL: fast path off */
+extern struct per_cpu_pages *pcp_fast;	/* its per-CPU lists, or &pcp_off: fast path off */
+extern struct per_cpu_pages pcp_off;
 
 static inline struct zone *page_zone(const struct page *page)
 {
@@ -225,7 +226,15 @@ struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
 void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 void free_unref_page(struct page *page, unsigned int order);
-void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count);
+/* The allocator found @z below its high watermark: v6.10's ZONE_BELOW_HIGH, pcp shrinks. */
+void zone_mark_below_high(struct zone *z);
+/* Set or clear a zone flag (enum zone_flags), the per-CPU lists' thresholds updated. */
+void zone_set_flag(struct zone *z, int bit, bool on);
+/* @z's pcp high marks were changed by hand (tests): the fast paths' threshold follows. */
+void pcp_refresh(struct zone *z);
+/* v6.10's decay_pcp_high() for every zone and CPU; true while some high is above high_min. */
+bool decay_pcp_high_all(void);
+extern void (*pcp_decay_schedule)(void);	/* run decay_pcp_high_all() in a second */
 /* Is a block on @z's per-CPU lists part of the @order block at @page (a wrong-order free)? */
 bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int order);
 
@@ -251,7 +260,7 @@ static inline void pcp_free_order0(struct page *page, unsigned long flags, unsig
 		return;
 	}
 	pcp_push(&pcp->lists[page_pcp_mt(flags)], page);	/* order 0's lists come first */
-	if (unlikely(--pcp->room < 0)) {
+	if (unlikely(--pcp->room <= 0)) {	/* the count reached drain_at */
 		pcp_free_overflow(page, irqflags);
 		return;
 	}
@@ -261,8 +270,21 @@ static inline void pcp_free_order0(struct page *page, unsigned long flags, unsig
  * pieces and set the bad frames aside (mm/page_alloc.c; takes zone->lock). */
 bool free_block_has_hwpoison(const struct page *page, unsigned int order);
 void free_around_hwpoison(struct page *page, unsigned int order);
+/* How __free_one_page() files a block (v6.10's fpi_t): FPI_TO_TAIL at its list's tail,
+ * FPI_SKIP_REPORT_NOTIFY without telling page reporting. */
+typedef unsigned int fpi_t;
+#define FPI_NONE		0u
+#define FPI_SKIP_REPORT_NOTIFY	(1u << 0)
+#define FPI_TO_TAIL		(1u << 1)
 /* Put a free block on the lists, merging with free buddies; zone->lock held. */
-void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt);
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order, int mt,
+		     fpi_t fpi);
+/* mm/migratetype.c: every free block of the pageblock at @pfn onto @mt's lists, the block
+ * retyped; false (nothing done) if the block is not wholly inside @z.  zone->lock held. */
+bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt);
+/* The min watermark an allocation with @gfp must keep (v6.10's ALLOC_MIN_RESERVE and
+ * ALLOC_NON_BLOCK reductions of @min). */
+unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp);
 
 /* mm/memory-failure.c, shared with mm/soft-offline.c: v6.10's get_hwpoison_page() (per-CPU
  * lists drained; 1 in use with a reference taken, 0 free, -EBUSY/-EIO unhandlable) and

@@ -1,7 +1,8 @@
 /*
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in v6.10's format ("Name:" padded to
  * 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page allocator manages,
- * MemFree its free frames, Buffers the page cache of block devices, Slab and its parts the
+ * MemFree the frames on the buddy lists (v6.10's NR_FREE_PAGES: not those on the per-CPU lists),
+ * Buffers the page cache of block devices, Slab and its parts the
  * frames in slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
  * mm/hwpoison_state.c); the other lines come with the subsystems they count.
  */

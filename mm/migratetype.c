@@ -88,7 +88,7 @@ static bool pageblock_census(struct zone *z, unsigned long start, unsigned long 
 
 /* Every free block of the pageblock at @start onto @mt's lists, at the tail (v6.10's
  * move_freepages: reported blocks stay last), and the block retyped. */
-static void move_freepages_block(struct zone *z, unsigned long start, int old_mt, int mt)
+static void move_freepages(struct zone *z, unsigned long start, int old_mt, int mt)
 {
 	for (unsigned long pfn = start; pfn < start + pageblock_nr_pages;) {
 		struct page *page = pfn_to_page(pfn);
@@ -102,6 +102,18 @@ static void move_freepages_block(struct zone *z, unsigned long start, int old_mt
 		}
 	}
 	set_pageblock_migratetype(z, start, mt);
+}
+
+/* v6.10's move_freepages_block(): the pageblock holding @pfn, only if wholly inside @z. */
+bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt)
+{
+	unsigned long start = pfn & ~(pageblock_nr_pages - 1);
+
+	assert_spin_locked(&z->lock);
+	if (!zone_spans_pfn(z, start) || !zone_spans_pfn(z, start + pageblock_nr_pages - 1))
+		return false;
+	move_freepages(z, start, old_mt, mt);
+	return true;
 }
 
 unsigned long nr_pageblocks_claimed;	/* fallbacks that retyped a pageblock */
@@ -133,7 +145,7 @@ static struct page *steal_suitable_fallback(struct zone *z, struct page *page,
 		else
 			alike = 0;	/* UNMOVABLE vs RECLAIMABLE: cannot tell them apart */
 		if (nr_free + alike >= pageblock_nr_pages / 2) {
-			move_freepages_block(z, start, block_mt, start_mt);
+			move_freepages(z, start, block_mt, start_mt);
 			nr_pageblocks_claimed++;
 			return __rmqueue_smallest(z, order, start_mt);
 		}

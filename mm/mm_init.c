@@ -108,7 +108,7 @@ static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e
 		struct page *page = pfn_to_page(s);
 		if (page_poisoning_enabled)	/* the checker needs every free frame filled */
 			kernel_poison_pages(page, 1UL << order);
-		__free_one_page(page, s, z, order, get_pageblock_migratetype(z, s));
+		__free_one_page(page, s, z, order, get_pageblock_migratetype(z, s), FPI_NONE);
 		z->managed_pages += 1UL << order;
 		s += 1UL << order;
 	}
@@ -166,13 +166,13 @@ int page_alloc_init(void)
 	setup_lowmem_reserve();
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		pcp_init(&zones[i]);
-	pcp_fast = NULL;
+	pcp_fast = &pcp_off;
 	preferred_zone = NULL;
 	for (int i = MAX_NR_ZONES - 1; i >= 0 && !preferred_zone; i--)
 		if (zones[i].managed_pages)
 			preferred_zone = &zones[i];
 	/* tinymm.page_poison is a boot parameter: fixed before this runs. */
-	pcp_fast = preferred_zone && !page_poisoning_enabled ? &preferred_zone->pcp[0] : NULL;
+	pcp_fast = preferred_zone && !page_poisoning_enabled ? &preferred_zone->pcp[0] : &pcp_off;
 	return 0;
 }
 

@@ -99,7 +99,8 @@ static struct page *find_buddy_page(struct zone *z, unsigned long pfn, unsigned 
  * something was poisoned (hwpoison_seen): one load and a branch on the way otherwise.
  */
 static __attribute__((noinline)) bool __free_around_hwpoison(struct page *page, unsigned long pfn,
-							       struct zone *z, unsigned int order, int mt)
+							       struct zone *z, unsigned int order, int mt,
+							       fpi_t fpi)
 {
 	unsigned long end = pfn + (1UL << order);
 
@@ -122,7 +123,7 @@ static __attribute__((noinline)) bool __free_around_hwpoison(struct page *page, 
 				break;
 			o++;
 		}
-		__free_one_page(head, p, z, o, mt);
+		__free_one_page(head, p, z, o, mt, fpi);
 		p += 1UL << o;
 	}
 	return true;
@@ -143,18 +144,18 @@ void free_around_hwpoison(struct page *page, unsigned int order)
 	unsigned long pfn = page_to_pfn(page), flags;
 
 	spin_lock_irqsave(&z->lock, flags);
-	if (!__free_around_hwpoison(page, pfn, z, order, pageblock_mt(z, pfn)))
-		__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
+	if (!__free_around_hwpoison(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE))
+		__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsigned int order,
-		     int mt)
+		     int mt, fpi_t fpi)
 {
 	unsigned long buddy_pfn;
 	struct page *buddy;
 
-	if (unlikely(READ_ONCE(hwpoison_seen)) && __free_around_hwpoison(page, pfn, z, order, mt))
+	if (unlikely(READ_ONCE(hwpoison_seen)) && __free_around_hwpoison(page, pfn, z, order, mt, fpi))
 		return;
 	z->free_pages += 1UL << order;
 	while (order < MAX_PAGE_ORDER) {
@@ -167,16 +168,17 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
 		order++;
 	}
 	set_buddy_order(page, order);
-	/* If the next-larger block could merge later, put this one at the tail (v6.10's heuristic:
-	 * it is likely to be merged, so hand out other blocks first).  Reported blocks reach the
-	 * tail through __putback_isolated_page(). */
-	bool tail = false;
-	if (order < MAX_PAGE_ORDER - 1) {
+	/* FPI_TO_TAIL (a block back from page reporting) goes last, so the allocator hands out
+	 * unreported blocks first.  Otherwise, if the next-larger block could merge later, the
+	 * tail too (v6.10's heuristic: it is likely to be merged, so hand out other blocks first). */
+	bool tail = fpi & FPI_TO_TAIL;
+	if (!tail && order < MAX_PAGE_ORDER - 1) {
 		unsigned long hp = pfn & ~((2UL << order) - 1);
 		tail = find_buddy_page(z, hp, order + 1, &buddy_pfn) != NULL;
 	}
 	add_to_free_list(page, z, order, mt, tail);
-	page_reporting_notify_free(order);
+	if (!(fpi & FPI_SKIP_REPORT_NOTIFY))
+		page_reporting_notify_free(order);
 }
 
 /* A free block back on the lists as it is: its buddy is known not to be free (the split case). */
@@ -245,13 +247,28 @@ _Static_assert((__GFP_MOVABLE >> GFP_MOVABLE_SHIFT) == MIGRATE_MOVABLE &&
 	       (__GFP_RECLAIMABLE >> GFP_MOVABLE_SHIFT) == MIGRATE_RECLAIMABLE,
 	       "the gfp migratetype bits must read as the migratetype, as in v6.10");
 
-/* @highest: the highest zone the request may use; a lower zone keeps its lowmem reserve. */
+/*
+ * v6.10's gfp_to_alloc_flags() and __zone_watermark_ok() for the min watermark: __GFP_HIGH
+ * (ALLOC_MIN_RESERVE) may use half of the min reserve; a caller that cannot block as well
+ * (ALLOC_NON_BLOCK: no __GFP_DIRECT_RECLAIM, no __GFP_NOMEMALLOC; GFP_ATOMIC is both) a quarter
+ * of what is left on top: its mark is 3/8 of min, in v6.10's integer steps.  A non-blocking
+ * caller without __GFP_HIGH (GFP_NOWAIT) gets no reserve at all, as in v6.10.
+ * @highest: the highest zone the request may use; a lower zone keeps its lowmem reserve.
+ */
+unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp)
+{
+	if (gfp & __GFP_HIGH) {
+		min -= min / 2;
+		if (!(gfp & (__GFP_DIRECT_RECLAIM | __GFP_NOMEMALLOC)))
+			min -= min / 4;
+	}
+	return min;
+}
+
 static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp, int highest)
 {
-	unsigned long min = z->_watermark[WMARK_MIN];
+	unsigned long min = gfp_min_watermark(z->_watermark[WMARK_MIN], gfp);
 
-	if (gfp & __GFP_HIGH)
-		min /= 2;		/* GFP_ATOMIC may dig into the reserve (v6.10: ALLOC_MIN_RESERVE) */
 	return z->free_pages >= (1UL << order) + min + z->lowmem_reserve[highest];
 }
 
@@ -301,9 +318,11 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 }
 
 struct zone *preferred_zone;	/* the highest populated zone */
-/* The fast path's per-CPU lists: the preferred zone's, or NULL while the fast path is off
- * (before page_alloc_init, or with page poisoning, whose checks need the general path). */
-struct per_cpu_pages *pcp_fast;
+/* The fast path's per-CPU lists: the preferred zone's, or pcp_off, whose lists stay empty, while
+ * the fast path is off (before page_alloc_init, or with page poisoning, whose checks need the
+ * general path): an empty list sends every call there, with no test of its own. */
+struct per_cpu_pages pcp_off;
+struct per_cpu_pages *pcp_fast = &pcp_off;
 
 /*
  * v6.10's check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
@@ -333,7 +352,7 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct per_cpu_pages *pcp = pcp_fast;
 
-	if (likely(!(order | (gfp & (__GFP_DMA | __GFP_ZERO))) && pcp)) {
+	if (likely(!(order | (gfp & (__GFP_DMA | __GFP_ZERO))))) {
 		struct page **list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
 		struct page *page;
 		unsigned long flags;
@@ -344,7 +363,9 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		page = *list;
 		if (likely(page)) {
 			*list = page->pcp_next;
-			pcp->room++;
+			int room = pcp->room + 1;
+			pcp->room = room;
+			pcp->alloc_room = room;		/* the slow path's mark (mm/pcp.c: pcp_sync) */
 			page->pcp_next = NULL;
 			if (unlikely(page_checks && !new_page_is_clean(page))) {
 				local_irq_restore(flags);
@@ -389,6 +410,11 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 		for (;;) {
 			/* Small blocks come from this CPU's list (refilled above the min watermark);
 			 * the rest, and whatever the list cannot give, from the buddy lists. */
+			/* v6.10 notes a zone below its high watermark here so frees shrink its
+			 * per-CPU lists (ZONE_BELOW_HIGH); tinymm's fast path skips this walk, so
+			 * it is noted at refills and on the general path (unlocked read: a hint). */
+			if (READ_ONCE(z->free_pages) < z->_watermark[WMARK_HIGH] + (1UL << order))
+				zone_mark_below_high(z);
 			page = order <= PAGE_ALLOC_COSTLY_ORDER && zi == highest ?
 			       rmqueue_pcplist(z, order, mt) : NULL;
 			/* A list refill took the zone below low: wake kswapd now, as v6.10's
@@ -500,7 +526,7 @@ static __attribute__((noinline)) void free_the_page(struct page *page, unsigned 
 		return;
 	}
 	spin_lock_irqsave(&z->lock, flags);
-	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
+	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
@@ -615,11 +641,15 @@ void folio_put(struct folio *folio)
 	free_the_page(&folio->page, folio_order(folio));
 }
 
+/* v6.10's folio_alloc(): a large folio is also rmappable (page_rmappable_folio()), the mark on
+ * its second page that rmap and the deferred split queue look for. */
 struct folio *folio_alloc(gfp_t gfp, unsigned int order)
 {
-	struct page *page = alloc_pages(gfp | (order ? __GFP_COMP : 0), order);
+	struct folio *folio = (struct folio *)alloc_pages(gfp | (order ? __GFP_COMP : 0), order);
 
-	return (struct folio *)page;
+	if (folio && folio_test_large(folio))
+		folio_set_large_rmappable(folio);
+	return folio;
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -635,15 +665,26 @@ void free_pages(unsigned long addr, unsigned int order)
 		__free_pages(virt_to_page((void *)addr), order);
 }
 
-/* Free frames: on the buddy lists and on the per-CPU lists (Linux's MemFree leaves the latter
- * out; tinymm counts them, since they are as free as any). */
+/* v6.10's NR_FREE_PAGES (MemFree, vmstat's nr_free_pages): the frames on the buddy lists.  A
+ * pcp refill takes its frames out of the count, as v6.10's rmqueue_bulk(); a drain puts them
+ * back. */
 unsigned long nr_free_pages(void)
 {
 	unsigned long n = 0;
 
 	for (int i = 0; i < MAX_NR_ZONES; i++)
+		n += READ_ONCE(zones[i].free_pages);
+	return n;
+}
+
+/* Every free frame: the buddy lists' and every CPU's per-CPU lists' (leak checks). */
+unsigned long nr_free_pages_and_pcp(void)
+{
+	unsigned long n = nr_free_pages();
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
 		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-			n += READ_ONCE(zones[i].free_pages) + (unsigned long)pcp_count(&zones[i].pcp[cpu]);
+			n += (unsigned long)pcp_count(&zones[i].pcp[cpu]);
 	return n;
 }
 
@@ -696,44 +737,49 @@ void free_pages_exact(void *virt, size_t size)
 
 /*
  * Take the free block headed by @page (order @order) off its list without allocating it: it stays
- * out until __putback_isolated_page().  zone->lock held.  v6.10: __isolate_free_page (without the
- * watermark check: reporting only isolates above its own threshold).
+ * out until __putback_isolated_page().  zone->lock held.  v6.10's __isolate_free_page(): as if
+ * it were allocated, the zone must stay above its min watermark (a high-order check emulated by a
+ * raised order-0 mark: the block is known to exist), else 0 and nothing changes; a block of at
+ * least half a pageblock turns its pageblock(s) MIGRATE_MOVABLE, free neighbours moved along
+ * (every tinymm migratetype is mergeable).  Returns the frames taken.
  */
-void __isolate_free_page(struct page *page, unsigned int order)
+unsigned long __isolate_free_page(struct page *page, unsigned int order)
 {
 	struct zone *z = page_zone(page);
 	unsigned long pfn = page_to_pfn(page);
 
 	VM_BUG_ON_PAGE(!PageBuddy(page) || buddy_order(page) != order, page);
+	assert_spin_locked(&z->lock);
+	if (z->free_pages <= z->_watermark[WMARK_MIN] + (1UL << order))
+		return 0;
 	del_page_from_free_list(page, z, order, pageblock_mt(z, pfn));
 	z->free_pages -= 1UL << order;
+	if (order + 1 >= pageblock_order) {
+		for (unsigned long p = pfn; p < pfn + (1UL << order); p += pageblock_nr_pages) {
+			int mt = pageblock_mt(z, p);
+			if (mt != MIGRATE_MOVABLE)
+				move_freepages_block(z, p, mt, MIGRATE_MOVABLE);
+		}
+	}
+	return 1UL << order;
 }
 
 /*
- * Return an isolated block to the free lists at the tail, without telling page reporting again
- * (v6.10: FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL).  @reported marks it PG_reported (set after the
- * merge attempt: a block that merged is a new, unreported block).  zone->lock held.
+ * Return an isolated block to the free lists: v6.10's __free_one_page() with
+ * FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL (merged as any free, at the tail of its list, reporting
+ * not told again).  @reported marks it PG_reported if it did not merge (v6.10's
+ * page_reporting_drain: a merged block is a new, unreported one).  zone->lock held.
  */
 void __putback_isolated_page(struct page *page, unsigned int order, bool reported)
 {
 	struct zone *z = page_zone(page);
 	unsigned long pfn = page_to_pfn(page);
-	int mt = pageblock_mt(z, pfn);
-	unsigned long buddy_pfn;
 
-	/* A frame of the block may have been marked while it was out with the device. */
-	if (unlikely(READ_ONCE(hwpoison_seen)) && __free_around_hwpoison(page, pfn, z, order, mt))
-		return;
-	z->free_pages += 1UL << order;
-	if (order < MAX_PAGE_ORDER && find_buddy_page(z, pfn, order, &buddy_pfn)) {
-		/* It can merge: an ordinary free (the merged block is unreported). */
-		z->free_pages -= 1UL << order;
-		__free_one_page(page, pfn, z, order, mt);
-		return;
-	}
-	set_buddy_order(page, order);
-	add_to_free_list(page, z, order, mt, true);
-	if (reported)
+	assert_spin_locked(&z->lock);
+	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn),
+			FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL);
+	/* A poisoned frame marked while out was freed around: then @page may be no head now. */
+	if (reported && PageBuddy(page) && buddy_order(page) == order)
 		__SetPageReported(page);
 }
 
@@ -798,7 +844,7 @@ bool put_page_back_buddy(struct page *page)
 		page->private = 0;
 		if (page_poisoning_enabled)	/* the fill a free frame must hold */
 			kernel_poison_pages(page, 1);
-		__free_one_page(page, pfn, z, 0, pageblock_mt(z, pfn));
+		__free_one_page(page, pfn, z, 0, pageblock_mt(z, pfn), FPI_NONE);
 		ret = true;
 	}
 	spin_unlock_irqrestore(&z->lock, flags);

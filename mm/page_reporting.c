@@ -182,7 +182,11 @@ static int page_reporting_cycle(struct page_reporting_dev_info *prdev, struct zo
 			break;
 		}
 		if (*n < cap) {
-			__isolate_free_page(page, order);
+			/* The zone is at its min watermark: leave this block and the rest (v6.10). */
+			if (!__isolate_free_page(page, order)) {
+				next = page;
+				break;
+			}
 			batch[(*n)++] = (struct page_report_block){ page, page_to_pfn(page), order };
 			continue;
 		}

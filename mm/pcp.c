@@ -1,23 +1,44 @@
 /*
- * pcp.c - per-CPU page lists: the allocator's fast path (v6.10's rmqueue_pcplist /
- * free_unref_page, in miniature).
+ * pcp.c - per-CPU page lists: the allocator's fast path (v6.10's rmqueue_pcplist, free_unref_page
+ * and their sizing and tuning: zone_highsize, nr_pcp_alloc, nr_pcp_high, nr_pcp_free,
+ * free_pcppages_bulk, decay_pcp_high).
  *
  * A block of order <= PAGE_ALLOC_COSTLY_ORDER freed by its last user goes onto its CPU's list for
  * (order, migratetype) instead of the buddy lists; an allocation of that size pops it.  An empty
- * list is refilled with `batch` frames' worth of blocks taken from the buddy lists under the zone
- * lock; a CPU holding more than `high` frames gives `batch` back.  So most calls touch no lock
- * and no buddy.
- * The lists are LIFO stacks (mm/internal.h: pcp_push/pcp_pop): the most recently freed, cache-warm
- * block is handed out first, and a drain returns the most recent ones too.
+ * list is refilled from the buddy lists under the zone lock (nr_pcp_alloc() blocks: batch, doubled
+ * by each refill in a row without a free, up to 32x); a free that brings the count to the high
+ * mark nr_pcp_high() gives gives nr_pcp_free() frames back, the coldest first (each list's
+ * tail), round-robin over the lists from the one just freed to.  So most calls touch no lock.
+ * High is sized as v6.10's zone_highsize(): high_min from the zone's low watermark, high_max an
+ * eighth of its managed pages, neither below 4 x batch; it grows by a batch at each refill while
+ * the zone is above its high watermark, grows to hold a run of frees, shrinks by the frames freed
+ * while the zone is below its high watermark (ZONE_BELOW_HIGH) or kswapd reclaims it
+ * (ZONE_RECLAIM_ACTIVE), and decays by an eighth a second towards high_min (decay_pcp_high(),
+ * driven by mm/vmstat_work.c, as v6.10's vmstat_update).
+ *
+ * Where tinymm differs from v6.10, and why: the order-0 fast paths (page_alloc.c) must stay a
+ * pop or a push and a counter (their ~40-instruction budget), so they do not update free_count,
+ * alloc_factor and PCPF_PREV_FREE_HIGH_ORDER per call as v6.10 does.  The allocation fast path
+ * leaves one mark (alloc_room: the room after it) and every slow path first brings those up to
+ * date (pcp_sync): exactly when only frees happened since the last slow path, otherwise as if the
+ * allocations since came first and the frees since the last allocation last.  Likewise the
+ * per-free lowering of high below the high watermark is applied for all of those frees at once.
+ * The lists are singly linked LIFO stacks, so taking the coldest frames walks a list once per
+ * drain (v6.10's doubly linked lists take them from the tail directly).  The boot pageset, CPU
+ * hotplug, percpu_pagelist_high_fraction and the cache-size PCPF_FREE_HIGH_BATCH rule are not
+ * here (one CPU, no sysctl, no cacheinfo).
+ *
  * Invariants: a block on a pcp list is not PageBuddy, has refcount 0 and clean flags, and is of
- * the order its list is for (a block's order is known from its list alone, as v6.10's
- * pindex_to_order: ->private is the last owner's and is cleared at allocation); pcp_count(pcp)
- * (high - room) is the frames on all lists; pcp frames are not in zone->free_pages.  A zone's
- * zone_pcp[] entry is its CPU 0 lists, or NULL while page poisoning is on (every free then fills
- * the frame before it joins a list: pcp_free_nofast).
- * Locking: a CPU's lists are touched only by that CPU with interrupts masked (local_irq_save);
- * moving blocks between a pcp list and the buddy lists also takes zone->lock, always after.
+ * the order its list is for (->private is cleared at allocation); pcp_count(pcp) is the frames
+ * on all lists, and they are not in zone->free_pages.  A zone's zone_pcp[] entry is its CPU 0
+ * lists, or NULL while page poisoning is on (every free then fills the frame first:
+ * pcp_free_nofast).  Outside a slow path, room == drain_at - count, and the free fast path sends
+ * a free to the slow path exactly when the count reaches drain_at.
+ * Locking: a CPU's lists and its pcp fields are touched only by that CPU with interrupts masked
+ * (local_irq_save); moving blocks between a pcp list and the buddy lists also takes zone->lock,
+ * always after.  zone->flags' bits are changed with interrupts masked too.
  */
+#include <limits.h>
 #include "tinymm/cache.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/memory-failure.h"
@@ -26,43 +47,169 @@
 #include "tinymm/shell.h"
 #include "internal.h"
 
-/* v6.10's zone_batchsize(): about a quarter of a MiB per batch, at most 63 frames; high = 6 batches. */
-void pcp_init(struct zone *z)
+#define PCP_BATCH_SCALE_MAX	5	/* v6.10's CONFIG_PCP_BATCH_SCALE_MAX default */
+#define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
+
+/* In small data: on RISC-V one gp-relative instruction finds it (pcp_free_order0). */
+struct per_cpu_pages *zone_pcp[MAX_NR_ZONES] __small_data;
+
+void (*pcp_decay_schedule)(void);	/* mm/vmstat_work.c: decay_pcp_high() in a second */
+
+/* v6.10's zone_batchsize(): about a quarter of a MiB per batch, at most 63 frames. */
+static int zone_batchsize(const struct zone *z)
 {
 	unsigned long batch = z->managed_pages / 1024;
 
 	if (batch * PAGE_SIZE > 1024 * 1024)
 		batch = (1024 * 1024) / PAGE_SIZE;
 	batch /= 4;
-	if (batch < 1)
-		batch = 1;
 	unsigned long b = 1;
 	while (b * 2 <= batch + batch / 2)
 		b *= 2;
-	batch = b > 1 ? b - 1 : 1;
+	batch = b - 1;		/* rounddown_pow_of_two(batch + batch / 2) - 1 */
+	return batch < 1 ? 1 : (int)batch;
+}
+
+/* v6.10's zone_highsize(): @fraction 0 from the low watermark, else managed pages / @fraction,
+ * split over the node's CPUs, at least 4 batches. */
+static int zone_highsize(const struct zone *z, int batch, unsigned long fraction)
+{
+	unsigned long total = fraction ? z->managed_pages / fraction : z->_watermark[WMARK_LOW];
+	long high = (long)(total / CONFIG_NR_CPUS);
+
+	return (int)max(high, (long)batch << 2);
+}
+
+/* Where the next free must take the slow path: v6.10's nr_pcp_high() answer for the state now. */
+static int pcp_drain_at(const struct per_cpu_pages *pcp, const struct zone *z)
+{
+	int high = clamp(pcp->high, pcp->high_min, pcp->high_max);
+
+	if (!high)
+		return 0;
+	if (z->flags & (1UL << ZONE_RECLAIM_ACTIVE))
+		return min(pcp->batch << 2, high);
+	if (pcp->high_min != pcp->high_max && (z->flags & (1UL << ZONE_BELOW_HIGH)))
+		return pcp->high_min;
+	return high;
+}
+
+/* A slow path is done with @pcp, which holds @count frames: the fast paths' counters anew. */
+static void pcp_commit(struct per_cpu_pages *pcp, int count)
+{
+	pcp->drain_at = pcp_drain_at(pcp, pcp->zone);
+	pcp->room = pcp->drain_at - count;
+	pcp->sync_room = pcp->room;
+	pcp->alloc_room = PCP_NO_ALLOC;
+}
+
+/* What the fast paths did since the last slow path, into v6.10's counters (the header says how
+ * exactly).  Returns the count of frames on the lists. */
+static int pcp_sync(struct per_cpu_pages *pcp)
+{
+	int cap = pcp->batch << PCP_BATCH_SCALE_MAX, frees, fc = pcp->free_count;
+
+	if (pcp->alloc_room == PCP_NO_ALLOC) {
+		frees = pcp->sync_room - pcp->room;		/* frees only */
+		fc += frees;
+	} else {
+		int run = pcp->alloc_room - pcp->room;		/* after the last allocation */
+		int allocs = max(pcp->alloc_room - pcp->sync_room, 1);
+		frees = run + max(pcp->sync_room - pcp->alloc_room + 1, 0);
+		fc = (fc >> min(allocs, 31)) + run;
+	}
+	pcp->free_count = min(fc, cap);
+	if (frees > 0) {
+		pcp->alloc_factor >>= min(frees, 7);
+		pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;
+		const struct zone *z = pcp->zone;
+		bool lower = (z->flags & (1UL << ZONE_RECLAIM_ACTIVE)) ||
+			     (pcp->high_min != pcp->high_max && (z->flags & (1UL << ZONE_BELOW_HIGH)));
+		if (lower) {
+			long drop = (long)frees * max(pcp->free_count, pcp->batch);
+			pcp->high = (int)max((long)pcp->high - drop, (long)pcp->high_min);
+		}
+	}
+	pcp->sync_room = pcp->room;
+	pcp->alloc_room = PCP_NO_ALLOC;
+	return pcp_count(pcp);
+}
+
+void pcp_init(struct zone *z)
+{
+	int batch = zone_batchsize(z);
+	int high_min = zone_highsize(z, batch, 0);
+	int high_max = zone_highsize(z, batch, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+
 	zone_pcp[z - zones] = page_poisoning_enabled ? NULL : &z->pcp[0];
+	z->flags = 0;
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
-		pcp->zone = z;
-		pcp->batch = (int)batch;
-		pcp->high = (int)(6 * batch);
-		pcp->room = pcp->high;		/* no frames yet */
-		for (int i = 0; i < NR_PCP_LISTS; i++)
-			pcp->lists[i] = NULL;
+		*pcp = (struct per_cpu_pages){
+			.zone = z, .batch = batch, .high = high_min,
+			.high_min = high_min, .high_max = high_max,
+		};
+		pcp_commit(pcp, 0);
 	}
 }
 
-/* In small data: on RISC-V one gp-relative instruction finds it (pcp_free_order0). */
-struct per_cpu_pages *zone_pcp[MAX_NR_ZONES] __small_data;
-
-/* Move up to batch frames of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
-static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int order, int mt)
+/* @z's pcp marks or flags are about to change: bring the counters up to date under the old
+ * state, let @change run, then recompute the fast paths' threshold (irqs masked). */
+static void pcp_update(struct zone *z, int bit, int on)
 {
-	int n = 0, want = pcp->batch >> order;
+	unsigned long flags;
+	int count[CONFIG_NR_CPUS];
 
-	if (want < 1)
-		want = 1;
+	local_irq_save(flags);
+	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
+		count[cpu] = pcp_sync(&z->pcp[cpu]);
+	if (bit >= 0)
+		z->flags = on ? z->flags | (1UL << bit) : z->flags & ~(1UL << bit);
+	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
+		pcp_commit(&z->pcp[cpu], count[cpu]);
+	local_irq_restore(flags);
+}
+
+void zone_set_flag(struct zone *z, int bit, bool on)
+{
+	if (!!(READ_ONCE(z->flags) & (1UL << bit)) != on)
+		pcp_update(z, bit, on);
+}
+
+void pcp_refresh(struct zone *z)
+{
+	pcp_update(z, -1, 0);
+}
+
+/* v6.10's nr_pcp_alloc(): blocks to refill @order's list with. */
+static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *z, unsigned int order, int count)
+{
+	int base = pcp->batch, batch;
+	int high = pcp->high = clamp(pcp->high, pcp->high_min, pcp->high_max);
+
+	if (high < base)
+		return 1;
+	batch = order ? base : base << pcp->alloc_factor;
+	/* Room for a bigger list saves trips to the zone: grow high unless memory is short. */
+	if (pcp->high_min != pcp->high_max && !(z->flags & (1UL << ZONE_BELOW_HIGH)))
+		high = pcp->high = min(high + batch, pcp->high_max);
+	if (!order) {
+		int max_nr_alloc = max(high - count - base, base);
+		/* Each refill in a row without a free doubles the next one. */
+		if (batch <= max_nr_alloc && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+			pcp->alloc_factor++;
+		batch = min(batch, max_nr_alloc);
+	}
+	if (batch > 1)
+		batch = max(batch >> order, 2);
+	return batch;
+}
+
+/* Move up to @want blocks of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
+static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int order, int mt, int want)
+{
 	struct page *tmp = NULL;
+	int n = 0;
 
 	spin_lock(&z->lock);
 	for (; n < want; n++) {
@@ -72,7 +219,6 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 		if (!page)
 			break;
 		pcp_push(&tmp, page);
-		pcp->room -= 1 << order;
 	}
 	spin_unlock(&z->lock);
 	/* Pushed through a second stack so the blocks come out in the order the buddy lists gave
@@ -86,39 +232,144 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 {
 	struct per_cpu_pages *pcp = &z->pcp[0];
 	struct page **list = &pcp->lists[pindex(order, mt)];
+	struct page *page = NULL;
 	unsigned long flags;
-	struct page *page;
 
 	local_irq_save(flags);
-	if (!*list && !rmqueue_bulk(z, pcp, order, mt)) {
-		local_irq_restore(flags);
-		return NULL;
+	int count = pcp_sync(pcp);
+	pcp->free_count >>= 1;		/* an allocation ends a run of frees (v6.10) */
+	if (!*list)
+		count += rmqueue_bulk(z, pcp, order, mt, nr_pcp_alloc(pcp, z, order, count)) << order;
+	if (*list) {
+		page = pcp_pop(list);
+		count -= 1 << order;
 	}
-	page = pcp_pop(list);
-	pcp->room += 1 << order;
+	pcp_commit(pcp, count);
 	local_irq_restore(flags);
-	page->private = 0;
+	if (page)
+		page->private = 0;
 	return page;
 }
 
-/* Give @count frames' worth of blocks back to the buddy lists, oldest first; irqs off. */
-void free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count)
+/*
+ * v6.10's free_pcppages_bulk(): give @count frames' worth of blocks back to the buddy lists,
+ * round-robin over the lists from @pidx, each list's coldest (oldest) blocks first, a list
+ * emptied before the next; irqs off.  @total is the frames on the lists (so one round ends it).
+ * Returns the frames freed.
+ */
+static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count, int total,
+			      unsigned int pidx)
 {
-	if (count > pcp_count(pcp))
-		count = pcp_count(pcp);		/* so count > 0 also means "lists not empty" */
+	int freed = 0;
+
+	count = min(count, total);
 	spin_lock(&z->lock);
-	for (int i = NR_PCP_LISTS - 1; i >= 0 && count > 0; i--) {
+	for (unsigned int n = 0, i = pidx; count > 0 && n < NR_PCP_LISTS; n++, i = (i + 1) % NR_PCP_LISTS) {
 		struct page **list = &pcp->lists[i];
-		unsigned int order = (unsigned int)i / PCP_SLOTS;
-		while (count > 0 && *list) {
-			struct page *page = pcp_pop(list);
-			pcp->room += 1 << order;
-			count -= 1 << order;
+		unsigned int order = i / PCP_SLOTS;
+		int len = 0;
+
+		for (struct page *p = *list; p; p = p->pcp_next)
+			len++;
+		if (!len)
+			continue;
+		int take = min(len, (count + (1 << order) - 1) >> order);
+		/* The last @take blocks are the coldest: cut them off, then free the oldest first. */
+		struct page **cut = list;
+		for (int k = 0; k < len - take; k++)
+			cut = &(*cut)->pcp_next;
+		struct page *cold = *cut, *oldest = NULL;
+		*cut = NULL;
+		while (cold)
+			pcp_push(&oldest, pcp_pop(&cold));
+		while (oldest) {
+			struct page *page = pcp_pop(&oldest);
 			unsigned long pfn = page_to_pfn(page);
-			__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn));
+			__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
+			count -= 1 << order;
+			freed += 1 << order;
 		}
 	}
 	spin_unlock(&z->lock);
+	return freed;
+}
+
+/* v6.10's nr_pcp_high(): the count at which this free drains, tuning pcp->high on the way. */
+static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *z, int batch, bool free_high, int count)
+{
+	int high_min = pcp->high_min, high_max = pcp->high_max;
+	int high = pcp->high = clamp(pcp->high, high_min, high_max);
+
+	if (!high)
+		return 0;
+	if (free_high) {
+		pcp->high = max(high - (batch << PCP_BATCH_SCALE_MAX), high_min);
+		return 0;
+	}
+	if (z->flags & (1UL << ZONE_RECLAIM_ACTIVE)) {
+		pcp->high = max(high - max(pcp->free_count, batch), high_min);
+		return min(batch << 2, pcp->high);
+	}
+	if (high_min == high_max)
+		return high;
+	if (z->flags & (1UL << ZONE_BELOW_HIGH)) {
+		pcp->high = max(high - max(pcp->free_count, batch), high_min);
+		high = max(count, high_min);
+	} else if (count >= high) {
+		int need_high = pcp->free_count + batch;
+		/* Large enough to hold a batch of frees. */
+		if (pcp->high < need_high)
+			pcp->high = clamp(need_high, high_min, high_max);
+	}
+	return high;
+}
+
+/* v6.10's nr_pcp_free(): frames to give back once the count reached @high. */
+static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, bool free_high, int count)
+{
+	if (free_high)
+		return min(count, batch << PCP_BATCH_SCALE_MAX);
+	if (high < batch)
+		return 1;
+	/* Leave a batch on the lists; free more after a long run of frees (less lock traffic). */
+	return clamp(pcp->free_count, batch, high - batch);
+}
+
+/*
+ * v6.10's free_unref_page_commit() after the push: @count frames on the lists (the new block
+ * included), @order the block's, @pidx its list.  @counted: pcp_sync() already counted this free
+ * (the fast path's), so its steps on free_count, alloc_factor and the flag are done.  irqs off.
+ */
+static void free_unref_page_commit(struct zone *z, struct per_cpu_pages *pcp, unsigned int order,
+				   unsigned int pidx, int count, bool counted)
+{
+	int batch = pcp->batch, high;
+	bool free_high = false;
+
+	if (!counted) {
+		pcp->alloc_factor >>= 1;
+		/* High-order blocks freed in a row without allocations fragment memory: drain them. */
+		if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
+			free_high = pcp->free_count >= batch && (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER);
+			pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
+		} else {
+			pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;
+		}
+		if (pcp->free_count < (batch << PCP_BATCH_SCALE_MAX))
+			pcp->free_count += 1 << order;
+	}
+	high = nr_pcp_high(pcp, z, batch, free_high, count);
+	if (count >= high) {
+		count -= free_pcppages_bulk(z, pcp, nr_pcp_free(pcp, batch, high, free_high, count),
+					    count, pidx);
+		/* Back above the high watermark: pcp may grow again (v6.10's zone_watermark_ok). */
+		if ((z->flags & (1UL << ZONE_BELOW_HIGH)) &&
+		    READ_ONCE(z->free_pages) > z->_watermark[WMARK_HIGH])
+			z->flags &= ~(1UL << ZONE_BELOW_HIGH);
+	}
+	pcp_commit(pcp, count);
+	if (pcp->high > pcp->high_min && pcp_decay_schedule)
+		pcp_decay_schedule();
 }
 
 /* The last reference to a small block is gone and it passed the free checks: keep it close. */
@@ -137,20 +388,20 @@ void free_unref_page(struct page *page, unsigned int order)
 		free_around_hwpoison(page, order);
 		return;
 	}
+	int count = pcp_sync(pcp);
 	pcp_push(&pcp->lists[pindex(order, mt)], page);
-	pcp->room -= 1 << order;
-	if (pcp->room < 0)
-		free_pcppages_bulk(z, pcp, pcp->batch);
+	free_unref_page_commit(z, pcp, order, pindex(order, mt), count + (1 << order), false);
 	local_irq_restore(flags);
 }
 
-/* The fast path's free of @page overfilled its zone's lists: give a batch back, then unmask
- * (see pcp_free_order0).  @page is only the way to its zone: it may be in the batch. */
+/* The fast path's free of @page reached drain_at (pushed, and counted by its room: pcp_sync
+ * counts it as a fast free): the rest of v6.10's free, then unmask. */
 void pcp_free_overflow(struct page *page, unsigned long irqflags)
 {
-	struct per_cpu_pages *pcp = &page_zone(page)->pcp[0];
+	struct zone *z = page_zone(page);
+	struct per_cpu_pages *pcp = &z->pcp[0];
 
-	free_pcppages_bulk(pcp->zone, pcp, pcp->batch);
+	free_unref_page_commit(z, pcp, 0, pindex(0, page_pcp_mt(page->flags)), pcp_sync(pcp), true);
 	local_irq_restore(irqflags);
 }
 
@@ -164,6 +415,48 @@ void pcp_free_nofast(struct page *page, unsigned long irqflags)
 		kernel_poison_pages(page, 1);
 	free_unref_page(page, 0);
 	local_irq_restore(irqflags);
+}
+
+/*
+ * v6.10's decay_pcp_high(), every second while some high is above high_min (mm/vmstat_work.c):
+ * high loses an eighth (not below the count less 32 batches, nor high_min) and what the lists
+ * hold above it goes back.  true while there is more to do.
+ */
+bool decay_pcp_high_all(void)
+{
+	bool todo = false;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &zones[i];
+		if (!z->managed_pages)
+			continue;
+		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+			struct per_cpu_pages *pcp = &z->pcp[cpu];
+			unsigned long flags;
+			local_irq_save(flags);
+			int count = pcp_sync(pcp);
+			if (pcp->high > pcp->high_min) {
+				pcp->high = max3(count - (pcp->batch << PCP_BATCH_SCALE_MAX),
+						 pcp->high - (pcp->high >> 3), pcp->high_min);
+				todo |= pcp->high > pcp->high_min;
+			}
+			if (count > pcp->high) {
+				count -= free_pcppages_bulk(z, pcp, count - pcp->high, count, 0);
+				todo = true;
+			}
+			pcp_commit(pcp, count);
+			local_irq_restore(flags);
+		}
+	}
+	return todo;
+}
+
+/* The allocator found @z below its high watermark (v6.10's get_page_from_freelist): from now on
+ * frees shrink pcp->high and drain at high_min, until a drain sees the zone above it again. */
+void zone_mark_below_high(struct zone *z)
+{
+	if (!(READ_ONCE(z->flags) & (1UL << ZONE_BELOW_HIGH)))
+		zone_set_flag(z, ZONE_BELOW_HIGH, true);
 }
 
 /*
@@ -203,7 +496,10 @@ void drain_all_pages(struct zone *only)
 		if ((only && z != only) || !z->managed_pages)
 			continue;
 		local_irq_save(flags);
-		free_pcppages_bulk(z, &z->pcp[0], pcp_count(&z->pcp[0]));
+		struct per_cpu_pages *pcp = &z->pcp[0];
+		int count = pcp_sync(pcp);
+		count -= free_pcppages_bulk(z, pcp, count, count, 0);
+		pcp_commit(pcp, count);
 		local_irq_restore(flags);
 	}
 }

@@ -647,6 +647,15 @@ static unsigned long high_wmark_pages_sum(int highest_zoneidx)
 	return sum;
 }
 
+/* v6.10's set_reclaim_active()/clear_reclaim_active(): while kswapd reclaims a zone its per-CPU
+ * lists hold at most four batches (mm/pcp.c: nr_pcp_high). */
+static void set_reclaim_active(int highest_zoneidx, bool on)
+{
+	for (int i = 0; i <= highest_zoneidx && i < MAX_NR_ZONES; i++)
+		if (zones[i].managed_pages)
+			zone_set_flag(&zones[i], ZONE_RECLAIM_ACTIVE, on);
+}
+
 /* v6.10's balance_pgdat(): raise the priority until a pass reclaims enough, stop once balanced. */
 static void balance_pgdat(unsigned int order, int highest_zoneidx)
 {
@@ -654,6 +663,7 @@ static void balance_pgdat(unsigned int order, int highest_zoneidx)
 	bool balanced = false;
 
 	count_vm_events(PAGEOUTRUN, 1);
+	set_reclaim_active(highest_zoneidx, true);
 	sc.priority = DEF_PRIORITY;
 	do {
 		unsigned long nr_reclaimed = sc.nr_reclaimed;
@@ -670,6 +680,7 @@ static void balance_pgdat(unsigned int order, int highest_zoneidx)
 		if (raise_priority || sc.nr_reclaimed == nr_reclaimed)
 			sc.priority--;
 	} while (sc.priority >= 1);
+	set_reclaim_active(highest_zoneidx, false);
 	if (!sc.nr_reclaimed)
 		pgdat.kswapd_failures++;
 	if (balanced)

@@ -4,9 +4,8 @@
  * counters tinymm keeps (include/tinymm/vmstat.h).  Items v6.10 has and tinymm does not (anon,
  * NUMA, THP, compaction, swap...) are left out rather than printed as a made-up 0.
  *
- * Deviations: nr_free_pages counts the per-CPU lists' frames too (as tinymm's MemFree: they are
- * as free as any); v6.10 counts the buddy lists only.  pgpgin/pgpgout are kept in sectors and
- * halved on output, as v6.10's vmstat_start does.
+ * nr_free_pages is v6.10's NR_FREE_PAGES: the buddy lists' frames, not the per-CPU lists'.
+ * pgpgin/pgpgout are kept in sectors and halved on output, as v6.10's vmstat_start does.
  * Locking: none; every value is one atomic read, a snapshot as /proc's are.
  */
 #include "tinymm/page_alloc.h"

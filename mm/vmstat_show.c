@@ -10,9 +10,11 @@
  *  - zoneinfo: "per-node stats" (the node counters exist: `vmstat` prints them) and every zone
  *    counter but nr_free_pages (tinymm keeps no per-zone LRU, dirty, bounce, zsmalloc or CMA
  *    counters); "promo" (the memory-tiering promotion watermark: no tiers, no NUMA balancing);
- *    the pagesets' high_min/high_max (no pcp auto-tuning) and "vm stats threshold" (no per-CPU
- *    counter deltas); "node_unreclaimable" (kswapd's state lives in mm/vmscan.c, which this
- *    portable file and its host test do not link).  "boost" and "cma" are kept and always 0 (no watermark boosting, no CMA);
+ *    "vm stats threshold" (no per-CPU counter deltas; v6.10 prints it only with CONFIG_SMP);
+ *    "node_unreclaimable" (kswapd's state lives in mm/vmscan.c, which this portable file and its
+ *    host test do not link).  "boost" and "cma" are kept and always 0 (no watermark boosting,
+ *    no CMA).  The pageset lines are v6.10's: count, high (as tuned now), batch, in its columns;
+ *    the high_min/high_max lines and the wider column came in later Linux.
  *    "protection" is each zone's lowmem_reserve (v6.10's default ratios: ZONE_DMA keeps back
  *    1/256 of the memory above it from allocations that could have used a higher zone).
  *
@@ -221,9 +223,9 @@ static void zoneinfo_show_print(int zi)
 	kprintf("  pagesets\n");
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
 		kprintf("    cpu: %i\n", cpu);
-		kprintf("              count:    %i\n", s.pcp[cpu].count);
-		kprintf("              high:     %i\n", s.pcp[cpu].high);
-		kprintf("              batch:    %i\n", s.pcp[cpu].batch);
+		kprintf("              count: %i\n", s.pcp[cpu].count);
+		kprintf("              high:  %i\n", s.pcp[cpu].high);
+		kprintf("              batch: %i\n", s.pcp[cpu].batch);
 	}
 	kprintf("  start_pfn:           %lu\n", s.start_pfn);
 }

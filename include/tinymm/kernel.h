@@ -15,6 +15,8 @@ typedef uint64_t phys_addr_t;	/* always 64-bit: RISC-V and LPAE-capable ARM can 
 #define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
+#define max3(a, b, c)		max(max(a, b), c)
+#define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1UL << PAGE_SHIFT)
 #define SZ_1K			0x400UL

@@ -60,23 +60,45 @@ _Static_assert(MIGRATE_PCPTYPES <= PCP_SLOTS, "PCP_SLOTS too small");
 
 struct page;
 struct zone;
+/*
+ * v6.10's struct per_cpu_pages.  The fast paths (page_alloc.c, mm/internal.h) touch only the
+ * lists, @room and @alloc_room; everything else is the slow paths' (mm/pcp.c).
+ */
 struct per_cpu_pages {
 	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next; NULL: empty */
-	/* high - count: frames a free may add before the lists are over high.  v6.10 keeps count
-	 * (frames on all the lists) and compares it with high; tinymm keeps the difference, so the
-	 * free fast path tests one counter it already changes (below 0: drain a batch).  Read
-	 * Linux's count with pcp_count(). */
+	/* drain_at - count: frees the fast path may still take before one must go the slow way
+	 * (<= 0 after its push).  v6.10 keeps count and asks nr_pcp_high() at every free; tinymm
+	 * keeps the difference to the count at which nr_pcp_high() would say "drain" next, so the
+	 * free fast path tests one counter it already changes.  Linux's count is pcp_count(). */
 	int room;
-	int high;		/* above this many, free() drains a batch to the buddy lists */
-	int batch;		/* frames moved per refill or drain */
+	int sync_room;		/* @room when a slow path last finished */
+	/* @room after the last fast-path allocation, PCP_NO_ALLOC: none since the last slow path
+	 * (pcp.c: pcp_sync).  Not next to @room: GCC would merge the two stores of the allocation
+	 * fast path into one 64-bit store built with shifts on RV64 (3 instructions more). */
+	int alloc_room;
+	int drain_at;		/* the count at which a free takes the slow path */
+	int high;		/* v6.10's pcp->high: tuned between high_min and high_max */
+	int high_min, high_max;	/* v6.10's zone_highsize(): from the low watermark, managed / 8 */
+	int batch;		/* frames moved per refill (scaled by alloc_factor) or drain */
+	int free_count;		/* frames freed lately without allocations between (v6.10's) */
+	unsigned char alloc_factor;	/* refills in a row without frees: batch << this */
+	unsigned char flags;		/* PCPF_PREV_FREE_HIGH_ORDER */
 	struct zone *zone;	/* whose lists these are */
 };
+#define PCP_NO_ALLOC		(-0x40000000)
+#define PCPF_PREV_FREE_HIGH_ORDER	0x01
 
 /* Frames on all of @pcp's lists (v6.10's pcp->count). */
 static inline int pcp_count(const struct per_cpu_pages *pcp)
 {
-	return pcp->high - pcp->room;
+	return pcp->drain_at - pcp->room;
 }
+
+/* zone->flags bits (v6.10's enum zone_flags, the two the per-CPU lists read). */
+enum zone_flags {
+	ZONE_BELOW_HIGH,	/* an allocation found the zone below its high watermark */
+	ZONE_RECLAIM_ACTIVE,	/* kswapd is reclaiming for it */
+};
 
 /*
  * A zone: a pfn range the allocator treats alike.  Locking: @lock guards free_area, free_pages
@@ -95,6 +117,7 @@ struct zone {
 	struct free_area free_area[NR_PAGE_ORDERS];
 	unsigned long free_pages;			/* NR_FREE_PAGES: on the buddy lists */
 	unsigned char *pageblock_mt;			/* one migratetype per pageblock */
+	unsigned long flags;				/* enum zone_flags; irqs masked */
 	struct per_cpu_pages pcp[CONFIG_NR_CPUS];	/* guarded by masking irqs on its CPU */
 };
 

@@ -57,7 +57,9 @@ static inline void put_page(struct page *page)
 void zone_dma_limit_from_firmware(phys_addr_t limit);
 /* Boot: zones from the memmap, every usable frame into the free lists.  0 or -ENOMEM. */
 int page_alloc_init(void);
-unsigned long nr_free_pages(void);
+unsigned long nr_free_pages(void);	/* MemFree: the buddy lists' frames, as v6.10's */
+unsigned long nr_free_pages_and_pcp(void);	/* and the per-CPU lists' (leak checks) */
+void vmstat_work_init(void);	/* mm/vmstat_work.c: at boot, after workqueue_init() */
 /* Empty the per-CPU lists of @zone (NULL: every zone) into the buddy lists. */
 struct zone;
 void drain_all_pages(struct zone *zone);
@@ -71,7 +73,7 @@ int buddy_check(int (*pr)(const char *fmt, ...));
 void show_buddyinfo(int (*pr)(const char *fmt, ...));
 
 /* For page reporting and HWPoison (zone->lock held for the two __ ones). */
-void __isolate_free_page(struct page *page, unsigned int order);
+unsigned long __isolate_free_page(struct page *page, unsigned int order);	/* 0: below min */
 void __putback_isolated_page(struct page *page, unsigned int order, bool reported);
 bool take_page_off_buddy(struct page *page);
 bool put_page_back_buddy(struct page *page);	/* HWPoison: give a taken-off frame back */

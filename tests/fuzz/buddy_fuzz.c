@@ -294,7 +294,7 @@ static void check_all(void)
 	CHECK(nr_bad_pages == bad0);		/* the fuzzer never frees a bad page */
 	CHECK(nr_poison_mismatches == poison0);	/* nor writes to a free one */
 	CHECK(buddy_check(NULL) == 0);
-	CHECK(held_frames + nr_free_pages() + taken_frames == totalram_pages());
+	CHECK(held_frames + nr_free_pages_and_pcp() + taken_frames == totalram_pages());
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -755,7 +755,7 @@ static void check_all(void)
 	CHECK(slab_check(NULL) == 0);
 	if (op_index % BUDDY_CHECK_EVERY == 0 || op_index == ops_this_input)
 		CHECK(buddy_check(NULL) == 0);
-	CHECK(nr_free_pages() + slab_frames() + large_frames == totalram_pages());
+	CHECK(nr_free_pages_and_pcp() + slab_frames() + large_frames == totalram_pages());
 }
 
 static void full_check(void)
@@ -804,7 +804,7 @@ static void boot(unsigned int cfg)
 	bugs0 = nr_slab_bugs;
 	bad0 = nr_bad_pages;
 	CHECK(slab_frames() == 0);
-	boot_free = nr_free_pages();
+	boot_free = nr_free_pages_and_pcp();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_PAGE_ORDERS; o++)
 			boot_nr_free[z][o] = zones[z].free_area[o].nr_free;
@@ -898,7 +898,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	drain_all_pages(NULL);
 	check_all();
 	CHECK(slab_frames() == 0 && large_frames == 0);
-	CHECK(nr_free_pages() == boot_free);		/* nothing leaked */
+	CHECK(nr_free_pages_and_pcp() == boot_free);		/* nothing leaked */
 	for (int z = 0; z < MAX_NR_ZONES; z++)		/* the boot's blocks again */
 		for (int o = 0; o < NR_PAGE_ORDERS; o++)
 			CHECK(zones[z].free_area[o].nr_free == boot_nr_free[z][o]);

@@ -132,7 +132,7 @@ foreach(mode 1 2)
     set(want "check failed at .*: buddy_check\\(NULL\\) == 0")
   else()
     set(name fuzz.buddy_lost_frame_aborts)
-    set(want "check failed at .*: held_frames \\+ nr_free_pages\\(\\) \\+ taken_frames == totalram_pages\\(\\)")
+    set(want "check failed at .*: held_frames \\+ nr_free_pages_and_pcp\\(\\) \\+ taken_frames == totalram_pages\\(\\)")
   endif()
   add_test(NAME ${name} COMMAND sh -c [[
     out=$("$0" -runs=1 -artifact_prefix="$1/buddy-break-" 2>&1); rc=$?; printf '%s\n' "$out"

@@ -112,7 +112,7 @@ static void free_chain(struct page *chain)
  */
 static void out_of_range_order_warns_once(void **state)
 {
-	unsigned long free0 = nr_free_pages(), warnings = nr_warnings();
+	unsigned long free0 = nr_free_pages_and_pcp(), warnings = nr_warnings();
 	size_t too_big = (PAGE_SIZE << MAX_PAGE_ORDER) + 1;
 
 	shim_console_reset();
@@ -129,7 +129,7 @@ static void out_of_range_order_warns_once(void **state)
 	assert_null(alloc_pages(GFP_KERNEL, 31));
 	assert_int_equal(nr_warnings(), warnings + 1);
 	assert_string_equal(shim_console, "");
-	assert_int_equal(nr_free_pages(), free0);
+	assert_int_equal(nr_free_pages_and_pcp(), free0);
 	assert_int_equal(buddy_check(NULL), 0);
 }
 
@@ -168,18 +168,18 @@ static unsigned long bad_free_and_spoiled_alloc(void)
 static void check_pages_param_switches_the_checks(void **state)
 {
 	assert_true(page_checks);
-	unsigned long free0 = nr_free_pages();
+	unsigned long free0 = nr_free_pages_and_pcp();
 	assert_int_equal(bad_free_and_spoiled_alloc(), 2);
 	drain_all_pages(NULL);
-	assert_int_equal(nr_free_pages(), free0 - 2);	/* both kept out */
+	assert_int_equal(nr_free_pages_and_pcp(), free0 - 2);	/* both kept out */
 	assert_console_has("BUG: Bad page state in process swapper");
 
 	boot("tinymm.check_pages=0");
 	assert_false(page_checks);
-	free0 = nr_free_pages();
+	free0 = nr_free_pages_and_pcp();
 	assert_int_equal(bad_free_and_spoiled_alloc(), 0);
 	drain_all_pages(NULL);
-	assert_int_equal(nr_free_pages(), free0);	/* nothing kept out */
+	assert_int_equal(nr_free_pages_and_pcp(), free0);	/* nothing kept out */
 	assert_string_equal(shim_console, "");
 
 	char line[] = "tinymm.check_pages=2";
@@ -221,7 +221,7 @@ static size_t add(size_t pos, const char *fmt, ...)
 static void bad_page_report_text(void **state)
 {
 	struct page *p = alloc_page(GFP_KERNEL);
-	unsigned long pfn = page_to_pfn(p), bad = nr_bad_pages, free0 = nr_free_pages();
+	unsigned long pfn = page_to_pfn(p), bad = nr_bad_pages, free0 = nr_free_pages_and_pcp();
 	const int w = (int)sizeof(long) * 2;
 
 	__SetPageLocked(p);
@@ -242,7 +242,7 @@ static void bad_page_report_text(void **state)
 	assert_string_equal(shim_console, want);
 	assert_int_equal(nr_bad_pages, bad + 1);
 	drain_all_pages(NULL);
-	assert_int_equal(nr_free_pages(), free0);	/* leaked */
+	assert_int_equal(nr_free_pages_and_pcp(), free0);	/* leaked */
 	assert_int_equal(buddy_check(NULL), 0);
 }
 
@@ -458,7 +458,7 @@ static void give_back(struct zone *z, struct page *page, unsigned int order)
 
 	ClearPageLRU(page);
 	spin_lock_irqsave(&z->lock, flags);
-	__free_one_page(page, page_to_pfn(page), z, order, get_pageblock_migratetype(z, page_to_pfn(page)));
+	__free_one_page(page, page_to_pfn(page), z, order, get_pageblock_migratetype(z, page_to_pfn(page)), FPI_NONE);
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
@@ -565,7 +565,7 @@ static void page_poison_catches_a_write_after_free(void **state)
 {
 	boot("tinymm.page_poison=1");
 	assert_true(page_poisoning_enabled);
-	unsigned long free0 = nr_free_pages(), mismatches = nr_poison_mismatches;
+	unsigned long free0 = nr_free_pages_and_pcp(), mismatches = nr_poison_mismatches;
 	struct page *p = alloc_page(GFP_KERNEL), *chain = NULL;
 	unsigned long pfn = page_to_pfn(p);
 
@@ -586,7 +586,7 @@ static void page_poison_catches_a_write_after_free(void **state)
 	assert_console_has("page dumped because: written after free (page_poison)\n");
 	free_chain(chain);
 	drain_all_pages(NULL);
-	assert_int_equal(nr_free_pages(), free0 - 1);		/* leaked */
+	assert_int_equal(nr_free_pages_and_pcp(), free0 - 1);		/* leaked */
 	assert_null(free_block_of(pfn, NULL));
 	assert_int_equal(buddy_check(NULL), 0);
 	assert_true(n > 3000);

@@ -500,14 +500,14 @@ static int kthreads(void)
 	wake_up_process(p);
 	CHECK_EQ(kthread_join(p), 42);
 
-	unsigned long before = nr_free_pages();
+	unsigned long before = nr_free_pages_and_pcp();
 	p = kthread_create_opts(returns_42, NULL, "ret42", DEFAULT_PRIO, 1);
 	CHECK(p != NULL);
 	CHECK_EQ(p->__state, TASK_NEW);
-	CHECK_EQ(nr_free_pages(), before - 2);		/* an 8 KiB stack */
+	CHECK_EQ(nr_free_pages_and_pcp(), before - 2);		/* an 8 KiB stack */
 	wake_up_process(p);
 	CHECK_EQ(kthread_join(p), 42);
-	CHECK_EQ(nr_free_pages(), before);		/* its stack is back */
+	CHECK_EQ(nr_free_pages_and_pcp(), before);		/* its stack is back */
 
 	p = start(exits_7, NULL, "exit7");
 	CHECK_EQ(kthread_join(p), 7);
@@ -524,7 +524,7 @@ static int kthreads(void)
 	kthread_detach(p);
 	wake_up_process(p);
 	msleep(1);
-	CHECK_EQ(nr_free_pages(), before);
+	CHECK_EQ(nr_free_pages_and_pcp(), before);
 
 	/* ps lists the live threads */
 	CHECK_EQ(shim_run("ps"), 0);

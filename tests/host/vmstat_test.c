@@ -290,9 +290,9 @@ static void want_zoneinfo(void)
 		add("      nr_free_pages %lu\n"
 		    "  pagesets\n"
 		    "    cpu: 0\n"
-		    "              count:    0\n"
-		    "              high:     %d\n"
-		    "              batch:    %d\n"
+		    "              count: 0\n"
+		    "              high:  %d\n"
+		    "              batch: %d\n"
 		    "  start_pfn:           %lu\n", free, pcp->high, pcp->batch, zm[i].start);
 	}
 	want_zoneinfo_zone("Movable", 0, none, 0, 0, 0, 0);
@@ -428,7 +428,7 @@ static void fixed_lines_are_linux_text(void **state)
 	assert_true(strncmp(shim_console, dma, strlen(dma)) == 0);
 	assert_console_has("\nNode 0, zone   Normal\n  pages free     ");
 	assert_console_has("\n        cma      0\n        protection: (0, 0, 0)\n      nr_free_pages ");
-	assert_console_has("\n  pagesets\n    cpu: 0\n              count:    0\n              high:     ");
+	assert_console_has("\n  pagesets\n    cpu: 0\n              count: 0\n              high:  ");
 	snprintf(line, sizeof(line), "\n  start_pfn:           %lu\nNode 0, zone  Movable\n", pfn0);
 	assert_console_has(line);
 	/* The Movable zone is empty: its block ends at protection. */

@@ -92,9 +92,9 @@ static void high_order_kernel_page_tail(struct ktest *t)
 	EXPECT_ACTION(t, pfn, "unknown page", "Ignored");
 	hw_expect_counted(t, &c, MF_IGNORED);
 	drain_all_pages(NULL);
-	unsigned long free0 = nr_free_pages();
+	unsigned long free0 = nr_free_pages_and_pcp();
 	__free_pages(p, 2);
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 + 3);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 + 3);
 	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(head) && hw_pfn_is_free(head + 2) && hw_pfn_is_free(head + 3));
 	KTEST_EXPECT_FALSE(t, hw_pfn_is_free(pfn));
 	KTEST_EXPECT_TRUE(t, PageHWPoisonTakenOff(pfn_to_page(pfn)));
@@ -131,7 +131,7 @@ static void frame_of_block_out_for_reporting(struct ktest *t)
 		__isolate_free_page(pfn_to_page(head), order);
 	spin_unlock_irqrestore(&z->lock, flags);
 	KTEST_ASSERT_TRUE(t, order <= MAX_PAGE_ORDER && order > 0);
-	unsigned long free0 = nr_free_pages();
+	unsigned long free0 = nr_free_pages_and_pcp();
 	hw_counts(&c);
 	hw_mark();
 	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), -EBUSY);
@@ -141,7 +141,7 @@ static void frame_of_block_out_for_reporting(struct ktest *t)
 	spin_lock_irqsave(&z->lock, flags);
 	__putback_isolated_page(pfn_to_page(head), order, false);
 	spin_unlock_irqrestore(&z->lock, flags);
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 + (1UL << order) - 1);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 + (1UL << order) - 1);
 	KTEST_EXPECT_FALSE(t, hw_pfn_is_free(pfn));
 	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(head == pfn ? pfn + 1 : head));
 	KTEST_EXPECT_TRUE(t, PageHWPoisonTakenOff(p));
@@ -177,9 +177,9 @@ static void large_folio_unsplit_thp(struct ktest *t)
 	hw_mark();
 	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), -EHWPOISON);
 	drain_all_pages(NULL);
-	unsigned long free0 = nr_free_pages();
+	unsigned long free0 = nr_free_pages_and_pcp();
 	folio_put(f);
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 + 3);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 + 3);
 	KTEST_EXPECT_FALSE(t, hw_pfn_is_free(pfn));
 	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(head) && hw_pfn_is_free(head + 3));
 	hw_never_handed_out(t, pfn);
@@ -280,13 +280,13 @@ static void already_poisoned(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, pfn);
 	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), 0);
 	hw_counts(&c);
-	unsigned long free0 = nr_free_pages();
+	unsigned long free0 = nr_free_pages_and_pcp();
 	hw_mark();
 	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), -EHWPOISON);
 	EXPECT_LOGGED(t, "Memory failure: %#lx: already hardware poisoned", pfn);
 	EXPECT_NOT_LOGGED(t, "Memory failure: %#lx: recovery action for free buddy page: Recovered", pfn);
 	hw_expect_counted(t, &c, -1);
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0);
 	KTEST_EXPECT_EQ(t, page_ref_count(pfn_to_page(pfn)), 1);
 	hw_unpoison(t, pfn);
 }
@@ -300,13 +300,13 @@ static void unpoison_returns_frame(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, pfn);
 	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), 0);
 	hw_counts(&c);
-	unsigned long free0 = nr_free_pages();
+	unsigned long free0 = nr_free_pages_and_pcp();
 	hw_unpoison(t, pfn);
 	KTEST_EXPECT_EQ(t, atomic_long_read(&num_poisoned_pages), c.poisoned - 1);
 	struct memory_failure_stats st;
 	memory_failure_get_stats(&st);
 	KTEST_EXPECT_EQ(t, st.total, c.st.total);		/* the statistics only grow */
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 + 1);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 + 1);
 	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(pfn));
 	KTEST_EXPECT_FALSE(t, PageHWPoisonTakenOff(pfn_to_page(pfn)));
 	KTEST_EXPECT_EQ(t, buddy_check(printk), 0);

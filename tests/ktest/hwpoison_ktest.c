@@ -369,7 +369,7 @@ static void free_buddy_page(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, pfn);
 	KTEST_ASSERT_TRUE(t, hw_pfn_is_free(pfn));
-	free0 = nr_free_pages();
+	free0 = nr_free_pages_and_pcp();
 	hw_counts(&c);
 	hw_mark();
 	KTEST_EXPECT_EQ(t, memory_failure(pfn, MF_SW_SIMULATED), 0);
@@ -380,7 +380,7 @@ static void free_buddy_page(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_ref_count(p), 1);		/* memory_failure()'s, forever */
 	KTEST_EXPECT_FALSE(t, hw_pfn_is_free(pfn));
 	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(pfn - 1) && hw_pfn_is_free(pfn + 1));	/* split around it */
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free0 - 1);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 - 1);
 	hw_never_handed_out(t, pfn);
 	hw_unpoison(t, pfn);
 	KTEST_EXPECT_TRUE(t, hw_pfn_is_free(pfn));

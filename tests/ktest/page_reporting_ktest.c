@@ -259,7 +259,7 @@ static void register_unregister(struct ktest *t)
 
 static void every_block_reported_once(struct ktest *t)
 {
-	unsigned long free = nr_free_pages();
+	unsigned long free = nr_free_pages_and_pcp();
 	int passes = 0;
 
 	reset();
@@ -271,7 +271,7 @@ static void every_block_reported_once(struct ktest *t)
 		KTEST_EXPECT_GE(t, page_reporting_process(), 0);
 		count_blocks();
 		KTEST_EXPECT_EQ(t, n_tail_breaks, 0);	/* reported blocks at the tails */
-		KTEST_EXPECT_EQ(t, nr_free_pages(), free);
+		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free);
 		KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
 	}
 	KTEST_EXPECT_EQ(t, n_big_unreported, 0);	/* every big block reported ... */
@@ -424,7 +424,7 @@ static void budget_leaves_unreported_first(struct ktest *t)
 
 static void failed_report_leaves_blocks_unreported(struct ktest *t)
 {
-	unsigned long free = nr_free_pages();
+	unsigned long free = nr_free_pages_and_pcp();
 	struct page_reporting_stats before, after;
 
 	reset();
@@ -438,7 +438,7 @@ static void failed_report_leaves_blocks_unreported(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, page_reporting_requested());	/* idle until the next big free */
 	count_blocks();
 	KTEST_EXPECT_EQ(t, n_big_unreported, n_big);	/* nothing marked */
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free);	/* everything back */
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free);	/* everything back */
 	KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
 	page_reporting_get_stats(&after);
 	KTEST_EXPECT_EQ(t, after.failed_blocks - before.failed_blocks, nr_records);

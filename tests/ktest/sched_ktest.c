@@ -524,14 +524,14 @@ static void exit_join_and_cleanup(struct ktest *t)
 	for_each_task(find_task, p);
 	KTEST_EXPECT_FALSE(t, task_listed);
 
-	unsigned long free_before = nr_free_pages();
+	unsigned long free_before = nr_free_pages_and_pcp();
 	for (int i = 0; i < 20; i++) {
 		p = kthread_run(return_fn, NULL, "detached");
 		KTEST_ASSERT_TRUE(t, p != NULL);
 		kthread_detach(p);
 	}
 	msleep(2);	/* they ran, returned, and were reaped */
-	KTEST_EXPECT_GE(t, nr_free_pages() + 4, free_before);
+	KTEST_EXPECT_GE(t, nr_free_pages_and_pcp() + 4, free_before);
 }
 
 /* ---- completions, wait_event_timeout, workqueues ---- */

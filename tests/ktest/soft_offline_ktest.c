@@ -274,14 +274,14 @@ static void free_buddy_frame(struct ktest *t)
 	unsigned long pfn = page_to_pfn(block) + 5;
 	__free_pages(block, 3);
 	drain_all_pages(NULL);
-	unsigned long free = nr_free_pages();
+	unsigned long free = nr_free_pages_and_pcp();
 	KTEST_EXPECT_EQ(t, page_ref_count(pfn_to_page(pfn)), 0);
 
 	KTEST_EXPECT_EQ(t, soft_offline_page(pfn, 0), 0);
 	so_remember(pfn);
 	so_expect_poisoned(t, pfn);
 	KTEST_EXPECT_EQ(t, so_poisoned_now(), poisoned + 1);
-	KTEST_EXPECT_EQ(t, nr_free_pages(), free - 1);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free - 1);
 }
 
 /* An order-0 frame just freed waits on this CPU's list: drained, then taken as above. */

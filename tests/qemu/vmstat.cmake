@@ -58,8 +58,8 @@ foreach(b ${TINYMM_BOARDS})
     --expect "^        spanned  61440$" --expect "^        present  61440$"
     --expect "^        managed  [1-9][0-9]*$" --expect "^        cma      0$"
     --expect "^        protection: \\(0, 0, 0\\)$" --expect "^      nr_free_pages [1-9][0-9]*$"
-    --expect "^  pagesets$" --expect "^    cpu: 0$" --expect "^              count:    [0-9]+$"
-    --expect "^              high:     [0-9]+$" --expect "^              batch:    [0-9]+$"
+    --expect "^  pagesets$" --expect "^    cpu: 0$" --expect "^              count: [0-9]+$"
+    --expect "^              high:  [0-9]+$" --expect "^              batch: [0-9]+$"
     --expect "^  start_pfn:           ${first_dec}$" --expect "^  start_pfn:           ${normal_dec}$"
     --reject "promo|per-node stats|node_unreclaimable|high_min")
 

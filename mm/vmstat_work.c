@@ -1,0 +1,36 @@
+/*
+ * vmstat_work.c - the periodic part of v6.10's vmstat_update() that tinymm has: decay_pcp_high()
+ * once a second (sysctl_stat_interval, HZ) while some per-CPU list's high is above its high_min,
+ * so lists that grew during a burst give their frames back when it is over.  Kept apart from
+ * mm/pcp.c because that file is portable and links into host tests without the kernel's
+ * workqueues (the host tests call decay_pcp_high_all() themselves).
+ *
+ * Invariants: one delayed work item; scheduling it while pending keeps the earlier deadline
+ * (schedule_delayed_work), so a stream of frees that raise high does not postpone the decay.
+ * Locking: the workqueue's own; the schedule hook is called with interrupts masked (from the
+ * free path), which queue_delayed_work allows (it takes its lock irqsave).
+ */
+#include "tinymm/timer.h"
+#include "tinymm/workqueue.h"
+#include "internal.h"
+
+static struct delayed_work vmstat_work;
+
+static void vmstat_update(struct work_struct *work)
+{
+	(void)work;
+	if (decay_pcp_high_all())
+		schedule_delayed_work(&vmstat_work, HZ);
+}
+
+static void vmstat_schedule(void)
+{
+	schedule_delayed_work(&vmstat_work, HZ);
+}
+
+/* At boot, after workqueue_init(). */
+void vmstat_work_init(void)
+{
+	INIT_DELAYED_WORK(&vmstat_work, vmstat_update);
+	pcp_decay_schedule = vmstat_schedule;
+}
