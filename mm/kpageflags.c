@@ -158,8 +158,9 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 	else
 		u |= kpf_copy_bit(page->flags, KPF_HWPOISON,	PG_hwpoison);
 
-	/* v6.10 copies PG_uncached and PG_arch_2 only where an architecture has them; tinymm
-	 * has both on every build.  PG_arch_3 has no KPF bit in v6.10 (KPF_ARCH_3 is later). */
+	/* v6.10 copies PG_uncached only with CONFIG_ARCH_USES_PG_UNCACHED, and PG_arch_2 and
+	 * PG_arch_3 only with CONFIG_ARCH_USES_PG_ARCH_X (the flags exist only there); tinymm has
+	 * all three on every build, so it copies them always. */
 	u |= kpf_copy_bit(k, KPF_UNCACHED,	PG_uncached);
 
 	u |= kpf_copy_bit(k, KPF_RESERVED,	PG_reserved);
@@ -169,6 +170,7 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 	u |= kpf_copy_bit(k, KPF_OWNER_PRIVATE,	PG_owner_priv_1);
 	u |= kpf_copy_bit(k, KPF_ARCH,		PG_arch_1);
 	u |= kpf_copy_bit(k, KPF_ARCH_2,	PG_arch_2);
+	u |= kpf_copy_bit(k, KPF_ARCH_3,	PG_arch_3);
 
 	return u;
 }

@@ -8,7 +8,7 @@ tools/kpageflags-extract makes from a tinymm console log).  The output is page-t
 v6.10 tools/mm/page-types.c, run as `page-types -F FILE`), byte for byte:
 
                  flags	page-count       MB  symbolic-flags			long-symbolic-flags
-    0x0000000000100000	    524288     2048  ____________________n_______________________	nopage
+    0x0000000000100000	    524288     2048  ____________________n________________________	nopage
                  total	    524288     2048
 
 one row per distinct (processed) KPF word, in page-types' hash-table order, then the total.
@@ -49,7 +49,7 @@ FLAG_NAMES = {
     24: "z:zero_page", 25: "i:idle_page", 26: "g:pgtable",
     32: "r:reserved", 33: "m:mlocked", 34: "d:mappedtodisk", 35: "P:private",
     36: "p:private_2", 37: "O:owner_private", 38: "h:arch", 39: "c:uncached",
-    40: "f:softdirty", 41: "H:arch_2",
+    40: "f:softdirty", 41: "H:arch_2", 42: "H:arch_3",
     47: "d:anon_exclusive", 48: "I:readahead", 50: "A:slub_frozen", 51: "E:slub_debug",
     61: "F:file", 62: "w:swap", 63: "1:mmap_exclusive",
 }

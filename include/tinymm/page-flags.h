@@ -7,8 +7,7 @@
  * Deviations from v6.10, each deliberate:
  *   - PG_has_hwpoisoned lives on PG_active (v6.10: PG_error, gone here), as Linux 6.12 does.
  *   - PG_young, PG_idle, PG_arch_2, PG_arch_3 exist on every build (Linux: young/idle only on
- *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X; only KPF_ARCH_3 is from
- *     late 2024).
+ *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X, i.e. arm64).
  *   - PG_uncached exists although no tinymm architecture needs it (Linux removed it in late 2024).
  *   - Flags v6.10 gives only folio accessors (waiters, young, idle, large_rmappable) also get
  *     page forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
