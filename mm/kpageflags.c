@@ -12,12 +12,19 @@
  *   --- kpageflags end count=3 ---
  *
  * One line per pfn, in order: the pfn in hex, a space, the KPF_* word as 16 hex digits.  A pfn
- * with no struct page (a hole between RAM banks, below or beyond RAM) reads KPF_NOPAGE alone
- * (0x0000000000100000), as /proc/kpageflags gives for such a pfn.  Unlike /proc/kpageflags,
- * which ends at max_pfn, every pfn asked for is printed.  The end line's count is the number of
- * lines printed, so a reader can tell a cut-off frame from a whole one.  Numbers are decimal or
- * 0x hex; count is 1 or more and the range must not wrap.  Usage errors are one line, status 2.
- * No buffer: the lines stream out one by one, so a dump of all of RAM needs no memory.
+ * with no struct page (a hole between RAM banks, or below RAM) reads KPF_NOPAGE alone
+ * (0x0000000000100000), as /proc/kpageflags gives for such a pfn.  Like /proc/kpageflags, the
+ * dump ends at max_pfn (one past the last frame with a struct page): a range reaching beyond it
+ * is cut there, the begin and end lines count the pfns printed, and one line after the frame
+ * says where it stopped,
+ *
+ *   kpageflags: stopped at pfn 0x90000 (max_pfn)
+ *
+ * (alone, with no frame, when the range starts at or beyond max_pfn).  So no request prints
+ * more lines than RAM has frames.  The end line's count is the number of lines printed, so a
+ * reader can tell a cut-off frame from a whole one.  Numbers are decimal or 0x hex; count is 1
+ * or more and the range must not wrap.  Usage errors are one line, status 2.  No buffer: the
+ * lines stream out one by one, so a dump of all of RAM needs no memory.
  *
  * Locking: none.  Like /proc/kpageflags this is a racy snapshot of each page; nothing else
  * runs while a shell command does (one CPU, interrupts off).
@@ -206,6 +213,16 @@ static int cmd_kpageflags(int argc, char **argv)
 		return shell_usage_error(argv[0], msg);
 	}
 
+	/* v6.10's kpageflags_read() ends at max_pfn too (get_max_dump_pfn()). */
+	unsigned long max_pfn = memmap_nr_banks() ? memmap_bank(memmap_nr_banks() - 1)->end_pfn : 0;
+	bool cut = count > max_pfn || pfn > max_pfn - count;
+	if (cut) {
+		if (pfn >= max_pfn) {
+			kprintf("kpageflags: stopped at pfn 0x%lx (max_pfn)\n", max_pfn);
+			return 0;
+		}
+		count = max_pfn - pfn;
+	}
 	kprintf("--- kpageflags begin pfn=0x%llx count=%llu ---\n", pfn, count);
 	const struct memmap_bank *b = NULL;
 	unsigned long long done = 0;
@@ -221,6 +238,8 @@ static int cmd_kpageflags(int argc, char **argv)
 		kprintf("0x%lx 0x%016llx\n", p, (unsigned long long)flags);
 	}
 	kprintf("--- kpageflags end count=%llu ---\n", done);
+	if (cut)
+		kprintf("kpageflags: stopped at pfn 0x%lx (max_pfn)\n", max_pfn);
 	return 0;
 }
 SHELL_COMMAND(kpageflags, "<pfn> <count>",
