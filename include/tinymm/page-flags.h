@@ -121,15 +121,16 @@ enum pf_policy { PF_ANY, PF_HEAD, PF_NO_TAIL, PF_NO_COMPOUND, PF_SECOND };
 	X(LargeRmappable, large_rmappable, PG_large_rmappable,	PF_SECOND)
 
 /*
- * One row per accessor name, for the `page-flags` command and the docs test.  The one-line
- * meanings (Linux v6.10's) sit next to the table in mm/page_flags.c, one per lname: a row
- * without one does not compile.
+ * One row per accessor name, for the `page-flags` command and the docs tests.  The one-line
+ * meanings (Linux v6.10's) and the tinymm code that sets each name sit next to the table in
+ * mm/page_flags.c, one per lname: a row without them does not compile.
  */
 struct pageflag_info {
 	const char *name;	/* lname */
 	int bit;
 	enum pf_policy policy;
 	const char *meaning;
+	const char *used_by;	/* "-", or the files (path[:function],...) that set it */
 };
 extern const struct pageflag_info pageflag_table[];
 extern const unsigned int pageflag_table_len;
