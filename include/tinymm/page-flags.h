@@ -9,8 +9,9 @@
  *   - PG_young, PG_idle, PG_arch_2, PG_arch_3 exist on every build (Linux: young/idle only on
  *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X, i.e. arm64).
  *   - PG_uncached exists although no tinymm architecture needs it (Linux removed it in late 2024).
- *   - Flags v6.10 gives only folio accessors (waiters, young, idle, large_rmappable) also get
- *     page forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
+ *   - Flags v6.10 gives only folio accessors (waiters, referenced, young, idle,
+ *     large_rmappable) also get page forms, with the policy that matches their folio slot
+ *     (PF_HEAD / PF_SECOND).
  *   - Readahead is PF_NO_TAIL (v6.10: PF_NO_COMPOUND) because readahead marks large folios,
  *     which v6.10 does through folio accessors that skip the page policy; 6.12 made it head-only.
  *   - Folio accessors refuse to modify a PF_NO_COMPOUND flag on a large folio (v6.10 does not
@@ -22,6 +23,9 @@
  *     uptodate accessors carry no barriers; folio_mark_uptodate() and
  *     folio_test_uptodate_acquire() do.
  *   - The zone sits in the top bits with the node below it; Linux puts the node above the zone.
+ *     v6.10's other fields (section, last_cpupid, KASAN tag, and the multi-gen LRU's LRU_GEN and
+ *     LRU_REFS) do not exist: tinymm has none of their users.  The pcp mt field is tinymm's.
+ * docs/page-flags.rst ("Where tinymm differs from v6.10") lists the same.
  *
  * Policies belong to accessor names, not bits (v6.10's PF_*): through a page pointer,
  *   PF_ANY         the page itself (small, head or tail)
