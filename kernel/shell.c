@@ -169,6 +169,22 @@ void shell_interactive(void)
 	}
 }
 
+/*
+ * One row of `help`'s list: "  <a><b><c>" padded to the 24-column name column, a blank, then
+ * @desc.  A name wider than the column is printed whole on its own line and the description
+ * goes on the next, indented to the column, so neither is ever cut.
+ */
+#define HELP_NAME_COLUMN 24
+static void help_row(const char *a, const char *b, const char *c, const char *desc)
+{
+	int len = (int)(strlen(a) + strlen(b) + strlen(c));
+
+	if (len <= HELP_NAME_COLUMN)
+		kprintf("  %s%s%s%*s %s\n", a, b, c, HELP_NAME_COLUMN - len, "", desc);
+	else
+		kprintf("  %s%s%s\n  %*s %s\n", a, b, c, HELP_NAME_COLUMN, "", desc);
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	if (argc > 2)
@@ -182,19 +198,13 @@ static int cmd_help(int argc, char **argv)
 		kprintf("help: no command '%s'\n", argv[1]);
 		return 2;
 	}
-	for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++) {
-		char usage[48];
-		ksnprintf(usage, sizeof(usage), "%s%s%s", c->name, c->args[0] ? " " : "", c->args);
-		kprintf("  %-24s %s\n", usage, c->help);
-	}
+	for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
+		help_row(c->name, c->args[0] ? " " : "", c->args, c->help);
 	kprintf("Kernel command line options:\n");
-	kprintf("  %-24s %s\n", "tinymm.run=<cmd>; <cmd>", "run shell commands, then power off");
-	kprintf("  %-24s %s\n", "tinymm.test=<glob>", "run KTAP suites, then power off");
-	for (const struct kparam *p = __kparams_start; p < __kparams_end; p++) {
-		char opt[48];
-		ksnprintf(opt, sizeof(opt), "tinymm.%s=", p->name);
-		kprintf("  %-24s %s\n", opt, p->help);
-	}
+	help_row("tinymm.run=<cmd>; <cmd>", "", "", "run shell commands, then power off");
+	help_row("tinymm.test=<glob>", "", "", "run KTAP suites, then power off");
+	for (const struct kparam *p = __kparams_start; p < __kparams_end; p++)
+		help_row("tinymm.", p->name, "=", p->help);
 	return 0;
 }
 SHELL_COMMAND(help, "[command]", "list the commands, or describe one", cmd_help);

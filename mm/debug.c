@@ -243,23 +243,32 @@ static int cmd_page(int argc, char **argv)
 }
 SHELL_COMMAND(page, "<pfn>", "dump the struct page of a frame (dump_page)", cmd_page);
 
-/* One row per accessor name of pageflag_table: name, bit, the primary flag of an alias, policy. */
+/*
+ * One row per accessor name of pageflag_table: name, bit, the primary flag of an alias, policy,
+ * meaning (padded to the longest), and last `used by`: the tinymm code that sets the name
+ * ("-": none yet), one blank-free word, so the meaning's blanks never make it ambiguous.
+ */
 static int cmd_page_flags(int argc, char **argv)
 {
+	int width = (int)strlen("meaning");
+
 	if (shell_no_args(argc, argv))
 		return 2;
-	kprintf("%-16s %3s  %-13s %-15s %s\n", "name", "bit", "alias of", "policy", "meaning");
+	for (unsigned int i = 0; i < pageflag_table_len; i++)
+		width = max(width, (int)strlen(pageflag_table[i].meaning));
+	kprintf("%-16s %3s  %-13s %-15s %-*s  %s\n", "name", "bit", "alias of", "policy", width,
+		"meaning", "used by");
 	for (unsigned int i = 0; i < pageflag_table_len; i++) {
 		const struct pageflag_info *f = &pageflag_table[i];
 		const char *primary = pageflag_name(f->bit);
-		kprintf("%-16s %3d  %-13s %-15s %s\n", f->name, f->bit,
-			strcmp(primary, f->name) ? primary : "-", pf_policy_name(f->policy),
-			f->meaning);
+		kprintf("%-16s %3d  %-13s %-15s %-*s  %s\n", f->name, f->bit,
+			strcmp(primary, f->name) ? primary : "-", pf_policy_name(f->policy), width,
+			f->meaning, f->used_by);
 	}
 	return 0;
 }
 /* SHELL_COMMAND's name must be an identifier; this one has a '-', so the entry is spelt out. */
 static const struct shell_cmd __shell_cmd_page_flags __used
 	__section(TABLE_SECTION_shell_cmds(page-flags)) __attribute__((aligned(sizeof(void *)))) =
-	{ "page-flags", "", "the page flags: bit, alias, policy and meaning of each name",
+	{ "page-flags", "", "the page flags: bit, alias, policy, meaning and the code that sets each name",
 	  cmd_page_flags };

@@ -12,12 +12,19 @@
  *   --- kpageflags end count=3 ---
  *
  * One line per pfn, in order: the pfn in hex, a space, the KPF_* word as 16 hex digits.  A pfn
- * with no struct page (a hole between RAM banks, below or beyond RAM) reads KPF_NOPAGE alone
- * (0x0000000000100000), as /proc/kpageflags gives for such a pfn.  Unlike /proc/kpageflags,
- * which ends at max_pfn, every pfn asked for is printed.  The end line's count is the number of
- * lines printed, so a reader can tell a cut-off frame from a whole one.  Numbers are decimal or
- * 0x hex; count is 1 or more and the range must not wrap.  Usage errors are one line, status 2.
- * No buffer: the lines stream out one by one, so a dump of all of RAM needs no memory.
+ * with no struct page (a hole between RAM banks, or below RAM) reads KPF_NOPAGE alone
+ * (0x0000000000100000), as /proc/kpageflags gives for such a pfn.  Like /proc/kpageflags, the
+ * dump ends at max_pfn (one past the last frame with a struct page): a range reaching beyond it
+ * is cut there, the begin and end lines count the pfns printed, and one line after the frame
+ * says where it stopped,
+ *
+ *   kpageflags: stopped at pfn 0x90000 (max_pfn)
+ *
+ * (alone, with no frame, when the range starts at or beyond max_pfn).  So no request prints
+ * more lines than RAM has frames.  The end line's count is the number of lines printed, so a
+ * reader can tell a cut-off frame from a whole one.  Numbers are decimal or 0x hex; count is 1
+ * or more and the range must not wrap.  Usage errors are one line, status 2.  No buffer: the
+ * lines stream out one by one, so a dump of all of RAM needs no memory.
  *
  * Locking: none.  Like /proc/kpageflags this is a racy snapshot of each page; nothing else
  * runs while a shell command does (one CPU, interrupts off).
@@ -158,8 +165,9 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 	else
 		u |= kpf_copy_bit(page->flags, KPF_HWPOISON,	PG_hwpoison);
 
-	/* v6.10 copies PG_uncached and PG_arch_2 only where an architecture has them; tinymm
-	 * has both on every build.  PG_arch_3 has no KPF bit in v6.10 (KPF_ARCH_3 is later). */
+	/* v6.10 copies PG_uncached only with CONFIG_ARCH_USES_PG_UNCACHED, and PG_arch_2 and
+	 * PG_arch_3 only with CONFIG_ARCH_USES_PG_ARCH_X (the flags exist only there); tinymm has
+	 * all three on every build, so it copies them always. */
 	u |= kpf_copy_bit(k, KPF_UNCACHED,	PG_uncached);
 
 	u |= kpf_copy_bit(k, KPF_RESERVED,	PG_reserved);
@@ -169,6 +177,7 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 	u |= kpf_copy_bit(k, KPF_OWNER_PRIVATE,	PG_owner_priv_1);
 	u |= kpf_copy_bit(k, KPF_ARCH,		PG_arch_1);
 	u |= kpf_copy_bit(k, KPF_ARCH_2,	PG_arch_2);
+	u |= kpf_copy_bit(k, KPF_ARCH_3,	PG_arch_3);
 
 	return u;
 }
@@ -204,6 +213,16 @@ static int cmd_kpageflags(int argc, char **argv)
 		return shell_usage_error(argv[0], msg);
 	}
 
+	/* v6.10's kpageflags_read() ends at max_pfn too (get_max_dump_pfn()). */
+	unsigned long max_pfn = memmap_nr_banks() ? memmap_bank(memmap_nr_banks() - 1)->end_pfn : 0;
+	bool cut = count > max_pfn || pfn > max_pfn - count;
+	if (cut) {
+		if (pfn >= max_pfn) {
+			kprintf("kpageflags: stopped at pfn 0x%lx (max_pfn)\n", max_pfn);
+			return 0;
+		}
+		count = max_pfn - pfn;
+	}
 	kprintf("--- kpageflags begin pfn=0x%llx count=%llu ---\n", pfn, count);
 	const struct memmap_bank *b = NULL;
 	unsigned long long done = 0;
@@ -219,6 +238,8 @@ static int cmd_kpageflags(int argc, char **argv)
 		kprintf("0x%lx 0x%016llx\n", p, (unsigned long long)flags);
 	}
 	kprintf("--- kpageflags end count=%llu ---\n", done);
+	if (cut)
+		kprintf("kpageflags: stopped at pfn 0x%lx (max_pfn)\n", max_pfn);
 	return 0;
 }
 SHELL_COMMAND(kpageflags, "<pfn> <count>",

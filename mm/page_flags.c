@@ -1,5 +1,5 @@
 /*
- * page_flags.c - the flag table as data (for `page-flags`, dump_page and the docs test), the
+ * page_flags.c - the flag table as data (for `page-flags`, dump_page and the docs tests), the
  * policy-violation report, and compound page set-up.
  */
 #include "tinymm/mm.h"
@@ -46,8 +46,54 @@
 #define PF_MEANING_has_hwpoisoned "large folio with a hwpoisoned page in it (on its second page)"
 #define PF_MEANING_large_rmappable "large anon or file folio: rmap, deferred split (second page)"
 
+/*
+ * The tinymm code that sets each name, outside tests (the `page-flags` command's `used by`
+ * column): "-" for none yet, or a comma-separated list of files, "path:function" where the
+ * setter is one inline function of a header.  Copying a flag from one folio to another (soft
+ * offline's move: `if (folio_test_x(src)) folio_set_x(dst)`) is not a use.  Clearing is not
+ * setting.  host.pageflags_users (tests/host/pageflags_users_test.c) scans the tree for the
+ * setters and fails when this list and the code disagree, so a commit that starts setting a
+ * flag names its file here.  PG_arch_2, PG_arch_3 (arm64 MTE) and PG_private_2 (fscache) have
+ * no user on tinymm's architectures and stay "-".
+ */
+#define PF_USED_BY_locked	"include/tinymm/pagemap.h:folio_trylock,mm/pagecache.c,mm/soft-offline.c"
+#define PF_USED_BY_writeback	"mm/page-writeback.c"
+#define PF_USED_BY_referenced	"mm/swap.c"
+#define PF_USED_BY_uptodate	"include/tinymm/page-flags.h:folio_mark_uptodate"
+#define PF_USED_BY_dirty	"mm/page-writeback.c"
+#define PF_USED_BY_lru		"mm/swap.c,mm/vmscan.c"
+#define PF_USED_BY_head		"mm/page_flags.c"
+#define PF_USED_BY_waiters	"mm/filemap.c"
+#define PF_USED_BY_active	"mm/swap.c,mm/vmscan.c,mm/workingset.c"
+#define PF_USED_BY_workingset	"mm/vmscan.c,mm/workingset.c"
+#define PF_USED_BY_owner_priv_1	"-"
+#define PF_USED_BY_checked	"-"
+#define PF_USED_BY_swapcache	"-"
+#define PF_USED_BY_arch_1	"-"
+#define PF_USED_BY_dcache_clean	"-"
+#define PF_USED_BY_reserved	"mm/memmap.c,mm/mm_init.c"
+#define PF_USED_BY_private	"-"
+#define PF_USED_BY_private_2	"-"
+#define PF_USED_BY_mappedtodisk	"-"
+#define PF_USED_BY_anon_exclusive "-"
+#define PF_USED_BY_reclaim	"mm/vmscan.c"
+#define PF_USED_BY_readahead	"mm/readahead.c"
+#define PF_USED_BY_isolated	"-"
+#define PF_USED_BY_swapbacked	"-"
+#define PF_USED_BY_unevictable	"mm/swap.c,mm/vmscan.c"
+#define PF_USED_BY_mlocked	"-"
+#define PF_USED_BY_uncached	"-"
+#define PF_USED_BY_hwpoison	"mm/memory-failure.c"
+#define PF_USED_BY_young	"-"
+#define PF_USED_BY_idle		"-"
+#define PF_USED_BY_arch_2	"-"
+#define PF_USED_BY_arch_3	"-"
+#define PF_USED_BY_reported	"mm/page_alloc.c"
+#define PF_USED_BY_has_hwpoisoned "mm/memory-failure.c"
+#define PF_USED_BY_large_rmappable "-"
+
 const struct pageflag_info pageflag_table[] = {
-#define __PF_ROW(U, l, bit, pol) { #l, bit, pol, PF_MEANING_##l },
+#define __PF_ROW(U, l, bit, pol) { #l, bit, pol, PF_MEANING_##l, PF_USED_BY_##l },
 	__PAGEFLAG_ACCESSORS(__PF_ROW)
 #undef __PF_ROW
 };

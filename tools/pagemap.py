@@ -8,7 +8,7 @@ tools/kpageflags-extract makes from a tinymm console log).  The output is page-t
 v6.10 tools/mm/page-types.c, run as `page-types -F FILE`), byte for byte:
 
                  flags	page-count       MB  symbolic-flags			long-symbolic-flags
-    0x0000000000100000	    524288     2048  ____________________n_______________________	nopage
+    0x0000000000100000	    524288     2048  ____________________n________________________	nopage
                  total	    524288     2048
 
 one row per distinct (processed) KPF word, in page-types' hash-table order, then the total.
@@ -26,8 +26,14 @@ NOPAGE, widened to whole rows), --columns frames per row (default 256: 1 MiB of 
 cell --cell pixels square (default: as large as fits 1024 pixels, 1 to 8), coloured by class;
 the first class that matches wins (CLASSES below), raw flags are used.  Layout: a 100-pixel
 column of row addresses, the grid, 20 pixels, a 240-pixel legend; a 30-pixel title above and
-10 pixels below; the height is the larger of grid and legend.  The PNG needs python3-pil, so
-this tool runs under Debian's /usr/bin/python3 (tools/install-deps installs it); the table does not.
+10 pixels below; the height is the larger of grid and legend.  The PNG needs PIL (Pillow),
+which Debian's python3-pil (tools/install-deps) provides for /usr/bin/python3 only: hence the
+#!/usr/bin/python3 line, so `tools/pagemap.py` finds it whatever python3 comes first on PATH.
+Run under an interpreter without PIL (`python3 tools/pagemap.py --png ...` with a pyenv or venv
+python3 first on PATH), --png stops before printing anything, with exit status 1 and one line:
+"pagemap.py: --png needs PIL, which <interpreter> cannot import: install python3-pil
+(tools/install-deps) and run tools/pagemap.py itself (#!/usr/bin/python3)".  The table needs
+only the standard library.
 """
 import argparse
 import array
@@ -49,7 +55,7 @@ FLAG_NAMES = {
     24: "z:zero_page", 25: "i:idle_page", 26: "g:pgtable",
     32: "r:reserved", 33: "m:mlocked", 34: "d:mappedtodisk", 35: "P:private",
     36: "p:private_2", 37: "O:owner_private", 38: "h:arch", 39: "c:uncached",
-    40: "f:softdirty", 41: "H:arch_2",
+    40: "f:softdirty", 41: "H:arch_2", 42: "H:arch_3",
     47: "d:anon_exclusive", 48: "I:readahead", 50: "A:slub_frozen", 51: "E:slub_debug",
     61: "F:file", 62: "w:swap", 63: "1:mmap_exclusive",
 }
@@ -169,8 +175,19 @@ def summary(counts):
     return "\n".join(out) + "\n"
 
 
+def import_pil():
+    """PIL's modules, or the one-line error saying what to install (see the docstring)."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        fatal(f"--png needs PIL, which {sys.executable or 'this python3'} cannot import: install "
+              f"python3-pil (tools/install-deps) and run tools/pagemap.py itself "
+              f"(#!/usr/bin/python3)")
+    return Image, ImageDraw, ImageFont
+
+
 def draw_png(path, words, first, end, columns, cell):
-    from PIL import Image, ImageDraw, ImageFont   # python3-pil, only for --png
+    Image, ImageDraw, ImageFont = import_pil()
 
     rows = (end - first) // columns
     if cell is None:
@@ -225,6 +242,8 @@ def main():
     ap.add_argument("--columns", type=int, default=256, help="frames per PNG row (default 256)")
     ap.add_argument("--cell", type=int, help="PNG cell size in pixels (default: fit 1024)")
     args = ap.parse_args()
+    if args.png:
+        import_pil()                      # fail before the table, not after it
 
     words = array.array("Q")
     try:

@@ -1,7 +1,7 @@
 /*
  * kernel-page-flags.h - the KPF_* bits of /proc/kpageflags and stable_page_flags()
  * (mm/kpageflags.c), numbered exactly as Linux v6.10 numbers them: 0-26 in
- * include/uapi/linux/kernel-page-flags.h (stable ABI), 32-41 in include/linux/kernel-page-flags.h
+ * include/uapi/linux/kernel-page-flags.h (stable ABI), 32-42 in include/linux/kernel-page-flags.h
  * ("kernel hacking assistances", which Linux says may change).  docs/kpageflags.md has the table.
  */
 #ifndef TINYMM_KERNEL_PAGE_FLAGS_H
@@ -49,7 +49,7 @@ typedef uint64_t u64;
 #define KPF_UNCACHED		39	/* Linux removed PG_uncached, and this bit's use, in late 2024 */
 #define KPF_SOFTDIRTY		40	/* from /proc/pid/pagemap, never from stable_page_flags() */
 #define KPF_ARCH_2		41
-/* No KPF_ARCH_3 (42): it came in late 2024, so tinymm's PG_arch_3 has no KPF bit, as in v6.10. */
+#define KPF_ARCH_3		42	/* since Linux 6.2, with PG_arch_3 (arm64 MTE's PG_mte_lock) */
 
 struct page;
 

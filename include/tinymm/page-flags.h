@@ -7,11 +7,11 @@
  * Deviations from v6.10, each deliberate:
  *   - PG_has_hwpoisoned lives on PG_active (v6.10: PG_error, gone here), as Linux 6.12 does.
  *   - PG_young, PG_idle, PG_arch_2, PG_arch_3 exist on every build (Linux: young/idle only on
- *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X; only KPF_ARCH_3 is from
- *     late 2024).
+ *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X, i.e. arm64).
  *   - PG_uncached exists although no tinymm architecture needs it (Linux removed it in late 2024).
- *   - Flags v6.10 gives only folio accessors (waiters, young, idle, large_rmappable) also get
- *     page forms, with the policy that matches their folio slot (PF_HEAD / PF_SECOND).
+ *   - Flags v6.10 gives only folio accessors (waiters, referenced, young, idle,
+ *     large_rmappable) also get page forms, with the policy that matches their folio slot
+ *     (PF_HEAD / PF_SECOND).
  *   - Readahead is PF_NO_TAIL (v6.10: PF_NO_COMPOUND) because readahead marks large folios,
  *     which v6.10 does through folio accessors that skip the page policy; 6.12 made it head-only.
  *   - Folio accessors refuse to modify a PF_NO_COMPOUND flag on a large folio (v6.10 does not
@@ -23,6 +23,9 @@
  *     uptodate accessors carry no barriers; folio_mark_uptodate() and
  *     folio_test_uptodate_acquire() do.
  *   - The zone sits in the top bits with the node below it; Linux puts the node above the zone.
+ *     v6.10's other fields (section, last_cpupid, KASAN tag, and the multi-gen LRU's LRU_GEN and
+ *     LRU_REFS) do not exist: tinymm has none of their users.  The pcp mt field is tinymm's.
+ * docs/page-flags.rst ("Where tinymm differs from v6.10") lists the same.
  *
  * Policies belong to accessor names, not bits (v6.10's PF_*): through a page pointer,
  *   PF_ANY         the page itself (small, head or tail)
@@ -122,15 +125,16 @@ enum pf_policy { PF_ANY, PF_HEAD, PF_NO_TAIL, PF_NO_COMPOUND, PF_SECOND };
 	X(LargeRmappable, large_rmappable, PG_large_rmappable,	PF_SECOND)
 
 /*
- * One row per accessor name, for the `page-flags` command and the docs test.  The one-line
- * meanings (Linux v6.10's) sit next to the table in mm/page_flags.c, one per lname: a row
- * without one does not compile.
+ * One row per accessor name, for the `page-flags` command and the docs tests.  The one-line
+ * meanings (Linux v6.10's) and the tinymm code that sets each name sit next to the table in
+ * mm/page_flags.c, one per lname: a row without them does not compile.
  */
 struct pageflag_info {
 	const char *name;	/* lname */
 	int bit;
 	enum pf_policy policy;
 	const char *meaning;
+	const char *used_by;	/* "-", or the files (path[:function],...) that set it */
 };
 extern const struct pageflag_info pageflag_table[];
 extern const unsigned int pageflag_table_len;

@@ -2,7 +2,8 @@
  * kpageflags_test.c - stable_page_flags() and the `kpageflags` command on the host: the in-kernel
  * suite "kpageflags" under ASan/UBSan, then the command's exact text over a real memmap built by
  * memmap_init() on two "RAM banks" carved from host memory (tinymm's __va is the identity, so
- * host addresses serve as physical ones): reserved frames, a hole, live flags, a buddy block.
+ * host addresses serve as physical ones): reserved frames, a hole, live flags, a buddy block,
+ * the end at max_pfn.
  */
 #include "test.h"
 #include "tinymm/kernel-page-flags.h"
@@ -101,15 +102,66 @@ static void memmap_frames_at_the_top_are_reserved(void **state)
 	unsigned long end = pfn0 + 3 * BANK_PAGES, first = end - map_pages - 1;
 	char cmd[64], want[2048];
 
-	snprintf(cmd, sizeof(cmd), "kpageflags %#lx %lu", first, map_pages + 3);
+	snprintf(cmd, sizeof(cmd), "kpageflags %#lx %lu", first, map_pages + 1);
 	assert_int_equal(shim_run(cmd), 0);
 	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=%lu ---\n", first,
-		 map_pages + 3);
-	for (unsigned long p = first; p < end + 2; p++)
-		add_line(want, sizeof(want), p, p == first ? 0 : p < end ? 0x100000000ULL : 0x100000);
+		 map_pages + 1);
+	for (unsigned long p = first; p < end; p++)
+		add_line(want, sizeof(want), p, p == first ? 0 : 0x100000000ULL);
 	snprintf(want + strlen(want), sizeof(want) - strlen(want),
-		 "--- kpageflags end count=%lu ---\n", map_pages + 3);
+		 "--- kpageflags end count=%lu ---\n", map_pages + 1);
 	assert_string_equal(shim_console, want);
+}
+
+/*
+ * As /proc/kpageflags ends at max_pfn, the dump ends at the last frame with a struct page (the
+ * end of bank 1 here): the frame counts what was printed, one line after it says where it
+ * stopped, and a range starting there prints that line alone.  A count of 0xffffffff prints
+ * RAM's frames, not four billion lines.
+ */
+static void dump_stops_at_max_pfn(void **state)
+{
+	unsigned long max_pfn = pfn0 + 3 * BANK_PAGES;
+	char cmd[64], want[1024], stop[64];
+
+	snprintf(stop, sizeof(stop), "kpageflags: stopped at pfn %#lx (max_pfn)\n", max_pfn);
+	snprintf(cmd, sizeof(cmd), "kpageflags %#lx 5", max_pfn - 2);
+	assert_int_equal(shim_run(cmd), 0);
+	snprintf(want, sizeof(want), "--- kpageflags begin pfn=%#lx count=2 ---\n", max_pfn - 2);
+	add_line(want, sizeof(want), max_pfn - 2, 0x100000000ULL);	/* the memmap, at the top */
+	add_line(want, sizeof(want), max_pfn - 1, 0x100000000ULL);
+	strcat(want, "--- kpageflags end count=2 ---\n");
+	strcat(want, stop);
+	assert_string_equal(shim_console, want);
+
+	/* Exactly up to max_pfn: a whole frame, no stop line. */
+	snprintf(cmd, sizeof(cmd), "kpageflags %#lx 2", max_pfn - 2);
+	assert_int_equal(shim_run(cmd), 0);
+	assert_null(strstr(shim_console, "stopped"));
+	assert_non_null(strstr(shim_console, "--- kpageflags end count=2 ---\n"));
+
+	static const char *const beyond[] = { "kpageflags %#lx 1", "kpageflags %#lx 0xffffffff" };
+	for (unsigned int i = 0; i < ARRAY_SIZE(beyond); i++) {
+		snprintf(cmd, sizeof(cmd), beyond[i], max_pfn);
+		assert_int_equal(shim_run(cmd), 0);
+		assert_string_equal(shim_console, stop);
+	}
+	assert_int_equal(shim_run("kpageflags 0xffffffffffffffff 1"), 0);
+	assert_string_equal(shim_console, stop);
+
+	/* From RAM's first frame with a huge count: every pfn up to max_pfn once (the hole
+	 * between the banks too), then the stop line. */
+	snprintf(cmd, sizeof(cmd), "kpageflags %#lx 0xffffffff", pfn0);
+	assert_int_equal(shim_run(cmd), 0);
+	char head[96], tail[160];
+	snprintf(head, sizeof(head), "--- kpageflags begin pfn=%#lx count=%lu ---\n", pfn0,
+		 max_pfn - pfn0);
+	snprintf(tail, sizeof(tail), "\n%#lx 0x0000000100000000\n--- kpageflags end count=%lu ---\n%s",
+		 max_pfn - 1, max_pfn - pfn0, stop);
+	assert_memory_equal(shim_console, head, strlen(head));
+	size_t len = strlen(shim_console);
+	assert_true(len > strlen(tail));
+	assert_string_equal(shim_console + len - strlen(tail), tail);
 }
 
 static void live_flags_and_a_free_block_show(void **state)
@@ -161,10 +213,6 @@ static void bad_arguments_are_one_line_usage_errors(void **state)
 	assert_int_equal(shim_run("kpageflags 0xffffffffffffffff 2"), 2);
 	assert_string_equal(shim_console,
 			    "kpageflags: bad count '2' (1 or more, pfn + count - 1 at most 0xffffffffffffffff)\n");
-	/* The very last pfn is fine, and far beyond RAM is a hole. */
-	assert_int_equal(shim_run("kpageflags 0xffffffffffffffff 1"), 0);
-	assert_string_equal(shim_console, "--- kpageflags begin pfn=0xffffffffffffffff count=1 ---\n"
-			    "0xffffffffffffffff 0x0000000000100000\n--- kpageflags end count=1 ---\n");
 }
 
 static void help_describes_it(void **state)
@@ -182,6 +230,7 @@ int main(void)
 		cmocka_unit_test_setup(hole_between_banks_is_nopage, setup),
 		cmocka_unit_test_setup(memmap_frames_at_the_top_are_reserved, setup),
 		cmocka_unit_test_setup(live_flags_and_a_free_block_show, setup),
+		cmocka_unit_test_setup(dump_stops_at_max_pfn, setup),
 		cmocka_unit_test_setup(bad_arguments_are_one_line_usage_errors, setup),
 		cmocka_unit_test(help_describes_it),
 	};

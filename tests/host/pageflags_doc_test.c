@@ -11,13 +11,17 @@
  *     :policy: PF_NO_TAIL
  *     :scope: per folio            per page / per folio / second page
  *     :tinymm: folio_mark_uptodate() sets it; ...
+ *     :used by: include/tinymm/page-flags.h:folio_mark_uptodate    (or -: nothing sets it yet)
  *
  * is one accessor name of the code's table (pageflag_table, mm/page_flags.c).  The test fails,
  * naming each problem, when a name of the table has no section or a section names something the
  * table lacks; when a section's bit, alias-of or policy differs from the code; when the sections
  * are out of bit order (a bit's primary flag first, then its aliases); when a section's title
- * is not its flag's name; and when a function written as `name()` in a :tinymm: field is not in
- * the function list.  The list (every function tinymm defines, one per line) is made at build
+ * is not its flag's name; when a function written as `name()` in a :tinymm: field is not in
+ * the function list; when :used by: is not the row's used_by (PF_USED_BY_* in mm/page_flags.c,
+ * the `page-flags` command's last column, itself held to the code by host.pageflags_users); and
+ * when the section "Flags tinymm does not use yet" does not name, as ``PG_x``, exactly the rows
+ * whose used_by is "-".  The list (every function tinymm defines, one per line) is made at build
  * time by cmake/host.cmake from nm of the portable objects, the preprocessed headers (so the
  * generated accessors are in it) and a scan of all C sources for definitions.
  *
@@ -59,9 +63,9 @@ static void problem(struct problems *p, const char *fmt, ...)
 }
 
 /* ---- the document ---- */
-enum field { F_BIT, F_NAME, F_ALIAS_OF, F_POLICY, F_SCOPE, F_TINYMM, NR_FIELDS };
+enum field { F_BIT, F_NAME, F_ALIAS_OF, F_POLICY, F_SCOPE, F_TINYMM, F_USED_BY, NR_FIELDS };
 static const char *const field_names[NR_FIELDS] = {
-	"bit", "name", "alias of", "policy", "scope", "tinymm",
+	"bit", "name", "alias of", "policy", "scope", "tinymm", "used by",
 };
 
 #define MAX_SECTIONS	128
@@ -156,7 +160,8 @@ static int parse_doc(const char *text, struct section *out, int max, struct prob
 						field = f;
 				if (field < 0) {
 					problem(p, "line %d: unknown field \":%.*s:\" in section \"%s\" "
-						"(the fields are :bit: :name: :alias of: :policy: :scope: :tinymm:)",
+						"(the fields are :bit: :name: :alias of: :policy: :scope: :tinymm: "
+						":used by:)",
 						lineno, (int)klen, s + 1, cur.title);
 				} else if (cur.has[field]) {
 					problem(p, "line %d: section \"%s\" has :%s: twice", lineno, cur.title,
@@ -251,6 +256,61 @@ static bool is_primary(const struct pageflag_info *row)
 	return !strcmp(pageflag_name(row->bit), row->name);
 }
 
+/*
+ * The section titled UNUSED_TITLE names, as ``PG_x``, exactly the rows whose used_by is "-" (the
+ * flags tinymm does not use yet), each once.
+ */
+#define UNUSED_TITLE "Flags tinymm does not use yet"
+static void check_unused_list(const char *doc, struct problems *p)
+{
+	char key[64];
+	bool named[256] = { false };
+
+	snprintf(key, sizeof(key), "\n%s\n", UNUSED_TITLE);
+	const char *s = strstr(doc, key);
+	if (!s) {
+		problem(p, "no section \"%s\" listing the flags whose used by is -", UNUSED_TITLE);
+		return;
+	}
+	s += strlen(key);
+	s = s + strcspn(s, "\n");		/* past the title's underline */
+	/* the section ends at the next title: a line underlined by an adornment at least as long */
+	const char *end = s;
+	while (*end) {
+		const char *l = end + 1, *e = l + strcspn(l, "\n");
+		if (!*e)
+			break;
+		const char *u = e + 1;
+		size_t ulen = strcspn(u, "\n");
+		if (e > l && !isspace((unsigned char)*l) && is_adornment(u, ulen) &&
+		    ulen >= (size_t)(e - l))
+			break;
+		end = e;
+	}
+	for (const char *t = s; (t = strstr(t, "``PG_")) && t < end; t += 5) {
+		const char *n = t + 5, *q = strstr(n, "``");
+		if (!q || q > end)
+			break;
+		char lname[40];
+		snprintf(lname, sizeof(lname), "%.*s", (int)(q - n), n);
+		const struct pageflag_info *row = table_row(lname);
+		if (!row)
+			problem(p, "\"%s\" names PG_%s, which the code's flag table lacks", UNUSED_TITLE,
+				lname);
+		else if (strcmp(row->used_by, "-"))
+			problem(p, "\"%s\" names PG_%s, which the code says %s uses", UNUSED_TITLE, lname,
+				row->used_by);
+		else if (named[row - pageflag_table])
+			problem(p, "\"%s\" names PG_%s twice", UNUSED_TITLE, lname);
+		else
+			named[row - pageflag_table] = true;
+	}
+	for (unsigned int i = 0; i < pageflag_table_len; i++)
+		if (!strcmp(pageflag_table[i].used_by, "-") && !named[i])
+			problem(p, "\"%s\" does not name PG_%s, which nothing sets (used by -)",
+				UNUSED_TITLE, pageflag_table[i].name);
+}
+
 /* The whole check: @doc against pageflag_table, its :tinymm: names against @list. */
 static void check_doc(const char *doc, const char *list, struct problems *p)
 {
@@ -331,6 +391,10 @@ static void check_doc(const char *doc, const char *list, struct problems *p)
 				name, row->bit, pageflag_name(row->bit));
 		prev_bit = row->bit;
 
+		if (strcmp(s->value[F_USED_BY], row->used_by))
+			problem(p, "line %d: %s: the document says used by %s, the code (PF_USED_BY_%s) "
+				"says %s", s->line, name, s->value[F_USED_BY], row->name, row->used_by);
+
 		check_functions(s->value[F_TINYMM], list, s, p);
 	}
 	for (unsigned int i = 0; i < pageflag_table_len; i++)
@@ -338,6 +402,7 @@ static void check_doc(const char *doc, const char *list, struct problems *p)
 			problem(p, "PG_%s (bit %d, %s) is in the code's flag table but missing from the "
 				"document", pageflag_table[i].name, pageflag_table[i].bit,
 				pf_policy_name(pageflag_table[i].policy));
+	check_unused_list(doc, p);
 }
 
 /* ---- helpers for the unit cases ---- */
@@ -360,7 +425,8 @@ static char *read_text(const char *path)
 
 /*
  * A correct document made from the table itself: an intro section without fields, then one
- * section per row in bit order (primary first).  @tinymm goes into every :tinymm: field.
+ * section per row in bit order (primary first), then the list of the flags nothing sets.
+ * @tinymm goes into every :tinymm: field.
  */
 static char *doc_from_table(const char *tinymm)
 {
@@ -383,11 +449,18 @@ static char *doc_from_table(const char *tinymm)
 				rule[strlen(r->name)] = '\0';
 				len += (size_t)snprintf(doc + len, cap - len,
 					"%s\n%s\n\n:bit: %d\n:name: PG_%s\n:alias of: %s\n:policy: %s\n"
-					":scope: %s\n:tinymm: %s\n\nProse.\n\n", r->name, rule, r->bit, r->name,
-					alias, pf_policy_name(r->policy),
-					r->policy == PF_SECOND ? "second page" : "per folio", tinymm);
+					":scope: %s\n:tinymm: %s\n:used by: %s\n\nProse.\n\n", r->name, rule,
+					r->bit, r->name, alias, pf_policy_name(r->policy),
+					r->policy == PF_SECOND ? "second page" : "per folio", tinymm, r->used_by);
 				assert_true(len < cap);
 			}
+	len += (size_t)snprintf(doc + len, cap - len, "%s\n=============================\n\n"
+				"These:", UNUSED_TITLE);
+	for (unsigned int i = 0; i < pageflag_table_len; i++)
+		if (!strcmp(pageflag_table[i].used_by, "-"))
+			len += (size_t)snprintf(doc + len, cap - len, " ``PG_%s``", pageflag_table[i].name);
+	len += (size_t)snprintf(doc + len, cap - len, ".\n\nEnd\n===\n\nNot ``PG_locked``.\n");
+	assert_true(len < cap);
 	return doc;
 }
 
@@ -488,7 +561,7 @@ static void missing_and_extra_sections_fail(void **state)
 	free(bad);
 	/* a section for a flag the code does not have (Linux v6.10's PG_error, say) */
 	bad = edit(doc, cut, "error\n=====\n\n:bit: 4\n:name: PG_error\n:alias of: (none)\n"
-		   ":policy: PF_NO_TAIL\n:scope: per folio\n:tinymm: comes with nothing\n\n");
+		   ":policy: PF_NO_TAIL\n:scope: per folio\n:tinymm: comes with nothing\n:used by: -\n\n");
 	expect_problem(bad, 2, "section for PG_error, which the code's flag table lacks");
 	free(bad);
 	/* the same section twice */
@@ -545,8 +618,7 @@ static void order_title_and_fields_fail(void **state)
 	expect_problem(bad, 1, "section \"Clean\" describes PG_dirty");
 	free(bad);
 	/* a field missing, an unknown field */
-	bad = edit(doc, ":scope: per folio\n:tinymm: comes with reclaim\n\nProse.\n\nwriteback",
-		   ":tinymm: comes with reclaim\n\nProse.\n\nwriteback");
+	bad = edit(doc, ":scope: per folio\n:tinymm: comes with reclaim\n", ":tinymm: comes with reclaim\n");
 	expect_problem(bad, 1, "section \"locked\" lacks a :scope: value");
 	free(bad);
 	bad = edit(doc, ":bit: 0\n", ":bit: 0\n:bits: 0\n");
@@ -561,6 +633,34 @@ static void order_title_and_fields_fail(void **state)
 	free(ws);
 	free(both);
 	free(swapped);
+	free(doc);
+}
+
+static void wrong_used_by_and_unused_list_fail(void **state)
+{
+	char *doc = doc_from_table("comes with reclaim");
+	/* a section's :used by: that is not the code's */
+	char *bad = edit(doc, ":tinymm: comes with reclaim\n:used by: -\n\nProse.\n\nhwpoison",
+		   ":tinymm: comes with reclaim\n:used by: mm/vmscan.c\n\nProse.\n\nhwpoison");
+	expect_problem(bad, 1, "PG_uncached: the document says used by mm/vmscan.c, the code "
+		       "(PF_USED_BY_uncached) says -");
+	free(bad);
+	/* the list of unused flags: one missing, one that is used, one twice, one unknown */
+	bad = edit(doc, " ``PG_uncached``", "");
+	expect_problem(bad, 1, "does not name PG_uncached, which nothing sets (used by -)");
+	free(bad);
+	bad = edit(doc, " ``PG_uncached``", " ``PG_uncached`` ``PG_reserved`` ``PG_uncached`` ``PG_error``");
+	expect_problem(bad, 3, "names PG_reserved, which the code says mm/memmap.c,mm/mm_init.c uses");
+	expect_problem(bad, 3, "names PG_uncached twice");
+	expect_problem(bad, 3, "names PG_error, which the code's flag table lacks");
+	free(bad);
+	/* the list ends at the next title: ``PG_locked`` below it is not in the list */
+	bad = edit(doc, "These:", "Intro\n\nThese:");
+	expect_problem(bad, 0, "");
+	free(bad);
+	bad = edit(doc, "Flags tinymm does not use yet\n", "Flags tinymm does use\n");
+	expect_problem(bad, 1, "no section \"Flags tinymm does not use yet\"");
+	free(bad);
 	free(doc);
 }
 
@@ -589,6 +689,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(missing_and_extra_sections_fail),
 		cmocka_unit_test(wrong_alias_policy_scope_fail),
 		cmocka_unit_test(order_title_and_fields_fail),
+		cmocka_unit_test(wrong_used_by_and_unused_list_fail),
 		cmocka_unit_test(real_document_matches_code),
 	};
 	if (argc != 3) {

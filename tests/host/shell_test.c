@@ -1,5 +1,6 @@
 /* shell_test.c - word splitting, the command table, tinymm.run scripts and line editing. */
 #include "test.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/shell.h"
 
 static int last_argc;
@@ -23,6 +24,39 @@ static const struct shell_cmd cmds[] = {
 	{ "false", "", "", cmd_false },
 };
 #define END (cmds + 2)
+
+/*
+ * `help` lists the commands of the shell_cmds section: these three are in it (the section
+ * holds what the test links).  A name with its usage that fills the 24-column name column
+ * exactly stays on one line; one character more, or a usage as long as blk's, goes on a line
+ * of its own, whole, and the description follows on the next, indented to the column.
+ */
+SHELL_COMMAND(fits, "<nineteen--columns>", "fits its column", cmd_echo);
+SHELL_COMMAND(fits2, "<nineteen--columns>", "one column too wide", cmd_echo);
+SHELL_COMMAND(wide, "list|stats|read|sha256|readrand|write|pfn|inject ... | and more after 48",
+	      "a usage far wider than the column", cmd_echo);
+static int set_nothing(const char *val)
+{
+	return 0;
+}
+KPARAM(a_rather_long_option_name, set_nothing, "an option wider than the column");
+
+static void help_wraps_long_names(void **state)
+{
+	assert_int_equal(shim_run("help"), 0);
+	assert_console_has("\n  fits <nineteen--columns> fits its column\n");
+	assert_console_has("\n  fits2 <nineteen--columns>\n                           one column too wide\n");
+	assert_console_has("  wide list|stats|read|sha256|readrand|write|pfn|inject ... | and more after 48\n"
+			   "                           a usage far wider than the column\n");
+	assert_console_has("\n  help [command]           list the commands, or describe one\n");
+	assert_console_has("\n  tinymm.run=<cmd>; <cmd>  run shell commands, then power off\n");
+	assert_console_has("\n  tinymm.a_rather_long_option_name=\n"
+			   "                           an option wider than the column\n");
+	assert_int_equal(shim_run("help wide"), 0);
+	assert_string_equal(shim_console,
+			    "wide list|stats|read|sha256|readrand|write|pfn|inject ... | and more after 48\n"
+			    "    a usage far wider than the column\n");
+}
 
 static void splits_words_and_dispatches(void **state)
 {
@@ -125,6 +159,7 @@ static void line_editor_stops_at_full_line(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(help_wraps_long_names),
 		cmocka_unit_test(splits_words_and_dispatches),
 		cmocka_unit_test(unknown_command_is_one_line_and_127),
 		cmocka_unit_test(too_many_arguments),

@@ -19,5 +19,7 @@ add_test(NAME host.fdt COMMAND fdt_test ${QEMU_DTBS} ${CMAKE_BINARY_DIR}/dtb/goo
 add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
 add_test(NAME host.dt_memory COMMAND dt_memory_test ${CMAKE_BINARY_DIR}/dtb ${QDTB})
 set_tests_properties(host.fdt host.devicetree host.dt_memory PROPERTIES FIXTURES_REQUIRED qemu_dtbs)
+# page-flags' `used by` column (PF_USED_BY_* in mm/page_flags.c) against the setters in the tree.
+add_test(NAME host.pageflags_users COMMAND pageflags_users_test ${CMAKE_SOURCE_DIR})
 add_test(NAME host.pageflags_doc COMMAND pageflags_doc_test ${CMAKE_SOURCE_DIR}/docs/page-flags.rst
   ${CMAKE_BINARY_DIR}/tinymm_functions.txt)

@@ -2,7 +2,7 @@
  * kpageflags_ktest.c - suite "kpageflags": stable_page_flags() of hand-built struct pages (static
  * arrays, never the live memmap) in each state tinymm can put a page in, each against its exact
  * KPF word written out in hex, so the KPF bit numbers are checked too (Linux v6.10's: LOCKED 0 ...
- * PGTABLE 26, RESERVED 32 ... ARCH_2 41).  The host runs it as well (tests/host/kpageflags_test.c).
+ * PGTABLE 26, RESERVED 32 ... ARCH_3 42).  The host runs it as well (tests/host/kpageflags_test.c).
  */
 #include <string.h>
 #include "tinymm/kernel-page-flags.h"
@@ -74,12 +74,11 @@ static void each_flag_has_its_kpf_bit(struct ktest *t)
 	KTEST_EXPECT_EQ(t, with_flag(PG_arch_1), 0x4000000000LL);	/* KPF_ARCH 38 */
 	KTEST_EXPECT_EQ(t, with_flag(PG_uncached), 0x8000000000LL);	/* KPF_UNCACHED 39 */
 	KTEST_EXPECT_EQ(t, with_flag(PG_arch_2), 0x20000000000LL);	/* KPF_ARCH_2 41 */
-	/* Flags v6.10 exports no bit for: waiters, workingset, young, and arch_3 (KPF_ARCH_3 is
-	 * from late 2024). */
+	KTEST_EXPECT_EQ(t, with_flag(PG_arch_3), 0x40000000000LL);	/* KPF_ARCH_3 42 */
+	/* Flags v6.10 exports no bit for: waiters, workingset, young. */
 	KTEST_EXPECT_EQ(t, with_flag(PG_waiters), 0);
 	KTEST_EXPECT_EQ(t, with_flag(PG_workingset), 0);
 	KTEST_EXPECT_EQ(t, with_flag(PG_young), 0);
-	KTEST_EXPECT_EQ(t, with_flag(PG_arch_3), 0);
 }
 
 static void swapcache_needs_swapbacked(struct ktest *t)

@@ -17,10 +17,15 @@ foreach(b ${TINYMM_BOARDS})
   add_test(NAME ${b}.kpageflags.whole_ram COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/kpageflags_boot.sh
     --board ${b} --pfn ${first} --out ${CMAKE_BINARY_DIR}/kpageflags)
   set_tests_properties(${b}.kpageflags.whole_ram PROPERTIES TIMEOUT 90 LABELS qemu)
-  # The frame's text on the console: a hole below RAM, RAM's first frame, a usage error.
+  # The frame's text on the console: a hole below RAM, RAM's first frame, a usage error, and a
+  # huge count from RAM's last two frames, cut at max_pfn (the end of 256M of RAM).
+  math(EXPR max_pfn "${first} + 0x10000" OUTPUT_FORMAT HEXADECIMAL)
+  math(EXPR near_end "${max_pfn} - 2" OUTPUT_FORMAT HEXADECIMAL)
   boot_test(${b}.kpageflags.frame_and_usage ${b}
-    --append "tinymm.run=kpageflags 0 2$<SEMICOLON> kpageflags ${first} 1$<SEMICOLON> kpageflags ${first}"
+    --append "tinymm.run=kpageflags 0 2$<SEMICOLON> kpageflags ${first} 1$<SEMICOLON> kpageflags ${first}$<SEMICOLON> kpageflags ${near_end} 0x10000000"
     --status 1 --expect "^--- kpageflags begin pfn=0x0 count=2 ---$" --expect "^0x1 0x0000000000100000$"
     --expect "^--- kpageflags end count=2 ---$" --expect "^${first} 0x0000000100000000$"
-    --expect "^kpageflags: usage: kpageflags <pfn> <count>$")
+    --expect "^kpageflags: usage: kpageflags <pfn> <count>$"
+    --expect "^--- kpageflags begin pfn=${near_end} count=2 ---$"
+    --expect "^kpageflags: stopped at pfn ${max_pfn} \\(max_pfn\\)$")
 endforeach()

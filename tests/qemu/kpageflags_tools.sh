@@ -67,8 +67,8 @@ sed 's/^/12:00:01 /' "$log" | "$extract" - "$work/prefixed.bin" >/dev/null &&
 "$pagemap" "$work/kpf.bin" >"$work/table"
 printf '%s\n' \
   "             flags	page-count       MB  symbolic-flags			long-symbolic-flags" \
-  "0x0000000000000000	        12        0  ____________________________________________	" \
-  "0x0000000000100000	    524332     2048  ____________________n_______________________	nopage" \
+  "0x0000000000000000	        12        0  _____________________________________________	" \
+  "0x0000000000100000	    524332     2048  ____________________n________________________	nopage" \
   "             total	    524344     2048" >"$work/want"
 diff -u "$work/want" "$work/table" || fail "default table"
 # ...-r shows it.  Rows come in page-types' hash-slot order: flags 0 has slot 0, any other word
@@ -76,22 +76,22 @@ diff -u "$work/want" "$work/table" || fail "default table"
 "$pagemap" -r "$work/kpf.bin" >"$work/table"
 printf '%s\n' \
   "             flags	page-count       MB  symbolic-flags			long-symbolic-flags" \
-  "0x0000000000000000	         2        0  ____________________________________________	" \
-  "0x0000000000100000	    524332     2048  ____________________n_______________________	nopage" \
-  "0x0000000100000000	        10        0  ___________________________r________________	reserved" \
+  "0x0000000000000000	         2        0  _____________________________________________	" \
+  "0x0000000000100000	    524332     2048  ____________________n________________________	nopage" \
+  "0x0000000100000000	        10        0  ___________________________r_________________	reserved" \
   "             total	    524344     2048" >"$work/want"
 diff -u "$work/want" "$work/table" || fail "raw table"
 "$pagemap" -r -l -a 0x7fffe+12 -a 0x80035,0x80038 "$work/kpf.bin" >"$work/table"
 printf '%s\n' "offset	len	flags" \
-  "7fffe	2	____________________n_______________________" \
-  "80000	8	___________________________r________________" \
-  "80008	2	____________________n_______________________" \
-  "80035	1	___________________________r________________" \
-  "80036	2	____________________________________________" "" "" \
+  "7fffe	2	____________________n________________________" \
+  "80000	8	___________________________r_________________" \
+  "80008	2	____________________n________________________" \
+  "80035	1	___________________________r_________________" \
+  "80036	2	_____________________________________________" "" "" \
   "             flags	page-count       MB  symbolic-flags			long-symbolic-flags" \
-  "0x0000000000000000	         2        0  ____________________________________________	" \
-  "0x0000000000100000	         4        0  ____________________n_______________________	nopage" \
-  "0x0000000100000000	         9        0  ___________________________r________________	reserved" \
+  "0x0000000000000000	         2        0  _____________________________________________	" \
+  "0x0000000000100000	         4        0  ____________________n________________________	nopage" \
+  "0x0000000100000000	         9        0  ___________________________r_________________	reserved" \
   "             total	        15        0" >"$work/want"
 diff -u "$work/want" "$work/table" || fail "listing with address ranges"
 printf 'x' >>"$work/stdin.bin"
@@ -118,4 +118,33 @@ small = Image.open(sys.argv[2])
 assert small.size == (100 + 16 * 2 + 20 + 240, 260), small.size
 assert small.getpixel((100 + 2 * 6 + 1, 30 + 2 * 3 + 1)) == (245, 245, 245)   # frame 0x36
 EOF
+# 5. --png under a python3 without PIL (a pyenv or venv one first on PATH, while Debian's
+# python3-pil serves /usr/bin/python3 only): one line saying what to install, exit 1, nothing on
+# stdout and no file; the tool itself (#!/usr/bin/python3) still draws with that PATH.
+mkdir -p "$work/nopil/PIL" "$work/bin"
+echo 'raise ModuleNotFoundError("No module named PIL", name="PIL")' >"$work/nopil/PIL/__init__.py"
+printf '#!/bin/sh\nPYTHONPATH=%s exec /usr/bin/python3 "$@"\n' "$work/nopil" >"$work/bin/python3"
+chmod +x "$work/bin/python3"
+rm -f "$work/nopil.png"
+rc=0; PATH=$work/bin:$PATH python3 "$pagemap" "$work/kpf.bin" --png "$work/nopil.png" \
+  >"$work/out" 2>"$work/err" || rc=$?
+[ "$rc" = 1 ] || fail "--png without PIL: exit $rc, want 1: $(cat "$work/err")"
+[ "$(wc -l <"$work/err")" = 1 ] || fail "--png without PIL: stderr is not one line: $(cat "$work/err")"
+grep -Eq "^pagemap.py: --png needs PIL, which .+ cannot import: install python3-pil \(tools/install-deps\) and run tools/pagemap.py itself \(#!/usr/bin/python3\)$" \
+  "$work/err" || fail "--png without PIL: message '$(cat "$work/err")'"
+[ ! -s "$work/out" ] && [ ! -e "$work/nopil.png" ] || fail "--png without PIL printed a table or wrote a file"
+PATH=$work/bin:$PATH "$pagemap" "$work/kpf.bin" -N --png "$work/nopil.png" 2>/dev/null &&
+  [ -s "$work/nopil.png" ] || fail "tools/pagemap.py --png with a PIL-less python3 first on PATH"
+
+# 6. KPF_ARCH_3 (42) is a bit page-types (v6.10) names: "H:arch_3", shown with -r only.
+python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=3Q", 0x100000, 1 << 42, 1 << 41 | 1 << 42))' >"$work/arch3.bin"
+"$pagemap" -r "$work/arch3.bin" >"$work/table" || fail "pagemap.py -r on KPF_ARCH_3 exited $?"
+printf '%s\n' \
+  "             flags	page-count       MB  symbolic-flags			long-symbolic-flags" \
+  "0x0000000000100000	         1        0  ____________________n________________________	nopage" \
+  "0x0000040000000000	         1        0  _____________________________________H_______	arch_3" \
+  "0x0000060000000000	         1        0  ____________________________________HH_______	arch_2,arch_3" \
+  "             total	         3        0" >"$work/want"
+diff -u "$work/want" "$work/table" || fail "KPF_ARCH_3 in pagemap.py's table"
+
 echo "kpageflags_tools: PASS"

@@ -1,8 +1,9 @@
 # The page commands on every board (included from tests/qemu/tests.cmake, which defines
 # boot_test): `page <pfn>` on the kernel's first frame (its pfn from the board's load address),
 # `page 0xdeadbeef` and bad arguments, and `page-flags` listing every accessor name with its
-# policy.  The names come from the table itself (__PAGEFLAG_ACCESSORS in page-flags.h), so a
-# new flag is checked here without an edit.
+# policy and, last on the line, its `used by`.  The names come from the table itself
+# (__PAGEFLAG_ACCESSORS in page-flags.h) and the used-by values from PF_USED_BY_* in
+# mm/page_flags.c, so a new flag or user is checked here without an edit.
 
 set(PF_HEADER_FILE ${CMAKE_SOURCE_DIR}/include/tinymm/page-flags.h)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PF_HEADER_FILE})
@@ -14,11 +15,23 @@ if(PF_NROWS LESS 30)
   message(FATAL_ERROR "tests/qemu/pageflags.cmake: found ${PF_NROWS} rows of __PAGEFLAG_ACCESSORS in "
     "${PF_HEADER_FILE}; the row pattern no longer matches the table")
 endif()
-set(PF_EXPECT --expect "^name +bit +alias of +policy +meaning$")
+set(PF_USED_FILE ${CMAKE_SOURCE_DIR}/mm/page_flags.c)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PF_USED_FILE})
+file(STRINGS ${PF_USED_FILE} PF_USED_LINES REGEX "^#define PF_USED_BY_")
+set(PF_EXPECT --expect "^name +bit +alias of +policy +meaning +used by$")
 foreach(row ${PF_ROWS})
   string(REGEX REPLACE "${PF_ROW_RE}" "\\1" name "${row}")
   string(REGEX REPLACE "${PF_ROW_RE}" "\\2" policy "${row}")
-  list(APPEND PF_EXPECT --expect "^${name} +[0-9]+ +[-a-z0-9_]+ +${policy} +[^ ]")
+  set(used "")
+  foreach(line ${PF_USED_LINES})
+    if(line MATCHES "^#define PF_USED_BY_${name}[ \t]+\"([^\"]+)\"")
+      string(REPLACE "." "[.]" used "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  if(used STREQUAL "")
+    message(FATAL_ERROR "tests/qemu/pageflags.cmake: no PF_USED_BY_${name} in ${PF_USED_FILE}")
+  endif()
+  list(APPEND PF_EXPECT --expect "^${name} +[0-9]+ +[-a-z0-9_]+ +${policy} +[^ ].*[^ ] {2,}${used}$")
 endforeach()
 
 foreach(b ${TINYMM_BOARDS})

@@ -50,7 +50,12 @@ foreach(b ${TINYMM_BOARDS})
     --append "tinymm.run=nosuchcmd$<SEMICOLON> memmap extra$<SEMICOLON> version$<SEMICOLON> poweroff 300$<SEMICOLON> help"
     --status 1 --expect "^nosuchcmd: unknown command \\(try 'help'\\)$"
     --expect "^memmap: unexpected argument 'extra'$" --expect "^tinymm [^ ]+ \\(${b}, "
-    --expect "^poweroff: usage: poweroff \\[status 0-255\\]$" --expect "^  version +print")
+    --expect "^poweroff: usage: poweroff \\[status 0-255\\]$" --expect "^  version +print"
+    # help: a usage wider than its 24-column name column is printed whole, the description
+    # on the next line, indented to the column
+    --expect "^  blk list[|]stats[|]read[|]sha256[|]readrand[|]write[|]pfn[|]inject [.][.][.]$"
+    --expect "^  hwpoison inject[|]inject-hw[|]unpoison[|]soft-offline <pfn> [|] list [|] stats$"
+    --expect "^ {27}block devices: list, counters, " --expect "^ {27}memory errors: inject ")
   # The interactive shell: backspace, Ctrl-U, Ctrl-C, then a command that powers off.
   boot_test(${b}.shell_line_editing ${b} --input "helx\\x7fp\\rjunk\\x15meminfo\\rabc\\x03poweroff 5\\r"
     --status 5 --expect "^  meminfo +memory usage" --expect "^MemTotal: +[0-9]+ kB$"
