@@ -137,6 +137,14 @@ static inline void set_page_pcp_mt(struct page *page, int mt)
 /* ... and none at all when handed out, but HWPoison (v6.10's PAGE_FLAGS_CHECK_AT_PREP). */
 #define PAGE_FLAGS_CHECK_AT_PREP	(PAGEFLAGS_MASK & ~(1UL << PG_hwpoison))
 void bad_page(struct page *page, const char *reason);
+/* bad_page()'s rate limit, v6.10's statics (here for tests): a burst of BAD_PAGE_BURST reports
+ * from resume - 60 s on; after it, reports before resume are only counted in nr_unshown. */
+#define BAD_PAGE_BURST	60
+struct bad_page_ratelimit {
+	unsigned long resume;		/* jiffies */
+	unsigned long nr_shown, nr_unshown;
+};
+extern struct bad_page_ratelimit bad_page_rs;
 /* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
 void format_page_flags(char *buf, size_t len, unsigned long flags);
 void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* v6.10's %pGg */
