@@ -662,7 +662,9 @@ static void mlocked_page(struct ktest *t)
 	hw_unpoison(t, pfn);			/* the last put clears PG_mlocked quietly */
 }
 
-/* On the LRU but out of its mapping (truncated while someone held it): Ignored, left as is. */
+/* On the LRU but out of its mapping (truncated while someone held it): Ignored, left as is.
+ * A filesystem's PG_checked left on it is the swapcache bit, but without PG_swapbacked the folio
+ * is not in the swap cache (v6.10's folio_test_swapcache()), so it is still "truncated". */
 static void already_truncated_lru_page(struct ktest *t)
 {
 	struct hw_counts c;
@@ -672,6 +674,7 @@ static void already_truncated_lru_page(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, !IS_ERR_OR_NULL(f));
 	truncate_inode_pages(&hw_mapping, 2 * PAGE_SIZE);	/* our reference keeps it listed */
 	KTEST_ASSERT_TRUE(t, f->mapping == NULL && folio_test_lru(f));
+	folio_set_checked(f);
 	unsigned long pfn = page_to_pfn(&f->page);
 	hw_counts(&c);
 	hw_mark();
