@@ -277,5 +277,10 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
  * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
 int get_hwpoison_page(struct page *p, int flags);
 bool mf_folio_isolate_lru(struct folio *folio);
+/* Test hook (KTAP hwpoison; NULL otherwise): what a racing thread could do to the frame where
+ * memory_failure() has no lock on it: at the start of each pass (MF_RACE_PASS), and between
+ * the first look at its compound state and the folio lock (MF_RACE_LOCK). */
+enum mf_race_point { MF_RACE_PASS, MF_RACE_LOCK };
+extern void (*mf_race_hook)(struct page *p, enum mf_race_point where);
 
 #endif

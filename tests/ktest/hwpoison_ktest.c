@@ -44,7 +44,7 @@ void log_buf_dump(void (*out)(const char *s, size_t n));	/* kernel/printk.c */
 #define HW_DISK_PAGES	32
 #define HW_ALLOCS	100000
 
-static struct address_space hw_mapping;
+struct address_space hw_mapping;
 static unsigned long hw_reads;		/* read_folio calls: a refetch shows here */
 static long hw_poisoned_before;
 static unsigned long hw_lru_base[NR_LRU_LISTS];
@@ -740,6 +740,8 @@ static const struct ktest_case hwpoison_cases[] = {
 	{ "mlocked_page", mlocked_page_case },
 	{ "already_truncated_lru_page", already_truncated_lru_page_case },
 	{ "still_referenced_page", still_referenced_page_case },
+	{ "became_large_before_the_lock", became_large_before_the_lock_case },
+	{ "different_compound_after_locking", different_compound_after_locking_case },
 	{ "kernel_page", kernel_page_case },
 	{ "kernel_page_unpoisoned_in_use", kernel_page_unpoisoned_in_use_case },
 	{ "high_order_kernel_page_tail", high_order_kernel_page_tail_case },
