@@ -137,6 +137,14 @@ static inline void set_page_pcp_mt(struct page *page, int mt)
 /* ... and none at all when handed out, but HWPoison (v6.10's PAGE_FLAGS_CHECK_AT_PREP). */
 #define PAGE_FLAGS_CHECK_AT_PREP	(PAGEFLAGS_MASK & ~(1UL << PG_hwpoison))
 void bad_page(struct page *page, const char *reason);
+/* bad_page()'s rate limit, v6.10's statics (here for tests): a burst of BAD_PAGE_BURST reports
+ * from resume - 60 s on; after it, reports before resume are only counted in nr_unshown. */
+#define BAD_PAGE_BURST	60
+struct bad_page_ratelimit {
+	unsigned long resume;		/* jiffies */
+	unsigned long nr_shown, nr_unshown;
+};
+extern struct bad_page_ratelimit bad_page_rs;
 /* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
 void format_page_flags(char *buf, size_t len, unsigned long flags);
 void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* v6.10's %pGg */
@@ -291,5 +299,10 @@ unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp);
  * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
 int get_hwpoison_page(struct page *p, int flags);
 bool mf_folio_isolate_lru(struct folio *folio);
+/* Test hook (KTAP hwpoison; NULL otherwise): what a racing thread could do to the frame where
+ * memory_failure() has no lock on it: at the start of each pass (MF_RACE_PASS), and between
+ * the first look at its compound state and the folio lock (MF_RACE_LOCK). */
+enum mf_race_point { MF_RACE_PASS, MF_RACE_LOCK };
+extern void (*mf_race_hook)(struct page *p, enum mf_race_point where);
 
 #endif

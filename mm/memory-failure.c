@@ -8,8 +8,9 @@
  * a free frame is taken off the buddy lists and keeps one reference forever; a frame that is
  * neither on an LRU nor free (kernel, slab, reserved, a tail of a high-order block) is
  * "unhandlable": left to its owner; a large folio gets PG_has_hwpoisoned and would be split
- * ("unsplit thp" when it cannot be); then the folio lock, writeback waited for, the truncated
- * check, and v6.10's error_states[] on a flags snapshot.  Every outcome is one action_result():
+ * ("unsplit thp" when it cannot be); then the folio lock (a folio that became large meanwhile:
+ * once more from the start, then "different compound page after locking"), writeback waited
+ * for, the truncated check, and v6.10's error_states[] on a flags snapshot.  Every outcome is one action_result():
  * "Memory failure: 0x<pfn>: recovery action for <state>: <result>", num_poisoned_pages and the
  * node's statistics (kept, with the per-frame records, in mm/hwpoison_state.c).
  * unpoison_memory() undoes a software injection; page_handle_poison() is the end of soft offline
@@ -33,8 +34,11 @@
  * process killing or unmapping (no page tables yet), no hugetlb, no memory_failure_queue (no
  * machine-check interrupt; the shell injects), no sysctl (recovery is always on); the per-CPU
  * lists are drained with interrupts masked instead of zone_pcp_disable(); records of each
- * frame for `hwpoison list`; unpoison of a frame left to its owner only clears the mark (v6.10
- * would drop a reference it never took); unpoison messages are not ratelimited (tests read them).
+ * frame for `hwpoison list`, and a debug-level line saying what a frame left to its owner is
+ * (the console shows v6.10's lines alone); unpoison of a frame left to its owner only clears the
+ * mark (v6.10 would drop a reference it never took); unpoison messages are not ratelimited
+ * (tests read them).  mf_race_hook lets a KTAP case change the frame where a racing thread
+ * could.
  */
 #define pr_fmt(fmt) "Memory failure: " fmt
 
@@ -161,6 +165,10 @@ static int __get_hwpoison_page(struct page *page, int flags)
 }
 
 #define GET_PAGE_MAX_RETRY_NUM 3
+/* tinymm's, from memory_failure() to get_any_page(): not a word of an unhandlable page yet.
+ * memory_failure() may look again (mf_settle) and says it once, when it stops, so the console
+ * has v6.10's one "unhandlable page." line per failure. */
+#define MF_UNHANDLABLE_QUIET	(1 << 16)
 
 /* v6.10's get_any_page(): 1 (in use, referenced), 0 (free), -EBUSY / -EIO (unhandlable). */
 static int get_any_page(struct page *p, int flags)
@@ -208,7 +216,7 @@ try_again:
 		ret = -EIO;
 	}
 out:
-	if (ret == -EIO)
+	if (ret == -EIO && !(flags & MF_UNHANDLABLE_QUIET))
 		pr_err("%#lx: unhandlable page.\n", page_to_pfn(p));
 	return ret;
 }
@@ -506,12 +514,15 @@ static int try_to_split_thp_page(struct page *page)
 	return -EBUSY;
 }
 
-/* tinymm's loud line for a frame left to its owner (v6.10 only says "unhandlable page."). */
+/* tinymm's line for a frame left to its owner, at debug level so the console shows v6.10's
+ * lines alone ("unhandlable page.", then the recovery action); `dmesg` has it. */
 static void mf_warn_left_alone(unsigned long pfn)
 {
-	printk(KERN_WARNING "Memory failure: %#lx: %s: left to its owner, kept from the allocator "
+	printk(KERN_DEBUG "Memory failure: %#lx: %s: left to its owner, kept from the allocator "
 	       "once freed\n", pfn, mf_kind_name(mf_cur.kind));
 }
+
+void (*mf_race_hook)(struct page *p, enum mf_race_point where);
 
 /**
  * memory_failure - a frame is corrupt: mark it, and contain what it holds.
@@ -567,6 +578,8 @@ int memory_failure(unsigned long pfn, int flags)
 	WRITE_ONCE(hwpoison_seen, true);	/* before any frame has the flag: the free path */
 
 try_again:
+	if (mf_race_hook)
+		mf_race_hook(p, MF_RACE_PASS);
 	mf_cur.kind = mf_kind_of(p);
 	/* Marking and taking a free frame off happen with interrupts masked: on one CPU nothing can
 	 * allocate the marked frame before it is off the lists (v6.10 lets check_new_page() catch
@@ -589,7 +602,7 @@ try_again:
 	 * non-compound high-order block belongs to a kernel user who cannot be stopped.
 	 */
 	if (!(flags & MF_COUNT_INCREASED)) {
-		res = get_hwpoison_page(p, flags);
+		res = get_hwpoison_page(p, flags | MF_UNHANDLABLE_QUIET);
 		if (!res) {
 			if (is_free_buddy_page(p)) {
 				if (take_page_off_buddy(p)) {
@@ -621,6 +634,8 @@ try_again:
 			if (mf_settle(p, &settle, irqflags))
 				goto try_again;
 			local_irq_restore(irqflags);
+			if (res == -EIO)
+				pr_err("%#lx: unhandlable page.\n", pfn);
 			mf_warn_left_alone(pfn);
 			res = action_result(pfn, MF_MSG_UNKNOWN, MF_IGNORED);
 			goto unlock_mutex;
@@ -643,7 +658,25 @@ try_again:
 
 	/* Non-LRU frames ignored for v6.10's reasons; a folio still in an LRU batch gets there. */
 	shake_page(p);
+	if (mf_race_hook)
+		mf_race_hook(p, MF_RACE_LOCK);
 	folio_lock(folio);
+
+	/* Only a small folio is handled from here on, but its compound state may have changed
+	 * since the first look (v6.10): look again from the start, once; then give it up. */
+	if (folio_test_large(folio)) {
+		if (retry) {
+			ClearPageHWPoison(p);
+			folio_unlock(folio);
+			folio_put(folio);
+			flags &= ~MF_COUNT_INCREASED;
+			mf_cur.ref = false;
+			retry = false;
+			goto try_again;
+		}
+		res = action_result(pfn, MF_MSG_DIFFERENT_COMPOUND, MF_IGNORED);
+		goto unlock_page;
+	}
 
 	/* The flags decide the action, and the action may change them: a snapshot now. */
 	page_flags = folio->flags;

@@ -5,24 +5,62 @@
  * versions of the same rules and call here only when something is wrong or the block is large.
  * A PG_hwpoison frame is no bad page: freed, it is set aside quietly, and a block holding one is
  * freed around it (free_has_hwpoisoned); handed out, it is refused quietly (docs/hwpoison.md).
+ *
+ * As v6.10: one cheap test per frame (page_expected_state); only a frame known bad has its reason
+ * worked out (page_bad_reason), every test run and the last that fails named (flags over
+ * refcount over mapping over mapcount).  bad_page() shows a burst of 60 reports a minute, then
+ * counts the rest and says how many were suppressed before the next one it shows; each report
+ * ends with the stack.  Where tinymm differs from v6.10:
+ *   - A PageBuddy frame (its type overlays _mapcount, so v6.10 says "nonzero mapcount") is named
+ *     "already free (PageBuddy): double free"; a later test that also fails still wins.
+ *   - Tail frames: no TAIL_MAPPING poison and no entire/nr_pages_mapped counters in tinymm's
+ *     folio, so of free_tail_page_prepare()'s checks only "PageTail not set" and "compound_head
+ *     not consistent" exist; a tail's ->mapping must be NULL like any frame's.  tinymm checks
+ *     the tails' links with page checks off too (v6.10 only clears them then).
+ *   - Reasons of tinymm's own: a tail freed, a misaligned block, a compound page freed at
+ *     another order (v6.10: VM_BUG_ON_PAGE).  No "Modules linked in:" line (no modules); the
+ *     process is always "swapper".
  * Locking: runs without the zone lock; the pages are the caller's (being freed or just taken).
+ * The rate limit's state is bad_page()'s alone (v6.10's statics, unlocked as there).
  */
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/bug.h"
 #include "tinymm/printk.h"
+#include "tinymm/timer.h"
 #include "internal.h"
 
 unsigned long nr_bad_pages;		/* frames leaked by bad_page() */
 bool kernel_tainted_bad_page;
+struct bad_page_ratelimit bad_page_rs;
 
 /*
  * Report and leak a bad page (v6.10's bad_page()): the frame is never handed out again and the
- * kernel keeps running, tainted.
+ * kernel keeps running, tainted.  A burst of 60 reports, then quiet until a minute after the
+ * burst began; or a steady drip of one a second.
  */
 void bad_page(struct page *page, const char *reason)
 {
+	struct bad_page_ratelimit *rs = &bad_page_rs;
+
+	if (rs->nr_shown == BAD_PAGE_BURST) {
+		if (time_before(jiffies, rs->resume)) {
+			rs->nr_unshown++;
+			goto out;
+		}
+		if (rs->nr_unshown) {
+			printk(KERN_ALERT "BUG: Bad page state: %lu messages suppressed\n",
+			       rs->nr_unshown);
+			rs->nr_unshown = 0;
+		}
+		rs->nr_shown = 0;
+	}
+	if (rs->nr_shown++ == 0)
+		rs->resume = jiffies + 60 * HZ;
 	printk(KERN_ALERT "BUG: Bad page state in process swapper  pfn:%05lx\n", page_to_pfn(page));
 	dump_page(page, reason);
+	dump_stack();
+out:
 	if (!kernel_tainted_bad_page)
 		printk(KERN_ALERT "Disabling lock debugging due to kernel taint\n");
 	kernel_tainted_bad_page = true;
@@ -33,37 +71,52 @@ void bad_page(struct page *page, const char *reason)
 		atomic_set(&page->_mapcount, -1);
 }
 
-/* Inline everywhere (check_new_pages() has two calls, the second only for a bad frame): out of
- * line it would cost free_page_is_good() a call per frame. */
-static inline __attribute__((always_inline)) const char *page_bad_reason(const struct page *page,
-									   unsigned long flags)
+/* v6.10's page_expected_state(): one test for a clean frame.  A page type (PageBuddy, PageSlab)
+ * overlays _mapcount, so a typed frame fails the first half.  Inline everywhere: out of line it
+ * would cost free_page_is_good() a call per frame. */
+static inline __attribute__((always_inline)) bool page_expected_state(const struct page *page,
+								       unsigned long check_flags)
 {
-	if (page_type_has_type(page->page_type) && !PageBuddy(page))
-		return "nonzero mapcount";
-	if (PageBuddy(page))
-		return "already free (PageBuddy): double free";
+	if (unlikely(atomic_read(&page->_mapcount) != -1))
+		return false;
+	return likely(!((unsigned long)page->mapping |
+			(unsigned int)atomic_read(&page->_refcount) |
+			(page->flags & check_flags)));
+}
+
+/* v6.10's page_bad_reason(): every test, the last that fails wins.  Only for a frame
+ * page_expected_state() found bad. */
+static const char *page_bad_reason(const struct page *page, unsigned long flags)
+{
+	const char *bad_reason = NULL;
+
 	if (atomic_read(&page->_mapcount) != -1)
-		return "nonzero mapcount";
+		bad_reason = PageBuddy(page) ? "already free (PageBuddy): double free" :
+					       "nonzero mapcount";
 	if (page->mapping)
-		return "non-NULL mapping";
+		bad_reason = "non-NULL mapping";
 	if (atomic_read(&page->_refcount) != 0)
-		return "nonzero _refcount";
+		bad_reason = "nonzero _refcount";
 	if (page->flags & flags) {
 		if (flags == PAGE_FLAGS_CHECK_AT_PREP)
-			return "PAGE_FLAGS_CHECK_AT_PREP flag(s) set";
-		return "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
+			bad_reason = "PAGE_FLAGS_CHECK_AT_PREP flag(s) set";
+		else
+			bad_reason = "PAGE_FLAGS_CHECK_AT_FREE flag(s) set";
 	}
-	return NULL;
+	return bad_reason;
+}
+
+static __attribute__((noinline, cold)) void free_page_is_bad_report(struct page *page)
+{
+	bad_page(page, page_bad_reason(page, PAGE_FLAGS_CHECK_AT_FREE));
 }
 
 /* true if the page is fit to be freed; otherwise it was reported and must be leaked. */
 static bool free_page_is_good(struct page *page)
 {
-	const char *why = page_bad_reason(page, PAGE_FLAGS_CHECK_AT_FREE);
-
-	if (likely(!why))
+	if (likely(page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE)))
 		return true;
-	bad_page(page, why);
+	free_page_is_bad_report(page);
 	return false;
 }
 
@@ -156,8 +209,12 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		for (unsigned long i = 1; i < (1UL << order); i++) {
 			struct page *p = page + i;
 			if (compound) {
-				if (compound_head(p) != page) {
-					bad_page(p, "corrupted mapping in compound page");
+				/* v6.10's free_tail_page_prepare(): one report per tail at most. */
+				if (unlikely(!PageTail(p))) {
+					bad_page(p, "PageTail not set");
+					good = false;
+				} else if (unlikely(compound_head(p) != page)) {
+					bad_page(p, "compound_head not consistent");
 					good = false;
 				}
 				clear_compound_head(p);
@@ -194,7 +251,7 @@ bool check_new_pages(struct page *page, unsigned int order)
 
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		/* One test for a clean frame, HWPoison included; the cases apart only if not. */
-		if (likely(!page_bad_reason(page + i, PAGEFLAGS_MASK)))
+		if (likely(page_expected_state(page + i, PAGEFLAGS_MASK)))
 			continue;
 		good = false;
 		if (!PageHWPoison(page + i))

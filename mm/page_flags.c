@@ -90,7 +90,7 @@
 #define PF_USED_BY_arch_3	"-"
 #define PF_USED_BY_reported	"mm/page_alloc.c"
 #define PF_USED_BY_has_hwpoisoned "mm/memory-failure.c"
-#define PF_USED_BY_large_rmappable "-"
+#define PF_USED_BY_large_rmappable "mm/page_alloc.c"
 
 const struct pageflag_info pageflag_table[] = {
 #define __PF_ROW(U, l, bit, pol) { #l, bit, pol, PF_MEANING_##l, PF_USED_BY_##l },

@@ -16,6 +16,7 @@
  *   shell thread); the folios are added to the cache locked and unlocked by I/O completion.
  */
 #include "tinymm/cmdline.h"
+#include "tinymm/errno.h"
 #include "tinymm/gfp.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
@@ -139,9 +140,15 @@ static void page_cache_ra_unbounded(struct readahead_control *rac, unsigned long
 		folio = folio_alloc(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0);
 		if (!folio)
 			break;
-		if (filemap_add_folio(mapping, folio, index + i,
-				      GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN) < 0) {
+		int ret = filemap_add_folio(mapping, folio, index + i,
+					    GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+		if (ret < 0) {
 			folio_put(folio);
+			/* Out of memory for the cache's nodes: the window ends here, what was
+			 * added is still read (below).  Otherwise (-EEXIST: someone added that
+			 * page meanwhile) only this page is skipped, as for a cached one. */
+			if (ret == -ENOMEM)
+				break;
 			read_pages(rac);
 			rac->_index++;
 			i = rac->_index + rac->_nr_pages - index - 1;

@@ -52,10 +52,12 @@ enum mf_result {
 
 /* v6.10's enum mf_action_page_type (include/linux/mm.h), in its order: the <state> of the
  * "recovery action for <state>" line.  Linux 6.11 added MF_MSG_GET_HWPOISON and
- * MF_MSG_ALREADY_POISONED; v6.10 has neither. */
+ * MF_MSG_ALREADY_POISONED; v6.10 has neither.  MF_MSG_SLAB has a name but nothing reports it,
+ * in v6.10 as here: a slab frame is unhandlable, "unknown page" (6.11 removed it). */
 enum mf_action_page_type {
 	MF_MSG_KERNEL,
 	MF_MSG_KERNEL_HIGH_ORDER,
+	MF_MSG_SLAB,
 	MF_MSG_DIFFERENT_COMPOUND,
 	MF_MSG_HUGE,
 	MF_MSG_FREE_HUGE,

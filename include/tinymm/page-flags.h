@@ -18,9 +18,10 @@
  *     check): such a flag describes one page, and a folio names several.
  *   - Every name gets every accessor form, Locked and Writeback included (v6.10 leaves out their
  *     plain set/clear on purpose: the folio lock and writeback start/end will be the only users).
- *   - folio_test_swapcache() and PageSwapCache() test the bit alone; v6.10's folio_test_swapcache()
- *     also requires swapbacked, which is tinymm's folio_in_swapcache().  Likewise the generated
- *     uptodate accessors carry no barriers; folio_mark_uptodate() and
+ *   - SwapCache's generated tests are named folio_test_swapcache_bit()/PageSwapCacheBit(): the
+ *     bit alone, which v6.10 never tests by itself (on a filesystem's folio it is Checked), so
+ *     the name says so.  folio_test_swapcache()/PageSwapCache() are v6.10's: bit and swapbacked.
+ *     The generated uptodate accessors carry no barriers; folio_mark_uptodate() and
  *     folio_test_uptodate_acquire() do.
  *   - The zone sits in the top bits with the node below it; Linux puts the node above the zone.
  *     v6.10's other fields (section, last_cpupid, KASAN tag, and the multi-gen LRU's LRU_GEN and
@@ -304,7 +305,13 @@ static inline bool TestSetPage##U(struct page *p)					\
 static inline bool TestClearPage##U(struct page *p)					\
 { return test_and_clear_bit(bit, __PF(p, pol, true, l)); }
 
+/* SwapCache's raw tests get their own names (v6.10's names are the combined test, below): the
+ * pasted folio_test_swapcache / PageSwapCache tokens are rescanned, so these rename them. */
+#define folio_test_swapcache	folio_test_swapcache_bit
+#define PageSwapCache		PageSwapCacheBit
 __PAGEFLAG_ACCESSORS(__PAGEFLAG_FUNCS)
+#undef folio_test_swapcache
+#undef PageSwapCache
 #undef __PAGEFLAG_FUNCS
 
 /*
@@ -326,10 +333,16 @@ static inline bool folio_test_uptodate_acquire(const struct folio *folio)
 	return ret;
 }
 
-/* PG_swapcache means swap cache only together with PG_swapbacked (v6.10's folio_test_swapcache). */
-static inline bool folio_in_swapcache(const struct folio *folio)
+/* v6.10's: PG_swapcache means swap cache only together with PG_swapbacked (without it the bit
+ * is a filesystem's PG_checked). */
+static inline bool folio_test_swapcache(const struct folio *folio)
 {
-	return folio_test_swapbacked(folio) && folio_test_swapcache(folio);
+	return folio_test_swapbacked(folio) && folio_test_swapcache_bit(folio);
+}
+
+static inline bool PageSwapCache(const struct page *page)
+{
+	return folio_test_swapcache(page_folio(page));
 }
 
 /* Make @page the head of an order-@order compound page (a large folio). */

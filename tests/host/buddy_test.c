@@ -217,7 +217,8 @@ static size_t add(size_t pos, const char *fmt, ...)
 	return pos;
 }
 
-/* The whole report, byte for byte: v6.10's bad_page() and __dump_folio() lines. */
+/* The whole report, byte for byte: v6.10's bad_page() and __dump_folio() lines, then the stack
+ * (its frames are this build's). */
 static void bad_page_report_text(void **state)
 {
 	struct page *p = alloc_page(GFP_KERNEL);
@@ -238,11 +239,73 @@ static void bad_page_report_text(void **state)
 		pos = add(pos, "%s%0*lx%s", i % (32 / sizeof(long)) ? " " : TS "raw: ", w, word[i],
 			  (i + 1) % (32 / sizeof(long)) && i + 1 < sizeof(seen) / sizeof(long) ? "" : "\n");
 	pos = add(pos, TS "page dumped because: PAGE_FLAGS_CHECK_AT_FREE flag(s) set\n");
-	add(pos, TS "Disabling lock debugging due to kernel taint\n");
-	assert_string_equal(shim_console, want);
+	add(pos, TS "Call trace:\n");
+	assert_memory_equal(shim_console, want, strlen(want));
+	static const char taint[] = TS "Disabling lock debugging due to kernel taint\n";
+	assert_true(strlen(shim_console) > strlen(want) + strlen(taint));
+	assert_string_equal(shim_console + strlen(shim_console) - strlen(taint), taint);
 	assert_int_equal(nr_bad_pages, bad + 1);
 	drain_all_pages(NULL);
 	assert_int_equal(nr_free_pages_and_pcp(), free0);	/* leaked */
+	assert_int_equal(buddy_check(NULL), 0);
+}
+
+/* One bad free (PG_locked left set): reported or only counted, and leaked either way. */
+static void one_bad_free(void)
+{
+	struct page *p = alloc_page(GFP_KERNEL);
+
+	assert_non_null(p);
+	__SetPageLocked(p);
+	__free_page(p);
+}
+
+static unsigned int reports_in_console(void)
+{
+	unsigned int n = 0;
+
+	for (const char *c = shim_console; (c = strstr(c, "BUG: Bad page state in process ")); c++)
+		n++;
+	return n;
+}
+
+/*
+ * v6.10's rate limit: 60 reports, then quiet until a minute after the first of them (the rest
+ * only counted, and leaked all the same), then the count of the suppressed and the next report.
+ */
+static void bad_page_reports_are_rate_limited(void **state)
+{
+	unsigned long bad = nr_bad_pages;
+	const uint64_t sec = 1000000;		/* shim_counter ticks: time_init(1 MHz) */
+
+	bad_page_rs = (struct bad_page_ratelimit){ 0 };
+	for (int i = 0; i < 60; i++) {
+		shim_console_reset();		/* the console buffer holds a few dozen reports */
+		shim_counter = (uint64_t)i * sec / 2;	/* 30 s for the burst */
+		one_bad_free();
+		assert_int_equal(reports_in_console(), 1);
+		assert_console_has("] Call trace:\n");
+	}
+	shim_console_reset();
+	one_bad_free();
+	shim_counter = 60 * sec - 1000;		/* one jiffy before the minute is up */
+	one_bad_free();
+	assert_string_equal(shim_console, "");
+	assert_int_equal(nr_bad_pages, bad + 62);
+	shim_counter = 60 * sec;
+	one_bad_free();
+	static const char count[] = "[   60.000000] BUG: Bad page state: 2 messages suppressed\n"
+				    "[   60.000000] BUG: Bad page state in process swapper  pfn:";
+	assert_memory_equal(shim_console, count, strlen(count));
+	assert_int_equal(reports_in_console(), 1);
+	/* A new burst began with that report: 59 more are shown, without a count. */
+	shim_console_reset();
+	one_bad_free();
+	assert_int_equal(reports_in_console(), 1);
+	assert_null(strstr(shim_console, "suppressed"));
+	assert_int_equal(nr_bad_pages, bad + 64);
+	bad_page_rs = (struct bad_page_ratelimit){ 0 };
+	drain_all_pages(NULL);
 	assert_int_equal(buddy_check(NULL), 0);
 }
 
@@ -601,6 +664,7 @@ int main(void)
 		cmocka_unit_test_setup(ktest_suite_passes, setup),
 		cmocka_unit_test_setup(check_pages_param_switches_the_checks, setup),
 		cmocka_unit_test_setup(bad_page_report_text, setup),
+		cmocka_unit_test_setup(bad_page_reports_are_rate_limited, setup),
 		cmocka_unit_test_setup(allocation_failure_warns_with_buddyinfo, setup),
 		cmocka_unit_test(gfp_flags_print_as_linux),
 		cmocka_unit_test_setup(buddy_check_catches_corruption, setup),

@@ -92,8 +92,8 @@ static void record_leak(unsigned long pfn)
 		leaked[nr_leaked++] = pfn;
 }
 
-/* The end of the log, where the last Bad page state report is. */
-static char log_tail[1536];
+/* The end of the log, where the last Bad page state report is (with its stack: the whole ring). */
+static char log_tail[8192 + 512];
 static size_t tail_len;
 
 static void tail_out(const char *s, size_t n)

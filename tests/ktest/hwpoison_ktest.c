@@ -44,7 +44,7 @@ void log_buf_dump(void (*out)(const char *s, size_t n));	/* kernel/printk.c */
 #define HW_DISK_PAGES	32
 #define HW_ALLOCS	100000
 
-static struct address_space hw_mapping;
+struct address_space hw_mapping;
 static unsigned long hw_reads;		/* read_folio calls: a refetch shows here */
 static long hw_poisoned_before;
 static unsigned long hw_lru_base[NR_LRU_LISTS];
@@ -662,7 +662,9 @@ static void mlocked_page(struct ktest *t)
 	hw_unpoison(t, pfn);			/* the last put clears PG_mlocked quietly */
 }
 
-/* On the LRU but out of its mapping (truncated while someone held it): Ignored, left as is. */
+/* On the LRU but out of its mapping (truncated while someone held it): Ignored, left as is.
+ * A filesystem's PG_checked left on it is the swapcache bit, but without PG_swapbacked the folio
+ * is not in the swap cache (v6.10's folio_test_swapcache()), so it is still "truncated". */
 static void already_truncated_lru_page(struct ktest *t)
 {
 	struct hw_counts c;
@@ -672,6 +674,7 @@ static void already_truncated_lru_page(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, !IS_ERR_OR_NULL(f));
 	truncate_inode_pages(&hw_mapping, 2 * PAGE_SIZE);	/* our reference keeps it listed */
 	KTEST_ASSERT_TRUE(t, f->mapping == NULL && folio_test_lru(f));
+	folio_set_checked(f);
 	unsigned long pfn = page_to_pfn(&f->page);
 	hw_counts(&c);
 	hw_mark();
@@ -737,6 +740,8 @@ static const struct ktest_case hwpoison_cases[] = {
 	{ "mlocked_page", mlocked_page_case },
 	{ "already_truncated_lru_page", already_truncated_lru_page_case },
 	{ "still_referenced_page", still_referenced_page_case },
+	{ "became_large_before_the_lock", became_large_before_the_lock_case },
+	{ "different_compound_after_locking", different_compound_after_locking_case },
 	{ "kernel_page", kernel_page_case },
 	{ "kernel_page_unpoisoned_in_use", kernel_page_unpoisoned_in_use_case },
 	{ "high_order_kernel_page_tail", high_order_kernel_page_tail_case },

@@ -1,8 +1,9 @@
 /*
- * hwpoison_ktest.h - what the two halves of the `hwpoison` KTAP suite share: the page-cache and
+ * hwpoison_ktest.h - what the parts of the `hwpoison` KTAP suite share: the page-cache and
  * buddy states are in tests/ktest/hwpoison_ktest.c (with the fake disk, the log capture and
  * the helpers below), the kernel, slab, reserved, unpoison and bad-input cases in
- * tests/ktest/hwpoison_kernel_ktest.c.  One suite, one case table (in the first file).
+ * tests/ktest/hwpoison_kernel_ktest.c, a folio changing compound state under memory_failure()
+ * in tests/ktest/hwpoison_race_ktest.c.  One suite, one case table (in the first file).
  */
 #ifndef TESTS_KTEST_HWPOISON_KTEST_H
 #define TESTS_KTEST_HWPOISON_KTEST_H
@@ -18,6 +19,7 @@ struct hw_counts {
 };
 
 extern const struct address_space_operations hw_aops;
+extern struct address_space hw_mapping;		/* the fake disk's page cache */
 void hw_setup(const struct address_space_operations *aops);
 void hw_teardown(struct ktest *t);
 void hw_mark(void);
@@ -65,5 +67,8 @@ void already_poisoned_case(struct ktest *t);
 void unpoison_returns_frame_case(struct ktest *t);
 void invalid_pfn_case(struct ktest *t);
 void check_pages_off_still_kept_out_case(struct ktest *t);
+/* The cases of tests/ktest/hwpoison_race_ktest.c. */
+void became_large_before_the_lock_case(struct ktest *t);
+void different_compound_after_locking_case(struct ktest *t);
 
 #endif

@@ -239,6 +239,29 @@ static void read_error_leaves_folio_not_uptodate(struct ktest *t)
 	expect_batch(t, before, 6, 1, -1);
 }
 
+/*
+ * v6.10's page_cache_ra_unbounded(): -ENOMEM from filemap_add_folio() ends the window; the pages
+ * added before it are still read.  The first miss at 0 opens [0, 4); page 0 sits in the
+ * xarray's head, page 1 needs its first node, whose allocation fails (xa_alloc_fail_nth).
+ */
+static void readahead_stops_at_enomem(struct ktest *t)
+{
+	xa_alloc_fail_nth = 1;
+	read_page(t, 0);
+	unsigned int unused = xa_alloc_fail_nth;
+	xa_alloc_fail_nth = 0;
+	KTEST_EXPECT_EQ(t, unused, 0);		/* the allocation failed */
+	KTEST_EXPECT_EQ(t, nr_batches, 1);
+	expect_batch(t, 0, 0, 1, -1);		/* page 0 alone: its marker was page 1's */
+	KTEST_EXPECT_EQ(t, mapping.nrpages, 1);
+	for (pgoff_t i = 1; i < 4; i++) {
+		struct folio *f = filemap_get_folio(&mapping, i);
+		KTEST_EXPECT_TRUE(t, f == ERR_PTR(-ENOENT));
+		if (!IS_ERR(f))
+			folio_put(f);
+	}
+}
+
 /* drop_caches' invalidate: clean unused folios go, one somebody holds stays. */
 static void invalidate_keeps_held_folios(struct ktest *t)
 {
@@ -286,6 +309,7 @@ PC_CASE(random_reads_not_read_ahead)
 PC_CASE(readahead_off_reads_one_page)
 PC_CASE(every_byte_and_the_end)
 PC_CASE(read_error_leaves_folio_not_uptodate)
+PC_CASE(readahead_stops_at_enomem)
 PC_CASE(invalidate_keeps_held_folios)
 PC_CASE(get_folio_flags)
 
@@ -296,6 +320,7 @@ static const struct ktest_case pagecache_cases[] = {
 	{ "readahead_off_reads_one_page", readahead_off_reads_one_page_case },
 	{ "every_byte_and_the_end", every_byte_and_the_end_case },
 	{ "read_error_leaves_folio_not_uptodate", read_error_leaves_folio_not_uptodate_case },
+	{ "readahead_stops_at_enomem", readahead_stops_at_enomem_case },
 	{ "invalidate_keeps_held_folios", invalidate_keeps_held_folios_case },
 	{ "get_folio_flags", get_folio_flags_case },
 	{}

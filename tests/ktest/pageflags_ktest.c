@@ -33,7 +33,12 @@ struct acc {
 #define ACC_ROW(U, l, b, p) { #l, b, p, folio_test_##l, folio_set_##l, folio_clear_##l,		\
 	__folio_set_##l, __folio_clear_##l, folio_test_set_##l, folio_test_clear_##l, Page##U,	\
 	SetPage##U, ClearPage##U, __SetPage##U, __ClearPage##U, TestSetPage##U, TestClearPage##U },
+/* SwapCache's generated tests are the raw bit's, under their own names (page-flags.h). */
+#define folio_test_swapcache	folio_test_swapcache_bit
+#define PageSwapCache		PageSwapCacheBit
 static const struct acc accs[] = { __PAGEFLAG_ACCESSORS(ACC_ROW) };
+#undef folio_test_swapcache
+#undef PageSwapCache
 #define NR_ACCS ARRAY_SIZE(accs)
 
 /*
@@ -227,7 +232,7 @@ static void aliases_share_their_bit(struct ktest *t)
 	static const struct { void (*set)(struct page *); bool (*test)(const struct page *); int bit; }
 	pairs[] = {
 		{ SetPageChecked, PageOwnerPriv1, 10 }, { SetPageSwapCache, PageOwnerPriv1, 10 },
-		{ SetPageOwnerPriv1, PageChecked, 10 }, { SetPageOwnerPriv1, PageSwapCache, 10 },
+		{ SetPageOwnerPriv1, PageChecked, 10 }, { SetPageOwnerPriv1, PageSwapCacheBit, 10 },
 		{ SetPageDcacheClean, PageArch1, 11 }, { SetPageArch1, PageDcacheClean, 11 },
 		{ SetPageAnonExclusive, PageMappedToDisk, 15 },
 		{ SetPageMappedToDisk, PageAnonExclusive, 15 },
@@ -246,11 +251,25 @@ static void aliases_share_their_bit(struct ktest *t)
 					       snap[1] | 1UL << pairs[i].bit));
 		SMALL->flags = snap[1];
 	}
-	/* swapcache counts only with swapbacked (v6.10's folio_test_swapcache) */
+	/* swapcache counts only with swapbacked (v6.10's folio_test_swapcache, PageSwapCache);
+	 * the bit alone is a filesystem's Checked */
 	folio_set_checked((struct folio *)SMALL);
-	KTEST_EXPECT_FALSE(t, folio_in_swapcache((struct folio *)SMALL));
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache_bit((struct folio *)SMALL));
+	KTEST_EXPECT_FALSE(t, folio_test_swapcache((struct folio *)SMALL));
+	KTEST_EXPECT_FALSE(t, PageSwapCache(SMALL));
 	folio_set_swapbacked((struct folio *)SMALL);
-	KTEST_EXPECT_TRUE(t, folio_in_swapcache((struct folio *)SMALL));
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache((struct folio *)SMALL));
+	KTEST_EXPECT_TRUE(t, PageSwapCache(SMALL));
+	folio_clear_swapcache((struct folio *)SMALL);
+	KTEST_EXPECT_FALSE(t, folio_test_swapcache((struct folio *)SMALL));
+	/* through a tail: the folio's (v6.10's PageSwapCache is folio_test_swapcache(page_folio)) */
+	folio_set_swapbacked(large);
+	KTEST_EXPECT_FALSE(t, PageSwapCache(TAIL));
+	folio_set_swapcache(large);
+	KTEST_EXPECT_TRUE(t, PageSwapCache(TAIL) && PageSwapCacheBit(TAIL));
+	folio_clear_swapbacked(large);
+	KTEST_EXPECT_FALSE(t, PageSwapCache(TAIL) || folio_test_swapcache(large));
+	folio_clear_swapcache(large);
 	/* The second-page flags: active's and workingset's bits, but of page 1, not the head. */
 	snapshot();
 	folio_set_has_hwpoisoned(large);

@@ -96,6 +96,11 @@ foreach(b ${TINYMM_BOARDS})
     --append "tinymm.page_poison=1 tinymm.zone_dma_limit=${dma} tinymm.test=buddy" --timeout 60
     --expect "^    ok [0-9]+ order0_fast_paths$" --expect "^# totals: pass:[1-9][0-9]* fail:0 skip:0$"
     --reject "^    not ok" --reject "memory corruption at pfn")
+  # mm/page_check.c's reports (tests/ktest/bad_page_ktest.c): v6.10's reasons, the free-tail
+  # words, the rate limit, the stack after each report.
+  boot_test(${b}.buddy.ktest_bad_page ${b} --append "tinymm.test=bad_page" --timeout 40
+    --expect "^# totals: pass:3 fail:0 skip:0$" --expect "^\\[ *[0-9]+\\.[0-9]{6}\\] Call trace:$"
+    --reject "^    not ok")
   boot_test(${b}.buddy.buddyinfo ${b} --append "tinymm.run=buddyinfo$<SEMICOLON> buddycheck"
     --expect "^Node 0, zone   Normal ${BUDDY_ORDERS}$" --reject "zone +DMA"
     --expect "^buddycheck: ok \\(0 problems\\)$")
