@@ -424,7 +424,7 @@ void pcp_free_nofast(struct page *page, unsigned long irqflags)
  */
 bool decay_pcp_high_all(void)
 {
-	bool todo = false;
+	bool more = false;
 
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &zones[i];
@@ -438,17 +438,17 @@ bool decay_pcp_high_all(void)
 			if (pcp->high > pcp->high_min) {
 				pcp->high = max3(count - (pcp->batch << PCP_BATCH_SCALE_MAX),
 						 pcp->high - (pcp->high >> 3), pcp->high_min);
-				todo |= pcp->high > pcp->high_min;
+				more |= pcp->high > pcp->high_min;
 			}
 			if (count > pcp->high) {
 				count -= free_pcppages_bulk(z, pcp, count - pcp->high, count, 0);
-				todo = true;
+				more = true;
 			}
 			pcp_commit(pcp, count);
 			local_irq_restore(flags);
 		}
 	}
-	return todo;
+	return more;
 }
 
 /* The allocator found @z below its high watermark (v6.10's get_page_from_freelist): from now on
