@@ -38,7 +38,6 @@
  * (local_irq_save); moving blocks between a pcp list and the buddy lists also takes zone->lock,
  * always after.  zone->flags' bits are changed with interrupts masked too.
  */
-#include <limits.h>
 #include "tinymm/cache.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/memory-failure.h"

@@ -406,22 +406,6 @@ static void check_doc(const char *doc, const char *list, struct problems *p)
 }
 
 /* ---- helpers for the unit cases ---- */
-/* @path's contents as a string; exits with 2, naming the file, if it cannot be read. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long n = -1;
-
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n) {
-		text[n] = '\0';
-		fclose(f);
-		return text;
-	}
-	fprintf(stderr, "pageflags_doc_test: cannot read %s\n", path);
-	exit(2);
-}
 
 /*
  * A correct document made from the table itself: an intro section without fields, then one
@@ -667,7 +651,7 @@ static void wrong_used_by_and_unused_list_fail(void **state)
 static void real_document_matches_code(void **state)
 {
 	static struct problems p;
-	char *doc = read_text(doc_path);
+	char *doc = shim_read_text(doc_path);
 
 	memset(&p, 0, sizeof(p));
 	check_doc(doc, funcs_text, &p);
@@ -698,7 +682,7 @@ int main(int argc, char **argv)
 	}
 	doc_path = argv[1];
 	funcs_path = argv[2];
-	funcs_text = read_text(funcs_path);
+	funcs_text = shim_read_text(funcs_path);
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 	free(funcs_text);
 	return ret;

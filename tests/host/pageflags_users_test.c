@@ -373,21 +373,6 @@ static void scan_text(const struct row *rows, int nrows, const char *file, const
 	free(s);
 }
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long n = -1;
-
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n) {
-		text[n] = '\0';
-		fclose(f);
-		return text;
-	}
-	fprintf(stderr, "pageflags_users_test: cannot read %s\n", path);
-	exit(2);
-}
 
 /* Scan @rel (relative to src_dir), a directory or a file, recursively; returns files scanned. */
 static int scan_path(const struct row *rows, int nrows, const char *rel, struct hits *hits)
@@ -416,7 +401,7 @@ static int scan_path(const struct row *rows, int nrows, const char *rel, struct 
 	size_t len = strlen(rel);
 	if (len < 3 || rel[len - 2] != '.' || (rel[len - 1] != 'c' && rel[len - 1] != 'h'))
 		return 0;
-	char *text = read_text(path);
+	char *text = shim_read_text(path);
 	scan_text(rows, nrows, rel, text, hits);
 	free(text);
 	return 1;

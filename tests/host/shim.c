@@ -86,6 +86,22 @@ void *shim_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+char *shim_read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	long n = -1;
+
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n) {
+		text[n] = '\0';
+		fclose(f);
+		return text;
+	}
+	fprintf(stderr, "cannot read %s\n", path);
+	exit(2);
+}
+
 /* No symbol table and no kernel stack on the host: backtraces print just their first frame. */
 const uint32_t kallsyms_num = 0;
 const unsigned long kallsyms_addrs[1];

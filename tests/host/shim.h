@@ -27,4 +27,6 @@ int shim_run(const char *cmd);
 
 /* Read a whole file (a DTB) into malloc'd memory; aborts the test if it cannot. */
 void *shim_read_file(const char *path, size_t *len);
+/* A whole text file, NUL-terminated, malloc'd; exits 2 with one line naming it if it cannot. */
+char *shim_read_text(const char *path);
 #endif

@@ -79,6 +79,21 @@ static void give_back(struct page *chain)
 	}
 }
 
+/* give_back(), returning the most frames @pcp held after any one free. */
+static int give_back_watching(struct page *chain, const struct per_cpu_pages *pcp)
+{
+	int most = 0;
+
+	while (chain) {
+		struct page *p = chain;
+		chain = (struct page *)p->private;
+		p->private = 0;
+		__free_page(p);
+		most = max(most, pcp_count(pcp));
+	}
+	return most;
+}
+
 static bool on_list(struct page *const *list, const struct page *page)
 {
 	for (const struct page *p = *list; p; p = p->pcp_next)
@@ -235,14 +250,7 @@ static void high_tunes_between_its_marks(struct ktest *t)
 	drain_all_pages(NULL);
 	pcp_set(pcp, pcp->high_min, pcp->high_max, pcp->high_max);
 	zone_set_flag(z, ZONE_BELOW_HIGH, true);
-	int most = 0;
-	while (chain) {
-		struct page *p = chain;
-		chain = (struct page *)p->private;
-		p->private = 0;
-		__free_page(p);
-		most = max(most, pcp_count(pcp));
-	}
+	int most = give_back_watching(chain, pcp);
 	KTEST_EXPECT_LT(t, most, pcp->high_min);
 	KTEST_EXPECT_LT(t, pcp->high, pcp->high_max);		/* pulled down by the frees */
 	zone_set_flag(z, ZONE_BELOW_HIGH, false);
@@ -253,14 +261,7 @@ static void high_tunes_between_its_marks(struct ktest *t)
 	local_irq_save(flags);
 	drain_all_pages(NULL);
 	zone_set_flag(z, ZONE_RECLAIM_ACTIVE, true);
-	most = 0;
-	while (chain) {
-		struct page *p = chain;
-		chain = (struct page *)p->private;
-		p->private = 0;
-		__free_page(p);
-		most = max(most, pcp_count(pcp));
-	}
+	most = give_back_watching(chain, pcp);
 	KTEST_EXPECT_LT(t, most, 4 * pcp->batch);
 	zone_set_flag(z, ZONE_RECLAIM_ACTIVE, false);
 	local_irq_restore(flags);
