@@ -228,9 +228,11 @@ static bool on_pcp_list(const struct page *page)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	for (int i = 0; i < NR_PCP_LISTS && !found; i++)
-		for (struct page *q = pcp->lists[i]; q && !found; q = q->pcp_next)
-			found = q == page;
+	for (int i = 0; i < NR_PCP_LISTS && !found; i++) {
+		struct page *q;
+		for_each_pcp_block(q, &pcp->lists[i])
+			found |= q == page;
+	}
 	local_irq_restore(flags);
 	return found;
 }

@@ -47,7 +47,7 @@ bool pfn_valid(unsigned long pfn)
 	return bank_of_pfn(pfn) != NULL;
 }
 
-struct page *pfn_to_page(unsigned long pfn)
+struct page *__pfn_to_page_slow(unsigned long pfn)
 {
 	const struct memmap_bank *b = bank_of_pfn(pfn);
 

@@ -321,7 +321,7 @@ struct zone *preferred_zone;	/* the highest populated zone */
 /* The fast path's per-CPU lists: the preferred zone's, or pcp_off, whose lists stay empty, while
  * the fast path is off (before page_alloc_init, or with page poisoning, whose checks need the
  * general path): an empty list sends every call there, with no test of its own. */
-struct per_cpu_pages pcp_off;
+struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off) };
 struct per_cpu_pages *pcp_fast = &pcp_off;
 
 /*
@@ -361,7 +361,7 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		 * masked) never finds the frame in flight, on no list at refcount 0. */
 		local_irq_save(flags);
 		page = *list;
-		if (likely(page)) {
+		if (likely(page != pcp_list_end(list))) {
 			*list = page->pcp_next;
 			int room = pcp->room + 1;
 			pcp->room = room;

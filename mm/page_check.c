@@ -139,24 +139,102 @@ static __attribute__((noinline)) void free_has_hwpoisoned(struct page *page, uns
 	free_around_hwpoison(page, order);	/* the pieces and the set-aside: mm/page_alloc.c */
 }
 
-/*
- * The flags of a checked block being freed cleared, PG_hwpoison kept where it is, once any frame
- * was ever poisoned (hwpoison_seen; before that no frame can have it): one OR a frame finds out
- * whether one has it, and then the block is freed around it.  true: none had, free the block.
- */
-static __attribute__((noinline)) bool free_pages_prepare_hwpoison(struct page *page,
-								   unsigned int order)
+/* A compound block's tail @p (v6.10's free_tail_page_prepare()): one report per tail at most;
+ * its link to the head cleared either way.  false if it was bad. */
+static inline bool free_tail_page_prepare(struct page *head, struct page *p)
 {
-	unsigned long poisoned = 0;
+	bool good = true;
 
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		poisoned |= page[i].flags;
-		page[i].flags &= ~PAGEFLAGS_MASK | (1UL << PG_hwpoison);
+	if (unlikely(!PageTail(p))) {
+		bad_page(p, "PageTail not set");
+		good = false;
+	} else if (unlikely(compound_head(p) != head)) {
+		bad_page(p, "compound_head not consistent");
+		good = false;
 	}
-	if (likely(!(poisoned & (1UL << PG_hwpoison))))
+	clear_compound_head(p);
+	return good;
+}
+
+/*
+ * Frames of a wrong-order free may sit on a per-CPU list (a frame split off the block and freed
+ * on its own, then the block freed whole), where they look clean.  Only a frame with a non-NULL
+ * pcp_next can be on one (mmzone.h: pcp_list_end), so this runs only when one of the block's
+ * frames has a link at all; it drains the lists if the walk finds one, and checks every frame
+ * again, where the drained frames are now PageBuddy (reported as a double free).  false if bad.
+ */
+static __attribute__((noinline)) bool free_block_recheck_pcp(struct page *page, unsigned int order)
+{
+	bool good = true;
+
+	if (!pcp_holds_part_of(page_zone(page), page, order))
 		return true;
-	free_has_hwpoisoned(page, order);
-	return false;
+	drain_all_pages(page_zone(page));
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		if (!free_page_is_good(page + i))
+			good = false;
+	return good;
+}
+
+/*
+ * free_pages_prepare() of an order > 0 block, in one pass over its frames as v6.10's: each tail's
+ * compound link checked and cleared, each frame checked (page checks on) and, if good, its flags
+ * cleared (PG_hwpoison kept: before any frame was poisoned no frame has it, so keeping it costs
+ * nothing, and one OR per frame finds a poisoned one for free_has_hwpoisoned()).  A bad frame
+ * keeps its flags (the evidence) and the whole block is leaked.
+ */
+static bool free_pages_prepare_block(struct page *page, unsigned int order)
+{
+	const unsigned long keep = ~PAGEFLAGS_MASK | (1UL << PG_hwpoison);
+	struct page *end = page + (1UL << order);
+	bool compound = PageHead(page), good = true;
+	unsigned long seen = 0, links = 0;
+
+	/* Page 1's order byte and second-page flags are the folio's, not flags to check (v6.10
+	 * clears them first too, in free_tail_page_prepare). */
+	if (compound) {
+		((struct folio *)page)->_flags_1 &= ~(0xffUL | 1UL << PG_has_hwpoisoned |
+						      1UL << PG_large_rmappable);
+		for (struct page *p = page + 1; p < end; p++) {
+			if (!free_tail_page_prepare(page, p))
+				good = false;
+			if (page_checks && !free_page_is_good(p)) {
+				good = false;
+				continue;
+			}
+			seen |= p->flags;
+			p->flags &= keep;
+		}
+	} else if (page_checks) {
+		/* Not compound: no tail links, but a frame on a per-CPU list has one (pcp_next). */
+		for (struct page *p = page + 1; p < end; p++) {
+			links |= (unsigned long)p->pcp_next;
+			if (!free_page_is_good(p)) {
+				good = false;
+				continue;
+			}
+			seen |= p->flags;
+			p->flags &= keep;
+		}
+	} else {
+		for (struct page *p = page + 1; p < end; p++) {
+			seen |= p->flags;
+			p->flags &= keep;
+		}
+	}
+	if (page_checks && !free_page_is_good(page))
+		good = false;
+	if (unlikely(links) && good)
+		good = free_block_recheck_pcp(page, order);
+	if (!good)
+		return false;	/* leaked: the bad frames keep their flags, the evidence */
+	seen |= page->flags;
+	page->flags &= keep;
+	if (unlikely(seen & (1UL << PG_hwpoison))) {
+		free_has_hwpoisoned(page, order);
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -166,8 +244,6 @@ static __attribute__((noinline)) bool free_pages_prepare_hwpoison(struct page *p
  */
 bool free_pages_prepare(struct page *page, unsigned int order)
 {
-	bool good = true;
-
 	/* A large folio freed at another order than its own (v6.10: VM_BUG_ON_PAGE with
 	 * CONFIG_DEBUG_VM).  Freed at a smaller order its tails would be lost with their
 	 * compound_head set; at a larger one frames beyond it would go too.  Reported and kept out
@@ -195,44 +271,8 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		bad_page(page, "freeing a block not aligned to its order");
 		return false;
 	}
-	if (order) {
-		bool compound = PageHead(page);
-		/* Frames of a wrong-order free may sit on a per-CPU list, where they look clean:
-		 * on the buddy lists the checks below see them as free (PageBuddy). */
-		if (!compound && page_checks && pcp_holds_part_of(page_zone(page), page, order))
-			drain_all_pages(page_zone(page));
-		/* Page 1's order byte and second-page flags are the folio's, not flags to check
-		 * (v6.10 clears them first too, in free_tail_page_prepare). */
-		if (compound)
-			((struct folio *)page)->_flags_1 &= ~(0xffUL | 1UL << PG_has_hwpoisoned |
-							      1UL << PG_large_rmappable);
-		for (unsigned long i = 1; i < (1UL << order); i++) {
-			struct page *p = page + i;
-			if (compound) {
-				/* v6.10's free_tail_page_prepare(): one report per tail at most. */
-				if (unlikely(!PageTail(p))) {
-					bad_page(p, "PageTail not set");
-					good = false;
-				} else if (unlikely(compound_head(p) != page)) {
-					bad_page(p, "compound_head not consistent");
-					good = false;
-				}
-				clear_compound_head(p);
-			}
-			if (page_checks && !free_page_is_good(p))
-				good = false;
-		}
-		if (page_checks && !free_page_is_good(page))
-			good = false;
-		if (!good)
-			return false;	/* leaked as it is: v6.10 keeps the evidence (flags) too */
-		if (unlikely(READ_ONCE(hwpoison_seen)))
-			return free_pages_prepare_hwpoison(page, order);
-		for (unsigned long i = 1; i < (1UL << order); i++)
-			page[i].flags &= ~PAGEFLAGS_MASK;
-		page->flags &= ~PAGEFLAGS_MASK;
-		return true;
-	}
+	if (order)
+		return free_pages_prepare_block(page, order);
 	if (page_checks && !free_page_is_good(page))
 		return false;
 	page->flags &= ~PAGEFLAGS_MASK;

@@ -148,6 +148,7 @@ void pcp_init(struct zone *z)
 			.zone = z, .batch = batch, .high = high_min,
 			.high_min = high_min, .high_max = high_max,
 		};
+		pcp_lists_init(pcp);
 		pcp_commit(pcp, 0);
 	}
 }
@@ -237,9 +238,9 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 	local_irq_save(flags);
 	int count = pcp_sync(pcp);
 	pcp->free_count >>= 1;		/* an allocation ends a run of frees (v6.10) */
-	if (!*list)
+	if (pcp_list_empty(list))
 		count += rmqueue_bulk(z, pcp, order, mt, nr_pcp_alloc(pcp, z, order, count)) << order;
-	if (*list) {
+	if (!pcp_list_empty(list)) {
 		page = pcp_pop(list);
 		count -= 1 << order;
 	}
@@ -264,11 +265,11 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 	count = min(count, total);
 	spin_lock(&z->lock);
 	for (unsigned int n = 0, i = pidx; count > 0 && n < NR_PCP_LISTS; n++, i = (i + 1) % NR_PCP_LISTS) {
-		struct page **list = &pcp->lists[i];
+		struct page **list = &pcp->lists[i], *p;
 		unsigned int order = i / PCP_SLOTS;
 		int len = 0;
 
-		for (struct page *p = *list; p; p = p->pcp_next)
+		for_each_pcp_block(p, list)
 			len++;
 		if (!len)
 			continue;
@@ -278,8 +279,8 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 		for (int k = 0; k < len - take; k++)
 			cut = &(*cut)->pcp_next;
 		struct page *cold = *cut, *oldest = NULL;
-		*cut = NULL;
-		while (cold)
+		*cut = pcp_list_end(list);
+		for (int k = 0; k < take; k++)
 			pcp_push(&oldest, pcp_pop(&cold));
 		while (oldest) {
 			struct page *page = pcp_pop(&oldest);
@@ -474,10 +475,12 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
 	local_irq_save(flags);
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
 		struct page *const *lists = z->pcp[cpu].lists;
-		for (unsigned int i = 0; i < nr_lists; i++)
-			for (const struct page *p = lists[i]; p; p = p->pcp_next)
+		for (unsigned int i = 0; i < nr_lists; i++) {
+			const struct page *p;
+			for_each_pcp_block(p, &lists[i])
 				if ((uintptr_t)p - (uintptr_t)page < bytes)
 					goto found;
+		}
 	}
 	local_irq_restore(flags);
 	return false;

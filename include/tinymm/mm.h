@@ -31,11 +31,23 @@ int memmap_nr_banks(void);
 const struct memmap_bank *memmap_bank(int i);
 
 bool pfn_valid(unsigned long pfn);
-struct page *pfn_to_page(unsigned long pfn);		/* NULL if !pfn_valid(pfn) */
+struct page *__pfn_to_page_slow(unsigned long pfn);	/* NULL if !pfn_valid(pfn) */
 /* The bank whose array holds @page, or NULL if @page is not in the memmap. */
 const struct memmap_bank *memmap_bank_of_page(const struct page *page);
 unsigned long __page_to_pfn_slow(const struct page *page);
 extern const struct memmap_bank *memmap_hot_bank;	/* the bank of the last lookup */
+
+/* NULL if !pfn_valid(pfn).  Inline and usually one bank check (the buddy merge and the split
+ * look up a frame per step: a call and a bank search there cost more than the step itself). */
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	const struct memmap_bank *b = memmap_hot_bank;
+	unsigned long off = pfn - b->start_pfn;
+
+	if (likely(off < b->nr_pages))
+		return b->map + off;
+	return __pfn_to_page_slow(pfn);
+}
 
 /* The page must be in the memmap.  Inline and usually one bank check: allocator hot paths use it. */
 static inline unsigned long page_to_pfn(const struct page *page)

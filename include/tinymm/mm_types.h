@@ -12,8 +12,9 @@
  *                           on a tail page, the head's address + 1 (bit 0 marks a tail), as in
  *                           Linux.  Both cannot be needed at once: tail pages are never on lists.
  *                           A free frame on a per-CPU list keeps its next frame's address here
- *                           (pcp_next, as v6.10's pcp_list shares lru): 16-byte aligned, so bit
- *                           0 stays clear, and a full pointer, so the fast path converts nothing.
+ *                           (pcp_next, as v6.10's pcp_list shares lru; the last block's points
+ *                           at its list's head, so it is never NULL there): pointer-aligned, so
+ *                           bit 0 stays clear, and a full pointer, so the fast path converts nothing.
  *   mapping        12 / 16  the page cache's address_space, or anon/movable bits
  *   index          16 / 24  offset in the mapping, in pages
  *   private        20 / 32  owner's data (buffer heads; the buddy order of a free block)
@@ -49,7 +50,8 @@ struct page {
 	union {
 		struct page_link lru;
 		unsigned long compound_head;	/* tail pages: head + 1 */
-		struct page *pcp_next;		/* on a per-CPU list (mm/pcp.c); NULL ends it */
+		struct page *pcp_next;		/* on a per-CPU list (mm/pcp.c); the last links to
+						 * its list's head (mmzone.h: pcp_list_end) */
 	};
 	struct address_space *mapping;
 	unsigned long index;

@@ -65,7 +65,7 @@ struct zone;
  * lists, @room and @alloc_room; everything else is the slow paths' (mm/pcp.c).
  */
 struct per_cpu_pages {
-	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next; NULL: empty */
+	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next (below) */
 	/* drain_at - count: frees the fast path may still take before one must go the slow way
 	 * (<= 0 after its push).  v6.10 keeps count and asks nr_pcp_high() at every free; tinymm
 	 * keeps the difference to the count at which nr_pcp_high() would say "drain" next, so the
@@ -86,6 +86,30 @@ struct per_cpu_pages {
 	struct zone *zone;	/* whose lists these are */
 };
 #define PCP_NO_ALLOC		(-0x40000000)
+
+/*
+ * An empty per-CPU list's head points at itself and a list's last block links back to its head,
+ * as v6.10's circular pcp_list: so every block on a per-CPU list has a non-NULL pcp_next, while
+ * a frame on no list has NULL there (pcp_pop clears it).  mm/page_check.c relies on that to
+ * skip the search of the lists on almost every free of an order > 0 block; the allocation fast
+ * path pays nothing for it (it compares with the list's address, already in a register).
+ */
+#define pcp_list_end(list)	((struct page *)(list))
+static inline bool pcp_list_empty(struct page *const *list)
+{
+	return *list == pcp_list_end(list);
+}
+#define for_each_pcp_block(p, list)	for ((p) = *(list); (p) != pcp_list_end(list); (p) = (p)->pcp_next)
+static inline void pcp_lists_init(struct per_cpu_pages *pcp)
+{
+	for (int i = 0; i < NR_PCP_LISTS; i++)
+		pcp->lists[i] = pcp_list_end(&pcp->lists[i]);
+}
+/* A static per_cpu_pages' lists, empty (pcp_off is used before any code could init it). */
+#define PCP_LISTS_EMPTY(pcp)	{ PCP_L4(pcp, 0), PCP_L4(pcp, 4), PCP_L4(pcp, 8), PCP_L4(pcp, 12) }
+#define PCP_L4(pcp, i)		pcp_list_end(&(pcp).lists[i]), pcp_list_end(&(pcp).lists[(i) + 1]), \
+				pcp_list_end(&(pcp).lists[(i) + 2]), pcp_list_end(&(pcp).lists[(i) + 3])
+_Static_assert(NR_PCP_LISTS == 16, "PCP_LISTS_EMPTY spells out 16 lists");
 #define PCPF_PREV_FREE_HIGH_ORDER	0x01
 
 /* Frames on all of @pcp's lists (v6.10's pcp->count). */

@@ -555,7 +555,9 @@ BAD_FREE_CASE(bad_free_wrong_order_over_free_buddy, BAD_WRONG_ORDER_FREE_BUDDY, 
 /* Is @page on its zone's per-CPU list for @mt? */
 static bool on_pcp_list(struct page *page, int mt)
 {
-	for (struct page *p = zones[page_zonenum(page)].pcp[0].lists[pindex(0, mt)]; p; p = p->pcp_next)
+	struct page *p;
+
+	for_each_pcp_block(p, &zones[page_zonenum(page)].pcp[0].lists[pindex(0, mt)])
 		if (p == page)
 			return true;
 	return false;
@@ -592,7 +594,8 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 	KTEST_EXPECT_EQ(t, u->private, 0);
 	struct page *both = alloc_page(GFP_TEST | __GFP_MOVABLE | __GFP_RECLAIMABLE);
 	KTEST_EXPECT_TRUE(t, both != NULL);
-	KTEST_EXPECT_TRUE(t, zones[ZONE_NORMAL].pcp[0].lists[3] == NULL && zones[ZONE_DMA].pcp[0].lists[3] == NULL);
+	KTEST_EXPECT_TRUE(t, pcp_list_empty(&zones[ZONE_NORMAL].pcp[0].lists[3]) &&
+			     pcp_list_empty(&zones[ZONE_DMA].pcp[0].lists[3]));
 	if (both)
 		__free_page(both);
 	__free_page(again);

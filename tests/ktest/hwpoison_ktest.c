@@ -206,9 +206,11 @@ static bool hw_on_pcp(struct page *page)
 	bool found = false;
 
 	local_irq_save(flags);
-	for (int i = 0; i < NR_PCP_LISTS; i++)
-		for (struct page *q = pcp->lists[i]; q; q = q->pcp_next)
+	for (int i = 0; i < NR_PCP_LISTS; i++) {
+		struct page *q;
+		for_each_pcp_block(q, &pcp->lists[i])
 			found |= q == page;
+	}
 	local_irq_restore(flags);
 	return found;
 }

@@ -96,7 +96,9 @@ static int give_back_watching(struct page *chain, const struct per_cpu_pages *pc
 
 static bool on_list(struct page *const *list, const struct page *page)
 {
-	for (const struct page *p = *list; p; p = p->pcp_next)
+	const struct page *p;
+
+	for_each_pcp_block(p, list)
 		if (p == page)
 			return true;
 	return false;
