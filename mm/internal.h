@@ -233,6 +233,13 @@ struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
 /* pcp.c */
 void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
+/* Fold the fast paths' counts into v6.10's counters; irqs off.  Returns the frames listed. */
+int pcp_sync(struct per_cpu_pages *pcp);
+/* The general paths the fast paths (mm/page_alloc_fast.c) hand every other case to. */
+struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
+void __free_pages_slow(struct page *page, unsigned int order);
+void free_the_page(struct page *page, unsigned int order);	/* the last reference is gone */
+#define PCP_BATCH_SCALE_MAX	5	/* v6.10's CONFIG_PCP_BATCH_SCALE_MAX default */
 void free_unref_page(struct page *page, unsigned int order);
 /* The allocator found @z below its high watermark: v6.10's ZONE_BELOW_HIGH, pcp shrinks. */
 void zone_mark_below_high(struct zone *z);

@@ -318,75 +318,6 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 }
 
 struct zone *preferred_zone;	/* the highest populated zone */
-/* The fast path's per-CPU lists: the preferred zone's, or pcp_off, whose lists stay empty, while
- * the fast path is off (before page_alloc_init, or with page poisoning, whose checks need the
- * general path): an empty list sends every call there, with no test of its own. */
-struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off) };
-struct per_cpu_pages *pcp_fast = &pcp_off;
-
-/*
- * v6.10's check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
- * v6.10's fast test; check_new_pages() then tells the cases apart), no mapping, refcount 0,
- * mapcount -1.  Shifting the flags word left drops the zone, node and pcp mt fields above the
- * flags in one instruction.
- */
-static inline bool new_page_is_clean(const struct page *page)
-{
-	return !((page->flags << (BITS_PER_LONG - NR_PAGEFLAGS)) | (unsigned long)page->mapping |
-		 (unsigned int)atomic_read(&page->_refcount) |
-		 ((unsigned int)atomic_read(&page->_mapcount) + 1));
-}
-
-/* Out of line, so the fast paths need no stack frame (no callee-saved registers to spill). */
-static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
-static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp);
-
-/*
- * The fast path is a pop from this CPU's order-0 list of the preferred zone and one combined
- * check; everything else (other orders, DMA, zeroing, poisoning, an empty list, a bad page)
- * takes the general path below.  The list is indexed by the gfp's migratetype bits as they are
- * (mmzone.h: PCP_SLOTS).  __GFP_COMP means nothing at order 0.  No frame pointer: the fast path
- * calls nothing but its tail calls, so a backtrace from those loses nothing.
- */
-__fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
-{
-	struct per_cpu_pages *pcp = pcp_fast;
-
-	if (likely(!(order | (gfp & (__GFP_DMA | __GFP_ZERO))))) {
-		struct page **list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
-		struct page *page;
-		unsigned long flags;
-
-		/* Masked from the pop to the refcount: memory_failure() (which marks with interrupts
-		 * masked) never finds the frame in flight, on no list at refcount 0. */
-		local_irq_save(flags);
-		page = *list;
-		if (likely(page != pcp_list_end(list))) {
-			*list = page->pcp_next;
-			int room = pcp->room + 1;
-			pcp->room = room;
-			pcp->alloc_room = room;		/* the slow path's mark (mm/pcp.c: pcp_sync) */
-			page->pcp_next = NULL;
-			if (unlikely(page_checks && !new_page_is_clean(page))) {
-				local_irq_restore(flags);
-				return alloc_pages_bad_fast(page, gfp);	/* report, leak, retry */
-			}
-			page->private = 0;		/* v6.10's post_alloc_hook */
-			atomic_set(&page->_refcount, 1);
-			local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
-			return page;
-		}
-		local_irq_restore_unchanged(flags);
-	}
-	return alloc_pages_slowpath(gfp, order);	/* both tail calls: no registers to save */
-}
-
-static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp)
-{
-	check_new_pages(page, 0);
-	return alloc_pages_slowpath(gfp, 0);
-}
-
 /*
  * v6.10's get_page_from_freelist(): the zonelist walk.  DMA only for __GFP_DMA; otherwise the
  * highest zone first, DMA last.  The highest zone that can serve uses its per-CPU lists; lower
@@ -467,7 +398,7 @@ static bool should_reclaim_retry(gfp_t gfp, unsigned int order, long progress, i
 	return *no_progress <= MAX_RECLAIM_RETRIES && rounds < 4 * MAX_RECLAIM_RETRIES;
 }
 
-static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+__attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 {
 	int mt = gfp_migratetype(gfp);
 	struct page *page;
@@ -512,7 +443,7 @@ static __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, un
 }
 
 /* The last reference is gone: give the block back (v6.10's free_the_page path). */
-static __attribute__((noinline)) void free_the_page(struct page *page, unsigned int order)
+__attribute__((noinline)) void free_the_page(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page), flags;
 	struct zone *z = page_zone(page);
@@ -530,77 +461,7 @@ static __attribute__((noinline)) void free_the_page(struct page *page, unsigned 
 	spin_unlock_irqrestore(&z->lock, flags);
 }
 
-/*
- * The flags freed_page_is_clean() tests, as a variable on purpose (never written): RISC-V builds
- * this 22-bit constant in two instructions (lui, addi) but loads a small-data variable in one.
- */
-unsigned long free_fast_check_flags __small_data =
-	PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head;
-
-/*
- * v6.10's free_page_is_bad() for one frame whose flags word is @flags, plus HWPoison and PG_head
- * (a compound head freed as order 0), as one test.  A tail page needs no test here: its refcount
- * is 0 (a tail's references are its folio's), so its free never reaches this point.
- */
-static inline bool freed_page_is_clean(const struct page *page, unsigned long flags)
-{
-	return !((flags & free_fast_check_flags) |
-		 (unsigned long)page->mapping | ((unsigned int)atomic_read(&page->_mapcount) + 1));
-}
-
-static __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int order);
-static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old);
-
-/*
- * Fast path: the last reference to a clean order-0 page goes onto this CPU's list for the pcp mt
- * its flags word names (page-flags.h).  The reference is dropped first and the old count tells
- * the cases apart: 1 frees, more returns, 0 or less was a double free (undone, then reported).
- * Every other case leaves by a tail call, so the fast path needs no stack frame.  A literal order
- * 0 comes here straight from the call (page_alloc.h); any other order through __free_pages().
- * Interrupts are masked from before the drop to after the push: memory_failure() marks frames
- * with interrupts masked, so it never sees this frame in flight (refcount 0, on no list) and a
- * mark it made before is seen by the check (docs/hwpoison.md, "Freeing").  The exits unmask
- * first; the fast path's instructions are the same, in another order.
- */
-__fastpath void __free_page0(struct page *page)
-{
-	unsigned long irqflags;
-
-	if (unlikely(!page))
-		return;
-	local_irq_save(irqflags);
-	int old = atomic_fetch_dec(&page->_refcount);
-	if (unlikely(old != 1)) {
-		local_irq_restore(irqflags);
-		return __free_pages_undo(page, old);
-	}
-	unsigned long flags = page->flags;
-	if (unlikely(!freed_page_is_clean(page, flags))) {
-		local_irq_restore(irqflags);
-		return free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
-	}
-	page->flags = flags & ~PAGEFLAGS_MASK;
-	pcp_free_order0(page, flags, irqflags);
-}
-
-/* The name in parentheses: the function, not page_alloc.h's macro of the same name. */
-__fastpath void (__free_pages)(struct page *page, unsigned int order)
-{
-	if (likely(!order))
-		return __free_page0(page);
-	__free_pages_slow(page, order);
-}
-
-/* Not the last reference (nothing to do), or not a reference at all: undone, then reported. */
-static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old)
-{
-	if (old > 1)
-		return;
-	atomic_inc(&page->_refcount);
-	__free_pages_slow(page, 0);
-}
-
-static __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int order)
+__attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int order)
 {
 	if (!page)
 		return;

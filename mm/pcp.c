@@ -46,7 +46,6 @@
 #include "tinymm/shell.h"
 #include "internal.h"
 
-#define PCP_BATCH_SCALE_MAX	5	/* v6.10's CONFIG_PCP_BATCH_SCALE_MAX default */
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
 
 /* In small data: on RISC-V one gp-relative instruction finds it (pcp_free_order0). */
@@ -104,20 +103,25 @@ static void pcp_commit(struct per_cpu_pages *pcp, int count)
 
 /* What the fast paths did since the last slow path, into v6.10's counters (the header says how
  * exactly).  Returns the count of frames on the lists. */
-static int pcp_sync(struct per_cpu_pages *pcp)
+int pcp_sync(struct per_cpu_pages *pcp)
 {
 	int cap = pcp->batch << PCP_BATCH_SCALE_MAX, frees, fc = pcp->free_count;
 
+	/* v6.10 adds to free_count only while it is below the cap (an order-3 free may then take
+	 * it up to 7 above): so the frees are added up to the cap, and a count above stays. */
 	if (pcp->alloc_room == PCP_NO_ALLOC) {
 		frees = pcp->sync_room - pcp->room;		/* frees only */
-		fc += frees;
+		if (fc < cap)
+			fc = min(fc + frees, cap);
 	} else {
 		int run = pcp->alloc_room - pcp->room;		/* after the last allocation */
 		int allocs = max(pcp->alloc_room - pcp->sync_room, 1);
 		frees = run + max(pcp->sync_room - pcp->alloc_room + 1, 0);
-		fc = (fc >> min(allocs, 31)) + run;
+		fc >>= min(allocs, 31);
+		if (fc < cap)
+			fc = min(fc + run, cap);
 	}
-	pcp->free_count = min(fc, cap);
+	pcp->free_count = fc;
 	if (frees > 0) {
 		pcp->alloc_factor >>= min(frees, 7);
 		pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;

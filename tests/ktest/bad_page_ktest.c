@@ -235,10 +235,61 @@ static void reports_after_a_burst_are_counted(struct ktest *t)
 	unspoil_and_free(p);
 }
 
+/*
+ * An order-3 free (the order 1-3 fast path, mm/page_alloc_fast.c) checks every frame: a bad
+ * tail is reported by its pfn with v6.10's reason, keeps its evidence and the block is kept out
+ * whole.  A tail with only flags a free clears (PG_referenced, PG_uptodate) is no bad page: no
+ * report, the block is back and no frame keeps a flag.
+ */
+static void order3_free_checks_every_frame(struct ktest *t)
+{
+	static const char *const why[] = { "PAGE_FLAGS_CHECK_AT_FREE flag(s) set", "non-NULL mapping",
+					   "nonzero mapcount" };
+
+	if (checks_off(t))
+		return;
+	bad_page_rs = (struct bad_page_ratelimit){ 0 };
+	for (unsigned int kind = 0; kind <= ARRAY_SIZE(why); kind++) {
+		struct page *p = alloc_pages(GFP_TEST, 3), *tail = p + 5;
+		KTEST_ASSERT_TRUE(t, p);
+		unsigned long pfn = page_to_pfn(p), bad = nr_bad_pages, free_before;
+		drain_all_pages(NULL);
+		free_before = nr_free_pages_and_pcp();
+		if (kind == 0)
+			__SetPageLocked(tail);
+		else if (kind == 1)
+			tail->mapping = (struct address_space *)tail;
+		else if (kind == 2)
+			atomic_set(&tail->_mapcount, 0);
+		else
+			tail->flags |= 1UL << PG_referenced | 1UL << PG_uptodate;
+		unsigned long flags = tail->flags;
+		bp_mark();
+		__free_pages(p, 3);
+		if (kind == ARRAY_SIZE(why)) {
+			KTEST_EXPECT_EQ(t, nr_bad_pages, bad);
+			KTEST_EXPECT_EQ(t, reports_since_mark(), 0);
+			for (int i = 0; i < 8; i++)
+				KTEST_EXPECT_EQ(t, p[i].flags & PAGEFLAGS_MASK, 0);
+			drain_all_pages(NULL);
+			KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free_before + 8);
+			break;
+		}
+		KTEST_EXPECT_EQ(t, nr_bad_pages, bad + 1);
+		KTEST_EXPECT_TRUE(t, reported_since_mark(pfn + 5, why[kind]));
+		KTEST_EXPECT_EQ(t, reports_since_mark(), 1);
+		KTEST_EXPECT_EQ(t, tail->flags, flags);		/* the evidence */
+		drain_all_pages(NULL);
+		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free_before);	/* kept out, leaked */
+	}
+	KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
+}
+
 static const struct ktest_case bad_page_cases[] = {
 	KTEST_CASE(last_failing_test_names_the_frame),
 	KTEST_CASE(free_tail_checks_name_the_tail),
 	KTEST_CASE(reports_after_a_burst_are_counted),
+	KTEST_CASE(order3_free_checks_every_frame),
 	{}
 };
 KTEST_SUITE_EXPLICIT(bad_page, bad_page_cases);

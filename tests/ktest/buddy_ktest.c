@@ -761,7 +761,7 @@ static gfp_t gfp_of_mt(int mt)
  * A frame spoiled while free on a per-CPU list (a flag written after the free): the allocation
  * that pops it reports it (check_new_pages, PAGE_FLAGS_CHECK_AT_PREP), keeps it out and hands out
  * another block - through the order-0 fast path, and for an order-3 block with a bad tail frame
- * through rmqueue_pcplist().
+ * through the order 1-3 fast path (mm/page_alloc_fast.c).
  */
 static void bad_alloc_spoiled_while_free(struct ktest *t)
 {

@@ -99,7 +99,7 @@ foreach(b ${TINYMM_BOARDS})
   # mm/page_check.c's reports (tests/ktest/bad_page_ktest.c): v6.10's reasons, the free-tail
   # words, the rate limit, the stack after each report.
   boot_test(${b}.buddy.ktest_bad_page ${b} --append "tinymm.test=bad_page" --timeout 40
-    --expect "^# totals: pass:3 fail:0 skip:0$" --expect "^\\[ *[0-9]+\\.[0-9]{6}\\] Call trace:$"
+    --expect "^# totals: pass:4 fail:0 skip:0$" --expect "^\\[ *[0-9]+\\.[0-9]{6}\\] Call trace:$"
     --reject "^    not ok")
   boot_test(${b}.buddy.buddyinfo ${b} --append "tinymm.run=buddyinfo$<SEMICOLON> buddycheck"
     --expect "^Node 0, zone   Normal ${BUDDY_ORDERS}$" --reject "zone +DMA"

@@ -1,0 +1,380 @@
+/*
+ * page_alloc_fast.c - the page allocator's fast paths: alloc_pages() and __free_pages() for a
+ * block of order <= PAGE_ALLOC_COSTLY_ORDER that this CPU's per-CPU lists can serve (a pop or a
+ * push, one combined check per frame, a counter), and the entry points that send every other
+ * case to the general paths in mm/page_alloc.c (alloc_pages_slowpath(), __free_pages_slow(),
+ * free_the_page()) and mm/pcp.c (refills, drains, v6.10's counters: rmqueue_pcplist(),
+ * free_unref_page()).  docs/page_alloc.md ("The fast paths") and docs/benchmarks.md ("Where the
+ * instructions go") count their instructions.
+ *
+ * Where tinymm differs from v6.10, and why: v6.10 has one path (rmqueue_pcplist(),
+ * free_unref_page()) for every order with the per-CPU lock taken; tinymm keeps the common case
+ * here, without a stack frame (every exit a tail call), and the v6.10 counters the order-0 paths
+ * skip are brought up to date by pcp_sync() (mm/pcp.c's header).  At orders 1-3 the fast paths
+ * keep v6.10's counters exactly themselves, and take the fast way only when no order-0 counts
+ * are pending (the allocation folds them first; the free leaves that case to free_unref_page()).
+ *
+ * Invariants and locking: as mm/pcp.c: a CPU's lists and counters only with interrupts masked,
+ * on that CPU; no zone->lock here.  A frame is never in flight (refcount 0, on no list) with
+ * interrupts unmasked: memory_failure() marks with interrupts masked (docs/hwpoison.md).
+ */
+#include "tinymm/cache.h"
+#include "tinymm/gfp.h"
+#include "tinymm/irqflags.h"
+#include "tinymm/page_alloc.h"
+#include "internal.h"
+
+/* The fast path's per-CPU lists: the preferred zone's, or pcp_off, whose lists stay empty, while
+ * the fast path is off (before page_alloc_init, or with page poisoning, whose checks need the
+ * general path): an empty list sends every call there, with no test of its own. */
+struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off) };
+struct per_cpu_pages *pcp_fast = &pcp_off;
+
+/*
+ * v6.10's check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
+ * v6.10's fast test; check_new_pages() then tells the cases apart), no mapping, refcount 0,
+ * mapcount -1.  Shifting the flags word left drops the zone, node and pcp mt fields above the
+ * flags in one instruction.
+ */
+static inline bool new_page_is_clean(const struct page *page)
+{
+	return !((page->flags << (BITS_PER_LONG - NR_PAGEFLAGS)) | (unsigned long)page->mapping |
+		 (unsigned int)atomic_read(&page->_refcount) |
+		 ((unsigned int)atomic_read(&page->_mapcount) + 1));
+}
+
+/* Out of line, so the fast paths need no stack frame (no callee-saved registers to spill). */
+static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp);
+static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page *page, gfp_t gfp,
+								    unsigned int order);
+static __attribute__((noinline)) struct page *alloc_pages_order_fast(gfp_t gfp, unsigned int order);
+
+/*
+ * The fast path is a pop from this CPU's order-0 list of the preferred zone and one combined
+ * check; everything else (other orders, DMA, zeroing, poisoning, an empty list, a bad page)
+ * takes the general path below.  The list is indexed by the gfp's migratetype bits as they are
+ * (mmzone.h: PCP_SLOTS).  __GFP_COMP means nothing at order 0.  No frame pointer: the fast path
+ * calls nothing but its tail calls, so a backtrace from those loses nothing.
+ */
+__fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct per_cpu_pages *pcp = pcp_fast;
+
+	if (likely(!(order | (gfp & (__GFP_DMA | __GFP_ZERO))))) {
+		struct page **list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
+		struct page *page;
+		unsigned long flags;
+
+		/* Masked from the pop to the refcount: memory_failure() (which marks with interrupts
+		 * masked) never finds the frame in flight, on no list at refcount 0. */
+		local_irq_save(flags);
+		page = *list;
+		if (likely(page != pcp_list_end(list))) {
+			*list = page->pcp_next;
+			int room = pcp->room + 1;
+			pcp->room = room;
+			pcp->alloc_room = room;		/* the slow path's mark (mm/pcp.c: pcp_sync) */
+			page->pcp_next = NULL;
+			if (unlikely(page_checks && !new_page_is_clean(page))) {
+				local_irq_restore(flags);
+				return alloc_pages_bad_fast(page, gfp);	/* report, leak, retry */
+			}
+			page->private = 0;		/* v6.10's post_alloc_hook */
+			atomic_set(&page->_refcount, 1);
+			local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
+			return page;
+		}
+		local_irq_restore_unchanged(flags);
+	}
+	if (order)
+		return alloc_pages_order_fast(gfp, order);
+	return alloc_pages_slowpath(gfp, order);	/* all tail calls: no registers to save */
+}
+
+static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *page, gfp_t gfp)
+{
+	return alloc_pages_bad_block(page, gfp, 0);
+}
+
+static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page *page, gfp_t gfp,
+								    unsigned int order)
+{
+	check_new_pages(page, order);
+	return alloc_pages_slowpath(gfp, order);
+}
+
+/*
+ * new_page_is_clean() for every frame of an order >= 1 block (v6.10's check_new_pages() walks
+ * them all), two frames a round, with the four tests folded across the frames: the flags words
+ * ORed and shifted once at the end (the shift drops the zone, node and pcp mt fields of them
+ * all at once), mapping and refcount ORed, mapcounts ANDed (all -1 exactly when the AND is -1).
+ * Eight instructions a frame and one of loop.
+ */
+static inline bool new_block_is_clean(const struct page *page, unsigned int order)
+{
+	const struct page *end = page + (1U << order);
+	unsigned long flags = 0, other = 0;
+	unsigned int mapcount = ~0U;
+
+	do {
+		flags |= page[0].flags | page[1].flags;
+		other |= (unsigned long)page[0].mapping | (unsigned long)page[1].mapping |
+			 (unsigned int)atomic_read(&page[0]._refcount) |
+			 (unsigned int)atomic_read(&page[1]._refcount);
+		mapcount &= (unsigned int)atomic_read(&page[0]._mapcount) &
+			    (unsigned int)atomic_read(&page[1]._mapcount);
+		page += 2;
+	} while (page < end);
+	return !((flags << (BITS_PER_LONG - NR_PAGEFLAGS)) | other | (mapcount + 1));
+}
+
+static __attribute__((noinline)) struct page *alloc_pages_order_sync(gfp_t gfp, unsigned int order);
+static __attribute__((noinline)) struct page *alloc_pages_compound(struct page *page, unsigned int order);
+
+/*
+ * Orders 1 to PAGE_ALLOC_COSTLY_ORDER: the same pop from this CPU's list for (order, gfp's
+ * migratetype bits), plus what v6.10's rmqueue_pcplist() does at every allocation and the
+ * order-0 fast path leaves to pcp_sync(): free_count halved (a run of frees ends).  So the
+ * counters stay v6.10's exactly: the order-0 fast paths' pending counts are folded in first
+ * (alloc_pages_order_sync(), only when they left any), then this allocation is counted as a slow
+ * path would count it (room and sync_room move together).  Interrupts masked from the pop to
+ * the refcount, as at order 0.  An empty list, DMA, zeroing or poisoning: the general path.
+ * Every other exit is a tail call, so no stack frame.
+ */
+__fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(gfp_t gfp,
+										 unsigned int order)
+{
+	struct per_cpu_pages *pcp = pcp_fast;
+	struct page **list, *page;
+	unsigned long flags;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER || (gfp & (__GFP_DMA | __GFP_ZERO)))
+		return alloc_pages_slowpath(gfp, order);
+	list = &pcp->lists[order * PCP_SLOTS + ((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT)];
+	local_irq_save(flags);
+	page = *list;
+	if (unlikely(page == pcp_list_end(list))) {
+		local_irq_restore(flags);
+		return alloc_pages_slowpath(gfp, order);
+	}
+	int room = pcp->room;
+	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room)) {
+		local_irq_restore(flags);
+		return alloc_pages_order_sync(gfp, order);
+	}
+	*list = page->pcp_next;
+	room += 1 << order;
+	pcp->room = room;
+	pcp->sync_room = room;
+	pcp->free_count >>= 1;
+	page->pcp_next = NULL;
+	if (unlikely(page_checks && !new_block_is_clean(page, order))) {
+		local_irq_restore(flags);
+		return alloc_pages_bad_block(page, gfp, order);	/* report, leak, retry */
+	}
+	page->private = 0;		/* v6.10's post_alloc_hook */
+	atomic_set(&page->_refcount, 1);
+	local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
+	if (gfp & __GFP_COMP)
+		return alloc_pages_compound(page, order);
+	return page;
+}
+
+/* The order-0 fast paths left counts to fold in: fold them, then the fast path again (an
+ * interrupt's own allocations in between only send it here once more). */
+static __attribute__((noinline)) struct page *alloc_pages_order_sync(gfp_t gfp, unsigned int order)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp_sync(pcp_fast);
+	local_irq_restore(flags);
+	return alloc_pages_order_fast(gfp, order);
+}
+
+static __attribute__((noinline)) struct page *alloc_pages_compound(struct page *page, unsigned int order)
+{
+	prep_compound_page(page, order);
+	return page;
+}
+
+/*
+ * The flags freed_page_is_clean() tests, as a variable on purpose (never written): RISC-V builds
+ * this 22-bit constant in two instructions (lui, addi) but loads a small-data variable in one.
+ */
+unsigned long free_fast_check_flags __small_data =
+	PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head;
+
+/*
+ * v6.10's free_page_is_bad() for one frame whose flags word is @flags, plus HWPoison and PG_head
+ * (a compound head freed as order 0), as one test.  A tail page needs no test here: its refcount
+ * is 0 (a tail's references are its folio's), so its free never reaches this point.
+ */
+static inline bool freed_page_is_clean(const struct page *page, unsigned long flags)
+{
+	return !((flags & free_fast_check_flags) |
+		 (unsigned long)page->mapping | ((unsigned int)atomic_read(&page->_mapcount) + 1));
+}
+
+static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order);
+static __attribute__((noinline)) void __free_pages_order_fast(struct page *page, unsigned int order);
+
+/*
+ * Fast path: the last reference to a clean order-0 page goes onto this CPU's list for the pcp mt
+ * its flags word names (page-flags.h).  The reference is dropped first and the old count tells
+ * the cases apart: 1 frees, more returns, 0 or less was a double free (undone, then reported).
+ * Every other case leaves by a tail call, so the fast path needs no stack frame.  A literal order
+ * 0 comes here straight from the call (page_alloc.h); any other order through __free_pages().
+ * Interrupts are masked from before the drop to after the push: memory_failure() marks frames
+ * with interrupts masked, so it never sees this frame in flight (refcount 0, on no list) and a
+ * mark it made before is seen by the check (docs/hwpoison.md, "Freeing").  The exits unmask
+ * first; the fast path's instructions are the same, in another order.
+ */
+__fastpath void __free_page0(struct page *page)
+{
+	unsigned long irqflags;
+
+	if (unlikely(!page))
+		return;
+	local_irq_save(irqflags);
+	int old = atomic_fetch_dec(&page->_refcount);
+	if (unlikely(old != 1)) {
+		local_irq_restore(irqflags);
+		return __free_pages_undo(page, old, 0);
+	}
+	unsigned long flags = page->flags;
+	if (unlikely(!freed_page_is_clean(page, flags))) {
+		local_irq_restore(irqflags);
+		return free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
+	}
+	page->flags = flags & ~PAGEFLAGS_MASK;
+	pcp_free_order0(page, flags, irqflags);
+}
+
+/* The name in parentheses: the function, not page_alloc.h's macro of the same name. */
+__fastpath void (__free_pages)(struct page *page, unsigned int order)
+{
+	if (likely(!order))
+		return __free_page0(page);
+	__free_pages_order_fast(page, order);
+}
+
+/* Not the last reference (nothing to do), or not a reference at all: undone, then reported. */
+static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order)
+{
+	if (old > 1)
+		return;
+	atomic_inc(&page->_refcount);
+	__free_pages_slow(page, order);
+}
+
+
+/*
+ * v6.10's free_pages_prepare() checks of a non-compound order >= 1 block, folded across its
+ * frames as new_block_is_clean() folds the allocation's: the flags words ORed (tested against
+ * free_fast_check_flags once), mapping, refcount and the link word ORed (a tail's
+ * compound_head, or a frame still on a per-CPU list: both must be 0), mapcounts ANDed.  true:
+ * all clean; *@flags_or: the ORed flags words, so a block with no flag to clear stores nothing.
+ */
+static inline bool freed_block_is_clean(const struct page *page, unsigned int order,
+					unsigned long *flags_or)
+{
+	const struct page *end = page + (1U << order);
+	unsigned long flags = 0, other = 0;
+	unsigned int mapcount = ~0U;
+
+	do {
+		flags |= page[0].flags | page[1].flags;
+		other |= (unsigned long)page[0].mapping | (unsigned long)page[1].mapping |
+			 (unsigned int)atomic_read(&page[0]._refcount) |
+			 (unsigned int)atomic_read(&page[1]._refcount) |
+			 (unsigned long)page[0].pcp_next | (unsigned long)page[1].pcp_next;
+		mapcount &= (unsigned int)atomic_read(&page[0]._mapcount) &
+			    (unsigned int)atomic_read(&page[1]._mapcount);
+		page += 2;
+	} while (page < end);
+	*flags_or = flags;
+	return !((flags & free_fast_check_flags) | other | (mapcount + 1));
+}
+
+/* The flags a freed frame loses: all of them (PG_hwpoison sends a block to the general path),
+ * the zone, node and pcp mt fields above them kept. */
+static inline void freed_block_clear_flags(struct page *page, unsigned int order)
+{
+	for (struct page *end = page + (1U << order); page < end; page++)
+		page->flags &= ~PAGEFLAGS_MASK;
+}
+
+/*
+ * Orders 1 to PAGE_ALLOC_COSTLY_ORDER, the block not compound: what free_the_page(),
+ * free_pages_prepare() and free_unref_page() do, when nothing is out of the ordinary.  The
+ * reference dropped and the block checked with interrupts masked (as at order 0), its frames'
+ * flags cleared, then v6.10's free_unref_page_commit() for a free that neither drains nor
+ * tunes high: alloc_factor halved, PCPF_PREV_FREE_HIGH_ORDER set, free_count up by the block,
+ * the block pushed and the count up (room down; room and sync_room together, so pcp_sync() sees
+ * nothing to fold).  The general path takes every other case: a compound block, a block outside
+ * the hot memmap bank or not aligned to its order, a frame not clean, page poisoning, counts the
+ * order-0 fast paths left to fold, a zone below its high watermark or under reclaim (high is
+ * tuned at every free then), v6.10's free_high (a run of high-order frees drains them) and a
+ * free that reaches high.
+ */
+__fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct page *page,
+									  unsigned int order)
+{
+	const struct memmap_bank *bank = memmap_hot_bank;
+	unsigned long irqflags, flags_or = 0;
+
+	if (unlikely(!page || order > PAGE_ALLOC_COSTLY_ORDER))
+		return __free_pages_slow(page, order);
+	unsigned long head = page->flags;
+	struct per_cpu_pages *pcp = zone_pcp[(head >> ZONES_PGSHIFT) & ZONES_MASK];
+	uintptr_t off = (uintptr_t)page - (uintptr_t)bank->map;
+	local_irq_save(irqflags);
+	int old = atomic_fetch_dec(&page->_refcount);
+	if (unlikely(old != 1)) {
+		local_irq_restore(irqflags);
+		return __free_pages_undo(page, old, order);
+	}
+	/* The last reference: from here every other case is free_the_page()'s. */
+	if (unlikely(!pcp || (head & (1UL << PG_head)) || off >= bank->map_bytes ||
+		     ((bank->start_pfn + off / sizeof(struct page)) & ((1UL << order) - 1))))
+		goto general;
+	if (page_checks) {
+		if (unlikely(!freed_block_is_clean(page, order, &flags_or)))
+			goto general;
+	} else {
+		for (struct page *p = page, *end = page + (1U << order); p < end; p++)
+			flags_or |= p->flags;
+		if (unlikely(flags_or & (1UL << PG_hwpoison | 1UL << PG_head)))
+			goto general;
+	}
+	int room = pcp->room, batch = pcp->batch, fc = pcp->free_count;
+	unsigned char pflags = pcp->flags;
+	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room ||
+		     (pcp->zone->flags & (1UL << ZONE_BELOW_HIGH | 1UL << ZONE_RECLAIM_ACTIVE)) ||
+		     (fc >= batch && (pflags & PCPF_PREV_FREE_HIGH_ORDER))))
+		goto commit;
+	room -= 1 << order;
+	if (unlikely(room <= 0))
+		goto commit;
+	if (flags_or & PAGEFLAGS_MASK)
+		freed_block_clear_flags(page, order);
+	pcp_push(&pcp->lists[order * PCP_SLOTS + page_pcp_mt(head)], page);
+	pcp->room = room;
+	pcp->sync_room = room;
+	pcp->alloc_factor >>= 1;
+	pcp->flags = pflags | PCPF_PREV_FREE_HIGH_ORDER;
+	if (fc < batch << PCP_BATCH_SCALE_MAX)
+		pcp->free_count = fc + (1 << order);
+	local_irq_restore(irqflags);
+	return;
+commit:
+	/* Prepared and clean: free_unref_page() does the rest (and looks for HWPoison again). */
+	if (flags_or & PAGEFLAGS_MASK)
+		freed_block_clear_flags(page, order);
+	local_irq_restore(irqflags);
+	return free_unref_page(page, order);
+general:
+	local_irq_restore(irqflags);
+	return free_the_page(page, order);
+}
