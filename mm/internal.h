@@ -262,6 +262,7 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
  * stores since the save: the one-instruction restore is sound here (irqflags.h).
  */
 void pcp_free_overflow(struct page *page, unsigned long irqflags);
+void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long irqflags);
 void pcp_free_nofast(struct page *page, unsigned long irqflags);
 /* This CPU's per-CPU lists of each zone, indexed by the flags word's zone field, or NULL: the
  * free fast path is off (mm/pcp.c). */

@@ -351,14 +351,20 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	int room = pcp->room, batch = pcp->batch, fc = pcp->free_count;
 	unsigned char pflags = pcp->flags;
 	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room ||
-		     (pcp->zone->flags & (1UL << ZONE_BELOW_HIGH | 1UL << ZONE_RECLAIM_ACTIVE)) ||
-		     (fc >= batch && (pflags & PCPF_PREV_FREE_HIGH_ORDER))))
-		goto commit;
-	room -= 1 << order;
-	if (unlikely(room <= 0))
+		     (pcp->zone->flags & (1UL << ZONE_BELOW_HIGH | 1UL << ZONE_RECLAIM_ACTIVE))))
 		goto commit;
 	if (flags_or & PAGEFLAGS_MASK)
 		freed_block_clear_flags(page, order);
+	if (unlikely(fc >= batch && (pflags & PCPF_PREV_FREE_HIGH_ORDER))) {
+		/* v6.10's free_high: a run of high-order frees drains the lists.  Holding nothing
+		 * else, they would drain just this block: straight to the buddy lists. */
+		if (room == pcp->drain_at)
+			return pcp_free_high_alone(page, order, irqflags);
+		goto unmask;
+	}
+	room -= 1 << order;
+	if (unlikely(room <= 0))
+		goto unmask;
 	pcp_push(&pcp->lists[order * PCP_SLOTS + page_pcp_mt(head)], page);
 	pcp->room = room;
 	pcp->sync_room = room;
@@ -369,9 +375,10 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	local_irq_restore(irqflags);
 	return;
 commit:
-	/* Prepared and clean: free_unref_page() does the rest (and looks for HWPoison again). */
 	if (flags_or & PAGEFLAGS_MASK)
 		freed_block_clear_flags(page, order);
+unmask:
+	/* Prepared and clean: free_unref_page() does the rest (and looks for HWPoison again). */
 	local_irq_restore(irqflags);
 	return free_unref_page(page, order);
 general:

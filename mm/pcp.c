@@ -398,6 +398,34 @@ void free_unref_page(struct page *page, unsigned int order)
 	local_irq_restore(flags);
 }
 
+/*
+ * The order 1-3 free fast path's free_high case while the lists hold nothing else
+ * (mm/page_alloc_fast.c): v6.10 pushes the block, then drains min(count, batch << scale) frames
+ * round-robin from its list, which is this block alone.  So it goes to the buddy lists directly,
+ * the counters and high as free_unref_page_commit() leaves them.  The block is prepared and
+ * checked with interrupts masked since; they are restored here.
+ */
+void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long irqflags)
+{
+	struct zone *z = page_zone(page);
+	struct per_cpu_pages *pcp = &z->pcp[0];
+	unsigned long pfn = page_to_pfn(page);
+	int batch = pcp->batch;
+
+	pcp->alloc_factor >>= 1;
+	pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
+	if (pcp->free_count < (batch << PCP_BATCH_SCALE_MAX))
+		pcp->free_count += 1 << order;
+	nr_pcp_high(pcp, z, batch, true, 1 << order);	/* high lowered; "drain them all" */
+	spin_lock(&z->lock);
+	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
+	spin_unlock(&z->lock);
+	pcp_commit(pcp, 0);
+	if (pcp->high > pcp->high_min && pcp_decay_schedule)
+		pcp_decay_schedule();
+	local_irq_restore(irqflags);
+}
+
 /* The fast path's free of @page reached drain_at (pushed, and counted by its room: pcp_sync
  * counts it as a fast free): the rest of v6.10's free, then unmask. */
 void pcp_free_overflow(struct page *page, unsigned long irqflags)
