@@ -62,8 +62,8 @@ void irqsoff_stats_record(struct irqsoff_stats *s, unsigned long len, unsigned l
 		s->max_from = from;
 		s->max_to = to;
 	}
-	for (unsigned int i = 0, h = site_hash(from); i < IRQSOFF_SITES; i++, h = (h + 1) & (IRQSOFF_SITES - 1)) {
-		struct irqsoff_site *site = &s->site[h];
+	for (unsigned int i = 0, h = site_hash(from); i < IRQSOFF_SITES; i++) {
+		struct irqsoff_site *site = &s->site[(h + i) & (IRQSOFF_SITES - 1)];
 
 		if (site->from != from && site->from)
 			continue;
@@ -189,7 +189,8 @@ static int set_irqsoff(const char *v)
 		tracer.enabled = false;
 	return 0;
 }
-KPARAM(irqsoff, set_irqsoff, "1: the irqsoff tracer on from boot (docs/irqsoff.md); 0 (default): off");
+KPARAM(irqsoff, set_irqsoff,
+       "1: the irqsoff tracer on from boot (docs/irqsoff.md); 0 (default): off");
 
 /*
  * Copy the results (the site table too if @sites) with interrupts masked, the stretch untimed.
@@ -355,9 +356,16 @@ static int cmd_irqsoff(int argc, char **argv)
 {
 	unsigned long long n = 10;
 	const char *sub = argc > 1 ? argv[1] : "";
+	bool top = !strcmp(sub, "top"), selftest = !strcmp(sub, "selftest");
+	bool known = argc == 1 || top || selftest || !strcmp(sub, "reset") || !strcmp(sub, "on") ||
+		     !strcmp(sub, "off");
 
-	if (argc > 3 || (argc == 3 && strcmp(sub, "top") && strcmp(sub, "selftest")))
-		goto usage;
+	if (!known || argc > 3 || (argc == 3 && !top && !selftest) ||
+	    (argc == 3 && selftest && strcmp(argv[2], "must_fail")))
+		return shell_usage_error("irqsoff",
+			"usage: irqsoff [reset | top [n] | on | off | selftest [must_fail]]");
+	if (top && argc == 3 && (kstrtoull(argv[2], &n) || !n || n > IRQSOFF_SITES))
+		return shell_usage_error("irqsoff", "top: n must be 1-256");
 	if (!strcmp(sub, "on")) {
 		irqsoff_enable();
 		return 0;
@@ -370,25 +378,16 @@ static int cmd_irqsoff(int argc, char **argv)
 		irqsoff_reset();
 		return 0;
 	}
-	if (!tracer.enabled && (strcmp(sub, "") || !tracer.stats.sections)) {
+	/* Off: the max recorded so far can still be read; anything else says how to turn it on. */
+	if (!tracer.enabled && (argc > 1 || !tracer.stats.sections)) {
 		kprintf("irqsoff: the tracer is off (boot with tinymm.irqsoff=1, or: irqsoff on)\n");
 		return 1;
 	}
-	if (!strcmp(sub, ""))
-		return irqsoff_show_max();
-	if (!strcmp(sub, "top")) {
-		if (argc == 3 && (kstrtoull(argv[2], &n) || !n || n > IRQSOFF_SITES))
-			return shell_usage_error("irqsoff", "top: n must be 1-256");
+	if (top)
 		return irqsoff_show_top((unsigned int)n);
-	}
-	if (!strcmp(sub, "selftest")) {
-		if (argc == 3 && strcmp(argv[2], "must_fail"))
-			goto usage;
+	if (selftest)
 		return irqsoff_selftest(argc == 2);
-	}
-usage:
-	return shell_usage_error("irqsoff",
-				 "usage: irqsoff [reset | top [n] | on | off | selftest [must_fail]]");
+	return irqsoff_show_max();
 }
 SHELL_COMMAND(irqsoff, "[reset|top [n]|on|off|selftest]",
 	      "longest irqs-off section: where it began and ended (docs/irqsoff.md)", cmd_irqsoff);

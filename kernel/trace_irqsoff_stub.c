@@ -19,7 +19,8 @@ static int set_irqsoff(const char *v)
 		pr_warn(NOT_BUILT_IN "\n");
 	return 0;
 }
-KPARAM(irqsoff, set_irqsoff, "1: the irqsoff tracer on from boot (docs/irqsoff.md); 0 (default): off");
+KPARAM(irqsoff, set_irqsoff,
+       "1: the irqsoff tracer on from boot (docs/irqsoff.md); 0 (default): off");
 
 static int cmd_irqsoff(int argc, char **argv)
 {

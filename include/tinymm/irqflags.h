@@ -64,7 +64,7 @@ void start_critical_timings(void);
 			trace_hardirqs_on();						\
 		arch_local_irq_restore_unchanged(flags);				\
 	} while (0)
-/* Only a disable that masks starts a section: one at boot, masked already, is no stretch's start. */
+/* Only a disable that masks starts a section: one at boot (masked already) starts nothing. */
 #define local_irq_disable()								\
 	do {										\
 		if (!arch_irqs_disabled_flags(arch_local_irq_save()))			\
