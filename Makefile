@@ -1,5 +1,5 @@
 # tinymm - the thin front door.  The build is CMake (CMakePresets.json); this file only drives it.
-#   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]]
+#   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]] [IRQSOFF=1]
 #   make test        build everything, run every test through CTest
 #   make gdb [BOARD=b]
 BOARD ?= qemu-virt-arm
@@ -7,12 +7,15 @@ MEM ?= 256M
 ARGS ?=
 QEMUFLAGS ?=
 DISK ?=
+# IRQSOFF=1: the irqsoff-tracer build (preset <board>-irqsoff, build/<board>-irqsoff), booted under
+# -icount with tinymm.irqsoff=1 (docs/irqsoff.md).
+IRQSOFF ?=
 BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
 export ARGS QEMUFLAGS
 
-.PHONY: all run test gdb deps clean $(BOARDS) host check-board bench
+.PHONY: all run test gdb deps clean $(BOARDS) $(BOARDS:%=%-irqsoff) host check-board bench
 
 all: $(BOARDS) host
 
@@ -26,7 +29,7 @@ check-board: ;
 deps:
 	@tools/install-deps --check >/dev/null 2>&1 || tools/install-deps
 
-$(BOARDS): deps
+$(BOARDS) $(BOARDS:%=%-irqsoff): deps
 	@cmake --preset $@ >/dev/null
 	@cmake --build --preset $@ -j $(JOBS)
 
@@ -35,8 +38,9 @@ host: deps
 	@cmake --build --preset host -j $(JOBS)
 
 run: check-board
-	@$(MAKE) --no-print-directory $(BOARD)
-	@tools/run --board $(BOARD) --mem $(MEM) --append "$$ARGS" $(if $(DISK),--disk $(DISK)) -- $$QEMUFLAGS
+	@$(MAKE) --no-print-directory $(BOARD)$(if $(filter 1,$(IRQSOFF)),-irqsoff)
+	@tools/run --board $(BOARD) --mem $(MEM) --append "$$ARGS" $(if $(DISK),--disk $(DISK)) \
+		$(if $(filter 1,$(IRQSOFF)),--irqsoff) -- $$QEMUFLAGS
 
 gdb: check-board
 	@$(MAKE) --no-print-directory $(BOARD)

@@ -50,6 +50,11 @@ add_executable(uart_test tests/host/uart_test.c drivers/uart.c)
 target_link_libraries(uart_test ${CMOCKA})
 add_executable(kallsyms_test tests/host/kallsyms_test.c kernel/kallsyms.c lib/vsprintf.c)
 target_link_libraries(kallsyms_test ${CMOCKA})
+# The irqsoff tracer is in no host library (its hooks would be in every mask): its test builds
+# it alone, with the hooks on in the test's own masks.
+add_executable(irqsoff_test tests/host/irqsoff_test.c kernel/trace_irqsoff.c kernel/kallsyms.c lib/vsprintf.c)
+target_compile_definitions(irqsoff_test PRIVATE CONFIG_IRQSOFF_TRACER=1)
+target_link_libraries(irqsoff_test ${CMOCKA})
 add_executable(fdt_test tests/host/fdt_test.c lib/fdt.c lib/fdt_check.c)
 target_link_libraries(fdt_test ${CMOCKA} ${LIBFDT})
 

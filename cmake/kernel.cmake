@@ -22,6 +22,11 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/page_reporting_work.c mm/vmstat_work.c
   mm/memory-failure.c mm/hwpoison_cmd.c mm/soft-offline.c
   ${TINYMM_IRQCHIP_SRCS})
+if(TINYMM_IRQSOFF_TRACER)
+  list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff.c)
+else()
+  list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff_stub.c)
+endif()
 
 # The version string is regenerated on every build, written only when it changes.
 add_custom_target(version_c

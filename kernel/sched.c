@@ -391,8 +391,11 @@ void cpu_idle_loop(void)
 {
 	for (;;) {
 		local_irq_disable();
-		if (!need_resched())
+		if (!need_resched()) {
+			stop_critical_timings();	/* waiting masked is no irqs-off stretch */
 			arch_cpu_idle();	/* returns with an interrupt pending */
+			start_critical_timings();
+		}
 		local_irq_enable();		/* ... which is taken here */
 		if (need_resched())
 			schedule();

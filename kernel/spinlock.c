@@ -185,9 +185,10 @@ void spin_unlock(spinlock_t *lock)
 		preempt_enable();
 }
 
+/* The irq variants mask on their caller's behalf: the irqsoff tracer records the caller (_ip). */
 void spin_lock_irq(spinlock_t *lock)
 {
-	local_irq_disable();
+	local_irq_disable_ip((unsigned long)__builtin_return_address(0));
 	do_spin_lock(lock, __builtin_return_address(0));
 }
 
@@ -195,7 +196,7 @@ void spin_unlock_irq(spinlock_t *lock)
 {
 	bool ok = do_spin_unlock(lock);
 
-	local_irq_enable();
+	local_irq_enable_ip((unsigned long)__builtin_return_address(0));
 	if (ok)
 		preempt_enable();
 }
@@ -204,7 +205,7 @@ unsigned long _spin_lock_irqsave(spinlock_t *lock)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
+	local_irq_save_ip(flags, (unsigned long)__builtin_return_address(0));
 	do_spin_lock(lock, __builtin_return_address(0));
 	return flags;
 }
@@ -213,7 +214,7 @@ void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
 	bool ok = do_spin_unlock(lock);
 
-	local_irq_restore(flags);
+	local_irq_restore_ip(flags, (unsigned long)__builtin_return_address(0));
 	if (ok)
 		preempt_enable();
 }

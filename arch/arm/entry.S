@@ -95,6 +95,11 @@ vec_irq:
 	srsdb	sp!, #0x13		/* push lr_irq and spsr_irq onto the SVC stack */
 	cps	#0x13			/* SVC, IRQs still masked */
 	push	{r0-r5, r12, lr}
+#ifdef CONFIG_IRQSOFF_TRACER
+	/* The irqsoff tracer's clock (PMU counter 0, INST_RETIRED; arch/arm/pmu.c programmed it
+	 * when the tracer started), kept in r5 for trace_irqsoff_trap_entry below. */
+	mrc	p15, 0, r5, c9, c13, 2
+#endif
 	mov	r4, sp			/* the frame */
 	ldr	r3, [sp, #32]		/* interrupted pc */
 	mov	r2, fp			/* interrupted fp */
@@ -102,7 +107,14 @@ vec_irq:
 	sub	sp, sp, r1		/* 8-byte aligned */
 	push	{r2, r3}		/* frame record: [fp - 4] caller's fp, [fp] pc */
 	add	fp, sp, #4
+#ifdef CONFIG_IRQSOFF_TRACER
+	mov	r0, r5
+	bl	trace_irqsoff_trap_entry
+#endif
 	bl	arm_irq_handler
+#ifdef CONFIG_IRQSOFF_TRACER
+	bl	trace_irqsoff_trap_exit	/* the rfeia below unmasks */
+#endif
 	ldr	fp, [fp, #-4]		/* the interrupted fp (the C code preserved ours) */
 	mov	sp, r4
 	clrex

@@ -52,8 +52,17 @@ _sstart:
 	.global riscv_trap_entry
 riscv_trap_entry:
 	addi	sp, sp, -FRAME_WORDS * SZREG
+#ifdef CONFIG_IRQSOFF_TRACER
+	/* The irqsoff tracer's clock, read before the saves: the hardware masked at the trap.  a0
+	 * (saved first, left out of the loop) carries it to trace_irqsoff_trap_entry below. */
+	REG_S	x10, 10 * SZREG(sp)
+	rdinstret a0
+	REG_S	x1, 1 * SZREG(sp)
+	.irp n, 3,4,5,6,7,8,9,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+#else
 	REG_S	x1, 1 * SZREG(sp)
 	.irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+#endif
 	REG_S	x\n, \n * SZREG(sp)
 	.endr
 	addi	t0, sp, FRAME_WORDS * SZREG
@@ -68,8 +77,16 @@ riscv_trap_entry:
 	REG_S	s0, FRAME_FP * SZREG(sp)	/* frame record: caller's fp, "return address" */
 	REG_S	t4, FRAME_EPC * SZREG(sp)
 	mv	s0, t0
+#ifdef CONFIG_IRQSOFF_TRACER
+	bgez	t2, 1f			/* an exception (fatal, or back to its KTAP case): no section */
+	call	trace_irqsoff_trap_entry
+1:
+#endif
 	mv	a0, sp
 	call	riscv_trap
+#ifdef CONFIG_IRQSOFF_TRACER
+	call	trace_irqsoff_trap_exit	/* only interrupts return here; the sret unmasks */
+#endif
 
 	REG_L	t0, FRAME_EPC * SZREG(sp)
 	REG_L	t1, FRAME_SSTATUS * SZREG(sp)

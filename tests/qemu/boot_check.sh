@@ -2,16 +2,17 @@
 # boot_check.sh - boot one tinymm image under QEMU and check what it printed and how it exited.
 #   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
 #                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--timeout S]
-#                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]...
+#                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]... [--irqsoff]
 # --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
 # QEMU holds it back until the UART can take it, so none of it is lost.
 # --expect/--reject are extended regexes matched against whole lines (\r stripped).
+# --irqsoff: the irqsoff-tracer build, tracer on, under -icount (tools/run --irqsoff).
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu=""
-expect=() reject=() disks=()
+expect=() reject=() disks=() irqsoff=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --board) board=$2; shift 2 ;;
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
     --timeout) timeout=$2; shift 2 ;;
     --qemu) qemu=$2; shift 2 ;;
     --disk) disks+=(--disk "$2"); shift 2 ;;
+    --irqsoff) irqsoff=(--irqsoff); shift ;;
     *) echo "boot_check: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -34,6 +36,7 @@ trap 'rm -f "$out"' EXIT
 args=(--board "$board" --mem "$mem" --append "$append")
 [ -n "$dtb" ] && args+=(--dtb "$dtb")
 [ ${#disks[@]} -gt 0 ] && args+=("${disks[@]}")
+[ ${#irqsoff[@]} -gt 0 ] && args+=("${irqsoff[@]}")
 # shellcheck disable=SC2206
 [ -n "$qemu" ] && args+=(-- $qemu)
 raw=$(mktemp)
