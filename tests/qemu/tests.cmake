@@ -166,6 +166,7 @@ boot_test(${R64}.dtb.kernel_outside_ram ${R64} --dtb ${D}/rv64-too-small.dtb --s
 include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/vmstat.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/buddy.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/pcp_batch.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/slab.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/kcore.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/sched.cmake)
