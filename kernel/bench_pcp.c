@@ -13,7 +13,8 @@
  * the per-CPU and buddy lists meanwhile (pcp_zone_lock_watch: from just after the lock is taken
  * to just before it is released), the closing drain_all_pages() included.  Rows:
  *   batch<N>[-scale0]-order0-alloc, batch<N>[-scale0]-order0-free, batch<N>[-scale0]-zone-lock-hold
- * in the contract's format (min / lower median / max).  The state first, once: the `bench`
+ * in the contract's format (min / lower median / max), and a line with the number of holds and
+ * of blocks moved (the lock traffic a smaller batch costs).  The state first, once: the `bench`
  * scenario's fragmentation (2000 blocks of orders 0-3 from the same seed, a random half freed).
  * NR is 4000 (enough allocations in a row for batch 63's refills to reach 63 << 5), 1000 with
  * `quick` (CTest: the rows' form and the ordering of the worst cases).  The booted batch and scale
@@ -44,6 +45,7 @@
 static struct {
 	uint32_t *samples;	/* instructions per hold */
 	int n, cap;
+	unsigned long blocks;	/* moved in all the holds */
 	uint64_t t0;
 } holds;
 
@@ -55,6 +57,7 @@ static void bench_hold_watch(struct zone *z, int moved)
 	if (moved < 0) {
 		holds.t0 = now;
 	} else if (holds.n < holds.cap) {
+		holds.blocks += (unsigned long)moved;
 		holds.samples[holds.n++] = (uint32_t)(now - holds.t0);
 	} else {
 		holds.n = holds.cap + 1;	/* overflowed: the run fails */
@@ -104,6 +107,7 @@ static int bench_setting(struct pcp_bench *b, int batch, int scale)
 	pcp_set_batch(batch, scale);
 	batch = preferred_zone->pcp[0].batch;
 	holds.n = 0;
+	holds.blocks = 0;
 	WRITE_ONCE(pcp_zone_lock_watch, bench_hold_watch);
 	for (int i = 0; i < b->nr; i++) {
 		struct page *page;
@@ -138,6 +142,8 @@ static int bench_setting(struct pcp_bench *b, int batch, int scale)
 			holds.n ? "too many" : "no", batch, scale);
 		return 1;
 	}
+	kprintf("bench: pcp: batch%d%s: %d zone-lock holds, %lu blocks moved\n", batch, suffix,
+		holds.n, holds.blocks);
 	ksnprintf(op, sizeof(op), "batch%d%s-zone-lock-hold", batch, suffix);
 	bench_summary(op, holds.samples, holds.n, b->overhead);
 	return 0;
