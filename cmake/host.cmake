@@ -40,7 +40,7 @@ add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel
   mm/filemap.c mm/pagecache.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/memory-failure.c mm/soft-offline.c
   tests/host/host_sched_arch.c)
-foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order bad_page)
+foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch bad_page)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()

@@ -589,6 +589,12 @@ static int cmd_bench(int argc, char **argv)
 {
 	unsigned long bytes, frames = bench_memmap(&bytes);
 
+	if (argc >= 2 && !strcmp(argv[1], "pcp")) {
+		if (argc == 2 || (argc == 3 && !strcmp(argv[2], "quick")))
+			return bench_pcp(argc == 3);
+		kprintf("bench: usage: bench [pcp [quick]]\n");
+		return 2;
+	}
 	if (shell_no_args(argc, argv))
 		return 2;
 	int ret = bench_all();
@@ -600,6 +606,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return ret;
 }
-SHELL_COMMAND(bench, "", "make bench: instruction counts of the allocators and the kernel core (QEMU -icount)",
+SHELL_COMMAND(bench, "[pcp [quick]]",
+	      "make bench: instruction counts of the allocators and the kernel core; pcp: per pcp batch and scale (QEMU -icount)",
 	      cmd_bench);
 #endif

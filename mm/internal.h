@@ -231,6 +231,20 @@ struct page *__rmqueue_fallback(struct zone *z, unsigned int order, int start_mt
 /* A 2^order block of type @mt off the buddy lists, split as needed; zone->lock held. */
 struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
 /* pcp.c */
+#define PCP_BATCH_LIMIT		1024	/* tinymm.pcp_batch: 1..this */
+#define PCP_SCALE_LIMIT		6	/* tinymm.pcp_batch_scale_max: 0..this */
+#define PCP_SCALE_DEFAULT	5	/* v6.10's CONFIG_PCP_BATCH_SCALE_MAX default */
+extern int pcp_batch_param;		/* tinymm.pcp_batch; 0: v6.10's zone_batchsize() */
+extern int pcp_batch_scale_max;		/* tinymm.pcp_batch_scale_max */
+/* Called with zone->lock held around each bulk move between the per-CPU and the buddy lists:
+ * @moved -1 just after the lock is taken, then the blocks moved just before it is released.
+ * NULL (the default) in normal runs; tests and `bench pcp` set it. */
+extern void (*pcp_zone_lock_watch)(struct zone *z, int moved);
+/* The batch @z's lists get: tinymm.pcp_batch, or v6.10's zone_batchsize(). */
+int pcp_zone_batch(const struct zone *z);
+/* New batch (@batch 0: the zone's default) and scale, every zone's lists drained and sized anew
+ * as at boot (v6.10's zone_set_pageset_high_and_batch()): for `bench pcp` and tests. */
+void pcp_set_batch(int batch, int scale);
 void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 /* Fold the fast paths' counts into v6.10's counters; irqs off.  Returns the frames listed. */
@@ -239,7 +253,6 @@ int pcp_sync(struct per_cpu_pages *pcp);
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 void __free_pages_slow(struct page *page, unsigned int order);
 void free_the_page(struct page *page, unsigned int order);	/* the last reference is gone */
-#define PCP_BATCH_SCALE_MAX	5	/* v6.10's CONFIG_PCP_BATCH_SCALE_MAX default */
 void free_unref_page(struct page *page, unsigned int order);
 /* The allocator found @z below its high watermark: v6.10's ZONE_BELOW_HIGH, pcp shrinks. */
 void zone_mark_below_high(struct zone *z);

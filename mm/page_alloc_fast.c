@@ -370,7 +370,7 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	pcp->sync_room = room;
 	pcp->alloc_factor >>= 1;
 	pcp->flags = pflags | PCPF_PREV_FREE_HIGH_ORDER;
-	if (fc < batch << PCP_BATCH_SCALE_MAX)
+	if (fc < batch << pcp_batch_scale_max)
 		pcp->free_count = fc + (1 << order);
 	local_irq_restore(irqflags);
 	return;

@@ -28,6 +28,15 @@
  * hotplug, percpu_pagelist_high_fraction and the cache-size PCPF_FREE_HIGH_BATCH rule are not
  * here (one CPU, no sysctl, no cacheinfo).
  *
+ * The worst case is bounded (v6.10's CONFIG_PCP_BATCH_SCALE_MAX, here tinymm.pcp_batch_scale_max,
+ * with tinymm.pcp_batch for the batch): no call moves more than batch << scale blocks between
+ * the lists and the buddy lists, each such move is one zone->lock hold, and a drain of more
+ * (drain_all_pages, decay) goes in chunks with interrupts unmasked between.  free_pcppages_bulk
+ * caps itself where v6.10 relies on its callers' arithmetic (nr_pcp_free() may ask for up to
+ * 7 frames more after high-order frees); and it takes the blocks off the lists before it takes
+ * the lock, so the lock is held for the buddy work only.  pcp_zone_lock_watch lets the tests
+ * and the bench see every hold.
+ *
  * Invariants: a block on a pcp list is not PageBuddy, has refcount 0 and clean flags, and is of
  * the order its list is for (->private is cleared at allocation); pcp_count(pcp) is the frames
  * on all lists, and they are not in zone->free_pages.  A zone's zone_pcp[] entry is its CPU 0
@@ -39,6 +48,7 @@
  * always after.  zone->flags' bits are changed with interrupts masked too.
  */
 #include "tinymm/cache.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
@@ -52,6 +62,49 @@
 struct per_cpu_pages *zone_pcp[MAX_NR_ZONES] __small_data;
 
 void (*pcp_decay_schedule)(void);	/* mm/vmstat_work.c: decay_pcp_high() in a second */
+void (*pcp_zone_lock_watch)(struct zone *z, int moved);
+
+int pcp_batch_param;			/* tinymm.pcp_batch; 0: zone_batchsize() */
+int pcp_batch_scale_max = PCP_SCALE_DEFAULT;	/* tinymm.pcp_batch_scale_max */
+
+static int set_pcp_batch(const char *v)
+{
+	unsigned long x;
+
+	if (kstrtoul(v, &x) || x < 1 || x > PCP_BATCH_LIMIT)
+		return -1;
+	pcp_batch_param = (int)x;
+	return 0;
+}
+KPARAM(pcp_batch, set_pcp_batch,
+       "1-1024: frames per per-CPU refill and drain (default: v6.10's zone_batchsize())");
+
+static int set_pcp_batch_scale_max(const char *v)
+{
+	unsigned long x;
+
+	if (kstrtoul(v, &x) || x > PCP_SCALE_LIMIT)
+		return -1;
+	pcp_batch_scale_max = (int)x;
+	return 0;
+}
+KPARAM(pcp_batch_scale_max, set_pcp_batch_scale_max,
+       "0-6 (default 5): at most batch << this blocks move per refill, drain or zone-lock hold");
+
+/* The most blocks one call moves between @pcp's lists and the buddy lists (one lock hold). */
+static inline int pcp_bulk_max(const struct per_cpu_pages *pcp)
+{
+	return pcp->batch << pcp_batch_scale_max;
+}
+
+/* Tests and the bench watch each zone->lock hold of a bulk move: taken (-1), then @moved. */
+static inline void pcp_watch(struct zone *z, int moved)
+{
+	void (*watch)(struct zone *, int) = READ_ONCE(pcp_zone_lock_watch);
+
+	if (watch)
+		watch(z, moved);
+}
 
 /* v6.10's zone_batchsize(): about a quarter of a MiB per batch, at most 63 frames. */
 static int zone_batchsize(const struct zone *z)
@@ -105,7 +158,7 @@ static void pcp_commit(struct per_cpu_pages *pcp, int count)
  * exactly).  Returns the count of frames on the lists. */
 int pcp_sync(struct per_cpu_pages *pcp)
 {
-	int cap = pcp->batch << PCP_BATCH_SCALE_MAX, frees, fc = pcp->free_count;
+	int cap = pcp_bulk_max(pcp), frees, fc = pcp->free_count;
 
 	/* v6.10 adds to free_count only while it is below the cap (an order-3 free may then take
 	 * it up to 7 above): so the frees are added up to the cap, and a count above stays. */
@@ -138,22 +191,53 @@ int pcp_sync(struct per_cpu_pages *pcp)
 	return pcp_count(pcp);
 }
 
+int pcp_zone_batch(const struct zone *z)
+{
+	return pcp_batch_param ? pcp_batch_param : zone_batchsize(z);
+}
+
+/* @pcp's batch and marks as boot sizes them (v6.10's zone_set_pageset_high_and_batch()); its
+ * tuning starts over. */
+static void pcp_size(struct per_cpu_pages *pcp, struct zone *z)
+{
+	pcp->batch = pcp_zone_batch(z);
+	pcp->high_min = pcp->high = zone_highsize(z, pcp->batch, 0);
+	pcp->high_max = zone_highsize(z, pcp->batch, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+	pcp->free_count = 0;
+	pcp->alloc_factor = 0;
+}
+
 void pcp_init(struct zone *z)
 {
-	int batch = zone_batchsize(z);
-	int high_min = zone_highsize(z, batch, 0);
-	int high_max = zone_highsize(z, batch, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
-
 	zone_pcp[z - zones] = page_poisoning_enabled ? NULL : &z->pcp[0];
 	z->flags = 0;
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
-		*pcp = (struct per_cpu_pages){
-			.zone = z, .batch = batch, .high = high_min,
-			.high_min = high_min, .high_max = high_max,
-		};
+		*pcp = (struct per_cpu_pages){ .zone = z };
+		pcp_size(pcp, z);
 		pcp_lists_init(pcp);
 		pcp_commit(pcp, 0);
+	}
+}
+
+void pcp_set_batch(int batch, int scale)
+{
+	pcp_batch_param = batch;
+	pcp_batch_scale_max = scale;
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &zones[i];
+		unsigned long flags;
+		if (!z->managed_pages)
+			continue;
+		drain_all_pages(z);
+		local_irq_save(flags);
+		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+			struct per_cpu_pages *pcp = &z->pcp[cpu];
+			int count = pcp_sync(pcp);
+			pcp_size(pcp, z);
+			pcp_commit(pcp, count);
+		}
+		local_irq_restore(flags);
 	}
 }
 
@@ -200,7 +284,7 @@ static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *z, unsigned int 
 	if (!order) {
 		int max_nr_alloc = max(high - count - base, base);
 		/* Each refill in a row without a free doubles the next one. */
-		if (batch <= max_nr_alloc && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+		if (batch <= max_nr_alloc && pcp->alloc_factor < pcp_batch_scale_max)
 			pcp->alloc_factor++;
 		batch = min(batch, max_nr_alloc);
 	}
@@ -209,13 +293,16 @@ static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *z, unsigned int 
 	return batch;
 }
 
-/* Move up to @want blocks of (order, mt) from the buddy lists to @pcp; irqs off.  Blocks added. */
+/* Move up to @want blocks of (order, mt), at most pcp_bulk_max(), from the buddy lists to @pcp;
+ * irqs off.  Blocks added. */
 static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int order, int mt, int want)
 {
 	struct page *tmp = NULL;
 	int n = 0;
 
+	want = min(want, pcp_bulk_max(pcp));
 	spin_lock(&z->lock);
+	pcp_watch(z, -1);
 	for (; n < want; n++) {
 		if (z->free_pages < z->_watermark[WMARK_MIN] + (1UL << order))
 			break;		/* keep the reserve for the slow path's watermark rules */
@@ -224,6 +311,7 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 			break;
 		pcp_push(&tmp, page);
 	}
+	pcp_watch(z, n);
 	spin_unlock(&z->lock);
 	/* Pushed through a second stack so the blocks come out in the order the buddy lists gave
 	 * them (ascending within a split), as Linux's list_add_tail refill does. */
@@ -256,18 +344,19 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 }
 
 /*
- * v6.10's free_pcppages_bulk(): give @count frames' worth of blocks back to the buddy lists,
- * round-robin over the lists from @pidx, each list's coldest (oldest) blocks first, a list
- * emptied before the next; irqs off.  @total is the frames on the lists (so one round ends it).
+ * v6.10's free_pcppages_bulk(): give @count frames' worth of blocks back to the buddy lists, at
+ * most pcp_bulk_max() blocks, round-robin over the lists from @pidx, each list's coldest (oldest)
+ * blocks first, a list emptied before the next; irqs off.  @total is the frames on the lists (so
+ * one round ends it).  The blocks come off the lists first, then one zone->lock hold files them.
  * Returns the frames freed.
  */
 static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int count, int total,
 			      unsigned int pidx)
 {
-	int freed = 0;
+	struct page *chain = NULL, **tail = &chain;	/* oldest first; ->private: the order */
+	int freed = 0, moved = 0;
 
-	count = min(count, total);
-	spin_lock(&z->lock);
+	count = min(min(count, total), pcp_bulk_max(pcp));
 	for (unsigned int n = 0, i = pidx; count > 0 && n < NR_PCP_LISTS; n++, i = (i + 1) % NR_PCP_LISTS) {
 		struct page **list = &pcp->lists[i], *p;
 		unsigned int order = i / PCP_SLOTS;
@@ -278,22 +367,35 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 		if (!len)
 			continue;
 		int take = min(len, (count + (1 << order) - 1) >> order);
-		/* The last @take blocks are the coldest: cut them off, then free the oldest first. */
+		/* The last @take blocks are the coldest: cut them off, then chain the oldest first. */
 		struct page **cut = list;
 		for (int k = 0; k < len - take; k++)
 			cut = &(*cut)->pcp_next;
-		struct page *cold = *cut, *oldest = NULL;
+		struct page *cold = *cut, *oldest = NULL, *last = cold;
 		*cut = pcp_list_end(list);
-		for (int k = 0; k < take; k++)
-			pcp_push(&oldest, pcp_pop(&cold));
-		while (oldest) {
-			struct page *page = pcp_pop(&oldest);
-			unsigned long pfn = page_to_pfn(page);
-			__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
-			count -= 1 << order;
-			freed += 1 << order;
+		for (int k = 0; k < take; k++) {
+			p = pcp_pop(&cold);
+			p->private = order;
+			pcp_push(&oldest, p);
 		}
+		*tail = oldest;
+		tail = &last->pcp_next;
+		count -= take << order;
 	}
+	if (!chain)
+		return 0;
+	spin_lock(&z->lock);
+	pcp_watch(z, -1);
+	do {
+		struct page *page = pcp_pop(&chain);
+		unsigned int order = page->private;
+		unsigned long pfn = page_to_pfn(page);
+		page->private = 0;
+		__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
+		freed += 1 << order;
+		moved++;
+	} while (chain);
+	pcp_watch(z, moved);
 	spin_unlock(&z->lock);
 	return freed;
 }
@@ -307,7 +409,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *z, int batch, boo
 	if (!high)
 		return 0;
 	if (free_high) {
-		pcp->high = max(high - (batch << PCP_BATCH_SCALE_MAX), high_min);
+		pcp->high = max(high - pcp_bulk_max(pcp), high_min);
 		return 0;
 	}
 	if (z->flags & (1UL << ZONE_RECLAIM_ACTIVE)) {
@@ -332,7 +434,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *z, int batch, boo
 static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, bool free_high, int count)
 {
 	if (free_high)
-		return min(count, batch << PCP_BATCH_SCALE_MAX);
+		return min(count, pcp_bulk_max(pcp));
 	if (high < batch)
 		return 1;
 	/* Leave a batch on the lists; free more after a long run of frees (less lock traffic). */
@@ -359,7 +461,7 @@ static void free_unref_page_commit(struct zone *z, struct per_cpu_pages *pcp, un
 		} else {
 			pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;
 		}
-		if (pcp->free_count < (batch << PCP_BATCH_SCALE_MAX))
+		if (pcp->free_count < pcp_bulk_max(pcp))
 			pcp->free_count += 1 << order;
 	}
 	high = nr_pcp_high(pcp, z, batch, free_high, count);
@@ -414,11 +516,13 @@ void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long ir
 
 	pcp->alloc_factor >>= 1;
 	pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
-	if (pcp->free_count < (batch << PCP_BATCH_SCALE_MAX))
+	if (pcp->free_count < pcp_bulk_max(pcp))
 		pcp->free_count += 1 << order;
 	nr_pcp_high(pcp, z, batch, true, 1 << order);	/* high lowered; "drain them all" */
 	spin_lock(&z->lock);
+	pcp_watch(z, -1);
 	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn), FPI_NONE);
+	pcp_watch(z, 1);
 	spin_unlock(&z->lock);
 	pcp_commit(pcp, 0);
 	if (pcp->high > pcp->high_min && pcp_decay_schedule)
@@ -451,8 +555,9 @@ void pcp_free_nofast(struct page *page, unsigned long irqflags)
 
 /*
  * v6.10's decay_pcp_high(), every second while some high is above high_min (mm/vmstat_work.c):
- * high loses an eighth (not below the count less 32 batches, nor high_min) and what the lists
- * hold above it goes back.  true while there is more to do.
+ * high loses an eighth (not below the count less batch << scale, nor high_min) and what the
+ * lists hold above it goes back, at most batch << scale blocks a call (the rest next time: a
+ * high lowered by hand may leave more above it).  true while there is more to do.
  */
 bool decay_pcp_high_all(void)
 {
@@ -468,7 +573,7 @@ bool decay_pcp_high_all(void)
 			local_irq_save(flags);
 			int count = pcp_sync(pcp);
 			if (pcp->high > pcp->high_min) {
-				pcp->high = max3(count - (pcp->batch << PCP_BATCH_SCALE_MAX),
+				pcp->high = max3(count - pcp_bulk_max(pcp),
 						 pcp->high - (pcp->high >> 3), pcp->high_min);
 				more |= pcp->high > pcp->high_min;
 			}
@@ -529,12 +634,18 @@ void drain_all_pages(struct zone *only)
 		unsigned long flags;
 		if ((only && z != only) || !z->managed_pages)
 			continue;
-		local_irq_save(flags);
 		struct per_cpu_pages *pcp = &z->pcp[0];
-		int count = pcp_sync(pcp);
-		count -= free_pcppages_bulk(z, pcp, count, count, 0);
-		pcp_commit(pcp, count);
-		local_irq_restore(flags);
+		int count, freed;
+		/* In chunks of pcp_bulk_max() blocks, interrupts unmasked between (v6.10's
+		 * drain_pages_zone()): the longest masked stretch does not grow with the lists. */
+		do {
+			local_irq_save(flags);
+			count = pcp_sync(pcp);
+			freed = free_pcppages_bulk(z, pcp, count, count, 0);
+			count -= freed;
+			pcp_commit(pcp, count);
+			local_irq_restore(flags);
+		} while (count > 0 && freed);
 	}
 }
 

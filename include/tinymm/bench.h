@@ -13,5 +13,8 @@ extern uint64_t bench_init_instret;
 void bench_summary(const char *op, uint32_t *s, int n, uint32_t overhead);
 /* The kernel core's rows (kernel/bench_core.c): locks, wake-ups, timers, a switch.  0 or 1. */
 int bench_core(void);
+/* `bench pcp [quick]`: order-0 calls and zone-lock holds per pcp batch and scale
+ * (kernel/bench_pcp.c).  0 or 1. */
+int bench_pcp(bool quick);
 
 #endif

@@ -104,6 +104,16 @@ static bool on_list(struct page *const *list, const struct page *page)
 	return false;
 }
 
+/* The tuning cases assume v6.10's batch and scale (tinymm.pcp_batch and
+ * tinymm.pcp_batch_scale_max change how much each step moves: suite pcp_batch covers them). */
+static bool pcp_params_changed(struct ktest *t)
+{
+	if (!pcp_batch_param && pcp_batch_scale_max == PCP_SCALE_DEFAULT)
+		return false;
+	ktest_skip(t, "tinymm.pcp_batch or tinymm.pcp_batch_scale_max set");
+	return true;
+}
+
 /* v6.10's zone_batchsize() and zone_highsize() at boot: high_min from the low watermark,
  * high_max an eighth of the zone, both at least four batches; high starts at high_min. */
 static void sizing_as_zone_highsize(struct ktest *t)
@@ -117,7 +127,7 @@ static void sizing_as_zone_highsize(struct ktest *t)
 	b /= 4;
 	while (p2 * 2 <= b + b / 2)
 		p2 *= 2;
-	int batch = p2 > 1 ? (int)p2 - 1 : 1;
+	int batch = pcp_batch_param ? pcp_batch_param : p2 > 1 ? (int)p2 - 1 : 1;
 	KTEST_EXPECT_EQ(t, pcp->batch, batch);
 	KTEST_EXPECT_EQ(t, pcp->high_min, (int)max(z->_watermark[WMARK_LOW], 4UL * batch));
 	KTEST_EXPECT_EQ(t, pcp->high_max, (int)max(z->managed_pages / 8, 4UL * batch));
@@ -135,6 +145,9 @@ static void drain_takes_coldest_round_robin(struct ktest *t)
 	struct pcp_saved saved;
 	struct page *u[4], *m[4];
 	unsigned long flags;
+
+	if (pcp_params_changed(t))
+		return;
 
 	pcp_save(pcp, &saved);
 	for (int i = 0; i < 4; i++) {
@@ -182,6 +195,9 @@ static void run_of_frees_drains_more(struct ktest *t)
 	struct pcp_saved saved;
 	unsigned long flags;
 
+	if (pcp_params_changed(t))
+		return;
+
 	pcp_save(pcp, &saved);
 	struct page *chain = take(h, GFP_PCP_TEST);
 	KTEST_ASSERT_EQ(t, chain_len(chain), h);
@@ -218,6 +234,9 @@ static void high_tunes_between_its_marks(struct ktest *t)
 	struct per_cpu_pages *pcp = &z->pcp[0];
 	struct pcp_saved saved;
 	unsigned long flags;
+
+	if (pcp_params_changed(t))
+		return;
 
 	if (z->free_pages <= z->_watermark[WMARK_HIGH] + 2 * (unsigned long)pcp->high_max) {
 		ktest_skip(t, "the zone is too near its high watermark");
@@ -275,6 +294,9 @@ static void refills_in_a_row_grow(struct ktest *t)
 {
 	struct per_cpu_pages *pcp = &preferred_zone->pcp[0];
 	struct pcp_saved saved;
+
+	if (pcp_params_changed(t))
+		return;
 
 	pcp_save(pcp, &saved);
 	pcp_set(pcp, saved.high_max, saved.high_max, saved.high_max);	/* room for the refills */

@@ -84,7 +84,7 @@ static bool po_run(struct ktest *t, struct per_cpu_pages *pcp, int batch, struct
 {
 	struct zone *z = pcp->zone;
 	struct page *blocks[PO_BLOCKS], *small[PO_SMALL];
-	int nb = 0, ns, cap = batch << PCP_BATCH_SCALE_MAX, old_batch = pcp->batch;
+	int nb = 0, ns, cap = batch << pcp_batch_scale_max, old_batch = pcp->batch;
 	int old_min = pcp->high_min, old_high = pcp->high, old_max = pcp->high_max;
 	bool below = z->flags & (1UL << ZONE_BELOW_HIGH), bad = false;
 	uint32_t seed = 0x9e3779b9u ^ (uint32_t)batch;

@@ -164,8 +164,10 @@ boot_test(${R64}.dtb.zero_size ${R64} --dtb ${D}/rv64-zero-size.dtb --status 1 -
 boot_test(${R64}.dtb.kernel_outside_ram ${R64} --dtb ${D}/rv64-too-small.dtb --status 1 --timeout 10
   --expect "tinymm: memory: kernel image \\[mem 0x0000000080200000-0x[0-9a-f]+\\] is not inside RAM \\(32K in all\\)")
 include(${CMAKE_CURRENT_LIST_DIR}/bench.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/bench_batch.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/vmstat.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/buddy.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/pcp_batch.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/slab.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/kcore.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/sched.cmake)
