@@ -2,7 +2,8 @@
 # boot_test() and TINYMM_BOARDS are known): the KTAP suite `pcp_batch` (tests/ktest/
 # pcp_batch_ktest.c) booted with a small batch at scale 0, a different one per board (the
 # default setting runs in ${b}.ktest.all); `pcp` alongside, whose v6.10-tuning cases skip
-# themselves under changed parameters.  On RV32 also the largest scale, and a bad value: one
+# themselves under changed parameters, and `pcp_order` (the order 1-3 fast paths against a model
+# of v6.10's counters, whose caps follow the scale).  On RV32 also the largest scale, and a bad value: one
 # warning line, the default kept.
 set(PCP_BATCH_qemu-virt-arm 1)
 set(PCP_BATCH_qemu-virt-riscv64 4)
@@ -13,7 +14,8 @@ foreach(b ${TINYMM_BOARDS})
     --timeout 40 --expect "^    ok 1 parameters_in_force$"
     --expect "^    ok [0-9]+ drain_all_in_chunks$" --expect "^    ok [0-9]+ decay_in_chunks$"
     --expect "^    ok [0-9]+ refills_in_a_row_grow # SKIP tinymm.pcp_batch"
-    --expect "^# totals: pass:7 fail:0 skip:4$" --reject "^ *not ok" --reject "cmdline:")
+    --expect "^    ok 1 order3_counters_as_v610$"
+    --expect "^# totals: pass:8 fail:0 skip:4$" --reject "^ *not ok" --reject "cmdline:")
 endforeach()
 boot_test(qemu-virt-riscv32.pcp_batch.scale6 qemu-virt-riscv32
   --append "tinymm.pcp_batch_scale_max=6 tinymm.test=pcp_batch" --timeout 40
@@ -22,4 +24,4 @@ boot_test(qemu-virt-riscv32.pcp_batch.bad_values_warn qemu-virt-riscv32
   --append "tinymm.pcp_batch=0 tinymm.pcp_batch_scale_max=7 tinymm.test=pcp*" --timeout 40
   --expect "cmdline: bad value for option 'tinymm.pcp_batch'$"
   --expect "cmdline: bad value for option 'tinymm.pcp_batch_scale_max'$"
-  --expect "^# totals: pass:11 fail:0 skip:0$" --reject "^ *not ok")
+  --expect "^# totals: pass:12 fail:0 skip:0$" --reject "^ *not ok")
