@@ -2,11 +2,14 @@
  * page_alloc.c - the buddy allocator: zones, free lists per order and migratetype, split on
  * allocation, merge on free, bad-page checks (Linux v6.10's mm/page_alloc.c, in miniature).
  *
- * alloc_pages(gfp, order) -> zonelist walk (DMA only for __GFP_DMA, else NORMAL then DMA) ->
+ * The fast paths (orders 0-3 from this CPU's lists) are mm/page_alloc_fast.c; this file is the
+ * general path they hand every other case to:
+ * alloc_pages_slowpath(gfp, order) -> zonelist walk (DMA only for __GFP_DMA, else NORMAL then DMA) ->
  * __rmqueue(): the smallest free block of the wanted migratetype, else another type's
  * (mm/migratetype.c, v6.10's fallback and pageblock-claiming rules) -> expand(): split down to
  * @order, halves back on the free lists -> check_new_pages() -> the page, refcount 1.
- * __free_pages() -> refcount to 0 -> free_pages_prepare() (bad-page checks) -> __free_one_page():
+ * __free_pages_slow() -> refcount to 0 -> free_the_page() -> free_pages_prepare() (bad-page
+ * checks) -> the per-CPU lists (free_unref_page, orders 0-3) or __free_one_page():
  * merge with the buddy while it is free and of the same order, then onto a free list.
  *
  * Invariants (buddy_check() verifies them all): a free block is 2^order frames, aligned to its

@@ -16,7 +16,7 @@
  * (ZONE_RECLAIM_ACTIVE), and decays by an eighth a second towards high_min (decay_pcp_high(),
  * driven by mm/vmstat_work.c, as v6.10's vmstat_update).
  *
- * Where tinymm differs from v6.10, and why: the order-0 fast paths (page_alloc.c) must stay a
+ * Where tinymm differs from v6.10, and why: the order-0 fast paths (page_alloc_fast.c) must stay a
  * pop or a push and a counter (their ~40-instruction budget), so they do not update free_count,
  * alloc_factor and PCPF_PREV_FREE_HIGH_ORDER per call as v6.10 does.  The allocation fast path
  * leaves one mark (alloc_room: the room after it) and every slow path first brings those up to

@@ -61,7 +61,7 @@ _Static_assert(MIGRATE_PCPTYPES <= PCP_SLOTS, "PCP_SLOTS too small");
 struct page;
 struct zone;
 /*
- * v6.10's struct per_cpu_pages.  The fast paths (page_alloc.c, mm/internal.h) touch only the
+ * v6.10's struct per_cpu_pages.  The fast paths (page_alloc_fast.c, mm/internal.h) touch only the
  * lists, @room and @alloc_room; everything else is the slow paths' (mm/pcp.c).
  */
 struct per_cpu_pages {
