@@ -25,7 +25,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
 if(TINYMM_IRQSOFF_TRACER)
   list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff.c)
 else()
-  list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff_stub.c)
+  list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff_absent.c)
 endif()
 
 # The version string is regenerated on every build, written only when it changes.

@@ -253,6 +253,8 @@ int pcp_sync(struct per_cpu_pages *pcp);
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 void __free_pages_slow(struct page *page, unsigned int order);
 void free_the_page(struct page *page, unsigned int order);	/* the last reference is gone */
+/* Not the last reference to a non-compound block: all but its first page freed (v6.10). */
+void free_pages_tail_blocks(struct page *page, unsigned int order);
 void free_unref_page(struct page *page, unsigned int order);
 /* The allocator found @z below its high watermark: v6.10's ZONE_BELOW_HIGH, pcp shrinks. */
 void zone_mark_below_high(struct zone *z);

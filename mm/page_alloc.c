@@ -351,6 +351,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 				zone_mark_below_high(z);
 			page = order <= PAGE_ALLOC_COSTLY_ORDER && zi == highest ?
 			       rmqueue_pcplist(z, order, mt) : NULL;
+			bool checked = page != NULL;	/* rmqueue_pcplist checked it */
 			/* A list refill took the zone below low: wake kswapd now, as v6.10's
 			 * first, low-watermark attempt would have (unlocked read: a hint). */
 			if (page && READ_ONCE(z->free_pages) < z->_watermark[WMARK_LOW] &&
@@ -368,7 +369,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 			}
 			if (!page)
 				break;
-			if ((!page_checks || check_new_pages(page, order)) &&
+			if ((checked || !page_checks || check_new_pages(page, order)) &&
 			    (!page_poisoning_enabled || check_poison_pages(page, 1UL << order)))
 				break;
 			page = NULL;		/* a bad block was reported and leaked: try another */
@@ -481,8 +482,22 @@ __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int
 			 "freeing a page with refcount 0");
 		return;
 	}
+	bool head = PageHead(page);	/* before the reference goes (v6.10) */
 	if (atomic_dec_and_test(&page->_refcount))
 		free_the_page(page, order);
+	else if (!head)
+		free_pages_tail_blocks(page, order);
+}
+
+/*
+ * v6.10's __free_pages() when the reference dropped was not the last one on a non-compound
+ * block: whoever still holds the first page holds only it (put_page() frees one frame), so the
+ * rest goes back now, as the blocks of each lower order above it.
+ */
+void free_pages_tail_blocks(struct page *page, unsigned int order)
+{
+	while (order-- > 0)
+		free_the_page(page + (1UL << order), order);
 }
 
 unsigned long nr_mlock_cleared;

@@ -18,6 +18,7 @@
  * on that CPU; no zone->lock here.  A frame is never in flight (refcount 0, on no list) with
  * interrupts unmasked: memory_failure() marks with interrupts masked (docs/hwpoison.md).
  */
+#include "tinymm/bug.h"
 #include "tinymm/cache.h"
 #include "tinymm/gfp.h"
 #include "tinymm/irqflags.h"
@@ -99,33 +100,57 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_fast(struct page *
 static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page *page, gfp_t gfp,
 								    unsigned int order)
 {
-	check_new_pages(page, order);
+	unsigned long flags;
+
+	/* The one-test check and check_new_pages() test the same state: it must report. */
+	WARN_ON_ONCE(check_new_pages(page, order));
+	/* v6.10 takes the next block within the same allocation: one step on free_count.  The
+	 * fast path took it and the general path will take it again; doubling in between makes
+	 * the two one, exactly ((f >> 1) << 1 >> 1 == f >> 1). */
+	local_irq_save(flags);
+	pcp_fast->free_count <<= 1;
+	local_irq_restore(flags);
 	return alloc_pages_slowpath(gfp, order);
 }
 
 /*
- * new_page_is_clean() for every frame of an order >= 1 block (v6.10's check_new_pages() walks
- * them all), two frames a round, with the four tests folded across the frames: the flags words
- * ORed and shifted once at the end (the shift drops the zone, node and pcp mt fields of them
- * all at once), mapping and refcount ORed, mapcounts ANDed (all -1 exactly when the AND is -1).
- * Eight instructions a frame and one of loop.
+ * The tests of every frame of an order >= 1 block, folded across its frames, two a round: the
+ * flags words ORed (tested once at the end: a shift or a mask drops the zone, node and pcp mt
+ * fields of them all at once), mapping and refcount ORed (with @links, the link word too: a
+ * tail's compound_head, or a frame still on a per-CPU list), mapcounts ANDed (all -1 exactly
+ * when the AND is -1).  Nine instructions a frame at most, the loop's included.
  */
-static inline bool new_block_is_clean(const struct page *page, unsigned int order)
+struct block_fold {
+	unsigned long flags, other;
+	unsigned int mapcount;
+};
+
+static inline __attribute__((always_inline)) struct block_fold fold_block(const struct page *page,
+									   unsigned int order, bool links)
 {
 	const struct page *end = page + (1U << order);
-	unsigned long flags = 0, other = 0;
-	unsigned int mapcount = ~0U;
+	struct block_fold f = { 0, 0, ~0U };
 
 	do {
-		flags |= page[0].flags | page[1].flags;
-		other |= (unsigned long)page[0].mapping | (unsigned long)page[1].mapping |
-			 (unsigned int)atomic_read(&page[0]._refcount) |
-			 (unsigned int)atomic_read(&page[1]._refcount);
-		mapcount &= (unsigned int)atomic_read(&page[0]._mapcount) &
-			    (unsigned int)atomic_read(&page[1]._mapcount);
+		f.flags |= page[0].flags | page[1].flags;
+		f.other |= (unsigned long)page[0].mapping | (unsigned long)page[1].mapping |
+			   (unsigned int)atomic_read(&page[0]._refcount) |
+			   (unsigned int)atomic_read(&page[1]._refcount);
+		if (links)
+			f.other |= (unsigned long)page[0].pcp_next | (unsigned long)page[1].pcp_next;
+		f.mapcount &= (unsigned int)atomic_read(&page[0]._mapcount) &
+			      (unsigned int)atomic_read(&page[1]._mapcount);
 		page += 2;
 	} while (page < end);
-	return !((flags << (BITS_PER_LONG - NR_PAGEFLAGS)) | other | (mapcount + 1));
+	return f;
+}
+
+/* new_page_is_clean() for every frame (v6.10's check_new_pages() walks them all). */
+static inline bool new_block_is_clean(const struct page *page, unsigned int order)
+{
+	struct block_fold f = fold_block(page, order, false);
+
+	return !((f.flags << (BITS_PER_LONG - NR_PAGEFLAGS)) | f.other | (f.mapcount + 1));
 }
 
 static __attribute__((noinline)) struct page *alloc_pages_order_sync(gfp_t gfp, unsigned int order);
@@ -180,15 +205,12 @@ __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(
 	return page;
 }
 
-/* The order-0 fast paths left counts to fold in: fold them, then the fast path again (an
- * interrupt's own allocations in between only send it here once more). */
+/* The order-0 fast paths left counts to fold in: fold them (and recompute the threshold their
+ * frees may have moved), then the fast path again (an interrupt's own allocations in between
+ * only send it here once more). */
 static __attribute__((noinline)) struct page *alloc_pages_order_sync(gfp_t gfp, unsigned int order)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	pcp_sync(pcp_fast);
-	local_irq_restore(flags);
+	pcp_refresh(pcp_fast->zone);
 	return alloc_pages_order_fast(gfp, order);
 }
 
@@ -216,7 +238,8 @@ static inline bool freed_page_is_clean(const struct page *page, unsigned long fl
 		 (unsigned long)page->mapping | ((unsigned int)atomic_read(&page->_mapcount) + 1));
 }
 
-static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order);
+static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order,
+						     unsigned long head_flags);
 static __attribute__((noinline)) void __free_pages_order_fast(struct page *page, unsigned int order);
 
 /*
@@ -240,7 +263,7 @@ __fastpath void __free_page0(struct page *page)
 	int old = atomic_fetch_dec(&page->_refcount);
 	if (unlikely(old != 1)) {
 		local_irq_restore(irqflags);
-		return __free_pages_undo(page, old, 0);
+		return __free_pages_undo(page, old, 0, 0);
 	}
 	unsigned long flags = page->flags;
 	if (unlikely(!freed_page_is_clean(page, flags))) {
@@ -259,42 +282,34 @@ __fastpath void (__free_pages)(struct page *page, unsigned int order)
 	__free_pages_order_fast(page, order);
 }
 
-/* Not the last reference (nothing to do), or not a reference at all: undone, then reported. */
-static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order)
+/* Not the last reference: nothing to do, but a non-compound block's other frames (@head_flags,
+ * read before the drop, has no PG_head) are freed as v6.10 does.  Not a reference at all:
+ * undone, then reported. */
+static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order,
+							unsigned long head_flags)
 {
-	if (old > 1)
+	if (old > 1) {
+		if (!(head_flags & (1UL << PG_head)))
+			free_pages_tail_blocks(page, order);
 		return;
+	}
 	atomic_inc(&page->_refcount);
 	__free_pages_slow(page, order);
 }
 
 
 /*
- * v6.10's free_pages_prepare() checks of a non-compound order >= 1 block, folded across its
- * frames as new_block_is_clean() folds the allocation's: the flags words ORed (tested against
- * free_fast_check_flags once), mapping, refcount and the link word ORed (a tail's
- * compound_head, or a frame still on a per-CPU list: both must be 0), mapcounts ANDed.  true:
- * all clean; *@flags_or: the ORed flags words, so a block with no flag to clear stores nothing.
+ * v6.10's free_pages_prepare() checks of a non-compound order >= 1 block, every frame: flags
+ * against free_fast_check_flags, no mapping, refcount 0, no link, mapcount -1.  *@flags_or: the
+ * ORed flags words, so a block with no flag to clear stores nothing.
  */
 static inline bool freed_block_is_clean(const struct page *page, unsigned int order,
 					unsigned long *flags_or)
 {
-	const struct page *end = page + (1U << order);
-	unsigned long flags = 0, other = 0;
-	unsigned int mapcount = ~0U;
+	struct block_fold f = fold_block(page, order, true);
 
-	do {
-		flags |= page[0].flags | page[1].flags;
-		other |= (unsigned long)page[0].mapping | (unsigned long)page[1].mapping |
-			 (unsigned int)atomic_read(&page[0]._refcount) |
-			 (unsigned int)atomic_read(&page[1]._refcount) |
-			 (unsigned long)page[0].pcp_next | (unsigned long)page[1].pcp_next;
-		mapcount &= (unsigned int)atomic_read(&page[0]._mapcount) &
-			    (unsigned int)atomic_read(&page[1]._mapcount);
-		page += 2;
-	} while (page < end);
-	*flags_or = flags;
-	return !((flags & free_fast_check_flags) | other | (mapcount + 1));
+	*flags_or = f.flags;
+	return !((f.flags & free_fast_check_flags) | f.other | (f.mapcount + 1));
 }
 
 /* The flags a freed frame loses: all of them (PG_hwpoison sends a block to the general path),
@@ -333,10 +348,12 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	int old = atomic_fetch_dec(&page->_refcount);
 	if (unlikely(old != 1)) {
 		local_irq_restore(irqflags);
-		return __free_pages_undo(page, old, order);
+		return __free_pages_undo(page, old, order, head);
 	}
-	/* The last reference: from here every other case is free_the_page()'s. */
+	/* The last reference: from here every other case is free_the_page()'s (the block must lie
+	 * in the hot bank whole: a wrong-order free at a bank's end must not be read past it). */
 	if (unlikely(!pcp || (head & (1UL << PG_head)) || off >= bank->map_bytes ||
+		     bank->map_bytes - off < (sizeof(struct page) << order) ||
 		     ((bank->start_pfn + off / sizeof(struct page)) & ((1UL << order) - 1))))
 		goto general;
 	if (page_checks) {
@@ -365,6 +382,8 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	room -= 1 << order;
 	if (unlikely(room <= 0))
 		goto unmask;
+	/* The list of the pcp mt hint (set when the block left the buddy lists), as at order 0;
+	 * v6.10 looks the pageblock up (mmzone.h, page-flags.rst "The flags word"). */
 	pcp_push(&pcp->lists[order * PCP_SLOTS + page_pcp_mt(head)], page);
 	pcp->room = room;
 	pcp->sync_room = room;

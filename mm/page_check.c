@@ -271,6 +271,12 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		bad_page(page, "freeing a block not aligned to its order");
 		return false;
 	}
+	/* Nor may it run past the end of its memory bank (a wrong-order free at the end of RAM):
+	 * the frames checked below must be frames. */
+	if (order && pfn_to_page(page_to_pfn(page) + (1UL << order) - 1) != page + (1UL << order) - 1) {
+		bad_page(page, "freeing a block beyond the end of its memory");
+		return false;
+	}
 	if (order)
 		return free_pages_prepare_block(page, order);
 	if (page_checks && !free_page_is_good(page))

@@ -328,15 +328,25 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	int count = pcp_sync(pcp);
+	int count = pcp_sync(pcp), high = pcp->high;
 	pcp->free_count >>= 1;		/* an allocation ends a run of frees (v6.10) */
-	if (pcp_list_empty(list))
-		count += rmqueue_bulk(z, pcp, order, mt, nr_pcp_alloc(pcp, z, order, count)) << order;
-	if (!pcp_list_empty(list)) {
+	/* v6.10's __rmqueue_pcplist(): a bad block is reported and leaked and the next one taken,
+	 * refilling as needed, all as one allocation (one step on free_count). */
+	for (;;) {
+		if (pcp_list_empty(list))
+			count += rmqueue_bulk(z, pcp, order, mt, nr_pcp_alloc(pcp, z, order, count)) << order;
+		if (pcp_list_empty(list))
+			break;
 		page = pcp_pop(list);
 		count -= 1 << order;
+		if (!page_checks || check_new_pages(page, order))
+			break;
+		page = NULL;
 	}
 	pcp_commit(pcp, count);
+	/* A refill raised high: decay must bring it back down (the free path schedules it too). */
+	if (pcp->high > high && pcp_decay_schedule)
+		pcp_decay_schedule();
 	local_irq_restore(flags);
 	if (page)
 		page->private = 0;

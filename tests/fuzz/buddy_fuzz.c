@@ -9,7 +9,8 @@
  * operations (a boot costs as much as many of them), decodes to operations (op byte % 8):
  *   0, 1  alloc_pages(gfp, order): order mostly 0-3, sometimes up to 12 (> MAX_PAGE_ORDER: NULL)
  *   2     drop one reference to a held block (__free_pages, folio_put or put_page on a tail page,
- *         free_pages_exact); the last one frees it
+ *         free_pages_exact); the last one frees it, and (v6.10) __free_pages() of a
+ *         non-compound block that is not the last frees all but its first page
  *   3     folio_alloc(gfp, order) with 0-3 extra references (folio_get)
  *   4     one more reference to a held block (get_page, on a tail page for a folio)
  *   5     alloc_pages_exact(size, gfp), size 0 to 65 pages, sometimes past the largest block
@@ -226,8 +227,18 @@ static void put_one(int i, unsigned int b)
 		put_page(h->page + (b >> 1) % h->nr);		/* a tail page's reference is the folio's */
 	else if (h->kind == FOLIO)
 		folio_put((struct folio *)h->page);
-	else
+	else {
+		bool head = PageHead(h->page);
 		__free_pages(h->page, h->order);
+		if (h->refs > 1 && h->order && !head) {
+			/* v6.10: not the last reference to a non-compound block: all but its first
+			 * page go back now, and the other references hold that page alone. */
+			mark(h->page + 1, h->nr - 1, HELD, FREE);
+			held_frames -= h->nr - 1;
+			h->nr = 1;
+			h->order = 0;
+		}
+	}
 	if (h->kind == EXACT || --h->refs == 0)
 		held[i] = held[--nr_held];
 }

@@ -217,6 +217,41 @@ static void memfree_leaves_out_per_cpu_lists(struct ktest *t)
 	local_irq_restore(flags);
 }
 
+/*
+ * v6.10's __free_pages(): a reference dropped that was not the last one.  On a non-compound
+ * block whoever holds the first page holds only it (put_page() frees one frame), so the rest
+ * goes back now; a compound block (a folio) stays whole with its holder.  Order 3 (the fast
+ * path) and order 4 (the general one).
+ */
+static void free_pages_with_a_reference_left(struct ktest *t)
+{
+	static const unsigned int orders[] = { 3, 4 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
+		unsigned int order = orders[i];
+		drain_all_pages(NULL);
+		unsigned long free0 = nr_free_pages_and_pcp();
+		struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+		KTEST_ASSERT_TRUE(t, p != NULL);
+		get_page(p);				/* someone else's reference */
+		__free_pages(p, order);
+		KTEST_EXPECT_EQ(t, page_ref_count(p), 1);
+		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 - 1);	/* all but the first */
+		put_page(p);
+		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0);
+
+		struct folio *f = folio_alloc(GFP_KERNEL | __GFP_NOWARN, order);
+		KTEST_ASSERT_TRUE(t, f != NULL);
+		folio_get(f);
+		__free_pages(&f->page, order);
+		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 - (1UL << order));	/* whole */
+		KTEST_EXPECT_TRUE(t, folio_test_large(f) && folio_order(f) == order);
+		folio_put(f);
+		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0);
+	}
+	KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
+}
+
 static const struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(atomic_reserve_is_three_eighths_of_min),
 	KTEST_CASE(atomic_allocation_digs_deeper_than_high),
@@ -224,6 +259,7 @@ static const struct ktest_case page_alloc_cases[] = {
 	KTEST_CASE(putback_isolated_merges_quietly_to_tail),
 	KTEST_CASE(folio_alloc_large_is_rmappable),
 	KTEST_CASE(memfree_leaves_out_per_cpu_lists),
+	KTEST_CASE(free_pages_with_a_reference_left),
 	{}
 };
 KTEST_SUITE(page_alloc, page_alloc_cases);

@@ -1,5 +1,5 @@
 /*
- * trace_irqsoff_stub.c - the irqsoff tracer's command and option in a build without it
+ * trace_irqsoff_absent.c - the irqsoff tracer's command and option in a build without it
  * (CONFIG_IRQSOFF_TRACER off: the default presets).  Both say where the tracer is, in one line;
  * the tracer itself is kernel/trace_irqsoff.c, linked instead of this file in the
  * `<board>-irqsoff` builds (docs/irqsoff.md).
