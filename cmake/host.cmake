@@ -55,7 +55,8 @@ target_link_libraries(kallsyms_test ${CMOCKA})
 add_executable(irqsoff_test tests/host/irqsoff_test.c kernel/trace_irqsoff.c kernel/kallsyms.c lib/vsprintf.c)
 target_compile_definitions(irqsoff_test PRIVATE CONFIG_IRQSOFF_TRACER=1)
 target_link_libraries(irqsoff_test ${CMOCKA})
-add_executable(fdt_test tests/host/fdt_test.c lib/fdt.c lib/fdt_check.c)
+add_executable(fdt_test tests/host/fdt_test.c tests/host/fdt_test_mutate.c tests/host/fdt_test_blobs.c
+  lib/fdt.c lib/fdt_check.c)
 target_link_libraries(fdt_test ${CMOCKA} ${LIBFDT})
 
 include(${CMAKE_SOURCE_DIR}/tests/host/tests.cmake)
