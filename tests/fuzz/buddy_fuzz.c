@@ -26,7 +26,6 @@
  * CTests fuzz.buddy_corrupt_list_aborts and fuzz.buddy_lost_frame_aborts require the abort.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +35,13 @@
 #include "tinymm/printk.h"
 #include "tinymm/time.h"
 #include "../../mm/internal.h"
+#include "fake_ram.h"
+#include "fuzz_input.h"
 
 void log_buf_dump(void (*out)(const char *s, size_t n));	/* kernel/printk.c */
 
 #define MIB		(1UL << 20)
-#define RAM_SIZE	(16 * MIB)
+#define RAM_SIZE	FAKE_RAM_TWO_BANKS
 #define RAM_FRAMES	(RAM_SIZE / PAGE_SIZE)
 #define MAX_HELD	192
 #define OPS_PER_INPUT	160	/* at least; an input longer than that gives one per byte */
@@ -67,21 +68,6 @@ static unsigned long boot_nr_free[MAX_NR_ZONES][NR_PAGE_ORDERS];
 static unsigned long long total_ops, total_inputs;
 static int break_mode;
 
-static int eprintf(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	int n = vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-static void log_out(const char *s, size_t n)
-{
-	fwrite(s, 1, n, stderr);
-}
-
 static void __attribute__((noreturn)) fuzz_fail(int line, const char *what)
 {
 	fprintf(stderr, "buddy_fuzz: check failed at %s:%d, operation %lu of the input: %s\n",
@@ -100,10 +86,8 @@ static void report(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *b = getenv("BUDDY_FUZZ_BREAK");
-
-	break_mode = b ? atoi(b) : 0;
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	break_mode = fuzz_break_mode("BUDDY_FUZZ_BREAK");
+	ram = fake_ram_alloc(RAM_SIZE);
 	if (!ram)
 		abort();
 	pfn0 = (unsigned long)(__pa(ram) >> PAGE_SHIFT);
@@ -113,30 +97,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* The input, a byte at a time, read round and round (a boot costs more than many operations). */
-struct input {
-	const uint8_t *data;
-	size_t size, pos;
-};
-
-static unsigned int byte(struct input *in)
-{
-	unsigned int b = in->data[in->pos++];
-
-	if (in->pos == in->size)
-		in->pos = 1;		/* byte 0 is the configuration */
-	return b;
-}
-
 static void boot(unsigned int cfg)
 {
 	static const phys_addr_t dma[4] = { 0, MIB + 0x8000, 4 * MIB, 8 * MIB + PAGE_SIZE };
 	phys_addr_t pa = __pa(ram);
 
-	memblock_reset();
-	if (memblock_add(pa, 6 * MIB, NULL) || memblock_add(pa + 8 * MIB, 8 * MIB, NULL))
+	if (fake_ram_two_banks(pa))
 		abort();
-	memblock_reserve(pa, 0x10000, MEMBLOCK_KERNEL);
+	fake_ram_reserve_kernel(pa);
 	zone_dma_limit = dma[cfg & 3] ? pa + dma[cfg & 3] : 0;
 	page_poisoning_enabled = (cfg & 0x1c) == 0x1c;	/* fills every free frame: costly */
 	page_checks = (cfg & 0x60) != 0x60;
@@ -310,7 +278,7 @@ static void check_all(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct input in = { data, size, 0 };
+	struct input in = { data, size, 0, 1 };	/* byte 0 is the configuration */
 	size_t ops = size < 2 ? 0 : max(size, (size_t)OPS_PER_INPUT);
 
 	boot(size ? byte(&in) : 0);

@@ -54,7 +54,6 @@
  * fuzz.slab_red_zone_aborts require the abort.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +65,13 @@
 #include "tinymm/slab.h"
 #include "tinymm/time.h"
 #include "../../mm/slab.h"
+#include "fake_ram.h"
+#include "fuzz_input.h"
 
 void log_buf_dump(void (*out)(const char *s, size_t n));	/* kernel/printk.c */
 
 #define MIB		(1UL << 20)
-#define RAM_SIZE	(16 * MIB)
+#define RAM_SIZE	FAKE_RAM_TWO_BANKS
 #define MAX_LIVE	256
 #define MAX_CACHES	4
 #define OPS_PER_INPUT	160	/* at least; an input longer than that gives one per byte */
@@ -109,21 +110,6 @@ static unsigned char next_fill;
 static unsigned long long total_ops, total_inputs;
 static int break_mode;
 
-static int eprintf(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	int n = vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-static void log_out(const char *s, size_t n)
-{
-	fwrite(s, 1, n, stderr);
-}
-
 static void __attribute__((noreturn)) fuzz_fail(int line, const char *what)
 {
 	fprintf(stderr, "slab_fuzz: check failed at %s:%d, operation %lu of the input: %s\n",
@@ -147,31 +133,14 @@ static void report(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *b = getenv("SLAB_FUZZ_BREAK");
-
-	break_mode = b ? atoi(b) : 0;
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	break_mode = fuzz_break_mode("SLAB_FUZZ_BREAK");
+	ram = fake_ram_alloc(RAM_SIZE);
 	if (!ram)
 		abort();
 	time_init(1000000);
 	console_loglevel = 0;		/* the log keeps everything for a failure report */
 	atexit(report);
 	return 0;
-}
-
-/* The input, a byte at a time, read round and round (a boot costs more than many operations). */
-struct input {
-	const uint8_t *data;
-	size_t size, pos;
-};
-
-static unsigned int byte(struct input *in)
-{
-	unsigned int b = in->data[in->pos++];
-
-	if (in->pos == in->size)
-		in->pos = 1;		/* byte 0 is the configuration */
-	return b;
 }
 
 /* ---- the shadow ---- */
@@ -787,8 +756,7 @@ static void boot(unsigned int cfg)
 	};
 	phys_addr_t pa = __pa(ram);
 
-	memblock_reset();
-	if (memblock_add(pa, 6 * MIB, NULL) || memblock_add(pa + 8 * MIB, 8 * MIB, NULL))
+	if (fake_ram_two_banks(pa))
 		abort();
 	dma_zone = cfg & 8;
 	zone_dma_limit = dma_zone ? pa + 4 * MIB : 0;
@@ -831,7 +799,7 @@ static void break_on_purpose(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct input in = { data, size, 0 };
+	struct input in = { data, size, 0, 1 };	/* byte 0 is the configuration */
 	size_t ops = size < 2 ? 0 : max(size, (size_t)OPS_PER_INPUT);
 
 	boot(size ? byte(&in) : 0);

@@ -32,7 +32,6 @@
  * callback forget to unlist a leaf that gains a pointer (xm_shadow_check must abort).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +42,8 @@
 #include "tinymm/slab.h"
 #include "tinymm/xarray.h"
 #include "../ktest/xarray_model.h"
+#include "fake_ram.h"
+#include "fuzz_input.h"
 
 #define MIB		(1UL << 20)
 #define RAM_SIZE	(64 * MIB)
@@ -58,16 +59,6 @@ static unsigned long recent[8], op_index;
 static unsigned int nr_recent;
 static unsigned long long total_ops, total_inputs, total_deletes;
 static int break_mode;
-
-static int eprintf(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	int n = vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	return n;
-}
 
 static void __attribute__((noreturn)) fuzz_fail(int line, const char *what)
 {
@@ -88,15 +79,12 @@ static void report(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *b = getenv("XARRAY_FUZZ_BREAK");
-
-	break_mode = b ? atoi(b) : 0;
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	break_mode = fuzz_break_mode("XARRAY_FUZZ_BREAK");
+	ram = fake_ram_alloc(RAM_SIZE);
 	if (!ram)
 		abort();
 	console_loglevel = 0;
-	memblock_reset();
-	if (memblock_add(__pa(ram), RAM_SIZE, NULL) || memmap_init() || page_alloc_init())
+	if (fake_ram_one_bank(__pa(ram), RAM_SIZE) || memmap_init() || page_alloc_init())
 		abort();
 	kmem_cache_init();
 	radix_tree_init();
@@ -104,20 +92,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	xa_set_update(&xa, xm_shadow_update);
 	atexit(report);
 	return 0;
-}
-
-struct input {
-	const uint8_t *data;
-	size_t size, pos;
-};
-
-static unsigned int byte(struct input *in)
-{
-	unsigned int b = in->data[in->pos++];
-
-	if (in->pos == in->size)
-		in->pos = 0;
-	return b;
 }
 
 static unsigned long index_from(struct input *in)
@@ -334,7 +308,7 @@ static void one_op(struct input *in)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct input in = { data, size, 0 };
+	struct input in = { data, size, 0, 0 };
 	size_t ops = size < 2 ? 0 : max(size, (size_t)OPS_PER_INPUT);
 
 	total_inputs++;

@@ -19,6 +19,7 @@
 #include "tinymm/shell.h"
 #include "tinymm/time.h"
 #include "../../mm/internal.h"
+#include "fake_ram.h"
 
 /* The suite itself, compiled into this test (the kernel build globs tests/ktest/). */
 #include "../ktest/buddy_ktest.c"
@@ -26,7 +27,7 @@
 extern bool kernel_tainted_bad_page;	/* mm/page_alloc.c: the first report adds a line */
 
 #define MIB		(1UL << 20)
-#define RAM_SIZE	(16 * MIB)	/* bank 0 [0, 6M), hole [6M, 8M), bank 1 [8M, 16M) */
+#define RAM_SIZE	FAKE_RAM_TWO_BANKS	/* bank 0 [0, 6M), hole [6M, 8M), bank 1 [8M, 16M) */
 #define DMA_LIMIT	(MIB + 0x8000)	/* pfn offset 0x108: order-3 blocks meet there */
 #define TS		"[    0.000000] "
 
@@ -36,7 +37,7 @@ static char want[1 << 14];
 
 static int group_setup(void **state)
 {
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	ram = fake_ram_alloc(RAM_SIZE);
 	ram_pa = __pa(ram);
 	return ram ? 0 : -1;
 }
@@ -47,22 +48,14 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-static void no_warning(const char *msg, const char *word)
-{
-	fprintf(stderr, "cmdline: %s '%s'\n", msg, word);
-	fail();
-}
-
 /* A fresh allocator over the fake RAM, with tinymm.<options> @opts on top of the DMA limit. */
 static void boot(const char *opts)
 {
 	char line[256];
 	struct boot_args args;
 
-	memblock_reset();
-	assert_int_equal(memblock_add(ram_pa, 6 * MIB, NULL), 0);
-	assert_int_equal(memblock_add(ram_pa + 8 * MIB, 8 * MIB, NULL), 0);
-	memblock_reserve(ram_pa, 0x10000, MEMBLOCK_KERNEL);
+	assert_int_equal(fake_ram_two_banks(ram_pa), 0);
+	fake_ram_reserve_kernel(ram_pa);
 	snprintf(line, sizeof(line), "tinymm.zone_dma_limit=%#llx tinymm.page_poison=0 %s",
 		 (unsigned long long)(ram_pa + DMA_LIMIT), opts);
 	cmdline_parse(line, &args, __kparams_start, __kparams_end, no_warning);

@@ -7,6 +7,7 @@
 #define TINYMM_TEST_HOST_SCHED_TEST_H
 #include "tinymm/workingset.h"
 #include "test.h"
+#include "fake_ram.h"
 #include "host_sched.h"
 #include "tinymm/completion.h"
 #include "tinymm/delay.h"
@@ -117,14 +118,11 @@ static void run_scenario(int (*fn)(void))
 
 /* ---- boot ---- */
 
-/* ---- boot ---- */
-
 static void boot_memory(void)
 {
-	memblock_reset();
-	if (memblock_add(__pa(ram), RAM_SIZE, NULL))
+	if (fake_ram_one_bank(__pa(ram), RAM_SIZE))
 		abort();
-	memblock_reserve(__pa(ram), 0x10000, MEMBLOCK_KERNEL);
+	fake_ram_reserve_kernel(__pa(ram));
 	if (memmap_init() || page_alloc_init())
 		abort();
 	kmem_cache_init();
@@ -150,7 +148,7 @@ static int host_sched_on_boot_stack(void)
 
 static int host_sched_main(const struct CMUnitTest *tests, size_t n)
 {
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	ram = fake_ram_alloc(RAM_SIZE);
 	if (!ram)
 		return 1;
 	host_sched_tests = tests;

@@ -8,6 +8,7 @@
 #define TINYMM_TEST_KTEST_ON_HOST_H
 #include "tinymm/workingset.h"
 #include "test.h"
+#include "fake_ram.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
 #include "tinymm/page_alloc.h"
@@ -33,20 +34,19 @@ static void ktest_on_host_suite_passes(void **state)
 
 static int ktest_on_host_main(const char *suite, size_t cases)
 {
-	const size_t mib = 1UL << 20, ram_size = 16 * mib;
+	const size_t ram_size = 16 * SZ_1M;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ktest_on_host_suite_passes),
 	};
-	char *ram = aligned_alloc(4 * mib, ram_size);
+	char *ram = fake_ram_alloc(ram_size);
 
 	if (!ram)
 		return 1;
 	ktest_on_host_suite = suite;
 	ktest_on_host_cases = cases;
-	memblock_reset();
-	if (memblock_add(__pa(ram), ram_size, NULL))
+	if (fake_ram_one_bank(__pa(ram), ram_size))
 		return 1;
-	memblock_reserve(__pa(ram), 0x10000, MEMBLOCK_KERNEL);
+	fake_ram_reserve_kernel(__pa(ram));
 	if (memmap_init() || page_alloc_init())
 		return 1;
 	kmem_cache_init();

@@ -11,6 +11,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/time.h"
 #include "../../mm/internal.h"
+#include "fake_ram.h"
 
 #include "../ktest/pcp_batch_ktest.c"
 
@@ -34,9 +35,8 @@ static void boot(const char *opts)
 
 	pcp_batch_param = 0;
 	pcp_batch_scale_max = PCP_SCALE_DEFAULT;
-	memblock_reset();
-	assert_int_equal(memblock_add(__pa(ram), RAM_SIZE, NULL), 0);
-	memblock_reserve(__pa(ram), 0x10000, MEMBLOCK_KERNEL);
+	assert_int_equal(fake_ram_one_bank(__pa(ram), RAM_SIZE), 0);
+	fake_ram_reserve_kernel(__pa(ram));
 	snprintf(line, sizeof(line), "tinymm.page_poison=0 %s", opts);
 	param_warning[0] = 0;
 	cmdline_parse(line, &args, __kparams_start, __kparams_end, keep_warning);
@@ -153,7 +153,7 @@ int main(void)
 		cmocka_unit_test(bad_values_keep_the_default),
 	};
 
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	ram = fake_ram_alloc(RAM_SIZE);
 	if (!ram)
 		return 1;
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);

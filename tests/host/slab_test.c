@@ -16,6 +16,7 @@
 #include "tinymm/shell.h"
 #include "tinymm/time.h"
 #include "../../mm/slab.h"
+#include "fake_ram.h"
 
 #include "../ktest/slab_ktest.c"
 
@@ -27,7 +28,7 @@ static char want[1 << 14];
 
 static int group_setup(void **state)
 {
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	ram = fake_ram_alloc(RAM_SIZE);
 	return ram ? 0 : -1;
 }
 
@@ -37,21 +38,14 @@ static int group_teardown(void **state)
 	return 0;
 }
 
-static void no_warning(const char *msg, const char *word)
-{
-	fprintf(stderr, "cmdline: %s '%s'\n", msg, word);
-	fail();
-}
-
 /* Fresh page and slab allocators, with tinymm.<options> @opts. */
 static void boot(const char *opts)
 {
 	char line[256];
 	struct boot_args args;
 
-	memblock_reset();
-	assert_int_equal(memblock_add(__pa(ram), RAM_SIZE, NULL), 0);
-	memblock_reserve(__pa(ram), 0x10000, MEMBLOCK_KERNEL);
+	assert_int_equal(fake_ram_one_bank(__pa(ram), RAM_SIZE), 0);
+	fake_ram_reserve_kernel(__pa(ram));
 	snprintf(line, sizeof(line), "tinymm.zone_dma_limit=%#llx %s",
 		 (unsigned long long)(__pa(ram) + MIB), opts);
 	slub_debug = SLAB_DEBUG_FLAGS;		/* the host build's default, before the options */

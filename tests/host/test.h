@@ -11,6 +11,13 @@
 #include <cmocka.h>
 #include "shim.h"
 
+/* cmdline_parse()'s warning callback for a test that expects none: any warning fails it. */
+static inline void no_warning(const char *msg, const char *word)
+{
+	fprintf(stderr, "cmdline: %s '%s'\n", msg, word);
+	fail();
+}
+
 /* Assert the captured console output contains @needle. */
 #define assert_console_has(needle)							\
 	do {										\

@@ -22,6 +22,7 @@
 #include "tinymm/xarray.h"
 
 #include "../ktest/xarray_ktest.c"
+#include "fake_ram.h"
 
 #define MIB		(1UL << 20)
 #define RAM_SIZE	(64 * MIB)
@@ -29,7 +30,7 @@ static char *ram;
 
 static int group_setup(void **state)
 {
-	ram = aligned_alloc(4 * MIB, RAM_SIZE);
+	ram = fake_ram_alloc(RAM_SIZE);
 	return ram ? 0 : -1;
 }
 
@@ -42,9 +43,8 @@ static int group_teardown(void **state)
 /* Fresh page and slab allocators and node cache. */
 static int setup(void **state)
 {
-	memblock_reset();
-	assert_int_equal(memblock_add(__pa(ram), RAM_SIZE, NULL), 0);
-	memblock_reserve(__pa(ram), 0x10000, MEMBLOCK_KERNEL);
+	assert_int_equal(fake_ram_one_bank(__pa(ram), RAM_SIZE), 0);
+	fake_ram_reserve_kernel(__pa(ram));
 	assert_int_equal(memmap_init(), 0);
 	assert_int_equal(page_alloc_init(), 0);
 	kmem_cache_init();
