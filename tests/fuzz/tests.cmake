@@ -68,10 +68,11 @@ set_tests_properties(fuzz.fdt_mismatch_aborts PROPERTIES ENVIRONMENT FDT_FUZZ_BR
 set_tests_properties(fuzz.fdt fuzz.fdt_seeds_full fuzz.fdt_mismatch_aborts PROPERTIES
   FIXTURES_REQUIRED qemu_dtbs LABELS fuzz TIMEOUT 300)
 
-# libFuzzer targets over the memory manager (tests/fuzz/<what>_fuzz.c): the portable kernel
-# sources and tests/host/shim.c built by clang as the host tests build them, into an archive so
-# only what the fuzzer reaches is linked.  Coverage feedback comes from the sources matching
-# @cov (the fuzzer's own file included); those matching @fast (checkers that walk everything
+# libFuzzer targets over the memory manager (tests/fuzz/<what>_fuzz.c, and its further parts
+# tests/fuzz/<what>_fuzz_<part>.c when it has them): the portable kernel sources and
+# tests/host/shim.c built by clang as the host tests build them, into an archive so only what the
+# fuzzer reaches is linked.  Coverage feedback comes from the sources matching @cov (the fuzzer's
+# own files included); those matching @fast (checkers that walk everything
 # after every operation) are built at -O2.  Further arguments: more flags for the @cov sources.
 # Sets <WHAT>_FUZZ to the binary.
 function(add_mm_fuzzer what cov fast)
@@ -81,11 +82,13 @@ function(add_mm_fuzzer what cov fast)
     -I${CMAKE_SOURCE_DIR}/tests/host/include -I${CMAKE_SOURCE_DIR}/tests/host)
   file(MAKE_DIRECTORY ${objdir})
   set(objs)
-  foreach(src ${HOST_KERNEL_SRCS} tests/host/shim.c tests/fuzz/${what}_fuzz.c)
+  file(GLOB parts RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS
+    ${CMAKE_SOURCE_DIR}/tests/fuzz/${what}_fuzz_*.c)
+  foreach(src ${HOST_KERNEL_SRCS} tests/host/shim.c ${parts} tests/fuzz/${what}_fuzz.c)
     string(MAKE_C_IDENTIFIER ${src} name)
     set(obj ${objdir}/${name}.o)
     set(opt)
-    if(src MATCHES "^(${cov}|tests/fuzz/${what}_fuzz)\\.c$")
+    if(src MATCHES "^(${cov}|tests/fuzz/${what}_fuzz(_[a-z]+)?)\\.c$")
       set(opt -fsanitize=fuzzer-no-link ${ARGN})
     elseif(src MATCHES "^(${fast})\\.c$")
       set(opt -O2)
