@@ -23,6 +23,7 @@
 
 /* The suite itself, compiled into this test (the kernel build globs tests/ktest/). */
 #include "../ktest/buddy_ktest.c"
+#include "../ktest/buddy_bad_ktest.c"
 
 extern bool kernel_tainted_bad_page;	/* mm/page_alloc.c: the first report adds a line */
 
@@ -643,7 +644,7 @@ static void page_poison_catches_a_write_after_free(void **state)
 	free_chain(chain);
 	drain_all_pages(NULL);
 	assert_int_equal(nr_free_pages_and_pcp(), free0 - 1);		/* leaked */
-	assert_null(free_block_of(pfn, NULL));
+	assert_null(buddy_free_block_of(pfn, NULL));
 	assert_int_equal(buddy_check(NULL), 0);
 	assert_true(n > 3000);
 	boot("");

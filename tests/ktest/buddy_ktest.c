@@ -9,6 +9,9 @@
  * The two bad frees that could corrupt the free lists if handled wrong run after it, last.
  * Explicit-only (tinymm.test=buddy): it leaks and taints on purpose, and its zone case skips
  * without two zones; tests/qemu/buddy.cmake boots every board with and without a DMA limit.
+ *
+ * This file holds the helpers, the cases of a working allocator and the case table; the bad
+ * frees and the bad allocation are in buddy_bad_ktest.c, what both share in buddy_ktest.h.
  */
 #include <stdint.h>
 #include <string.h>
@@ -17,13 +20,13 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "../../mm/internal.h"
+#include "buddy_ktest.h"
 
 void log_buf_dump(void (*out)(const char *s, size_t n));	/* kernel/printk.c */
 
-#define GFP_TEST	(GFP_KERNEL | __GFP_NOWARN)
 #define HELD_MARK	0xb0ddUL	/* page->index of a frame the exhaustion case holds */
 
-static int buddy_errors(void)
+int buddy_errors(void)
 {
 	int e = buddy_check(NULL);
 
@@ -31,10 +34,9 @@ static int buddy_errors(void)
 		buddy_check(printk);	/* the details go to the log */
 	return e;
 }
-#define EXPECT_BUDDY_OK(t)	KTEST_EXPECT_EQ(t, buddy_errors(), 0)
 
 /* The free block holding @pfn (per-CPU lists drained first), or NULL; *order gets its order. */
-static struct page *free_block_of(unsigned long pfn, unsigned int *order)
+struct page *buddy_free_block_of(unsigned long pfn, unsigned int *order)
 {
 	drain_all_pages(NULL);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
@@ -48,14 +50,9 @@ static struct page *free_block_of(unsigned long pfn, unsigned int *order)
 	return NULL;
 }
 
-static bool pfn_is_free(unsigned long pfn) { return free_block_of(pfn, NULL) != NULL; }
+bool buddy_pfn_is_free(unsigned long pfn) { return buddy_free_block_of(pfn, NULL) != NULL; }
 
-/* What buddyinfo shows, and the free frames. */
-struct snap {
-	unsigned long nr_free[MAX_NR_ZONES][NR_PAGE_ORDERS], free;
-};
-
-static void take_snap(struct snap *s)
+void buddy_take_snap(struct snap *s)
 {
 	drain_all_pages(NULL);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
@@ -64,12 +61,12 @@ static void take_snap(struct snap *s)
 	s->free = nr_free_pages_and_pcp();
 }
 
-static void expect_same(struct ktest *t, const struct snap *before)
+void buddy_expect_same(struct ktest *t, const struct snap *before)
 {
 	struct snap now;
 	int diff = 0;
 
-	take_snap(&now);
+	buddy_take_snap(&now);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_PAGE_ORDERS; o++)
 			if (now.nr_free[z][o] != before->nr_free[z][o]) {
@@ -86,7 +83,7 @@ static void expect_same(struct ktest *t, const struct snap *before)
 static unsigned long leaked[48];
 static unsigned int nr_leaked;
 
-static void record_leak(unsigned long pfn)
+void buddy_record_leak(unsigned long pfn)
 {
 	if (nr_leaked < ARRAY_SIZE(leaked))
 		leaked[nr_leaked++] = pfn;
@@ -107,7 +104,7 @@ static void tail_out(const char *s, size_t n)
 }
 
 /* The last Bad page state report in the log is about @pfn and gives @reason (NULL: any). */
-static bool reported(unsigned long pfn, const char *reason)
+bool buddy_reported(unsigned long pfn, const char *reason)
 {
 	static const char bug[] = "BUG: Bad page state in process swapper  pfn:";
 	const char *last = NULL;
@@ -125,7 +122,7 @@ static bool reported(unsigned long pfn, const char *reason)
 }
 
 /* Allocate order-@o blocks until two in one zone are buddies: *a (lower) and *b; the rest freed. */
-static bool get_buddy_pair(unsigned int o, struct page **a, struct page **b)
+bool buddy_get_pair(unsigned int o, struct page **a, struct page **b)
 {
 	struct page *held[48];
 	int n = 0;
@@ -157,7 +154,7 @@ static void orders_give_aligned_blocks(struct ktest *t)
 	struct snap before;
 
 	nr_leaked = 0;		/* a new run (host tests rebuild the allocator between runs) */
-	take_snap(&before);
+	buddy_take_snap(&before);
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		unsigned long n = 1UL << o;
 		struct page *p = alloc_pages(GFP_TEST, o);
@@ -166,7 +163,7 @@ static void orders_give_aligned_blocks(struct ktest *t)
 		KTEST_EXPECT_EQ(t, pfn & (n - 1), 0);
 		KTEST_EXPECT_EQ(t, page_ref_count(p), 1);
 		KTEST_EXPECT_TRUE(t, pfn_to_page(pfn + n - 1) == p + n - 1 && page_zone(p + n - 1) == page_zone(p));
-		KTEST_EXPECT_FALSE(t, pfn_is_free(pfn) || pfn_is_free(pfn + n - 1));
+		KTEST_EXPECT_FALSE(t, buddy_pfn_is_free(pfn) || buddy_pfn_is_free(pfn + n - 1));
 		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), before.free - n);
 		for (unsigned long i = 0; i < n; i++)	/* really RAM, really ours */
 			memset(page_address(p + i), 0x77, 64);
@@ -186,7 +183,7 @@ static void orders_give_aligned_blocks(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 31) == NULL);
 	KTEST_EXPECT_TRUE(t, folio_alloc(GFP_TEST, MAX_PAGE_ORDER + 1) == NULL);
 	KTEST_EXPECT_EQ(t, __get_free_pages(GFP_TEST, MAX_PAGE_ORDER + 1), 0);
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static void split_and_merge(struct ktest *t)
@@ -195,22 +192,22 @@ static void split_and_merge(struct ktest *t)
 		struct snap before, mid, now;
 		struct page *a, *b, *h;
 		unsigned int fo = 0;
-		take_snap(&before);
-		KTEST_ASSERT_TRUE(t, get_buddy_pair(o, &a, &b));
+		buddy_take_snap(&before);
+		KTEST_ASSERT_TRUE(t, buddy_get_pair(o, &a, &b));
 		int z = page_zonenum(a);
-		take_snap(&mid);
-		KTEST_EXPECT_FALSE(t, pfn_is_free(page_to_pfn(a)) || pfn_is_free(page_to_pfn(b)));
+		buddy_take_snap(&mid);
+		KTEST_EXPECT_FALSE(t, buddy_pfn_is_free(page_to_pfn(a)) || buddy_pfn_is_free(page_to_pfn(b)));
 		__free_pages(a, o);		/* its buddy is in use: a free block of order o */
-		take_snap(&now);
+		buddy_take_snap(&now);
 		KTEST_EXPECT_EQ(t, now.nr_free[z][o], mid.nr_free[z][o] + 1);
-		KTEST_EXPECT_TRUE(t, free_block_of(page_to_pfn(a), &fo) == a && fo == o);
+		KTEST_EXPECT_TRUE(t, buddy_free_block_of(page_to_pfn(a), &fo) == a && fo == o);
 		EXPECT_BUDDY_OK(t);
 		__free_pages(b, o);		/* merges: order o loses a, a larger block appears */
-		take_snap(&now);
+		buddy_take_snap(&now);
 		KTEST_EXPECT_EQ(t, now.nr_free[z][o], mid.nr_free[z][o]);
-		h = free_block_of(page_to_pfn(a), &fo);
-		KTEST_EXPECT_TRUE(t, h && h == free_block_of(page_to_pfn(b), NULL) && fo > o);
-		expect_same(t, &before);	/* every block as before the pair was taken */
+		h = buddy_free_block_of(page_to_pfn(a), &fo);
+		KTEST_EXPECT_TRUE(t, h && h == buddy_free_block_of(page_to_pfn(b), NULL) && fo > o);
+		buddy_expect_same(t, &before);	/* every block as before the pair was taken */
 	}
 }
 
@@ -218,7 +215,7 @@ static void refcounts_free_on_last_put(struct ktest *t)
 {
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	struct page *p = alloc_page(GFP_TEST);
 	KTEST_ASSERT_TRUE(t, p);
 	get_page(p);
@@ -227,10 +224,10 @@ static void refcounts_free_on_last_put(struct ktest *t)
 	get_page(p);
 	put_page(p);
 	KTEST_EXPECT_EQ(t, page_ref_count(p), 1);
-	KTEST_EXPECT_FALSE(t, pfn_is_free(page_to_pfn(p)));
+	KTEST_EXPECT_FALSE(t, buddy_pfn_is_free(page_to_pfn(p)));
 	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), before.free - 1);
 	put_page(p);			/* the last reference frees it */
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 
 	struct folio *f = folio_alloc(GFP_TEST, 2);
 	KTEST_ASSERT_TRUE(t, f);
@@ -244,7 +241,7 @@ static void refcounts_free_on_last_put(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), before.free - 4);
 	EXPECT_BUDDY_OK(t);
 	folio_put(f);
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static void gfp_comp_makes_a_large_folio(struct ktest *t)
@@ -252,7 +249,7 @@ static void gfp_comp_makes_a_large_folio(struct ktest *t)
 	unsigned long bad = nr_bad_pages;
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	for (unsigned int o = 1; o <= MAX_PAGE_ORDER; o += 3) {
 		struct folio *f = folio_alloc(GFP_TEST, o);
 		KTEST_ASSERT_TRUE(t, f);
@@ -279,7 +276,7 @@ static void gfp_comp_makes_a_large_folio(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, small && !folio_test_large(small) && !folio_order(small));
 	folio_put(small);
 	KTEST_EXPECT_EQ(t, nr_bad_pages, bad);
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static unsigned long nonzero_words(const unsigned long *w, size_t bytes)
@@ -297,7 +294,7 @@ static void gfp_zero_zeroes(struct ktest *t)
 	struct page *dirty[12], *zeroed[12];
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	for (unsigned int o = 0; o <= 3; o += 3) {
 		unsigned long reused = 0, nonzero = 0;
 		for (int i = 0; i < 12; i++) {
@@ -319,7 +316,7 @@ static void gfp_zero_zeroes(struct ktest *t)
 		for (int i = 0; i < 12; i++)
 			__free_pages(zeroed[i], o);
 	}
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static void alloc_pages_exact_frees_the_tail(struct ktest *t)
@@ -327,7 +324,7 @@ static void alloc_pages_exact_frees_the_tail(struct ktest *t)
 	static const size_t sizes[] = { 1, PAGE_SIZE, 3 * PAGE_SIZE, 5 * PAGE_SIZE + 1 };
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		unsigned long nr = (sizes[i] + PAGE_SIZE - 1) / PAGE_SIZE, block = 1, wrong = 0;
 		while (block < nr)
@@ -339,18 +336,18 @@ static void alloc_pages_exact_frees_the_tail(struct ktest *t)
 		struct page *p = virt_to_page(v);
 		for (unsigned long j = 0; j < block; j++)	/* the used frames ours, the rest free */
 			wrong += j < nr ? page_ref_count(p + j) != 1 || PageCompound(p + j) ||
-					  pfn_is_free(page_to_pfn(p) + j)
-					: !pfn_is_free(page_to_pfn(p) + j);
+					  buddy_pfn_is_free(page_to_pfn(p) + j)
+					: !buddy_pfn_is_free(page_to_pfn(p) + j);
 		KTEST_EXPECT_EQ(t, wrong, 0);
 		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), before.free - nr);
 		EXPECT_BUDDY_OK(t);
 		free_pages_exact(v, sizes[i]);
-		expect_same(t, &before);
+		buddy_expect_same(t, &before);
 	}
 	KTEST_EXPECT_TRUE(t, alloc_pages_exact(0, GFP_TEST) == NULL);
 	KTEST_EXPECT_TRUE(t, alloc_pages_exact((PAGE_SIZE << MAX_PAGE_ORDER) + 1, GFP_TEST) == NULL);
 	KTEST_EXPECT_TRUE(t, alloc_pages_exact(SIZE_MAX, GFP_TEST) == NULL);	/* no wrap to 0 pages */
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static void zones_never_merge_across(struct ktest *t)
@@ -365,10 +362,10 @@ static void zones_never_merge_across(struct ktest *t)
 	}
 	unsigned long b = normal->zone_start_pfn;
 	KTEST_EXPECT_TRUE(t, zone_end_pfn(dma) == b && b == PHYS_PFN(zone_dma_limit));
-	take_snap(&before);
+	buddy_take_snap(&before);
 	/* The free blocks either side (the limit must be where frames are free); an unaligned
 	 * limit makes them buddies by address, and they must still not merge. */
-	struct page *lo = free_block_of(b - 1, &olo), *hi = free_block_of(b, &ohi);
+	struct page *lo = buddy_free_block_of(b - 1, &olo), *hi = buddy_free_block_of(b, &ohi);
 	KTEST_ASSERT_TRUE(t, lo && hi);
 	KTEST_EXPECT_TRUE(t, page_zone(lo) == dma && page_zone(hi) == normal);
 	KTEST_EXPECT_TRUE(t, page_to_pfn(lo) + (1UL << olo) == b && page_to_pfn(hi) == b);
@@ -381,9 +378,9 @@ static void zones_never_merge_across(struct ktest *t)
 		atomic_set(&h->_refcount, 1);
 		__free_pages(h, i ? olo : ohi);
 	}
-	KTEST_EXPECT_TRUE(t, free_block_of(b - 1, &olo) == lo && free_block_of(b, &ohi) == hi);
+	KTEST_EXPECT_TRUE(t, buddy_free_block_of(b - 1, &olo) == lo && buddy_free_block_of(b, &ohi) == hi);
 	KTEST_EXPECT_EQ(t, page_to_pfn(lo) + (1UL << olo), b);
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 
 	struct page *d0 = alloc_pages(GFP_DMA | __GFP_NOWARN, 0);
 	struct page *d2 = alloc_pages(GFP_DMA | __GFP_NOWARN, 2), *n0 = alloc_page(GFP_TEST);
@@ -395,7 +392,7 @@ static void zones_never_merge_across(struct ktest *t)
 	__free_pages(d0, 0);
 	__free_pages(d2, 2);
 	__free_page(n0);
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static void mlocked_folio_put_is_quiet(struct ktest *t)
@@ -403,7 +400,7 @@ static void mlocked_folio_put_is_quiet(struct ktest *t)
 	unsigned long bad = nr_bad_pages, cleared = nr_mlock_cleared;
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	for (unsigned int o = 0; o <= 2; o += 2) {
 		struct folio *f = folio_alloc(GFP_TEST, o);
 		KTEST_ASSERT_TRUE(t, f);
@@ -413,7 +410,7 @@ static void mlocked_folio_put_is_quiet(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, nr_mlock_cleared, cleared + 2);
 	KTEST_EXPECT_EQ(t, nr_bad_pages, bad);
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static void hwpoison_frame_is_kept_quietly(struct ktest *t)
@@ -423,13 +420,13 @@ static void hwpoison_frame_is_kept_quietly(struct ktest *t)
 	struct snap before;
 
 	KTEST_ASSERT_TRUE(t, p);
-	take_snap(&before);
+	buddy_take_snap(&before);
 	SetPageHWPoison(p);
 	__free_pages(p, 0);
-	record_leak(page_to_pfn(p));
+	buddy_record_leak(page_to_pfn(p));
 	KTEST_EXPECT_EQ(t, nr_bad_pages, bad);
-	KTEST_EXPECT_TRUE(t, PageHWPoison(p) && !pfn_is_free(page_to_pfn(p)));
-	expect_same(t, &before);
+	KTEST_EXPECT_TRUE(t, PageHWPoison(p) && !buddy_pfn_is_free(page_to_pfn(p)));
+	buddy_expect_same(t, &before);
 }
 
 static void take_page_off_buddy_takes_one_frame(struct ktest *t)
@@ -438,7 +435,7 @@ static void take_page_off_buddy_takes_one_frame(struct ktest *t)
 	unsigned int o = 0;
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	for (int z = 0; z < MAX_NR_ZONES; z++)		/* the largest free block, order >= 3 */
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			for (unsigned int i = 3; i <= MAX_PAGE_ORDER; i++)
@@ -449,11 +446,11 @@ static void take_page_off_buddy_takes_one_frame(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, h);
 	unsigned long head = page_to_pfn(h), pfn = head + (1UL << o) / 2 + 3, missing = 0;
 	KTEST_ASSERT_TRUE(t, take_page_off_buddy(pfn_to_page(pfn)));
-	record_leak(pfn);
+	buddy_record_leak(pfn);
 	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), before.free - 1);
 	EXPECT_BUDDY_OK(t);
 	for (unsigned long i = head; i < head + (1UL << o); i++)
-		missing += (i == pfn) == pfn_is_free(i);	/* exactly that frame is gone */
+		missing += (i == pfn) == buddy_pfn_is_free(i);	/* exactly that frame is gone */
 	KTEST_EXPECT_EQ(t, missing, 0);
 	KTEST_EXPECT_FALSE(t, take_page_off_buddy(pfn_to_page(pfn)));	/* not free any more */
 	p = alloc_page(GFP_TEST);
@@ -464,96 +461,8 @@ static void take_page_off_buddy_takes_one_frame(struct ktest *t)
 	EXPECT_BUDDY_OK(t);
 }
 
-/* A bad free: one report (about @report_pfn, for @reason), frame @leak_pfn kept out, the free
- * frames as before it. */
-static unsigned long bad0, free0;
-
-static void bad_begin(void)
-{
-	drain_all_pages(NULL);
-	bad0 = nr_bad_pages;
-	free0 = nr_free_pages_and_pcp();
-}
-
-static void bad_end(struct ktest *t, unsigned long report_pfn, const char *reason, unsigned long leak_pfn)
-{
-	drain_all_pages(NULL);
-	KTEST_EXPECT_EQ(t, nr_bad_pages, bad0 + 1);
-	KTEST_EXPECT_TRUE(t, reported(report_pfn, reason));
-	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0);
-	KTEST_EXPECT_FALSE(t, pfn_is_free(leak_pfn));
-	record_leak(leak_pfn);
-	EXPECT_BUDDY_OK(t);
-}
-
-enum bad_kind { BAD_LOCKED, BAD_MLOCKED, BAD_MAPPING, BAD_MAPCOUNT, BAD_ORDER, BAD_TAIL,
-		BAD_DOUBLE, BAD_WRONG_ORDER, BAD_WRONG_ORDER_FREE_BUDDY };
-
-/*
- * Free a page made bad one way: one report (about @p, or for a too-large order about its buddy
- * @other), @p kept out, and a bad page left as it was for the post-mortem (v6.10 returns before
- * it clears a bad page's flags).  The buddy, someone else's, may still be freed by its owner.
- */
-static void bad_free(struct ktest *t, enum bad_kind kind, const char *reason)
-{
-	struct page *p = NULL, *other = NULL, *victim;
-
-	if (kind == BAD_WRONG_ORDER || kind == BAD_WRONG_ORDER_FREE_BUDDY)
-		KTEST_ASSERT_TRUE(t, get_buddy_pair(0, &p, &other));
-	else
-		p = kind == BAD_TAIL ? (struct page *)folio_alloc(GFP_TEST, 1) : alloc_page(GFP_TEST);
-	KTEST_ASSERT_TRUE(t, p);
-	if (kind == BAD_WRONG_ORDER_FREE_BUDDY)
-		__free_page(other);
-	victim = kind == BAD_TAIL ? p + 1 : p;
-	bad_begin();
-	if (kind == BAD_LOCKED)
-		__SetPageLocked(p);
-	if (kind == BAD_MLOCKED)
-		__SetPageMlocked(p);	/* through __free_pages, not folio_put: a bad page */
-	if (kind == BAD_MAPPING)
-		p->mapping = (struct address_space *)p;
-	if (kind == BAD_MAPCOUNT)
-		atomic_set(&p->_mapcount, 0);	/* mapped once */
-	if (kind == BAD_DOUBLE)
-		__free_page(p);
-	unsigned long flags = p->flags;
-	__free_pages(victim, kind == BAD_ORDER ? MAX_PAGE_ORDER + 1 : other ? 1 : 0);
-	bad_end(t, page_to_pfn(other ? other : victim), reason, page_to_pfn(victim));
-	if (kind <= BAD_ORDER)
-		KTEST_EXPECT_EQ(t, p->flags, flags);
-	if (kind == BAD_ORDER || kind == BAD_TAIL) {	/* nothing was dropped */
-		KTEST_EXPECT_EQ(t, page_ref_count(p), 1);
-		record_leak(page_to_pfn(p));
-	}
-	if (kind == BAD_TAIL)				/* the folio is intact, with its owner */
-		KTEST_EXPECT_TRUE(t, PageHead(p) && PageTail(victim) && page_folio(victim) == (struct folio *)p);
-	if (kind == BAD_WRONG_ORDER) {
-		__free_page(other);
-		drain_all_pages(NULL);
-		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 + 1);
-	}
-	if (kind == BAD_WRONG_ORDER_FREE_BUDDY)
-		KTEST_EXPECT_TRUE(t, pfn_is_free(page_to_pfn(other)));	/* and stays free */
-	EXPECT_BUDDY_OK(t);
-}
-
-#define AT_FREE	"PAGE_FLAGS_CHECK_AT_FREE flag(s) set"
-#define BAD_FREE_CASE(name, kind, reason) static void name(struct ktest *t) { bad_free(t, kind, reason); }
-BAD_FREE_CASE(bad_free_locked, BAD_LOCKED, AT_FREE)
-BAD_FREE_CASE(bad_free_mlocked, BAD_MLOCKED, AT_FREE)
-BAD_FREE_CASE(bad_free_mapping, BAD_MAPPING, "non-NULL mapping")
-BAD_FREE_CASE(bad_free_mapcount, BAD_MAPCOUNT, "nonzero mapcount")
-BAD_FREE_CASE(bad_free_impossible_order, BAD_ORDER, "freeing a block of an impossible order")
-BAD_FREE_CASE(bad_free_tail_page, BAD_TAIL, NULL)
-/* Order 1 for an order-0 block whose buddy is someone else's: the report names the buddy. */
-BAD_FREE_CASE(bad_free_wrong_order, BAD_WRONG_ORDER, "nonzero _refcount")
-/* These two run last: an allocator that gets them wrong corrupts its free lists. */
-BAD_FREE_CASE(bad_double_free, BAD_DOUBLE, NULL)
-BAD_FREE_CASE(bad_free_wrong_order_over_free_buddy, BAD_WRONG_ORDER_FREE_BUDDY, NULL)
-
 /* Is @page on its zone's per-CPU list for @mt? */
-static bool on_pcp_list(struct page *page, int mt)
+bool buddy_on_pcp_list(struct page *page, int mt)
 {
 	struct page *p;
 
@@ -573,7 +482,7 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 {
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	struct page *m = alloc_page(GFP_TEST | __GFP_MOVABLE), *u = alloc_page(GFP_TEST);
 	KTEST_ASSERT_TRUE(t, m && u);
 	KTEST_EXPECT_EQ(t, page_pcp_mt(m->flags), get_pageblock_migratetype(page_zone(m), page_to_pfn(m)));
@@ -584,8 +493,8 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 	int mm = page_pcp_mt(m->flags), um = page_pcp_mt(u->flags);
 	__free_page(m);
 	__free_page(u);
-	KTEST_EXPECT_TRUE(t, on_pcp_list(m, mm));
-	KTEST_EXPECT_TRUE(t, on_pcp_list(u, um));
+	KTEST_EXPECT_TRUE(t, buddy_on_pcp_list(m, mm));
+	KTEST_EXPECT_TRUE(t, buddy_on_pcp_list(u, um));
 	KTEST_EXPECT_TRUE(t, zones[page_zonenum(u)].pcp[0].lists[pindex(0, um)] == u);	/* LIFO */
 	EXPECT_BUDDY_OK(t);
 	struct page *again = alloc_page(GFP_TEST | (um == MIGRATE_MOVABLE ? __GFP_MOVABLE :
@@ -599,7 +508,7 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 	if (both)
 		__free_page(both);
 	__free_page(again);
-	expect_same(t, &before);	/* the drain took every frame back at order 0 */
+	buddy_expect_same(t, &before);	/* the drain took every frame back at order 0 */
 }
 
 /*
@@ -617,7 +526,7 @@ static void order0_fast_paths(struct ktest *t)
 	volatile unsigned int zero = 0;
 	struct snap snap;
 
-	take_snap(&snap);
+	buddy_take_snap(&snap);
 	local_save_flags(before);
 	KTEST_EXPECT_TRUE(t, !irqs_disabled_flags(before));	/* test threads run unmasked */
 	struct page *a = alloc_page(GFP_TEST), *b = alloc_page(GFP_TEST);
@@ -674,133 +583,7 @@ static void order0_fast_paths(struct ktest *t)
 	}
 	KTEST_EXPECT_GT(t, drains, 0);
 	EXPECT_BUDDY_OK(t);
-	expect_same(t, &snap);
-}
-
-/*
- * A wrong-order free whose buddy sits on a per-CPU list (freed just before, not drained): there it
- * looks clean, so free_pages_prepare() must find it (pcp_holds_part_of) and drain before its
- * checks.  One report about the buddy, the freed frame kept out, the buddy free.
- */
-static void bad_free_wrong_order_over_pcp_buddy(struct ktest *t)
-{
-	struct page *p, *other;
-
-	KTEST_ASSERT_TRUE(t, get_buddy_pair(0, &p, &other));
-	bad_begin();
-	__free_page(other);
-	KTEST_ASSERT_TRUE(t, on_pcp_list(other, page_pcp_mt(other->flags)));
-	__free_pages(p, 1);
-	drain_all_pages(NULL);
-	KTEST_EXPECT_EQ(t, nr_bad_pages, bad0 + 1);
-	KTEST_EXPECT_TRUE(t, reported(page_to_pfn(other), NULL));
-	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0 + 1);
-	KTEST_EXPECT_TRUE(t, pfn_is_free(page_to_pfn(other)));
-	KTEST_EXPECT_FALSE(t, pfn_is_free(page_to_pfn(p)));
-	record_leak(page_to_pfn(p));
-	EXPECT_BUDDY_OK(t);
-}
-
-/*
- * A large folio freed at another order than its own (smaller: its tails would be lost; larger:
- * frames past it would go too): one report about the head, the whole folio kept out, intact.
- */
-static void bad_free_compound_wrong_order(struct ktest *t)
-{
-	static const unsigned int orders[] = { 0, 1, 3 };
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
-		struct folio *f = folio_alloc(GFP_TEST, 2);
-		KTEST_ASSERT_TRUE(t, f);
-		unsigned long pfn = page_to_pfn(&f->page);
-		bad_begin();
-		__free_pages(&f->page, orders[i]);
-		bad_end(t, pfn, "compound page freed at the wrong order", pfn);
-		for (unsigned long j = 1; j < 4; j++) {
-			KTEST_EXPECT_FALSE(t, pfn_is_free(pfn + j));
-			KTEST_EXPECT_TRUE(t, page_folio(pfn_to_page(pfn + j)) == f);
-			record_leak(pfn + j);
-		}
-		KTEST_EXPECT_TRUE(t, PageHead(&f->page) && folio_order(f) == 2);
-	}
-}
-
-/* A block freed at an order its start is not aligned to (an odd frame as order 1): reported,
- * kept out; the neighbour it would have claimed is untouched. */
-static void bad_free_misaligned(struct ktest *t)
-{
-	struct page *p = NULL, *held[16];
-	int n = 0;
-
-	while (!p && n < (int)ARRAY_SIZE(held)) {
-		struct page *q = alloc_page(GFP_TEST);
-		KTEST_ASSERT_TRUE(t, q);
-		if (page_to_pfn(q) & 1)
-			p = q;
-		else
-			held[n++] = q;
-	}
-	while (n)
-		__free_page(held[--n]);
-	KTEST_ASSERT_TRUE(t, p);
-	unsigned long pfn = page_to_pfn(p);
-	bad_begin();
-	bool next_free = pfn_is_free(pfn + 1);	/* as drained */
-	__free_pages(p, 1);
-	bad_end(t, pfn, "freeing a block not aligned to its order", pfn);
-	KTEST_EXPECT_EQ(t, pfn_is_free(pfn + 1), next_free);
-}
-
-/* The gfp bits whose migratetype is @mt: an allocation that pops that per-CPU list. */
-static gfp_t gfp_of_mt(int mt)
-{
-	return mt == MIGRATE_MOVABLE ? __GFP_MOVABLE : mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0;
-}
-
-/*
- * A frame spoiled while free on a per-CPU list (a flag written after the free): the allocation
- * that pops it reports it (check_new_pages, PAGE_FLAGS_CHECK_AT_PREP), keeps it out and hands out
- * another block - through the order-0 fast path, and for an order-3 block with a bad tail frame
- * through the order 1-3 fast path (mm/page_alloc_fast.c).
- */
-static void bad_alloc_spoiled_while_free(struct ktest *t)
-{
-	static const char why[] = "PAGE_FLAGS_CHECK_AT_PREP flag(s) set";
-
-	if (!page_checks) {
-		ktest_skip(t, "tinymm.check_pages=0");
-		return;
-	}
-	for (unsigned int order = 0; order <= 3; order += 3) {
-		struct page *p = alloc_pages(GFP_TEST, order);
-		KTEST_ASSERT_TRUE(t, p);
-		/* The block must stay on its list: emptied first, the lists take it unless their
-		 * drain mark is not above its size (tiny RAM: order 0 only there). */
-		if (preferred_zone->pcp[0].drain_at <= (1 << order)) {
-			__free_pages(p, order);
-			break;
-		}
-		drain_all_pages(NULL);
-		unsigned long pfn = page_to_pfn(p), bad_pfn = pfn + (order ? 5 : 0);
-		gfp_t gfp = GFP_TEST | gfp_of_mt(page_pcp_mt(p->flags));
-		unsigned long bad = nr_bad_pages, free_before = nr_free_pages_and_pcp();
-		__free_pages(p, order);
-		KTEST_ASSERT_TRUE(t, zones[page_zonenum(p)].pcp[0].lists[pindex(order, page_pcp_mt(p->flags))] == p);
-		__SetPageReferenced(pfn_to_page(bad_pfn));	/* the write after free */
-		struct page *q = alloc_pages(gfp, order);
-		KTEST_ASSERT_TRUE(t, q != NULL);
-		KTEST_EXPECT_TRUE(t, q != p);
-		KTEST_EXPECT_EQ(t, nr_bad_pages, bad + 1);
-		KTEST_EXPECT_TRUE(t, reported(bad_pfn, why));
-		__free_pages(q, order);
-		drain_all_pages(NULL);
-		KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free_before);	/* p kept out, q back */
-		for (unsigned long j = 0; j < (1UL << order); j++) {
-			KTEST_EXPECT_FALSE(t, pfn_is_free(pfn + j));
-			record_leak(pfn + j);
-		}
-		EXPECT_BUDDY_OK(t);
-	}
+	buddy_expect_same(t, &snap);
 }
 
 static unsigned long hook_calls;
@@ -816,7 +599,7 @@ static void exhaustion_returns_null_and_recovers(struct ktest *t)
 	unsigned long wakeups = kswapd_wakeups;
 	struct snap before;
 
-	take_snap(&before);
+	buddy_take_snap(&before);
 	hook_calls = 0;
 	void (*kswapd_hook)(struct zone *, unsigned int, gfp_t) = reclaim_wakeup_hook;
 	reclaim_wakeup_hook = count_reclaim_wakeup;	/* in place of kswapd's, put back at the end */
@@ -870,7 +653,7 @@ static void exhaustion_returns_null_and_recovers(struct ktest *t)
 		held = next;
 	}
 	reclaim_wakeup_hook = kswapd_hook;
-	expect_same(t, &before);
+	buddy_expect_same(t, &before);
 }
 
 static const struct ktest_case buddy_cases[] = {
