@@ -9,6 +9,7 @@
  */
 #include "host_sched_test.h"
 
+#include "../ktest/hwpoison_fixture.c"
 #include "../ktest/hwpoison_ktest.c"
 #include "../ktest/hwpoison_kernel_ktest.c"
 #include "../ktest/hwpoison_race_ktest.c"

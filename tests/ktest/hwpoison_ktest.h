@@ -1,7 +1,7 @@
 /*
- * hwpoison_ktest.h - what the parts of the `hwpoison` KTAP suite share: the page-cache and
- * buddy states are in tests/ktest/hwpoison_ktest.c (with the fake disk, the log capture and
- * the helpers below), the kernel, slab, reserved, unpoison and bad-input cases in
+ * hwpoison_ktest.h - what the parts of the `hwpoison` KTAP suite share: the fake disk, the log
+ * capture and the helpers below are in tests/ktest/hwpoison_fixture.c, the page-cache and buddy
+ * states in tests/ktest/hwpoison_ktest.c, the kernel, slab, reserved, unpoison and bad-input cases in
  * tests/ktest/hwpoison_kernel_ktest.c, a folio changing compound state under memory_failure()
  * in tests/ktest/hwpoison_race_ktest.c.  One suite, one case table (in the first file).
  */
@@ -12,6 +12,7 @@
 #include "tinymm/ktest.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/swap.h"
 
 struct hw_counts {
 	long poisoned;
@@ -19,7 +20,10 @@ struct hw_counts {
 };
 
 extern const struct address_space_operations hw_aops;
+extern const struct address_space_operations hw_aops_noremove;	/* no error_remove_folio */
 extern struct address_space hw_mapping;		/* the fake disk's page cache */
+extern unsigned long hw_reads;			/* read_folio calls: a refetch shows here */
+extern unsigned long hw_lru_base[NR_LRU_LISTS];	/* the LRU counters at hw_setup() */
 void hw_setup(const struct address_space_operations *aops);
 void hw_teardown(struct ktest *t);
 void hw_mark(void);
@@ -31,6 +35,12 @@ unsigned long hw_free_pfn(void);
 void hw_never_handed_out(struct ktest *t, unsigned long pfn);
 void hw_unpoison(struct ktest *t, unsigned long pfn);
 void hw_unmark(unsigned long pfn);
+bool hw_on_pcp(struct page *page);
+void hw_populate(struct ktest *t, pgoff_t first, pgoff_t last);
+size_t hw_bytes_wrong(pgoff_t index);
+bool hw_cached(pgoff_t index);
+void hw_dirty(struct folio *folio, unsigned char c);
+void hw_expect_cache_frame_isolated(struct ktest *t, struct folio *f);
 
 /* A case: the fake disk set up with @aops, the body, the checks and undoing of teardown. */
 #define HW_CASE(fn, aops)					\
