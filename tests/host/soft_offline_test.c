@@ -7,6 +7,7 @@
  */
 #include "host_sched_test.h"
 
+#include "../ktest/soft_offline_fixture.c"
 #include "../ktest/soft_offline_ktest.c"
 
 static int soft_offline_suite(void)
