@@ -47,15 +47,9 @@ const char *const zone_names[MAX_NR_ZONES] = { "DMA", "Normal", "Movable" };
 phys_addr_t zone_dma_limit;	/* tinymm.zone_dma_limit: ZONE_DMA below it; 0: none */
 bool page_checks = true;		/* tinymm.check_pages */
 
-static int set_check_pages(const char *v)
-{
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return -1;
-	page_checks = v[0] == '1';
-	return 0;
-}
-KPARAM(check_pages, set_check_pages, "1 (default): bad-page checks on every alloc and free; 0: off");
+KPARAM_BOOL(check_pages, page_checks, "1 (default): bad-page checks on every alloc and free; 0: off");
 
+/* A setter of its own: the limit must be page-aligned, which no range says. */
 static int set_zone_dma_limit(const char *v)
 {
 	unsigned long long x;
