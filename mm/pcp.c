@@ -53,7 +53,6 @@
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
-#include "tinymm/shell.h"
 #include "internal.h"
 
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
@@ -640,12 +639,3 @@ void drain_all_pages(struct zone *only)
 		} while (count > 0 && freed);
 	}
 }
-
-static int cmd_drain(int argc, char **argv)
-{
-	if (shell_no_args(argc, argv))
-		return 2;
-	drain_all_pages(NULL);
-	return 0;
-}
-SHELL_COMMAND(drain, "", "return the per-CPU page lists to the buddy lists", cmd_drain);
