@@ -113,21 +113,12 @@ static void cpu_info(const struct dt *dt, unsigned long hartid)
 		(unsigned long long)time_counter_freq());
 }
 
-static void warn_option(const char *msg, const char *word)
+static void warn_option(const char *line)
 {
-	pr_warn("cmdline: %s 'tinymm.%s'\n", msg, word);
+	pr_warn("cmdline: %s\n", line);
 }
 
-static int set_loglevel(const char *val)
-{
-	unsigned long long v;
-
-	if (kstrtoull(val, &v) || v > 8)
-		return -1;
-	console_loglevel = (int)v;
-	return 0;
-}
-KPARAM(loglevel, set_loglevel, "console log level 0-8 (default 7: all but debug)");
+KPARAM_UINT(loglevel, console_loglevel, 0, 8, "console log level 0-8 (default 7: all but debug)");
 
 static char cmdline_buf[1024];
 static struct boot_args boot_args;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "tinymm/blkdev.h"
 #include "tinymm/cmdline.h"
+#include "tinymm/errname.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
@@ -343,10 +344,11 @@ int blk_cmd_sha256(int argc, char **argv)
 		size_t chunk = (size_t)min(len, (uint64_t)PAGE_SIZE);
 		long n = filemap_read(bdev->bd_mapping, bdev_ra_state(bdev), (loff_t)off, buf, chunk);
 		if (n <= 0) {
+			char es[BLK_ERRSTR_LEN];
+
 			kprintf("blk: %s: read error at offset 0x%llx: %s\n", bdev->bd_name,
 				(unsigned long long)off, bdev->bd_failed ? "device failed (-EIO)" :
-				n == -EIO ? "I/O error (-EIO)" : n == -ENOMEM ?
-				"out of memory (-ENOMEM)" : "error");
+				blk_errstr((int)n, es, sizeof(es)));
 			kfree(buf);
 			return 1;
 		}
@@ -415,9 +417,11 @@ int blk_cmd_readrand(int argc, char **argv)
 		long n = filemap_read(bdev->bd_mapping, bdev_ra_state(bdev), (loff_t)off, buf,
 				      (size_t)min(chunk, total - done));
 		if (n <= 0) {
+			char es[BLK_ERRSTR_LEN];
+
 			kprintf("blk: %s: read error at offset 0x%llx: %s\n", bdev->bd_name,
 				(unsigned long long)off, bdev->bd_failed ? "device failed (-EIO)" :
-				n == -ENOMEM ? "out of memory (-ENOMEM)" : "I/O error (-EIO)");
+				blk_errstr(n == -ENOMEM ? -ENOMEM : -EIO, es, sizeof(es)));
 			kfree(buf);
 			return 1;
 		}
@@ -503,16 +507,21 @@ static int blkdev_write_begin_read(struct address_space *mapping, struct folio *
 	return 0;
 }
 
-static const char *wb_errname(int err)
+const char *blk_errstr(int err, char *buf, size_t len)
 {
+	const char *what;
+
 	switch (err) {
-	case -EIO: return "I/O error (-EIO)";
-	case -ENXIO: return "device failed (-ENXIO)";
-	case -ENOMEM: return "out of memory (-ENOMEM)";
-	case -ENOSPC: return "no space (-ENOSPC)";
-	case -EINVAL: return "invalid request (-EINVAL)";
+	case -EIO: what = "I/O error"; break;
+	case -ENXIO: what = "device failed"; break;
+	case -ENOMEM: what = "out of memory"; break;
+	case -ENOSPC: what = "no space"; break;
+	case -EINVAL: what = "invalid request"; break;
+	case -EOPNOTSUPP: what = "not supported by the device"; break;
 	default: return "error";
 	}
+	ksnprintf(buf, len, "%s (%s)", what, errname(err));
+	return buf;
 }
 
 /*
@@ -605,12 +614,14 @@ int blk_cmd_write(int argc, char **argv)
 	wgen_init(&g, seed);
 	done = blkdev_perform_write(bdev->bd_mapping, off, len, wgen_fill, &g, &err, &what);
 	if (err) {
+		char es[BLK_ERRSTR_LEN];
+
 		if (what)
 			kprintf("blk: %s: write at offset 0x%llx: %s: %s\n", bdev->bd_name,
-				(unsigned long long)(off + done), what, wb_errname(err));
+				(unsigned long long)(off + done), what, blk_errstr(err, es, sizeof(es)));
 		else
 			kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
-				(unsigned long long)(off + done), wb_errname(err));
+				(unsigned long long)(off + done), blk_errstr(err, es, sizeof(es)));
 		return 1;
 	}
 	return 0;
@@ -660,7 +671,9 @@ static int cmd_sync(int argc, char **argv)
 			continue;
 		err = blkdev_fsync(bdev);
 		if (err) {
-			kprintf("sync: %s: %s\n", bdev->bd_name, wb_errname(err));
+			char es[BLK_ERRSTR_LEN];
+
+			kprintf("sync: %s: %s\n", bdev->bd_name, blk_errstr(err, es, sizeof(es)));
 			ret = 1;
 		}
 	}

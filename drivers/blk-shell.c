@@ -18,18 +18,6 @@
 #include "tinymm/shell.h"
 #include "tinymm/swap.h"
 
-static const char *errname(int err)
-{
-	switch (err) {
-	case -EIO: return "-EIO (I/O error)";
-	case -ENXIO: return "-ENXIO (device failed)";
-	case -EINVAL: return "-EINVAL (invalid request)";
-	case -EOPNOTSUPP: return "-EOPNOTSUPP (not supported by the device)";
-	case -ENOMEM: return "-ENOMEM (out of memory)";
-	default: return "error";
-	}
-}
-
 static struct block_device *blk_lookup(const char *name)
 {
 	struct block_device *bdev = blkdev_get_by_name(name);
@@ -175,9 +163,11 @@ static int blk_read(int argc, char **argv)
 		int err = submit_bio_wait(bio);
 		bio_put(bio);
 		if (err) {
+			char es[BLK_ERRSTR_LEN];
+
 			hexline_flush(&h);
 			kprintf("blk read: %s: reading %llu bytes at offset %llu (sector %llu) failed: %s\n",
-				bdev->bd_name, n, start, start >> SECTOR_SHIFT, errname(err));
+				bdev->bd_name, n, start, start >> SECTOR_SHIFT, blk_errstr(err, es, sizeof(es)));
 			ret = 1;
 			break;
 		}
@@ -210,7 +200,9 @@ static int blk_inject(int argc, char **argv)
 	if (ret == -EINVAL)
 		return shell_usage_error("blk inject", "usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx");
 	if (ret) {
-		kprintf("blk inject: %s: %s\n", bdev->bd_name, errname(ret));
+		char es[BLK_ERRSTR_LEN];
+
+		kprintf("blk inject: %s: %s\n", bdev->bd_name, blk_errstr(ret, es, sizeof(es)));
 		return 1;
 	}
 	kprintf("blk inject: %s: the next used-ring entry will read as %s\n", bdev->bd_name, argv[3]);

@@ -61,23 +61,15 @@ struct virtio_balloon {
 
 static unsigned int balloon_timeout_ms = 5000;
 
-static int set_balloon_timeout(const char *val)
-{
-	unsigned long long ms;
-
-	if (kstrtoull(val, &ms) || !ms || ms > 3600000)
-		return -1;
-	balloon_timeout_ms = (unsigned int)ms;
-	return 0;
-}
-KPARAM(balloon_timeout_ms, set_balloon_timeout,
-       "virtio-balloon: a report the device has not returned after this long fails it (default 5000)");
+KPARAM_UINT(balloon_timeout_ms, balloon_timeout_ms, 1, 3600000,
+	    "virtio-balloon: a report the device has not returned after this long fails it (default 5000)");
 
 /* Test hook, as `blk inject` for disks: what the device (seems to) do wrong with the first
  * report.  no-notify: the request is never kicked, so the device never answers (the timeout
  * path); bad-used-id/-len/-idx: the used entry reads as corrupt (the ring's checks). */
 static char balloon_inject[16];
 
+/* A setter of its own: the value is one of four words. */
 static int set_balloon_inject(const char *val)
 {
 	if (strcmp(val, "no-notify") && strcmp(val, "bad-used-id") && strcmp(val, "bad-used-len") &&

@@ -85,17 +85,8 @@ struct virtio_blk {
 
 static unsigned int vblk_timeout_ms = 30000;
 
-static int set_blk_timeout(const char *val)
-{
-	unsigned long long ms;
-
-	if (kstrtoull(val, &ms) || !ms || ms > 3600000)
-		return -1;
-	vblk_timeout_ms = (unsigned int)ms;
-	return 0;
-}
-KPARAM(blk_timeout_ms, set_blk_timeout,
-       "virtio-blk: fail a disk whose requests make no progress for this long (default 30000)");
+KPARAM_UINT(blk_timeout_ms, vblk_timeout_ms, 1, 3600000,
+	    "virtio-blk: fail a disk whose requests make no progress for this long (default 30000)");
 
 static void vblk_done(struct virtqueue *vq);
 

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
+#include "tinymm/printk.h"
 
 #define PREFIX "tinymm."
 
@@ -48,13 +49,61 @@ int kstrtoull(const char *s, unsigned long long *out)
 	return 0;
 }
 
+/* Store @v (already in range) in a typed parameter's variable, whatever its width. */
+static void kparam_store(const struct kparam *kp, unsigned long long v)
+{
+	switch (kp->size) {
+	case 1: *(uint8_t *)kp->var = (uint8_t)v; break;
+	case 2: *(uint16_t *)kp->var = (uint16_t)v; break;
+	case 4: *(uint32_t *)kp->var = (uint32_t)v; break;
+	default: *(uint64_t *)kp->var = v; break;
+	}
+}
+
+/* 0; -1: not a value of @kp's kind; -2: a number out of @kp's range (nothing stored either way). */
+static int kparam_set(const struct kparam *kp, const char *val)
+{
+	unsigned long long v;
+
+	switch (kp->type) {
+	case KPARAM_T_BOOL:
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return -1;
+		*(bool *)kp->var = val[0] == '1';
+		return 0;
+	case KPARAM_T_UINT:
+		if (kstrtoull(val, &v))
+			return -1;
+		if (v < kp->min || v > kp->max)
+			return -2;
+		kparam_store(kp, v);
+		return 0;
+	default:
+		return kp->set(val) < 0 ? -1 : 0;
+	}
+}
+
+static void warn_line(void (*warn)(const char *line), const char *fmt, ...) __printf(2, 3);
+static void warn_line(void (*warn)(const char *line), const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+
+	if (!warn)
+		return;
+	va_start(ap, fmt);
+	kvsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	warn(line);
+}
+
 static bool is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 void cmdline_parse(char *p, struct boot_args *out, const struct kparam *params,
-		   const struct kparam *params_end, void (*warn)(const char *msg, const char *word))
+		   const struct kparam *params_end, void (*warn)(const char *line))
 {
 	out->run = out->test = NULL;
 	out->nr_warnings = 0;
@@ -94,12 +143,19 @@ void cmdline_parse(char *p, struct boot_args *out, const struct kparam *params,
 				break;
 		if (kp == params_end) {
 			out->nr_warnings++;
-			if (warn)
-				warn("unknown option", name);
-		} else if (kp->set(val) < 0) {
+			warn_line(warn, "unknown option '" PREFIX "%s'", name);
+			continue;
+		}
+		switch (kparam_set(kp, val)) {
+		case -1:
 			out->nr_warnings++;
-			if (warn)
-				warn("bad value for option", name);
+			warn_line(warn, "bad value for option '" PREFIX "%s'", name);
+			break;
+		case -2:
+			out->nr_warnings++;
+			warn_line(warn, PREFIX "%s=%s out of range (%lu-%lu), default kept", name, val,
+				  kp->min, kp->max);
+			break;
 		}
 	}
 }

@@ -179,6 +179,7 @@ static void irqsoff_enable(void)
 	tracer.enabled = true;	/* sections already under way are not timed: no start was seen */
 }
 
+/* A setter of its own: turning the tracer on calibrates its clock (irqsoff_enable). */
 static int set_irqsoff(const char *v)
 {
 	if (strcmp(v, "0") && strcmp(v, "1"))

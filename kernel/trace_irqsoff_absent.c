@@ -11,6 +11,7 @@
 
 #define NOT_BUILT_IN	"irqsoff: not built in (make run IRQSOFF=1)"
 
+/* A setter of its own: "1" says where the tracer is instead of setting anything. */
 static int set_irqsoff(const char *v)
 {
 	if (strcmp(v, "0") && strcmp(v, "1"))

@@ -21,22 +21,24 @@
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
+#include "tinymm/errname.h"
 #include "tinymm/errno.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 
-static const char *mf_errname(int err)
+/* What memory_failure() and friends mean by @err (the name comes from errname()); NULL: other. */
+static const char *mf_strerror(int err)
 {
 	switch (err) {
-	case -EHWPOISON: return "already hardware poisoned (-EHWPOISON)";
-	case -EBUSY: return "not recovered (-EBUSY)";
-	case -EOPNOTSUPP: return "refused: disabled after a hardware memory failure (-EOPNOTSUPP)";
-	case -ENXIO: return "no such frame (-ENXIO)";
-	case -EIO: return "cannot handle this kind of frame (-EIO)";
-	case -ENOMEM: return "out of memory (-ENOMEM)";
-	default: return "failed";
+	case -EHWPOISON: return "already hardware poisoned";
+	case -EBUSY: return "not recovered";
+	case -EOPNOTSUPP: return "refused: disabled after a hardware memory failure";
+	case -ENXIO: return "no such frame";
+	case -EIO: return "cannot handle this kind of frame";
+	case -ENOMEM: return "out of memory";
+	default: return NULL;
 	}
 }
 
@@ -98,10 +100,12 @@ static int hwpoison_call(int argc, char **argv)
 	if (!ret)
 		return 0;
 	if (!strcmp(argv[1], "unpoison") && ret == -EBUSY)
-		kprintf("hwpoison unpoison: pfn %#lx: refused: %s (-EBUSY)\n", pfn,
-			unpoison_refusal(pfn_to_page(pfn)));
+		kprintf("hwpoison unpoison: pfn %#lx: refused: %s (%s)\n", pfn,
+			unpoison_refusal(pfn_to_page(pfn)), errname(ret));
+	else if (mf_strerror(ret))
+		kprintf("hwpoison %s: pfn %#lx: %s (%s)\n", argv[1], pfn, mf_strerror(ret), errname(ret));
 	else
-		kprintf("hwpoison %s: pfn %#lx: %s\n", argv[1], pfn, mf_errname(ret));
+		kprintf("hwpoison %s: pfn %#lx: failed\n", argv[1], pfn);
 	return 1;
 }
 

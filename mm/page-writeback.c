@@ -46,23 +46,14 @@ unsigned int vm_dirty_ratio = 20;
 unsigned int dirty_background_ratio = 10;
 unsigned long nr_dirty_throttled;
 
-static int set_uint(const char *val, unsigned int *out, unsigned long long max)
-{
-	unsigned long long v;
-
-	if (kstrtoull(val, &v) || v > max)
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
-}
-static int set_expire(const char *v) { return set_uint(v, &dirty_expire_interval, 86400000); }
-static int set_wb(const char *v) { return set_uint(v, &dirty_writeback_interval, 86400000); }
-static int set_ratio(const char *v) { return set_uint(v, &vm_dirty_ratio, 100); }
-static int set_bg_ratio(const char *v) { return set_uint(v, &dirty_background_ratio, 100); }
-KPARAM(dirty_expire_ms, set_expire, "age (ms) at which the flusher writes dirty data (default 30000)");
-KPARAM(dirty_writeback_ms, set_wb, "ms between the flusher's periodic passes (default 5000, 0: none)");
-KPARAM(dirty_ratio, set_ratio, "% of free + cache pages dirty before writers throttle (default 20)");
-KPARAM(dirty_background_ratio, set_bg_ratio, "% dirty before the flusher starts (default 10)");
+KPARAM_UINT(dirty_expire_ms, dirty_expire_interval, 0, 86400000,
+	    "age (ms) at which the flusher writes dirty data (default 30000)");
+KPARAM_UINT(dirty_writeback_ms, dirty_writeback_interval, 0, 86400000,
+	    "ms between the flusher's periodic passes (default 5000, 0: none)");
+KPARAM_UINT(dirty_ratio, vm_dirty_ratio, 0, 100,
+	    "% of free + cache pages dirty before writers throttle (default 20)");
+KPARAM_UINT(dirty_background_ratio, dirty_background_ratio, 0, 100,
+	    "% dirty before the flusher starts (default 10)");
 
 /* ---- dirtying -------------------------------------------------------------------------- */
 

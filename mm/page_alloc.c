@@ -31,7 +31,10 @@
 #include "tinymm/time.h"
 #include "internal.h"
 
-/* Free page reporting (mm/page_reporting.c) is told when a big enough block becomes free. */
+/* Free page reporting (mm/page_reporting.c) is told when a big enough block becomes free.  A
+ * pointer where v6.10 calls __page_reporting_notify(): page_alloc_ktest's
+ * putback_isolated_merges_quietly_to_tail counts through it to prove __putback_isolated_page()
+ * does not notify (FPI_SKIP_REPORT_NOTIFY), which a direct call would not let it see. */
 unsigned int page_reporting_order = ~0u;	/* no reporting until a device registers */
 void (*page_reporting_notify_fn)(void);
 
@@ -47,15 +50,9 @@ const char *const zone_names[MAX_NR_ZONES] = { "DMA", "Normal", "Movable" };
 phys_addr_t zone_dma_limit;	/* tinymm.zone_dma_limit: ZONE_DMA below it; 0: none */
 bool page_checks = true;		/* tinymm.check_pages */
 
-static int set_check_pages(const char *v)
-{
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return -1;
-	page_checks = v[0] == '1';
-	return 0;
-}
-KPARAM(check_pages, set_check_pages, "1 (default): bad-page checks on every alloc and free; 0: off");
+KPARAM_BOOL(check_pages, page_checks, "1 (default): bad-page checks on every alloc and free; 0: off");
 
+/* A setter of its own: the limit must be page-aligned, which no range says. */
 static int set_zone_dma_limit(const char *v)
 {
 	unsigned long long x;
@@ -281,6 +278,10 @@ unsigned long nr_alloc_failures;
  * The reclaim hook: v6.10 wakes kswapd when an allocation finds a zone below its low watermark
  * (wakeup_kswapd in the slow path); mm/vmscan.c's kswapd_run() sets this hook.  It is called
  * with no lock held, in any context; kswapd_wakeups counts the calls (also without a hook).
+ * This and direct_reclaim_hook are pointers, not calls, because vmscan.c is kernel core and this
+ * file portable: host.buddy, host.buddy_order7, host.slab, host.vmstat, host.page_reporting (the
+ * host_kernel-only targets of cmake/host.cmake), the buddy, slab and xarray fuzzers and host_bench
+ * link the allocator without the core and would not link; NULL there means no reclaim.
  */
 void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
 unsigned long kswapd_wakeups;
@@ -378,7 +379,7 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 	return page;
 }
 
-long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
+long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);	/* a pointer: see reclaim_wakeup_hook */
 
 /*
  * v6.10's should_reclaim_retry(), simplified: another round unless the caller asked for one only

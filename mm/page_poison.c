@@ -15,14 +15,7 @@
 bool page_poisoning_enabled;
 unsigned long nr_poison_mismatches;
 
-static int set_page_poison(const char *v)
-{
-	if ((v[0] != '0' && v[0] != '1') || v[1])
-		return -1;
-	page_poisoning_enabled = v[0] == '1';
-	return 0;
-}
-KPARAM(page_poison, set_page_poison, "1: fill free frames with 0xaa and verify at allocation");
+KPARAM_BOOL(page_poison, page_poisoning_enabled, "1: fill free frames with 0xaa and verify at allocation");
 
 void kernel_poison_pages(struct page *page, unsigned long nr)
 {

@@ -48,6 +48,12 @@ static struct page_reporting_stats stats;
 static unsigned long pass_blocks;		/* reported by the pass in progress */
 static atomic_t pass_running;			/* one pass at a time: the worker or `report` */
 
+/*
+ * Pointers, not calls to mm/page_reporting_work.c: the workqueue is kernel core and this file is
+ * portable.  host.page_reporting (tests/host/page_reporting_test.c, host_kernel only) runs
+ * passes by hand with both NULL, and page_reporting_ktest swaps in a fake scheduler to see each
+ * request and keep the real worker out of its passes.  NULL: passes run only when asked (`report`).
+ */
 void (*page_reporting_schedule)(unsigned long delay_ms);
 void (*page_reporting_cancel_sync)(void);
 

@@ -53,7 +53,6 @@
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
-#include "tinymm/shell.h"
 #include "internal.h"
 
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
@@ -67,29 +66,11 @@ void (*pcp_zone_lock_watch)(struct zone *z, int moved);
 int pcp_batch_param;			/* tinymm.pcp_batch; 0: zone_batchsize() */
 int pcp_batch_scale_max = PCP_SCALE_DEFAULT;	/* tinymm.pcp_batch_scale_max */
 
-static int set_pcp_batch(const char *v)
-{
-	unsigned long x;
-
-	if (kstrtoul(v, &x) || x < 1 || x > PCP_BATCH_LIMIT)
-		return -1;
-	pcp_batch_param = (int)x;
-	return 0;
-}
-KPARAM(pcp_batch, set_pcp_batch,
-       "1-1024: frames per per-CPU refill and drain (default: v6.10's zone_batchsize())");
-
-static int set_pcp_batch_scale_max(const char *v)
-{
-	unsigned long x;
-
-	if (kstrtoul(v, &x) || x > PCP_SCALE_LIMIT)
-		return -1;
-	pcp_batch_scale_max = (int)x;
-	return 0;
-}
-KPARAM(pcp_batch_scale_max, set_pcp_batch_scale_max,
-       "0-6 (default 5): at most batch << this blocks move per refill, drain or zone-lock hold");
+/* 0, the unset default, is not accepted: it would read as "v6.10's zone_batchsize()". */
+KPARAM_UINT(pcp_batch, pcp_batch_param, 1, PCP_BATCH_LIMIT,
+	    "1-1024: frames per per-CPU refill and drain (default: v6.10's zone_batchsize())");
+KPARAM_UINT(pcp_batch_scale_max, pcp_batch_scale_max, 0, PCP_SCALE_LIMIT,
+	    "0-6 (default 5): at most batch << this blocks move per refill, drain or zone-lock hold");
 
 /* The most blocks one call moves between @pcp's lists and the buddy lists (one lock hold). */
 static inline int pcp_bulk_max(const struct per_cpu_pages *pcp)
@@ -658,12 +639,3 @@ void drain_all_pages(struct zone *only)
 		} while (count > 0 && freed);
 	}
 }
-
-static int cmd_drain(int argc, char **argv)
-{
-	if (shell_no_args(argc, argv))
-		return 2;
-	drain_all_pages(NULL);
-	return 0;
-}
-SHELL_COMMAND(drain, "", "return the per-CPU page lists to the buddy lists", cmd_drain);

@@ -24,6 +24,7 @@
 unsigned int default_ra_pages = VM_READAHEAD_PAGES;
 unsigned long nr_readahead_pages, nr_readahead_windows;
 
+/* A setter of its own: the option is in KiB, the variable in pages. */
 static int set_ra_kb(const char *val)
 {
 	unsigned long long kb;

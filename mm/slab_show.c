@@ -1,6 +1,6 @@
 /*
- * slab_show.c - looking at the slab allocator: slab_check(), and the `slabinfo`, `slabcheck`,
- * `kmalloc` and `kfree` commands.
+ * slab_show.c - looking at the slab allocator: slab_check(), and the `slabinfo` and `slabcheck`
+ * commands (`kmalloc` and `kfree` are slab_cmd.c's).
  *
  * slabinfo prints /proc/slabinfo as v6.10 does (version 2.1, its columns and widths; SLUB's
  * tunables and shared columns are 0).  One difference: v6.10 counts the free objects of a CPU's
@@ -9,7 +9,6 @@
  * Locking: each cache is read under its own lock (a snapshot per cache); the list of caches
  * under slab_caches_lock.
  */
-#include "tinymm/cmdline.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -125,39 +124,3 @@ static int cmd_slabinfo(int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND(slabinfo, "", "the slab caches, in /proc/slabinfo's format", cmd_slabinfo);
-
-static int cmd_kmalloc(int argc, char **argv)
-{
-	unsigned long size, count = 1;
-
-	if (argc < 2 || argc > 3 || kstrtoul(argv[1], &size) || (argc == 3 && kstrtoul(argv[2], &count)))
-		return shell_usage_error(argv[0], "usage: kmalloc <size> [count]");
-	for (unsigned long i = 0; i < count; i++) {
-		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
-		if (!p) {
-			kprintf("kmalloc: failed after %lu of %lu\n", i, count);
-			return 1;
-		}
-		const char *cache = p == ZERO_SIZE_PTR ? NULL : slab_cache_name_of(virt_to_page(p));
-		kprintf("kmalloc: %lu bytes at %#lx (%s)\n", size, (unsigned long)p,
-			p == ZERO_SIZE_PTR ? "ZERO_SIZE_PTR" : cache ? cache : "pages");
-	}
-	return 0;
-}
-SHELL_COMMAND(kmalloc, "<size> [count]", "allocate objects (kept until `kfree`)", cmd_kmalloc);
-
-static int cmd_kfree(int argc, char **argv)
-{
-	unsigned long addr;
-
-	if (argc != 2 || kstrtoul(argv[1], &addr))
-		return shell_usage_error(argv[0], "usage: kfree <addr>");
-	unsigned long bugs = nr_slab_bugs;
-	kfree((void *)addr);
-	if (nr_slab_bugs != bugs) {
-		kprintf("kfree: %#lx not freed (see above)\n", addr);
-		return 1;
-	}
-	return 0;
-}
-SHELL_COMMAND(kfree, "<addr>", "free what `kmalloc` gave out", cmd_kfree);

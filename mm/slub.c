@@ -28,17 +28,8 @@ static unsigned int slub_min_partial_param;	/* tinymm.slub_min_partial; 0: v6.10
  * own locks (and the shrinker's from kswapd). */
 static atomic_long_t nr_slab_pages[2];
 
-static int set_slub_min_partial(const char *v)
-{
-	unsigned long long x;
-
-	if (kstrtoull(v, &x) || !x || x > 1000)
-		return -1;
-	slub_min_partial_param = (unsigned int)x;
-	return 0;
-}
-KPARAM(slub_min_partial, set_slub_min_partial,
-       "empty slabs a cache keeps before giving them back (default: v6.10's 5..10 by size)");
+KPARAM_UINT(slub_min_partial, slub_min_partial_param, 1, 1000,
+	    "empty slabs a cache keeps before giving them back (default: v6.10's 5..10 by size)");
 
 /* ---- geometry (v6.10's calculate_sizes / calculate_order) ---- */
 

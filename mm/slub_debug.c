@@ -26,7 +26,8 @@ slab_flags_t slub_debug = SLAB_DEBUG_FLAGS;	/* debug builds: every cache */
 slab_flags_t slub_debug;
 #endif
 
-/* tinymm.slub_debug: "1" / "0", or v6.10's letters F (checks), Z (red zones), P (poison), "-". */
+/* tinymm.slub_debug: "1" / "0", or v6.10's letters F (checks), Z (red zones), P (poison), "-".
+ * A setter of its own (KPARAM): the letters make a flag set, no number. */
 static int set_slub_debug(const char *v)
 {
 	slab_flags_t f = 0;

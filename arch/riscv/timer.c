@@ -41,6 +41,7 @@ static enum timer_mode timer_param = TIMER_AUTO;
 static bool use_sstc;
 static bool sbi_legacy;
 
+/* A setter of its own: the value is one of three words. */
 static int set_timer_mode(const char *val)
 {
 	if (!strcmp(val, "auto"))

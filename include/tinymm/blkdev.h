@@ -136,6 +136,13 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev);
 int blk_cmd_sha256(int argc, char **argv);
 int blk_cmd_readrand(int argc, char **argv);
 int blk_cmd_write(int argc, char **argv);
+/*
+ * What @err means for a disk, for one message line: "I/O error (-EIO)" (the name from errname()),
+ * written into @buf; "error" for an error a disk does not return.
+ */
+#define BLK_ERRSTR_LEN	48
+const char *blk_errstr(int err, char *buf, size_t len);
+
 /* Write through @mapping's cache (v6.10's generic_perform_write): @fill supplies the bytes of
  * disk offsets [pos, pos + n).  drivers/blk-fops.c; `blk write` and `blk-stress` use it. */
 typedef void (*blkdev_fill_fn)(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n);

@@ -128,9 +128,9 @@ static void out_of_range_order_warns_once(void **state)
 }
 
 static char param_warning[128];
-static void keep_warning(const char *msg, const char *word)
+static void keep_warning(const char *line)
 {
-	snprintf(param_warning, sizeof(param_warning), "%s '%s'", msg, word);
+	snprintf(param_warning, sizeof(param_warning), "%s", line);
 }
 
 /* A bad free (PG_locked set) and an allocation of a spoiled free frame (PG_referenced set). */
@@ -180,7 +180,7 @@ static void check_pages_param_switches_the_checks(void **state)
 	struct boot_args args;
 	param_warning[0] = 0;
 	cmdline_parse(line, &args, __kparams_start, __kparams_end, keep_warning);
-	assert_string_equal(param_warning, "bad value for option 'check_pages'");
+	assert_string_equal(param_warning, "bad value for option 'tinymm.check_pages'");
 	assert_false(page_checks);
 	boot("tinymm.check_pages=1");
 	assert_true(page_checks);

@@ -11,13 +11,22 @@ static int set_level(const char *v)
 	snprintf(last_val, sizeof(last_val), "%s", v);
 	return 0;
 }
-static const struct kparam params[] = { { "loglevel", set_level, "" } };
-static char warned[256];
-static void warn(const char *msg, const char *word)
+static unsigned short ushort_param = 7;
+static uint64_t u64_param = 7;
+static bool bool_param;
+static const struct kparam params[] = {
+	{ .name = "loglevel", .set = set_level, .help = "" },
+	{ .name = "small", .help = "", .var = &ushort_param, .min = 2, .max = 300,
+	  .type = KPARAM_T_UINT, .size = sizeof(ushort_param) },
+	{ .name = "wide", .help = "", .var = &u64_param, .min = 0, .max = ~0ul,
+	  .type = KPARAM_T_UINT, .size = sizeof(u64_param) },
+	{ .name = "flag", .help = "", .var = &bool_param, .max = 1, .type = KPARAM_T_BOOL,
+	  .size = sizeof(bool_param) },
+};
+static char warned[512];
+static void warn(const char *line)
 {
-	strncat(warned, msg, sizeof(warned) - strlen(warned) - 1);
-	strncat(warned, ":", sizeof(warned) - strlen(warned) - 1);
-	strncat(warned, word, sizeof(warned) - strlen(warned) - 1);
+	strncat(warned, line, sizeof(warned) - strlen(warned) - 1);
 	strncat(warned, ";", sizeof(warned) - strlen(warned) - 1);
 }
 
@@ -25,7 +34,7 @@ static void parse(const char *line, struct boot_args *a, char *buf)
 {
 	strcpy(buf, line);
 	warned[0] = last_val[0] = '\0';
-	cmdline_parse(buf, a, params, params + 1, warn);
+	cmdline_parse(buf, a, params, params + ARRAY_SIZE(params), warn);
 }
 
 static void run_takes_the_rest_of_the_line(void **state)
@@ -58,8 +67,33 @@ static void unknown_and_bad_options_warn(void **state)
 
 	parse("tinymm.bogus=1 tinymm.loglevel=9 tinymm.loglevel tinymmx=1", &a, buf);
 	assert_int_equal(a.nr_warnings, 3);
-	assert_string_equal(warned, "unknown option:bogus;bad value for option:loglevel;"
-				    "bad value for option:loglevel;");
+	assert_string_equal(warned, "unknown option 'tinymm.bogus';bad value for option 'tinymm.loglevel';"
+				    "bad value for option 'tinymm.loglevel';");
+}
+
+/* KPARAM_UINT / KPARAM_BOOL: stored at the variable's width; out of range, a non-number or
+ * anything but 0/1 is one line each and leaves the variable alone. */
+static void typed_params_check_their_range(void **state)
+{
+	struct boot_args a;
+	char buf[256];
+
+	parse("tinymm.small=300 tinymm.wide=0x100000000 tinymm.flag=1", &a, buf);
+	assert_int_equal(a.nr_warnings, 0);
+	assert_int_equal(ushort_param, 300);
+	assert_true(u64_param == 0x100000000ull);
+	assert_true(bool_param);
+	parse("tinymm.small=1 tinymm.small=0x12c1 tinymm.small=3x tinymm.flag=2 tinymm.flag", &a, buf);
+	assert_int_equal(a.nr_warnings, 5);
+	assert_string_equal(warned, "tinymm.small=1 out of range (2-300), default kept;"
+				    "tinymm.small=0x12c1 out of range (2-300), default kept;"
+				    "bad value for option 'tinymm.small';"
+				    "bad value for option 'tinymm.flag';bad value for option 'tinymm.flag';");
+	assert_int_equal(ushort_param, 300);
+	assert_true(bool_param);
+	parse("tinymm.small=2 tinymm.flag=0", &a, buf);
+	assert_int_equal(ushort_param, 2);
+	assert_false(bool_param);
 }
 
 static void empty_line(void **state)
@@ -95,6 +129,7 @@ int main(void)
 		cmocka_unit_test(run_takes_the_rest_of_the_line),
 		cmocka_unit_test(test_glob_and_params),
 		cmocka_unit_test(unknown_and_bad_options_warn),
+		cmocka_unit_test(typed_params_check_their_range),
 		cmocka_unit_test(empty_line),
 		cmocka_unit_test(kstrtoull_is_strict),
 	};

@@ -12,9 +12,9 @@
 #include "shim.h"
 
 /* cmdline_parse()'s warning callback for a test that expects none: any warning fails it. */
-static inline void no_warning(const char *msg, const char *word)
+static inline void no_warning(const char *line)
 {
-	fprintf(stderr, "cmdline: %s '%s'\n", msg, word);
+	fprintf(stderr, "cmdline: %s\n", line);
 	fail();
 }
 

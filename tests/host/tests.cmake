@@ -6,7 +6,7 @@ set_tests_properties(host.qemu_dtbs PROPERTIES FIXTURES_SETUP qemu_dtbs)
 set(QEMU_DTBS ${QDTB}/arm-96M.dtb ${QDTB}/arm-512M.dtb ${QDTB}/riscv64-512M.dtb
   ${QDTB}/riscv32-96M.dtb)
 
-foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy bad_page slab sched timer pagecache writeback errseq lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch irqsoff)
+foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy bad_page slab sched timer pagecache writeback errseq errname lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch irqsoff)
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)

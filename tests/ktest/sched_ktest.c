@@ -40,12 +40,7 @@
 static bool strict_timing;
 #define LOOSE_NS	(50 * NSEC_PER_MSEC)
 
-static int set_strict_timing(const char *val)
-{
-	strict_timing = val[0] == '1' && !val[1];
-	return val[0] == '0' || val[0] == '1' ? 0 : -1;
-}
-KPARAM(ktest_strict_timing, set_strict_timing,
+KPARAM_BOOL(ktest_strict_timing, strict_timing,
        "1: the sched suite checks timers to one tick (for -icount runs)");
 
 static ktime_t late_limit_ns(void)

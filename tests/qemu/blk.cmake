@@ -57,7 +57,7 @@ foreach(b ${TINYMM_BOARDS})
     --board ${b} --status 1
     --qemu "-drive file=blkdebug:${CMAKE_BINARY_DIR}/blk/blkdebug-sector8.cfg:@DIR@/a.img,if=none,id=d0,format=raw -device virtio-blk-device,drive=d0"
     --append "tinymm.run=blk read vda 0 512$<SEMICOLON> blk read vda 4096 512$<SEMICOLON> blk read vda 8192 512$<SEMICOLON> blk stats$<SEMICOLON> blk list"
-    --expect "^blk read: vda: reading 4096 bytes at offset 4096 \\(sector 8\\) failed: -EIO \\(I/O error\\)$"
+    --expect "^blk read: vda: reading 4096 bytes at offset 4096 \\(sector 8\\) failed: I/O error \\(-EIO\\)$"
     --expect "^vda +2 +8192 +4096 +0 +0 +0 +0 +0 +0 +1$" --expect ", ok$")
   # A lying device (the test hook corrupts the next used-ring entry the driver reads): one line,
   # the request in flight fails with -EIO, later ones at once with -ENXIO, the machine goes on.
@@ -73,8 +73,8 @@ foreach(b ${TINYMM_BOARDS})
       --board ${b} --disk @DIR@/a.img --disk @DIR@/b.img --status 1
       --append "tinymm.run=blk inject vda bad-used-${what}$<SEMICOLON> blk read vda 0 512$<SEMICOLON> blk read vda 0 16$<SEMICOLON> blk list$<SEMICOLON> blk read vdb 0 32$<SEMICOLON> version"
       --expect "${BLK_LOG}virtio-blk vda: device error: ${why}$<SEMICOLON> device failed$"
-      --expect "^blk read: vda: reading 4096 bytes at offset 0 \\(sector 0\\) failed: -EIO \\(I/O error\\)$"
-      --expect "^blk read: vda: reading 4096 bytes at offset 0 \\(sector 0\\) failed: -ENXIO \\(device failed\\)$"
+      --expect "^blk read: vda: reading 4096 bytes at offset 0 \\(sector 0\\) failed: I/O error \\(-EIO\\)$"
+      --expect "^blk read: vda: reading 4096 bytes at offset 0 \\(sector 0\\) failed: device failed \\(-ENXIO\\)$"
       --expect "^vda: .*, failed$" --expect "^vdb: .*, ok$" --expect "^tinymm [^ ]+ \\(${b}, ")
   endforeach()
   # Bad input: each one line, non-zero status; nothing reaches the device.

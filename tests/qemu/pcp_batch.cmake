@@ -3,8 +3,8 @@
 # pcp_batch_ktest.c) booted with a small batch at scale 0, a different one per board (the
 # default setting runs in ${b}.ktest.all); `pcp` alongside, whose v6.10-tuning cases skip
 # themselves under changed parameters, and `pcp_order` (the order 1-3 fast paths against a model
-# of v6.10's counters, whose caps follow the scale).  On RV32 also the largest scale, and a bad value: one
-# warning line, the default kept.
+# of v6.10's counters, whose caps follow the scale).  On RV32 also the largest scale, and values
+# out of range: one warning line each naming the range, the default kept.
 set(PCP_BATCH_qemu-virt-arm 1)
 set(PCP_BATCH_qemu-virt-riscv64 4)
 set(PCP_BATCH_qemu-virt-riscv32 15)
@@ -22,6 +22,6 @@ boot_test(qemu-virt-riscv32.pcp_batch.scale6 qemu-virt-riscv32
   --expect "^# totals: pass:6 fail:0 skip:0$" --reject "^ *not ok" --reject "cmdline:")
 boot_test(qemu-virt-riscv32.pcp_batch.bad_values_warn qemu-virt-riscv32
   --append "tinymm.pcp_batch=0 tinymm.pcp_batch_scale_max=7 tinymm.test=pcp*" --timeout 40
-  --expect "cmdline: bad value for option 'tinymm.pcp_batch'$"
-  --expect "cmdline: bad value for option 'tinymm.pcp_batch_scale_max'$"
+  --expect "cmdline: tinymm.pcp_batch=0 out of range \\(1-1024\\), default kept$"
+  --expect "cmdline: tinymm.pcp_batch_scale_max=7 out of range \\(0-6\\), default kept$"
   --expect "^# totals: pass:13 fail:0 skip:0$" --reject "^ *not ok")
