@@ -484,7 +484,6 @@ static int blk_cmd_write(int argc, char **argv)
 	struct block_device *bdev;
 	unsigned long long seed;
 	uint64_t off, len, done;
-	const char *what;
 	struct wgen g;
 	int ret, err;
 
@@ -504,14 +503,10 @@ static int blk_cmd_write(int argc, char **argv)
 	if (ret)
 		return ret;
 	wgen_init(&g, seed);
-	done = blkdev_perform_write(bdev->bd_mapping, off, len, wgen_fill, &g, &err, &what);
+	done = generic_perform_write(bdev->bd_mapping, (loff_t)off, len, wgen_fill, &g, &err);
 	if (err) {
-		if (what)
-			kprintf("blk: %s: write at offset 0x%llx: %s: %s\n", bdev->bd_name,
-				(unsigned long long)(off + done), what, wb_errname(err));
-		else
-			kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
-				(unsigned long long)(off + done), wb_errname(err));
+		kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
+			(unsigned long long)(off + done), wb_errname(err));
 		return 1;
 	}
 	return 0;

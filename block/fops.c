@@ -1,7 +1,8 @@
 /*
  * fops.c - a block device's page cache (Linux's block/fops.c: def_blk_aops): the
- * address_space operations that read folios through bios and write them back, the per-device
- * readahead state, and blkdev_fsync() for the shell's `sync`.
+ * address_space operations that read folios through bios, prepare and finish a write into a
+ * folio (write_begin/write_end, which mm/filemap.c's generic_perform_write calls) and write
+ * folios back, the per-device readahead state, and blkdev_fsync() for the shell's `sync`.
  *
  * read_folio: one bio for one folio; readahead: the batch's consecutive folios in as few bios
  * as the device's segment limit allows, marked REQ_RAHEAD.  The completion (interrupt context)
@@ -10,7 +11,7 @@
  * of the disk is read up to the last sector and the rest zeroed.
  * Invariants: every folio handed to read_folio/readahead is locked and not uptodate, and is
  *   unlocked exactly once, by the completion or by the failure path here.
- * Locking: none of its own: folio locks and the mapping's index lock (mm/pagecache.c).
+ * Locking: none of its own: folio locks and the mapping's index lock (mm/filemap.c).
  */
 #include <limits.h>
 #include <string.h>
@@ -238,6 +239,81 @@ static int blkdev_writepage(struct folio *folio, struct writeback_control *wbc)
 	return err;
 }
 
+/* A locked folio the write covers only in part must hold the disk's bytes first (v6.10's
+ * __block_write_begin reads the rest).  0 with the folio locked and uptodate; else -errno and
+ * the folio unlocked.  1: it left the mapping while being read, look it up again. */
+static int blkdev_write_begin_read(struct address_space *mapping, struct folio *folio)
+{
+	int err = mapping->a_ops->read_folio(mapping, folio);	/* unlocks when done */
+
+	if (err)
+		return err;
+	folio_lock(folio);
+	if (folio->mapping != mapping) {
+		folio_unlock(folio);
+		return 1;
+	}
+	if (!folio_test_uptodate(folio)) {
+		folio_unlock(folio);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* True when [pos, pos + len) covers every byte of its folio that lies on the disk. */
+static bool blkdev_write_whole(struct address_space *mapping, loff_t pos, unsigned int len)
+{
+	unsigned int poff = (unsigned int)(pos & (PAGE_SIZE - 1));
+
+	return poff == 0 && len >= folio_disk_bytes(mapping, (pgoff_t)(pos >> PAGE_SHIFT));
+}
+
+/* v6.10's blkdev_write_begin (block_write_begin): the folio found or created locked, read
+ * first unless the write covers all of it that is on the disk or it is uptodate already. */
+static int blkdev_write_begin(struct address_space *mapping, loff_t pos, unsigned int len,
+			      struct folio **foliop)
+{
+	pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
+
+	for (;;) {
+		unsigned int fgp = FGP_LOCK | FGP_CREAT | FGP_WRITE;
+		struct folio *folio = __filemap_get_folio(mapping, index, fgp, GFP_KERNEL);
+
+		if (IS_ERR(folio))
+			return (int)PTR_ERR(folio);
+		if (!blkdev_write_whole(mapping, pos, len) && !folio_test_uptodate(folio)) {
+			int e = blkdev_write_begin_read(mapping, folio);
+			if (e) {
+				folio_put(folio);
+				if (e == 1)
+					continue;		/* gone meanwhile: again */
+				return e;
+			}
+		}
+		*foliop = folio;
+		return 0;
+	}
+}
+
+/* v6.10's blkdev_write_end (block_write_end): a folio written whole becomes uptodate, its bytes
+ * beyond the disk's end zeroed (they read as zeroes); dirty, unlocked, released. */
+static int blkdev_write_end(struct address_space *mapping, loff_t pos, unsigned int len,
+			    unsigned int copied, struct folio *folio)
+{
+	if (blkdev_write_whole(mapping, pos, len) && !folio_test_uptodate(folio)) {
+		unsigned int disk_bytes = folio_disk_bytes(mapping, folio->index);
+		uint8_t *p = page_address(&folio->page);
+
+		if (disk_bytes < PAGE_SIZE)
+			memset(p + disk_bytes, 0, PAGE_SIZE - disk_bytes);
+		folio_mark_uptodate(folio);
+	}
+	folio_mark_dirty(folio);
+	folio_unlock(folio);
+	folio_put(folio);
+	return (int)copied;
+}
+
 /* The disk's name, for memory_failure()'s "dirty data lost" line (mm/ cannot read the host). */
 static const char *blkdev_mapping_name(struct address_space *mapping)
 {
@@ -252,6 +328,8 @@ static const struct address_space_operations def_blk_aops = {
 	.readahead = blkdev_readahead,
 	.writepages = blkdev_writepages,
 	.writepage = blkdev_writepage,
+	.write_begin = blkdev_write_begin,
+	.write_end = blkdev_write_end,
 	.error_remove_folio = generic_error_remove_folio,
 	.name = blkdev_mapping_name,
 };
@@ -283,80 +361,6 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev)
 	return bdev->bd_mapping ? &BDEV_I(bdev->bd_mapping)->ra : NULL;
 }
 
-/* A locked folio the write covers only in part must hold the disk's bytes first (v6.10's
- * __block_write_begin reads the rest).  0 with the folio locked and uptodate; else -errno and
- * the folio unlocked.  1: it left the mapping while being read, look it up again. */
-static int blkdev_write_begin_read(struct address_space *mapping, struct folio *folio)
-{
-	int err = mapping->a_ops->read_folio(mapping, folio);	/* unlocks when done */
-
-	if (err)
-		return err;
-	folio_lock(folio);
-	if (folio->mapping != mapping) {
-		folio_unlock(folio);
-		return 1;
-	}
-	if (!folio_test_uptodate(folio)) {
-		folio_unlock(folio);
-		return -EIO;
-	}
-	return 0;
-}
-/*
- * v6.10's generic_perform_write() for a disk's cache, one folio at a time: find or create it
- * locked, read it first if the write covers only part of it and it is not uptodate, let @fill
- * write the bytes for disk offsets [pos, pos + n) into @dst, mark it uptodate (a whole folio)
- * and dirty, unlock, and let balance_dirty_pages throttle.  Nothing reaches the disk here: the
- * flusher, a throttled writer or `sync` writes it back.  Returns the bytes written; fewer than
- * @len only with *@err set (-errno; *@what says which step failed, or stays NULL).
- */
-uint64_t blkdev_perform_write(struct address_space *mapping, uint64_t off, uint64_t len,
-			      blkdev_fill_fn fill, void *ctx, int *err, const char **what)
-{
-	uint64_t pos = off, end = off + len;
-
-	*err = 0;
-	*what = NULL;
-	while (pos < end) {
-		pgoff_t index = (pgoff_t)(pos >> PAGE_SHIFT);
-		unsigned int poff = (unsigned int)(pos & (PAGE_SIZE - 1));
-		unsigned int n = (unsigned int)min(end - pos, (uint64_t)(PAGE_SIZE - poff));
-		unsigned int disk_bytes = folio_disk_bytes(mapping, index);
-		struct folio *folio;
-
-		folio = __filemap_get_folio(mapping, index, FGP_LOCK | FGP_CREAT | FGP_WRITE, GFP_KERNEL);
-		if (IS_ERR(folio)) {
-			*err = (int)PTR_ERR(folio);
-			break;
-		}
-		bool whole = poff == 0 && n >= disk_bytes;
-		if (!whole && !folio_test_uptodate(folio)) {
-			int e = blkdev_write_begin_read(mapping, folio);
-			if (e) {
-				folio_put(folio);
-				if (e == 1)
-					continue;		/* gone meanwhile: again */
-				*err = e;
-				*what = "reading the rest of the page";
-				break;
-			}
-		}
-		uint8_t *p = page_address(&folio->page);
-		fill(ctx, pos, p + poff, n);
-		if (whole && !folio_test_uptodate(folio)) {
-			if (disk_bytes < PAGE_SIZE)	/* beyond the disk's end reads as zeroes */
-				memset(p + disk_bytes, 0, PAGE_SIZE - disk_bytes);
-			folio_mark_uptodate(folio);
-		}
-		folio_mark_dirty(folio);
-		folio_unlock(folio);
-		folio_put(folio);
-		balance_dirty_pages_ratelimited(mapping);
-		pos += n;
-	}
-	return pos - off;
-}
 /*
  * v6.10's blkdev_fsync() for the shell's "open file" of @bdev: write back and wait
  * (file_write_and_wait_range: WB_SYNC_ALL, then the error since this file last looked, once),

@@ -135,12 +135,6 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev);
 /* v6.10's blkdev_fsync() for that open file: write back, wait, the write error since the last
  * look (once), then a cache flush; 0 or -errno.  The shell's `sync` (block/blk_cmd.c). */
 int blkdev_fsync(struct block_device *bdev);
-/* Write through @mapping's cache (v6.10's generic_perform_write): @fill supplies the bytes of
- * disk offsets [pos, pos + n).  block/fops.c; `blk write` and `blk-stress` use it. */
-typedef void (*blkdev_fill_fn)(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n);
-struct address_space;
-uint64_t blkdev_perform_write(struct address_space *mapping, uint64_t off, uint64_t len,
-			      blkdev_fill_fn fill, void *ctx, int *err, const char **what);
 
 /* Mark @bdev failed with a one-line reason, printed as given (the device cannot be trusted any
  * more); the queued bios and every bio after this end with -ENXIO.  The driver ends its own
