@@ -37,7 +37,7 @@ endforeach()
 # only the tests that name host_core get them, the others are built as before.
 add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
-  mm/filemap.c mm/pagecache.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
+  mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/memory-failure.c mm/soft-offline.c
   tests/host/host_sched_arch.c)
 foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch bad_page)
@@ -80,14 +80,14 @@ lib=$1 cc=$2 src=$3 out=$4
     "$cc" -E -DTINYMM_HOST=1 -D_POSIX_C_SOURCE=200809L -I"$src/include" -I"$src/tests/host/include" -x c - |
     perl -ne 'BEGIN { $inc = shift } if (/^# \d+ "([^"]*)"/) { $keep = index($1, $inc) == 0; next } print if $keep' "$src/include/tinymm/" |
     perl -0777 -ne 'print "$1\n" while /\bstatic\s+inline\s+[^;{}()=]*?\b(\w+)\s*\([^;{}]*\)\s*\{/g'
-  find "$src/arch" "$src/boot" "$src/kernel" "$src/mm" "$src/lib" "$src/drivers" "$src/include" -name '*.[ch]' |
+  find "$src/arch" "$src/boot" "$src/kernel" "$src/mm" "$src/lib" "$src/block" "$src/drivers" "$src/include" -name '*.[ch]' |
     xargs perl -0777 -ne 'print "$1\n" while /^[A-Za-z_][\w \t*]*?[ \t*](\w+)\s*\([^;{}]*\)\s*\{/mg'
 } | sort -u > "$out.tmp"
 test -s "$out.tmp"
 mv "$out.tmp" "$out"
 ]=] @ONLY)
 file(GLOB_RECURSE TINYMM_ALL_SRCS CONFIGURE_DEPENDS arch/*.[ch] boot/*.[ch] kernel/*.[ch] mm/*.[ch]
-  lib/*.[ch] drivers/*.[ch] include/*.h)
+  lib/*.[ch] block/*.[ch] drivers/*.[ch] include/*.h)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/tinymm_functions.txt
   COMMAND sh ${CMAKE_BINARY_DIR}/tinymm_functions.sh $<TARGET_FILE:host_kernel> ${CMAKE_C_COMPILER}
     ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/tinymm_functions.txt

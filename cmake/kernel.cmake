@@ -17,8 +17,9 @@ file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
   kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c mm/filemap.c
-  drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c drivers/blk-core.c drivers/blk-shell.c
-  mm/pagecache.c mm/readahead.c drivers/blk-fops.c drivers/blk-stress.c
+  drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
+  block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
+  mm/readahead.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/page_reporting_work.c mm/vmstat_work.c
   mm/memory-failure.c mm/hwpoison_cmd.c mm/soft-offline.c
   ${TINYMM_IRQCHIP_SRCS})

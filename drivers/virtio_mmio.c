@@ -145,6 +145,13 @@ static void write_addr(struct virtio_device *vdev, unsigned int low, phys_addr_t
 	vm_write(vdev, low + 4, (uint32_t)((uint64_t)pa >> 32));
 }
 
+/* QueueNotify for @vq: the ring's vq->notify (virtqueue_kick() orders the ring writes first). */
+static bool vm_notify(struct virtqueue *vq)
+{
+	vm_write(vq->vdev, VIRTIO_MMIO_QUEUE_NOTIFY, vq->index);
+	return true;
+}
+
 struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 				 unsigned int max_num, void (*callback)(struct virtqueue *vq),
 				 char *err, size_t errlen)
@@ -199,6 +206,7 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 	vq->free_head = 0;
 	vq->num_free = (uint16_t)(num > 65535 ? 65535 : num);
 	vq->callback = callback;
+	vq->notify = vm_notify;
 
 	vm_write(vdev, VIRTIO_MMIO_QUEUE_NUM, num);
 	write_addr(vdev, VIRTIO_MMIO_QUEUE_DESC_LOW, __pa(vq->desc));
@@ -214,10 +222,6 @@ void virtio_device_ready(struct virtio_device *vdev)
 	add_status(vdev, VIRTIO_STATUS_DRIVER_OK);
 }
 
-void virtio_mmio_notify(struct virtqueue *vq)
-{
-	vm_write(vq->vdev, VIRTIO_MMIO_QUEUE_NOTIFY, vq->index);
-}
 
 uint32_t virtio_cread32(struct virtio_device *vdev, unsigned int off)
 {

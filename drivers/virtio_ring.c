@@ -14,7 +14,7 @@
  *     last_used, id < num and in flight, len <= the device-writable bytes of that chain.  A
  *     violation breaks the queue (broken, err) and nothing the entry named is touched.
  * Ordering: descriptors and the avail entry are written before avail->idx (smp_wmb), avail->idx
- * before the notify register (mb: normal memory before a device write); used->idx is read before
+ * before the notify (mb: normal memory before the transport's device write); used->idx is read before
  * the entries it covers (smp_rmb).
  */
 #include <string.h>
@@ -175,7 +175,10 @@ void *virtqueue_detach_unused_buf(struct virtqueue *vq)
 void virtqueue_kick(struct virtqueue *vq)
 {
 	mb();			/* avail->idx (normal memory) before the notify (a device write) */
-	virtio_mmio_notify(vq);
+	/* Through the transport's hook, as Linux's virtqueue_notify(): the ring knows no transport,
+	 * so another one (PCI, a real board's) needs no change here. */
+	if (!vq->notify(vq))
+		vq_break(vq, "the transport could not notify queue %u", vq->index, 0, 0);
 }
 
 int virtqueue_inject(struct virtqueue *vq, const char *what)

@@ -20,7 +20,7 @@
  * order: the queue lock, then the driver's own (virtio-blk's virtqueue lock).
  * docs/virtio-blk.md has the whole story.
  *
- * Changes from the first draft of this header (drivers/blk-core.c implements it): it named a
+ * Changes from the first draft of this header (block/blk-core.c implements it): it named a
  * queue lock and a request queue but had neither, so struct block_device gained both, struct bio
  * gained bi_next (Linux's link for queued bios), and the driver's submit_bio returns whether it
  * took the bio (-EBUSY: no room, keep it queued and offer it again after blk_queue_run()).
@@ -128,28 +128,19 @@ int submit_bio_wait(struct bio *bio);
 void bio_endio(struct bio *bio);
 /* The driver has room again (requests completed): offer it the queued bios, in order. */
 void blk_queue_run(struct block_device *bdev);
-/* The page cache of a disk (drivers/blk-fops.c): add_disk() calls blkdev_init_mapping(); the
+/* The page cache of a disk (block/fops.c): add_disk() calls blkdev_init_mapping(); the
  * readahead state is the disk's one "open file" (tinymm has no files). */
 int blkdev_init_mapping(struct block_device *bdev);
 struct file_ra_state *bdev_ra_state(struct block_device *bdev);
-/* `blk sha256` and the range parser the blk subcommands share (drivers/blk-fops.c). */
-int blk_cmd_sha256(int argc, char **argv);
-int blk_cmd_readrand(int argc, char **argv);
-int blk_cmd_write(int argc, char **argv);
 /*
  * What @err means for a disk, for one message line: "I/O error (-EIO)" (the name from errname()),
- * written into @buf; "error" for an error a disk does not return.
+ * written into @buf; "error" for an error a disk does not return.  block/blk_cmd.c.
  */
 #define BLK_ERRSTR_LEN	48
 const char *blk_errstr(int err, char *buf, size_t len);
-
-/* Write through @mapping's cache (v6.10's generic_perform_write): @fill supplies the bytes of
- * disk offsets [pos, pos + n).  drivers/blk-fops.c; `blk write` and `blk-stress` use it. */
-typedef void (*blkdev_fill_fn)(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n);
-struct address_space;
-uint64_t blkdev_perform_write(struct address_space *mapping, uint64_t off, uint64_t len,
-			      blkdev_fill_fn fill, void *ctx, int *err, const char **what);
-int blk_parse_range(int argc, char **argv, struct block_device **bdev, uint64_t *off, uint64_t *len);
+/* v6.10's blkdev_fsync() for that open file: write back, wait, the write error since the last
+ * look (once), then a cache flush; 0 or -errno.  The shell's `sync` (block/blk_cmd.c). */
+int blkdev_fsync(struct block_device *bdev);
 
 /* Mark @bdev failed with a one-line reason, printed as given (the device cannot be trusted any
  * more); the queued bios and every bio after this end with -ENXIO.  The driver ends its own

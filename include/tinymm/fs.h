@@ -52,6 +52,15 @@ struct address_space_operations {
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
 	/* One locked, dirty-cleared folio; unlocks it.  Reclaim's pageout() uses it (v6.10). */
 	int (*writepage)(struct folio *folio, struct writeback_control *wbc);
+	/* The write path (generic_perform_write, v6.10's pair without the file and fsdata):
+	 * write_begin returns in *@foliop the folio holding byte @pos, referenced and locked, ready
+	 * for @len bytes at pos's offset in it (read from the backing store first when they cover
+	 * it only in part and it is not uptodate); 0 or -errno.  write_end, after @copied bytes
+	 * went in: uptodate, dirty, unlocked and the reference dropped; @copied or -errno. */
+	int (*write_begin)(struct address_space *mapping, loff_t pos, unsigned int len,
+			   struct folio **foliop);
+	int (*write_end)(struct address_space *mapping, loff_t pos, unsigned int len,
+			 unsigned int copied, struct folio *folio);
 	/* Optional, v6.10's: take the locked @folio out of @mapping after a memory error, dirty
 	 * or not (memory_failure(); generic_error_remove_folio() does it).  Without it only a
 	 * clean, unused folio can go (mapping_evict_folio). */

@@ -76,7 +76,7 @@ void folio_end_writeback(struct folio *folio);
 void folio_wait_writeback(struct folio *folio);
 
 /*
- * The page cache (mm/pagecache.c): folios of a mapping indexed by page offset.
+ * The page cache (mm/filemap.c): folios of a mapping indexed by page offset.
  *   filemap_add_folio(mapping, folio, index, gfp)  insert a new folio, locked, with the cache's
  *       reference; 0, -EEXIST (something is there), -ENOMEM
  *   __filemap_get_folio(mapping, index, fgp, gfp)  a referenced folio or ERR_PTR(-ENOENT /
@@ -84,6 +84,8 @@ void folio_wait_writeback(struct folio *folio);
  *   filemap_get_folio(mapping, index)              lookup only
  *   filemap_read(mapping, ra, pos, buf, count)     bytes read, or -errno if none; readahead
  *   read_cache_folio(mapping, index)               an uptodate referenced folio, or ERR_PTR
+ *   generic_perform_write(mapping, pos, len, fill, ctx, &err)  bytes written through the
+ *       mapping's write_begin/write_end; fewer than @len only with err set (-errno)
  *   filemap_remove_folio(folio)                    locked folio out of its mapping
  *   invalidate_mapping_pages(mapping, start, end)  drop clean, unlocked, unused folios: count
  * Invariants: a folio in a mapping has folio->mapping == mapping, folio->index == its index,
@@ -103,6 +105,11 @@ struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index);
 long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_t pos, void *buf,
 		  size_t count);
 struct folio *read_cache_folio(struct address_space *mapping, pgoff_t index);
+/* What a write copies in (tinymm's stand-in for the iov_iter): the bytes of offsets
+ * [pos, pos + n) of the mapping into @dst. */
+typedef void (*filemap_fill_fn)(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n);
+uint64_t generic_perform_write(struct address_space *mapping, loff_t pos, uint64_t len,
+			       filemap_fill_fn fill, void *ctx, int *err);
 void filemap_remove_folio(struct folio *folio);
 void __filemap_remove_folio(struct folio *folio, void *shadow);	/* xa_lock held */
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);

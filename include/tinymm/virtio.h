@@ -98,6 +98,9 @@ struct virtqueue {
 	bool broken;
 	enum vq_inject inject;
 	void (*callback)(struct virtqueue *vq);
+	/* The transport's doorbell (Linux's vq->notify, set by virtio_find_vq): false if it could
+	 * not ring it, which breaks the queue.  The ring calls nothing else of the transport. */
+	bool (*notify)(struct virtqueue *vq);
 	char err[112];			/* why it broke */
 };
 
@@ -112,7 +115,8 @@ struct vq_buf {
  * (not enough free descriptors), -EINVAL (bad chain), -EIO (the queue is broken). */
 int virtqueue_add(struct virtqueue *vq, unsigned int n, void *data,
 		  void (*get)(void *data, unsigned int i, struct vq_buf *buf));
-/* Tell the device (QueueNotify), after making the new avail entries visible. */
+/* Tell the device (vq->notify: virtio-mmio's QueueNotify), after making the new avail entries
+ * visible. */
 void virtqueue_kick(struct virtqueue *vq);
 /* The token of the next chain the device finished, its used length in *@len; NULL if there is
  * none, or if the device broke a rule (then vq->broken, and vq->err holds the reason). */
@@ -156,8 +160,6 @@ void virtio_device_ready(struct virtio_device *vdev);
 /* Request the transport's interrupt (its handler acknowledges InterruptStatus and runs the
  * queue's callback in hard-irq context); 0 or -errno. */
 int virtio_request_irq(struct virtio_device *vdev, const char *name);
-/* QueueNotify for @vq (virtqueue_kick() orders the ring writes before it). */
-void virtio_mmio_notify(struct virtqueue *vq);
 /* Write 0 to Status and wait (bounded) for it to read 0: the device forgets the queues. */
 /* Reset; true once the device confirmed it (Status reads 0), false if it did not in 100 ms. */
 bool virtio_reset(struct virtio_device *vdev);

@@ -283,7 +283,7 @@ static void page_flags_command_lists_every_name(void **state)
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
 	assert_used_by("reserved", "mm/memmap.c,mm/mm_init.c");
-	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/pagecache.c,mm/soft-offline.c");
+	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c");
 	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");
 	assert_int_equal(shim_run("help page-flags"), 0);

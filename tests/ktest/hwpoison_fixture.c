@@ -61,7 +61,7 @@ static const char *hw_name(struct address_space *m)
 	return "hwp0";
 }
 
-/* As a block device's (drivers/blk-fops.c): punched out on a memory error, named. */
+/* As a block device's (block/fops.c): punched out on a memory error, named. */
 const struct address_space_operations hw_aops = {
 	.read_folio = hw_read_folio,
 	.error_remove_folio = generic_error_remove_folio,

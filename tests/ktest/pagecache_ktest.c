@@ -1,5 +1,5 @@
 /*
- * pagecache_ktest.c - mm/pagecache.c and mm/readahead.c (suite `pagecache`, every board, and on
+ * pagecache_ktest.c - mm/filemap.c and mm/readahead.c (suite `pagecache`, every board, and on
  * the host under ASan/UBSan through tests/host/pagecache_test.c) over a fake "disk" whose reads
  * complete at once: every byte read back, readahead windows against values computed by hand
  * from v6.10's rules, random reads not read ahead, errors left not uptodate, invalidation, the

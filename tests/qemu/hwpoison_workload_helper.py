@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # hwpoison_workload_helper.py - the host side of tests/qemu/hwpoison_workload_test.sh (stdlib
 # only): makes the disk image, replays `blk-stress <dev> <ops> <seed> <poisons>`
-# (drivers/blk-stress.c) and judges the kernel's log and the final image.
+# (block/blk-stress.c) and judges the kernel's log and the final image.
 #   hwpoison_workload_helper.py image IMG SIZE SEED
 #       the initial image: "op 0" of the workload's byte generator for SEED (what blk-stress's
 #       model expects on a disk it has not written yet)
@@ -48,7 +48,7 @@ def data_key(seed, op):
 
 
 def gen_bytes(key, off, n):
-    """Op `key`'s bytes at disk offsets [off, off + n) (drivers/blk-stress.c's gen_bytes)."""
+    """Op `key`'s bytes at disk offsets [off, off + n) (block/blk-stress.c's gen_bytes)."""
     if n <= 0:
         return b""
     w0, w1 = off >> 3, (off + n + 7) >> 3

@@ -7,7 +7,7 @@
 # run: an 8 MiB disk image of seeded random bytes (tests/qemu/hwpoison_workload_helper.py image:
 #   "op 0" of blk-stress's generator for S), booted with `tinymm.run=blk-stress vda N S P`: N
 #   seeded reads and writes through the page cache while P memory_failure() calls poison random
-#   frames (drivers/blk-stress.c).  After power-off the helper replays the ops over the image and
+#   frames (block/blk-stress.c).  After power-off the helper replays the ops over the image and
 #   compares: every byte outside the ranges the kernel reported lost (`dirty data lost`) is the
 #   replay's, every byte inside one a version it once had; every read mismatch the kernel saw lies
 #   inside data reported lost; every sync error has its loss and every loss its sync error; no

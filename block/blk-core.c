@@ -26,7 +26,7 @@
 #define BIO_INLINE_VECS		32	/* 128 KiB of pages: the default readahead maximum */
 #define BIO_MAX_VECS		256
 
-/* A disk's page cache lives in drivers/blk-fops.c (blkdev_init_mapping()). */
+/* A disk's page cache lives in block/fops.c (blkdev_init_mapping()). */
 
 static struct block_device *disks[MAX_DISKS];
 static int nr_disks;

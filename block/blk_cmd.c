@@ -1,21 +1,27 @@
 /*
- * blk-shell.c - the `blk` shell command: list, stats, read (a hex dump straight from the
- * device through submit_bio_wait() and a bounce page, no page cache) and inject (a test hook
- * that makes the driver see a corrupt used-ring entry next; docs/virtio-blk.md), and pfn (the
- * frame caching an offset, for HWPoison tests).
- * `blk sha256` (the page-cache read) is drivers/blk-fops.c's; more subcommands go in blk_subcmds[].
+ * blk_cmd.c - the block layer's shell commands.  `blk`: list, stats, read (a hex dump straight
+ * from the device through submit_bio_wait() and a bounce page, no page cache), inject (a test
+ * hook that makes the driver see a corrupt used-ring entry next; docs/virtio-blk.md), pfn (the
+ * frame caching an offset, for HWPoison tests), and through the page cache sha256, readrand and
+ * write (the `blk write` byte generator is here).  Also `drop_caches`, `sync` and
+ * `unevictable <dev> on|off` (disk-wide settings).  `blk-stress` is block/blk-stress.c's.
+ * More subcommands go in blk_subcmds[].
  * Errors are one line naming the command, non-zero status: an unknown device is
- * "blk: no device 'vdz'".  `unevictable <dev> on|off` lives here too (a disk-wide setting).
+ * "blk: no device 'vdz'".
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
 #include "tinymm/cmdline.h"
+#include "tinymm/err.h"
+#include "tinymm/errname.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
+#include "tinymm/sha256.h"
 #include "tinymm/shell.h"
+#include "tinymm/slab.h"
 #include "tinymm/swap.h"
 
 static struct block_device *blk_lookup(const char *name)
@@ -248,6 +254,294 @@ static int blk_pfn(int argc, char **argv)
 	return 0;
 }
 
+/* Parse "<dev> <offset> <length>" for the blk subcommands; 0, or prints the error and 2. */
+static int blk_parse_range(int argc, char **argv, struct block_device **bdev, uint64_t *off, uint64_t *len)
+{
+	unsigned long long o, l;
+
+	if (argc != 5) {
+		kprintf("blk: usage: blk %s <dev> <offset> <length>\n", argv[1]);
+		return 2;
+	}
+	*bdev = blkdev_get_by_name(argv[2]);
+	if (!*bdev) {
+		kprintf("blk: no device '%s'\n", argv[2]);
+		return 2;
+	}
+	for (int i = 3; i <= 4; i++)
+		if (kstrtoull(argv[i], i == 3 ? &o : &l)) {
+			kprintf("blk: invalid number '%s'\n", argv[i]);
+			return 2;
+		}
+	if (!l) {
+		kprintf("blk: zero length\n");
+		return 2;
+	}
+	uint64_t size = (*bdev)->bd_mapping ? (uint64_t)(*bdev)->bd_mapping->size : bdev_nr_bytes(*bdev);
+	if (o > size || l > size - o) {
+		kprintf("blk: range 0x%llx+0x%llx is past the end of %s (%llu bytes)\n", o, l,
+			(*bdev)->bd_name, (unsigned long long)size);
+		return 2;
+	}
+	*off = o;
+	*len = l;
+	return 0;
+}
+
+/* `blk sha256 <dev> <offset> <length>`: the bytes read through the page cache (readahead and
+ * all), hashed; 64 lowercase hex digits. */
+static int blk_cmd_sha256(int argc, char **argv)
+{
+	struct block_device *bdev;
+	uint64_t off, len;
+	struct sha256_ctx c;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char hex[2 * SHA256_DIGEST_SIZE + 1];
+	int ret = blk_parse_range(argc, argv, &bdev, &off, &len);
+
+	if (ret)
+		return ret;
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf) {
+		kprintf("blk: out of memory\n");
+		return 1;
+	}
+	sha256_init(&c);
+	while (len) {
+		size_t chunk = (size_t)min(len, (uint64_t)PAGE_SIZE);
+		long n = filemap_read(bdev->bd_mapping, bdev_ra_state(bdev), (loff_t)off, buf, chunk);
+		if (n <= 0) {
+			char es[BLK_ERRSTR_LEN];
+
+			kprintf("blk: %s: read error at offset 0x%llx: %s\n", bdev->bd_name,
+				(unsigned long long)off, bdev->bd_failed ? "device failed (-EIO)" :
+				blk_errstr((int)n, es, sizeof(es)));
+			kfree(buf);
+			return 1;
+		}
+		sha256_update(&c, buf, (size_t)n);
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	kfree(buf);
+	sha256_final(&c, digest);
+	sha256_hex(digest, hex);
+	kprintf("%s\n", hex);
+	return 0;
+}
+
+/*
+ * `blk readrand <dev> <total> <chunk> [seed]`: @total bytes read through the page cache in
+ * @chunk-sized reads at pseudo-random offsets (xorshift32 from @seed) on a grid of
+ * READRAND_GRID bytes, to watch what random access does to readahead (`blk stats` before and
+ * after).  The grid keeps reads from landing next to each other: v6.10's context readahead
+ * rightly takes a run of cached pages just before a miss for a sequential reader's trail, and
+ * a dense random stream makes such runs by chance.  Offset 0 is left out: v6.10 takes a read
+ * at the start of a file for the start of a sequential stream.  Prints the reads made and how
+ * many found their page already cached.
+ */
+#define READRAND_GRID	(4 * PAGE_SIZE)
+
+static int blk_cmd_readrand(int argc, char **argv)
+{
+	unsigned long long total, chunk, seed = 1;
+	struct block_device *bdev;
+
+	if (argc < 5 || argc > 6) {
+		kprintf("blk: usage: blk readrand <dev> <total> <chunk> [seed]\n");
+		return 2;
+	}
+	bdev = blkdev_get_by_name(argv[2]);
+	if (!bdev) {
+		kprintf("blk: no device '%s'\n", argv[2]);
+		return 2;
+	}
+	if (kstrtoull(argv[3], &total) || kstrtoull(argv[4], &chunk) ||
+	    (argc == 6 && (kstrtoull(argv[5], &seed) || !seed || seed > 0xffffffffULL)) ||
+	    !chunk || chunk > PAGE_SIZE || !total || bdev_nr_bytes(bdev) < 2 * READRAND_GRID) {
+		kprintf("blk: readrand: bad numbers (chunk 1..%lu bytes, total > 0, seed 1..2^32-1)\n",
+			PAGE_SIZE);
+		return 2;
+	}
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf) {
+		kprintf("blk: out of memory\n");
+		return 1;
+	}
+	uint32_t x = (uint32_t)seed;
+	uint64_t slots = bdev_nr_bytes(bdev) / READRAND_GRID;
+	unsigned long reads = 0, hits = 0;
+	for (unsigned long long done = 0; done < total; done += chunk, reads++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		uint64_t off = (1 + (uint64_t)x % (slots - 1)) * READRAND_GRID;
+		struct folio *cached = filemap_get_folio(bdev->bd_mapping, (pgoff_t)(off >> PAGE_SHIFT));
+		if (!IS_ERR(cached)) {
+			hits++;
+			folio_put(cached);
+		}
+		long n = filemap_read(bdev->bd_mapping, bdev_ra_state(bdev), (loff_t)off, buf,
+				      (size_t)min(chunk, total - done));
+		if (n <= 0) {
+			char es[BLK_ERRSTR_LEN];
+
+			kprintf("blk: %s: read error at offset 0x%llx: %s\n", bdev->bd_name,
+				(unsigned long long)off, bdev->bd_failed ? "device failed (-EIO)" :
+				blk_errstr(n == -ENOMEM ? -ENOMEM : -EIO, es, sizeof(es)));
+			kfree(buf);
+			return 1;
+		}
+	}
+	kfree(buf);
+	kprintf("blk readrand: %lu reads of %llu bytes, %lu found cached\n", reads, chunk, hits);
+	return 0;
+}
+
+static int cmd_drop_caches(int argc, char **argv)
+{
+	unsigned long dropped = 0;
+
+	if (shell_no_args(argc, argv))
+		return 2;
+	for (int i = 0; i < blkdev_count(); i++) {
+		struct block_device *bdev = blkdev_nth(i);
+		if (bdev->bd_mapping)
+			dropped += invalidate_mapping_pages(bdev->bd_mapping, 0, ~0UL);
+	}
+	kprintf("drop_caches: %lu clean pages dropped, %lu still cached\n", dropped,
+		nr_pagecache_pages());
+	return 0;
+}
+SHELL_COMMAND(drop_caches, "", "drop the clean page cache of every disk (Linux's drop_caches=1)",
+	      cmd_drop_caches);
+
+/*
+ * The `blk write` byte stream: xorshift64* (Marsaglia's xorshift with Vigna's multiplier), the
+ * state seeded with @seed (0 would stay 0 for ever, so it becomes WRITE_SEED_ZERO); each step
+ * gives 8 bytes, little-endian.  Byte i of a write is byte i of the stream whatever the offset,
+ * so a host script regenerates a write from (seed, length) alone (docs/pagecache.md).
+ */
+#define WRITE_SEED_ZERO		0x9E3779B97F4A7C15ULL
+
+struct wgen {
+	uint64_t x;
+	uint8_t buf[8];
+	unsigned int used;	/* bytes of buf handed out */
+};
+
+static void wgen_init(struct wgen *g, uint64_t seed)
+{
+	g->x = seed ? seed : WRITE_SEED_ZERO;
+	g->used = 8;
+}
+
+static uint8_t wgen_byte(struct wgen *g)
+{
+	if (g->used == 8) {
+		uint64_t x = g->x;
+
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		g->x = x;
+		x *= 0x2545F4914F6CDD1DULL;
+		for (int i = 0; i < 8; i++)
+			g->buf[i] = (uint8_t)(x >> (8 * i));
+		g->used = 0;
+	}
+	return g->buf[g->used++];
+}
+
+
+const char *blk_errstr(int err, char *buf, size_t len)
+{
+	const char *what;
+
+	switch (err) {
+	case -EIO: what = "I/O error"; break;
+	case -ENXIO: what = "device failed"; break;
+	case -ENOMEM: what = "out of memory"; break;
+	case -ENOSPC: what = "no space"; break;
+	case -EINVAL: what = "invalid request"; break;
+	case -EOPNOTSUPP: what = "not supported by the device"; break;
+	default: return "error";
+	}
+	ksnprintf(buf, len, "%s (%s)", what, errname(err));
+	return buf;
+}
+
+
+static void wgen_fill(void *ctx, uint64_t pos, uint8_t *dst, unsigned int n)
+{
+	(void)pos;			/* the generator's stream is sequential */
+	for (unsigned int i = 0; i < n; i++)
+		dst[i] = wgen_byte(ctx);
+}
+
+/* `blk write <dev> <offset> <length> <seed>`: @length bytes of the generator, at @offset. */
+static int blk_cmd_write(int argc, char **argv)
+{
+	struct block_device *bdev;
+	unsigned long long seed;
+	uint64_t off, len, done;
+	struct wgen g;
+	int ret, err;
+
+	if (argc != 6) {
+		kprintf("blk: usage: blk write <dev> <offset> <length> <seed>\n");
+		return 2;
+	}
+	if (!blkdev_get_by_name(argv[2])) {
+		kprintf("blk: no device '%s'\n", argv[2]);
+		return 2;
+	}
+	if (kstrtoull(argv[5], &seed)) {
+		kprintf("blk: invalid number '%s'\n", argv[5]);
+		return 2;
+	}
+	ret = blk_parse_range(5, argv, &bdev, &off, &len);	/* dev, offset, length */
+	if (ret)
+		return ret;
+	wgen_init(&g, seed);
+	done = generic_perform_write(bdev->bd_mapping, (loff_t)off, len, wgen_fill, &g, &err);
+	if (err) {
+		char es[BLK_ERRSTR_LEN];
+
+		kprintf("blk: %s: write at offset 0x%llx: %s\n", bdev->bd_name,
+			(unsigned long long)(off + done), blk_errstr(err, es, sizeof(es)));
+		return 1;
+	}
+	return 0;
+}
+
+
+/* `sync`: every disk written back and flushed; each write error reported once, by name. */
+static int cmd_sync(int argc, char **argv)
+{
+	int ret = 0;
+
+	if (shell_no_args(argc, argv))
+		return 2;
+	for (int i = 0; i < blkdev_count(); i++) {
+		struct block_device *bdev = blkdev_nth(i);
+		int err;
+
+		if (!bdev->bd_mapping)
+			continue;
+		err = blkdev_fsync(bdev);
+		if (err) {
+			char es[BLK_ERRSTR_LEN];
+
+			kprintf("sync: %s: %s\n", bdev->bd_name, blk_errstr(err, es, sizeof(es)));
+			ret = 1;
+		}
+	}
+	return ret;
+}
+SHELL_COMMAND(sync, "", "write every disk's dirty page cache back and flush it; report write errors once",
+	      cmd_sync);
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -256,9 +550,9 @@ static const struct {
 	{ "stats", blk_stats },
 	{ "read", blk_read },
 	{ "inject", blk_inject },
-	{ "sha256", blk_cmd_sha256 },		/* drivers/blk-fops.c: through the page cache */
-	{ "readrand", blk_cmd_readrand },	/* drivers/blk-fops.c */
-	{ "write", blk_cmd_write },		/* drivers/blk-fops.c: through the page cache */
+	{ "sha256", blk_cmd_sha256 },		/* through the page cache */
+	{ "readrand", blk_cmd_readrand },	/* through the page cache */
+	{ "write", blk_cmd_write },		/* through the page cache */
 	{ "pfn", blk_pfn },
 };
 

@@ -240,16 +240,15 @@ static void stress_fill_bytes(void *ctx, uint64_t pos, uint8_t *dst, unsigned in
 
 /*
  * Op @op writes [off, off + len) through the page cache as `blk write` does
- * (blkdev_perform_write: v6.10's generic_perform_write one folio at a time).  The model takes
+ * (generic_perform_write, mm/filemap.c).  The model takes
  * what was written, also when an error stops it part way.
  */
 static void stress_write(struct stress *st, uint32_t op, uint64_t off, uint64_t len)
 {
 	struct stress_fill fill = { data_key(st->seed, op) };
-	const char *what;
 	int err;
-	uint64_t done = blkdev_perform_write(st->mapping, off, len, stress_fill_bytes, &fill, &err,
-					     &what);
+	uint64_t done = generic_perform_write(st->mapping, (loff_t)off, len, stress_fill_bytes,
+					      &fill, &err);
 
 	if (done)
 		model_assign(st, off, off + done, op);
