@@ -20,6 +20,7 @@
 #include <string.h>
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
@@ -98,6 +99,7 @@ void __filemap_remove_folio(struct folio *folio, void *shadow)
 {
 	struct address_space *mapping = folio->mapping;
 
+	lockdep_assert_held(&mapping->i_pages.xa_lock);
 	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
 	for (xa_mark_t m = XA_MARK_0; m <= XA_MARK_MAX; m++)
 		xa_clear_mark(&mapping->i_pages, folio->index, m);
