@@ -6,10 +6,10 @@
  * one of LOCKDEP_STACKS stacks, lent to a thread from its first lock to its last unlock
  * (task_struct's lockdep_slot; v6.10 keeps 48 entries in every task_struct, which would grow
  * the task_struct cache and move every page the tests expect); before the first thread, and
- * for host test threads without one, a per-CPU boot stack.  A blocking acquisition of class B while holding A records the
- * dependency A -> B, with both acquisition points, the first time it is seen; if B -> A was
- * recorded before, the two orders can deadlock and one "WARNING: possible circular locking
- * dependency detected" report names both chains, once per pair.
+ * for host test threads without one, a per-CPU boot stack.  A blocking acquisition of class B
+ * while holding A records the dependency A -> B, with both acquisition points, the first time
+ * it is seen; if B -> A was recorded before, the two orders can deadlock and one "WARNING:
+ * possible circular locking dependency detected" report names both chains, once per pair.
  * Where it differs from v6.10: only direct (two-lock) cycles are found, not longer chains
  * through the graph; no irq-safe/irq-unsafe states, no read locks; nesting two locks of the
  * same class is allowed and records nothing (v6.10 reports "possible recursive locking"

@@ -5,9 +5,10 @@
  *
  * A lock's class is where it was initialised: the static lock_class_key each expansion of
  * spin_lock_init()/mutex_init() defines (@key, v6.10's way: a loop the compiler unrolls is
- * still one site), or, for a lock made by a static initialiser (DEFINE_SPINLOCK, __SPIN_LOCK_UNLOCKED on
- * the stack), its name string, which the initialiser's expansion owns (v6.10 uses a static
- * key per initialiser; a string literal is the one static object an initialiser can name).
+ * still one site), or, for a lock made by a static initialiser (DEFINE_SPINLOCK,
+ * __SPIN_LOCK_UNLOCKED on the stack), its name string, which the initialiser's expansion owns
+ * (v6.10 uses a static key per initialiser; a string literal is the one static object an
+ * initialiser can name).
  * All folios' PG_locked bits are one class.  @class_idx is looked up at the first acquisition.
  */
 #ifndef TINYMM_LOCKDEP_TYPES_H
