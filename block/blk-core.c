@@ -18,6 +18,7 @@
 #include "tinymm/blkdev.h"
 #include "tinymm/completion.h"
 #include "tinymm/errno.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
 #include "tinymm/vmstat.h"
@@ -207,6 +208,7 @@ static void run_queue_locked(struct block_device *bdev, struct bio **failed)
 {
 	struct bio *bio;
 
+	lockdep_assert_held(&bdev->bd_queue_lock);
 	while ((bio = bdev->bd_queue_head)) {
 		int ret = bdev->bd_failed ? -ENXIO : bdev->bd_ops->submit_bio(bio);
 

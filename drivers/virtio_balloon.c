@@ -29,6 +29,7 @@
 #include "tinymm/cmdline.h"
 #include "tinymm/errno.h"
 #include "tinymm/irq.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
 #include "tinymm/mutex.h"
 #include "tinymm/page_alloc.h"
@@ -116,8 +117,10 @@ static bool virtballoon_returned(struct virtio_balloon *vb, void **tok)
 static void virtballoon_fail(struct virtio_balloon *vb, const char *why)
 {
 	struct virtio_device *vdev = vb->vdev;
-	bool stopped = virtio_reset(vdev);
+	bool stopped;
 
+	lockdep_assert_held(&vb->lock);
+	stopped = virtio_reset(vdev);
 	virtio_set_failed(vdev);
 	if (vdev->irq)
 		disable_irq(vdev->irq);		/* a failed device may not storm us */

@@ -23,12 +23,13 @@ struct mutex_waiter {
 
 static unsigned long contended;
 
-void __mutex_init(struct mutex *lock, const char *name)
+void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *key)
 {
 	atomic_long_set(&lock->owner, 0);
 	spin_lock_init(&lock->wait_lock);
 	INIT_LIST_HEAD(&lock->wait_list);
 	lock->name = name;
+	lockdep_init_map(&lock->dep_map, name, key);
 }
 
 static bool __mutex_trylock_fast(struct mutex *lock)
@@ -40,7 +41,10 @@ static bool __mutex_trylock_fast(struct mutex *lock)
 
 int mutex_trylock(struct mutex *lock)
 {
-	return __mutex_trylock_fast(lock);
+	if (!__mutex_trylock_fast(lock))
+		return 0;
+	lock_acquire(&lock->dep_map, lock, 1, (unsigned long)__builtin_return_address(0));
+	return 1;
 }
 
 static __attribute__((noinline)) void __mutex_lock_slowpath(struct mutex *lock)
@@ -85,6 +89,7 @@ out:
 void mutex_lock(struct mutex *lock)
 {
 	might_sleep();
+	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)__builtin_return_address(0));
 	if (!__mutex_trylock_fast(lock))
 		__mutex_lock_slowpath(lock);
 }
@@ -118,6 +123,7 @@ void mutex_unlock(struct mutex *lock)
 {
 	long owner = (long)current;
 
+	lock_release(lock);
 	if (!atomic_long_try_cmpxchg(&lock->owner, &owner, 0))
 		__mutex_unlock_slowpath(lock, owner);
 }

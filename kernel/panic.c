@@ -74,15 +74,36 @@ void __bug(const char *file, int line, const char *func)
 	panic("Fatal exception: %s", where);
 }
 
-void __warn(const char *file, int line, const char *func, const char *cond)
+/* Every WARNING's shape: the cut line, "WARNING: CPU: 0 PID: 0 at file:line caller<what>",
+ * @detail (if any), the call trace, the end line. */
+static void warn_report(const char *file, int line, unsigned long caller_pc, const char *what,
+			const char *detail)
 {
 	char caller[96];
 
 	warn_count++;
-	sprint_symbol(caller, sizeof(caller), (unsigned long)__builtin_return_address(0));
+	sprint_symbol(caller, sizeof(caller), caller_pc);
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
-	printk(KERN_WARNING "WARNING: CPU: 0 PID: 0 at %s:%d %s\n", file, line, caller);
-	printk(KERN_WARNING "WARN_ON(%s) in %s\n", cond, func);
+	printk(KERN_WARNING "WARNING: CPU: 0 PID: 0 at %s:%d %s%s\n", file, line, caller, what);
+	if (detail)
+		printk(KERN_WARNING "%s\n", detail);
 	dump_stack();
 	printk(KERN_WARNING "---[ end trace 0000000000000000 ]---\n");
+}
+
+void __warn(const char *file, int line, const char *func, const char *cond)
+{
+	char detail[160];
+
+	ksnprintf(detail, sizeof(detail), "WARN_ON(%s) in %s", cond, func);
+	warn_report(file, line, (unsigned long)__builtin_return_address(0), "", detail);
+}
+
+/* lockdep_assert_held() failed (lockdep.h): one line names the function and the lock. */
+void __warn_lock_not_held(const char *file, int line, const char *func, const char *lock)
+{
+	char what[128];
+
+	ksnprintf(what, sizeof(what), ": %s() called without %s held", func, lock);
+	warn_report(file, line, (unsigned long)__builtin_return_address(0), what, NULL);
 }

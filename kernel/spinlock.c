@@ -20,7 +20,7 @@ volatile bool __need_resched;
 
 /* Take a ticket, wait for it to be served.  fetch_inc is fully ordered; the acquire read of
  * owner keeps the critical section after the wait. */
-static void arch_spin_lock(arch_spinlock_t *l)
+void arch_spin_lock(arch_spinlock_t *l)
 {
 	int ticket = atomic_fetch_inc(&l->next);
 
@@ -38,7 +38,7 @@ static bool arch_spin_trylock(arch_spinlock_t *l)
 }
 
 /* Serve the next ticket; the release store publishes the critical section first. */
-static void arch_spin_unlock(arch_spinlock_t *l)
+void arch_spin_unlock(arch_spinlock_t *l)
 {
 	atomic_set_release(&l->owner, (int)((unsigned int)atomic_read(&l->owner) + 1));
 }
@@ -55,10 +55,11 @@ bool spin_is_locked(spinlock_t *lock)
 
 #if TINYMM_DEBUG_SPINLOCK
 
-void __spin_lock_init(spinlock_t *lock, const char *name)
+void __spin_lock_init(spinlock_t *lock, const char *name, struct lock_class_key *key)
 {
 	*lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(lock);
 	lock->name = name;
+	lockdep_init_map(&lock->dep_map, name, key);
 }
 
 /* One line in Linux's spin_dump() shape.  A lock with bad magic was never initialised: its name
@@ -128,9 +129,10 @@ static bool debug_unlock(spinlock_t *lock)
 
 #else
 
-void __spin_lock_init(spinlock_t *lock, const char *name)
+void __spin_lock_init(spinlock_t *lock, const char *name, struct lock_class_key *key)
 {
 	*lock = (spinlock_t)__SPIN_LOCK_UNLOCKED(lock);
+	lockdep_init_map(&lock->dep_map, name, key);
 }
 
 static inline bool magic_ok(spinlock_t *lock) { return true; }
@@ -147,6 +149,8 @@ static void do_spin_lock(spinlock_t *lock, void *pc)
 {
 	if (!debug_lock_before(lock))
 		return;
+	/* Checked before waiting, as v6.10: a real deadlock is reported before it hangs. */
+	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
 	preempt_disable();
 	arch_spin_lock(&lock->raw_lock);
 	debug_lock_after(lock, pc);
@@ -156,6 +160,7 @@ static bool do_spin_unlock(spinlock_t *lock)
 {
 	if (!debug_unlock(lock))
 		return false;
+	lock_release(lock);
 	arch_spin_unlock(&lock->raw_lock);
 	return true;
 }
@@ -176,6 +181,7 @@ int spin_trylock(spinlock_t *lock)
 		return 0;
 	}
 	debug_lock_after(lock, __builtin_return_address(0));
+	lock_acquire(&lock->dep_map, lock, 1, (unsigned long)__builtin_return_address(0));
 	return 1;
 }
 

@@ -7,6 +7,7 @@
  * folio lock's hand-off uses that).
  * Locking: wq_head->lock with interrupts masked around every change and every walk.
  */
+#include "tinymm/lockdep.h"
 #include "tinymm/wait.h"
 
 void init_waitqueue_head(struct wait_queue_head *wq_head)
@@ -104,6 +105,7 @@ static int __wake_up_common(struct wait_queue_head *wq_head, unsigned int mode, 
 {
 	struct wait_queue_entry *curr, *next;
 
+	lockdep_assert_held(&wq_head->lock);
 	list_for_each_entry_safe(curr, next, &wq_head->head, entry) {
 		unsigned int flags = curr->flags;
 		int ret = curr->func(curr, mode, 0, key);

@@ -31,6 +31,7 @@
 #include "tinymm/bug.h"
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
 #include "tinymm/mmdebug.h"
 #include "tinymm/page_alloc.h"
@@ -111,6 +112,7 @@ void __filemap_remove_folio(struct folio *folio, void *shadow)
 {
 	struct address_space *mapping = folio->mapping;
 
+	lockdep_assert_held(&mapping->i_pages.xa_lock);
 	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
 	for (xa_mark_t m = XA_MARK_0; m <= XA_MARK_MAX; m++)
 		xa_clear_mark(&mapping->i_pages, folio->index, m);
@@ -551,6 +553,7 @@ repeat:
 void __folio_lock(struct folio *folio)
 {
 	folio_wait_bit_common(folio, PG_locked, TASK_UNINTERRUPTIBLE, EXCLUSIVE);
+	lock_acquire(&folio_lock_map, folio, 1, (unsigned long)__builtin_return_address(0));
 }
 
 void folio_wait_bit(struct folio *folio, int bit_nr)
@@ -558,9 +561,18 @@ void folio_wait_bit(struct folio *folio, int bit_nr)
 	folio_wait_bit_common(folio, bit_nr, TASK_UNINTERRUPTIBLE, SHARED);
 }
 
+/* A folio another context unlocked (I/O completion) leaves its locker's stack when seen. */
+static bool folio_still_locked(const void *folio)
+{
+	return folio_test_locked((const struct folio *)folio);
+}
+
+struct lockdep_map folio_lock_map = { .name = "PG_locked", .still_held = folio_still_locked };
+
 void folio_unlock(struct folio *folio)
 {
 	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	lock_release(folio);
 	if (folio_xor_flags_has_waiters(folio, 1UL << PG_locked))
 		folio_wake_bit(folio, PG_locked);
 }

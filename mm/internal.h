@@ -14,6 +14,7 @@
 #include "tinymm/gfp.h"
 #include "tinymm/mm.h"
 #include "tinymm/irqflags.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/mmzone.h"
 
 extern uintptr_t page_link_base;
@@ -193,6 +194,7 @@ static inline void add_to_free_list(struct page *page, struct zone *z, unsigned 
 {
 	struct free_area *area = &z->free_area[order];
 
+	lockdep_assert_held(&z->lock);
 	if (tail)
 		page_list_add_tail(&area->free_list[mt], page);
 	else
@@ -203,6 +205,7 @@ static inline void add_to_free_list(struct page *page, struct zone *z, unsigned 
 static inline void del_page_from_free_list(struct page *page, struct zone *z, unsigned int order,
 					   int mt)
 {
+	lockdep_assert_held(&z->lock);
 	page_list_del(&z->free_area[order].free_list[mt], page);
 	__ClearPageBuddy(page);
 	ClearPageReported(page);	/* a block leaving the free lists is no longer reported */
@@ -215,6 +218,7 @@ static inline void expand(struct zone *z, struct page *page, unsigned long pfn, 
 			  unsigned int high, int mt)
 {
 	(void)page;
+	lockdep_assert_held(&z->lock);
 	while (high > low) {
 		high--;
 		struct page *half = pfn_to_page(pfn + (1UL << high));

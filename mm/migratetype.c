@@ -109,7 +109,7 @@ bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt)
 {
 	unsigned long start = pfn & ~(pageblock_nr_pages - 1);
 
-	assert_spin_locked(&z->lock);
+	lockdep_assert_held(&z->lock);
 	if (!zone_spans_pfn(z, start) || !zone_spans_pfn(z, start + pageblock_nr_pages - 1))
 		return false;
 	move_freepages(z, start, old_mt, mt);
@@ -160,6 +160,7 @@ struct page *__rmqueue_fallback(struct zone *z, unsigned int order, int start_mt
 	bool can_steal;
 	int cur, fmt = -1;
 
+	lockdep_assert_held(&z->lock);
 	/* The largest free block of a fallback type: roughly, the most free pageblock. */
 	for (cur = MAX_PAGE_ORDER; cur >= (int)order; cur--) {
 		fmt = find_suitable_fallback(z, (unsigned int)cur, start_mt, &can_steal);

@@ -101,6 +101,7 @@ static void zone_init(enum zone_type zt, unsigned long start, unsigned long end)
 /* Free [s, e) into @z in the largest aligned blocks (each frame is touched once: linear). */
 static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e)
 {
+	spin_lock(&z->lock);	/* __free_one_page()'s rule; nobody else runs yet (v6.10 takes it too) */
 	while (s < e) {
 		unsigned int order = MAX_PAGE_ORDER;
 		while (order && ((s & ((1UL << order) - 1)) || s + (1UL << order) > e))
@@ -112,6 +113,7 @@ static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e
 		z->managed_pages += 1UL << order;
 		s += 1UL << order;
 	}
+	spin_unlock(&z->lock);
 }
 
 void zone_dma_limit_from_firmware(phys_addr_t limit)

@@ -104,6 +104,7 @@ static __attribute__((noinline)) bool __free_around_hwpoison(struct page *page, 
 {
 	unsigned long end = pfn + (1UL << order);
 
+	lockdep_assert_held(&z->lock);
 	if (!free_block_has_hwpoison(page, order))
 		return false;
 	for (unsigned long p = pfn; p < end;) {
@@ -155,6 +156,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
 	unsigned long buddy_pfn;
 	struct page *buddy;
 
+	lockdep_assert_held(&z->lock);
 	if (unlikely(READ_ONCE(hwpoison_seen)) && __free_around_hwpoison(page, pfn, z, order, mt, fpi))
 		return;
 	z->free_pages += 1UL << order;
@@ -219,6 +221,7 @@ static inline struct page *rmqueue_smallest(struct zone *z, unsigned int order, 
 
 struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt)
 {
+	lockdep_assert_held(&z->lock);
 	return rmqueue_smallest(z, order, mt);
 }
 
@@ -226,8 +229,10 @@ struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt)
  * Another type's block only when @mt has none (mm/migratetype.c). */
 struct page *__rmqueue(struct zone *z, unsigned int order, int mt)
 {
-	struct page *page = rmqueue_smallest(z, order, mt);
+	struct page *page;
 
+	lockdep_assert_held(&z->lock);
+	page = rmqueue_smallest(z, order, mt);
 	if (unlikely(!page))
 		page = __rmqueue_fallback(z, order, mt);
 	if (page)
@@ -629,7 +634,7 @@ unsigned long __isolate_free_page(struct page *page, unsigned int order)
 	unsigned long pfn = page_to_pfn(page);
 
 	VM_BUG_ON_PAGE(!PageBuddy(page) || buddy_order(page) != order, page);
-	assert_spin_locked(&z->lock);
+	lockdep_assert_held(&z->lock);
 	if (z->free_pages <= z->_watermark[WMARK_MIN] + (1UL << order))
 		return 0;
 	del_page_from_free_list(page, z, order, pageblock_mt(z, pfn));
@@ -655,7 +660,7 @@ void __putback_isolated_page(struct page *page, unsigned int order, bool reporte
 	struct zone *z = page_zone(page);
 	unsigned long pfn = page_to_pfn(page);
 
-	assert_spin_locked(&z->lock);
+	lockdep_assert_held(&z->lock);
 	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn),
 			FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL);
 	/* A poisoned frame marked while out was freed around: then @page may be no head now. */

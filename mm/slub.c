@@ -221,6 +221,7 @@ static void discard_slab(struct kmem_cache *s, struct slab *slab)
 /* Put @slab on the partial or the full list of @s; s->lock held. */
 static void add_slab(struct kmem_cache *s, struct slab *slab, bool partial)
 {
+	lockdep_assert_held(&s->lock);
 	page_list_add(partial ? &s->partial : &s->full, slab_page(slab));
 	if (partial)
 		s->nr_partial++;
@@ -230,6 +231,7 @@ static void add_slab(struct kmem_cache *s, struct slab *slab, bool partial)
 
 static void remove_slab(struct kmem_cache *s, struct slab *slab, bool partial)
 {
+	lockdep_assert_held(&s->lock);
 	page_list_del(partial ? &s->partial : &s->full, slab_page(slab));
 	if (partial)
 		s->nr_partial--;
@@ -241,6 +243,7 @@ static void remove_slab(struct kmem_cache *s, struct slab *slab, bool partial)
  * held.  Returns true if it must be discarded (the caller does it without the lock). */
 static bool place_slab(struct kmem_cache *s, struct slab *slab)
 {
+	lockdep_assert_held(&s->lock);
 	if (!slab->inuse && s->nr_partial >= s->min_partial) {
 		s->nr_slabs--;
 		s->total_objects -= slab->objects;

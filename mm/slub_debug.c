@@ -155,6 +155,7 @@ bool alloc_debug_processing(struct kmem_cache *s, struct slab *slab, void *obj)
 {
 	const char *what = NULL;
 
+	lockdep_assert_held(&s->lock);
 	if ((s->flags & SLAB_CONSISTENCY_CHECKS) && !slab_object_at(s, slab, obj))
 		what = "Freelist Pointer check fails";
 	else if (!check_object(s, slab, obj, SLUB_RED_INACTIVE))
@@ -189,6 +190,7 @@ static bool on_freelist(struct kmem_cache *s, struct slab *slab, const void *obj
 
 bool free_debug_processing(struct kmem_cache *s, struct slab *slab, void *obj)
 {
+	lockdep_assert_held(&s->lock);
 	if (s->flags & SLAB_CONSISTENCY_CHECKS) {
 		if (!slab_object_at(s, slab, obj)) {
 			slab_bug(s, "Invalid object pointer");
@@ -214,6 +216,7 @@ int check_slab_objects(struct kmem_cache *s, struct slab *slab, int (*pr)(const 
 	int errors = 0;
 	unsigned int nfree = 0;
 
+	lockdep_assert_held(&s->lock);
 	for (void *p = slab->freelist; p; p = get_freepointer(s, p)) {
 		if (!slab_object_at(s, slab, p) || ++nfree > slab->objects) {
 			if (pr)

@@ -66,6 +66,7 @@ void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = folio_lru_list(folio);
 
+	lockdep_assert_held(&lruvec->lru_lock);
 	update_lru_size(lruvec, lru, (long)folio_nr_pages(folio));
 	page_list_add(&lruvec->lists[lru], &folio->page);
 }
@@ -74,6 +75,7 @@ void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = folio_lru_list(folio);
 
+	lockdep_assert_held(&lruvec->lru_lock);
 	update_lru_size(lruvec, lru, (long)folio_nr_pages(folio));
 	page_list_add_tail(&lruvec->lists[lru], &folio->page);
 }
@@ -82,6 +84,7 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	enum lru_list lru = folio_lru_list(folio);
 
+	lockdep_assert_held(&lruvec->lru_lock);
 	page_list_del(&lruvec->lists[lru], &folio->page);
 	update_lru_size(lruvec, lru, -(long)folio_nr_pages(folio));
 }

@@ -110,6 +110,7 @@ static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec 
 	unsigned long scan = 0, taken = 0;
 	struct page_list busy;
 
+	lockdep_assert_held(&lruvec->lru_lock);
 	page_list_init(&busy);
 	while (scan < nr_to_scan && !page_list_empty(src)) {
 		struct page *page = link_to_page(src->last);

@@ -33,6 +33,7 @@
 #include "tinymm/bitops.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/list.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/shrinker.h"
@@ -74,6 +75,7 @@ void *workingset_eviction(struct folio *folio)
 	struct lruvec *lruvec = &node_lruvec;
 	unsigned long eviction = (unsigned long)atomic_long_read(&lruvec->nonresident_age);
 
+	lockdep_assert_held(&folio->mapping->i_pages.xa_lock);
 	eviction >>= workingset_bucket_order;
 	workingset_age_nonresident(lruvec, folio_nr_pages(folio));
 	return workingset_pack_shadow(eviction, folio_test_workingset(folio));
@@ -134,6 +136,7 @@ void workingset_update_node(struct xa_node *node)
 {
 	unsigned long flags;
 
+	lockdep_assert_held(&node->array->xa_lock);
 	spin_lock_irqsave(&shadow_nodes_lock, flags);
 	if (node->count && node->count == node->nr_values) {
 		if (list_empty(&node->private_list)) {

@@ -26,15 +26,21 @@ struct mutex {
 	spinlock_t wait_lock;
 	struct list_head wait_list;
 	const char *name;
+	struct lockdep_map dep_map;	/* its class for the lock-order checker */
 };
 
 #define __MUTEX_INITIALIZER(lockname)							\
 	{ .owner = ATOMIC_LONG_INIT(0), .wait_lock = __SPIN_LOCK_UNLOCKED(lockname.wait_lock),		\
-	  .wait_list = LIST_HEAD_INIT(lockname.wait_list), .name = #lockname }
+	  .wait_list = LIST_HEAD_INIT(lockname.wait_list), .name = #lockname,	\
+	  .dep_map = STATIC_LOCKDEP_MAP_INIT(#lockname) }
 #define DEFINE_MUTEX(mutexname)	struct mutex mutexname = __MUTEX_INITIALIZER(mutexname)
-#define mutex_init(m)		__mutex_init((m), #m)
+#define mutex_init(m)									\
+	do {										\
+		static struct lock_class_key __key;					\
+		__mutex_init((m), #m, &__key);						\
+	} while (0)
 
-void __mutex_init(struct mutex *lock, const char *name);
+void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *key);
 void mutex_lock(struct mutex *lock);
 /* 1 if taken, 0 if someone holds it. */
 int mutex_trylock(struct mutex *lock);

@@ -38,15 +38,23 @@
 void pagecache_init(void);
 struct wait_queue_head *folio_waitqueue(struct folio *folio);
 
+/* Every folio's PG_locked is one class of the lock-order checker (mm/filemap.c). */
+extern struct lockdep_map folio_lock_map;
+
 static inline bool folio_trylock(struct folio *folio)
 {
-	return !test_and_set_bit(PG_locked, &folio->flags);
+	if (test_and_set_bit(PG_locked, &folio->flags))
+		return false;
+	lock_acquire(&folio_lock_map, folio, 1, _THIS_IP_);
+	return true;
 }
 
 void __folio_lock(struct folio *folio);
+/* The order is checked before waiting; the folio joins the held stack once taken. */
 static inline void folio_lock(struct folio *folio)
 {
 	might_sleep();
+	lock_check_order(&folio_lock_map, folio, _THIS_IP_);
 	if (!folio_trylock(folio))
 		__folio_lock(folio);
 }

@@ -76,6 +76,9 @@ struct task_struct {
 	int exit_code;
 	bool on_rq;
 	bool exited;
+	/* The lock-order checker's stack of held locks, while it holds any (kernel/lockdep.c):
+	 * 1 + its index, 0 for none.  A byte in padding: the struct's size is unchanged. */
+	unsigned char lockdep_slot;
 	struct task_struct *joiner;	/* the thread in kthread_join(), if any */
 	uint64_t sum_exec_ns;		/* CPU time */
 	uint64_t exec_start_ns;		/* when it last got the CPU */

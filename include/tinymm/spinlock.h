@@ -27,6 +27,7 @@
 #include "bug.h"
 #include "irqflags.h"
 #include "kernel.h"
+#include "lockdep_types.h"
 
 #ifndef TINYMM_DEBUG_SPINLOCK
 #define TINYMM_DEBUG_SPINLOCK	1
@@ -48,22 +49,34 @@ typedef struct spinlock {
 	void *owner;		/* holder's pc: the return address of the lock call; NULL when free */
 	const char *name;	/* for reports */
 #endif
+	struct lockdep_map dep_map;	/* its class for the lock-order checker */
 } spinlock_t;
 
 #define SPINLOCK_MAGIC		0xdead4eadU
 
+#define SPIN_DEP_MAP_INIT(lockname)	, .dep_map = STATIC_LOCKDEP_MAP_INIT(#lockname)
 #if TINYMM_DEBUG_SPINLOCK
 #define __SPIN_LOCK_UNLOCKED(lockname)							\
 	{ .raw_lock = __ARCH_SPIN_LOCK_UNLOCKED, .magic = SPINLOCK_MAGIC,		\
-	  .owner_cpu = -1, .owner = NULL, .name = #lockname }
+	  .owner_cpu = -1, .owner = NULL, .name = #lockname SPIN_DEP_MAP_INIT(lockname) }
 #else
-#define __SPIN_LOCK_UNLOCKED(lockname)	{ .raw_lock = __ARCH_SPIN_LOCK_UNLOCKED }
+#define __SPIN_LOCK_UNLOCKED(lockname)							\
+	{ .raw_lock = __ARCH_SPIN_LOCK_UNLOCKED SPIN_DEP_MAP_INIT(lockname) }
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
-#define spin_lock_init(lock)	__spin_lock_init((lock), #lock)
+/* A static key per expansion is the lock's class (lockdep_types.h), as v6.10. */
+#define spin_lock_init(lock)								\
+	do {										\
+		static struct lock_class_key __key;					\
+		__spin_lock_init((lock), #lock, &__key);				\
+	} while (0)
 
-void __spin_lock_init(spinlock_t *lock, const char *name);
+/* The bare ticket lock, no checks: for the lock-order checker's own table lock. */
+void arch_spin_lock(arch_spinlock_t *l);
+void arch_spin_unlock(arch_spinlock_t *l);
+
+void __spin_lock_init(spinlock_t *lock, const char *name, struct lock_class_key *key);
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
 int spin_trylock(spinlock_t *lock);

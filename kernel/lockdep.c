@@ -1,0 +1,398 @@
+/*
+ * lockdep.c - a small lock-order checker: v6.10's lockdep idea (CONFIG_PROVE_LOCKING), not
+ * its size.  docs/lockdep.md says how to read a report.
+ *
+ * Every acquisition pushes (class, instance, ip) on the acquiring thread's stack of held locks:
+ * one of LOCKDEP_STACKS stacks, lent to a thread from its first lock to its last unlock
+ * (task_struct's lockdep_slot; v6.10 keeps 48 entries in every task_struct, which would grow
+ * the task_struct cache and move every page the tests expect); before the first thread, and
+ * for host test threads without one, a per-CPU boot stack.  A blocking acquisition of class B
+ * while holding A records the dependency A -> B, with both acquisition points, the first time
+ * it is seen; if B -> A was recorded before, the two orders can deadlock and one "WARNING:
+ * possible circular locking dependency detected" report names both chains, once per pair.
+ * Where it differs from v6.10: only direct (two-lock) cycles are found, not longer chains
+ * through the graph; no irq-safe/irq-unsafe states, no read locks; nesting two locks of the
+ * same class is allowed and records nothing (v6.10 reports "possible recursive locking"
+ * unless annotated); classes and dependencies live in fixed tables (when one is full the
+ * checker says so once and stops recording, as v6.10's "BUG: MAX_LOCKDEP_KEYS too low!").
+ * Invariants: deps bit [a][b] set <=> dep_list holds the (a, b) entry; a held stack never
+ *   exceeds MAX_LOCK_DEPTH (beyond it the checker turns itself off).
+ * Locking: the tables under graph_lock (a raw ticket lock, never checked itself) with irqs
+ *   masked; the held stack is the thread's own, irqs masked around its change.  A report
+ *   prints with the recursion flag set, so printk's and the console's locks are not checked.
+ */
+#include <asm/processor.h>
+#include "tinymm/bug.h"
+#include "tinymm/kallsyms.h"
+#include "tinymm/lockdep.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/shell.h"
+
+#define MAX_LOCKDEP_KEYS	127		/* class indices 1..127; v6.10: 8191 */
+#define MAX_LOCKDEP_ENTRIES	512		/* direct dependencies; v6.10: 32768 */
+#define BOOT_CPUS		8		/* host test threads play CPUs 0..7 */
+#define LOCKDEP_STACKS		32		/* threads holding a lock at one time */
+#define DEP_WORDS		((MAX_LOCKDEP_KEYS + 1 + 31) / 32)
+
+struct lock_class {
+	const void *key;
+	const char *name;
+	bool (*still_held)(const void *instance);	/* the map's, see lockdep_types.h */
+};
+
+struct lock_list {				/* the dependency from -> to, first seen here */
+	unsigned short from, to;
+	unsigned long from_ip, to_ip;
+};
+
+static struct lock_class lock_classes[MAX_LOCKDEP_KEYS + 1];
+static unsigned int nr_lock_classes;
+static uint32_t deps[MAX_LOCKDEP_KEYS + 1][DEP_WORDS];
+static uint32_t reported[MAX_LOCKDEP_KEYS + 1][DEP_WORDS];
+static struct lock_list dep_list[MAX_LOCKDEP_ENTRIES];
+static unsigned int nr_deps;
+static unsigned long nr_reports;
+static unsigned int nr_prunable;		/* classes with a still_held() */
+static bool debug_locks_off_flag;		/* a table overflowed: stop */
+static arch_spinlock_t graph_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+
+struct lock_stack {
+	const struct task_struct *task;		/* NULL: free */
+	unsigned int depth;
+	struct held_lock held[MAX_LOCK_DEPTH];
+};
+static struct lock_stack stacks[LOCKDEP_STACKS];
+static struct lock_stack boot_stacks[BOOT_CPUS];
+static bool lockdep_recursion[BOOT_CPUS];
+
+static bool test_dep(uint32_t (*m)[DEP_WORDS], unsigned int a, unsigned int b)
+{
+	return m[a][b / 32] & (1U << (b % 32));
+}
+
+static void set_dep(uint32_t (*m)[DEP_WORDS], unsigned int a, unsigned int b)
+{
+	m[a][b / 32] |= 1U << (b % 32);
+}
+
+void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key)
+{
+	map->key = key;
+	map->name = name;
+	map->still_held = NULL;
+	map->class_idx = 0;
+}
+
+static unsigned int prune_stale(struct held_lock *stack, unsigned int depth);
+
+/* Give back every lent stack whose locks all went elsewhere (see prune_stale()). */
+static void reclaim_stacks(void)
+{
+	for (unsigned int i = 0; i < LOCKDEP_STACKS; i++)
+		if (stacks[i].task && !(stacks[i].depth = prune_stale(stacks[i].held,
+								       stacks[i].depth)))
+			stacks[i].task = NULL;
+}
+
+/* This thread's stack of held locks; with @lend, one is lent if it has none.  NULL: none (or
+ * not tracked: a host thread beyond BOOT_CPUS, or no stack left).  Irqs masked. */
+static struct lock_stack *held_stack(bool lend)
+{
+	unsigned int cpu = (unsigned int)raw_smp_processor_id(), i;
+	struct task_struct *curr = current;
+
+	if (!curr)
+		return cpu < BOOT_CPUS ? &boot_stacks[cpu] : NULL;
+	if (curr->lockdep_slot && stacks[curr->lockdep_slot - 1].task == curr)
+		return &stacks[curr->lockdep_slot - 1];
+	if (!lend)
+		return NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		for (i = 0; i < LOCKDEP_STACKS; i++) {
+			if (!stacks[i].task) {
+				stacks[i].task = curr;
+				stacks[i].depth = 0;
+				curr->lockdep_slot = (unsigned char)(i + 1);
+				return &stacks[i];
+			}
+		}
+		reclaim_stacks();
+	}
+	return NULL;
+}
+
+/* The stack's last lock is gone: give it back. */
+static void put_stack(struct lock_stack *ls)
+{
+	if (ls->depth || ls < stacks || ls >= stacks + LOCKDEP_STACKS)
+		return;
+	((struct task_struct *)ls->task)->lockdep_slot = 0;
+	ls->task = NULL;
+}
+
+/* Once, then the checker is off: v6.10's debug_locks_off() after a table overflow. */
+static void lockdep_off_because(const char *what)
+{
+	if (debug_locks_off_flag)
+		return;
+	debug_locks_off_flag = true;
+	printk(KERN_ERR "BUG: %s too low!\nturning off the locking correctness validator.\n", what);
+	dump_stack();
+}
+
+/* graph_lock held. */
+static unsigned short register_lock_class(struct lockdep_map *map)
+{
+	const void *key = map->key ? map->key : (const void *)map->name;
+	unsigned int i;
+
+	for (i = 1; i <= nr_lock_classes; i++)
+		if (lock_classes[i].key == key)
+			return (unsigned short)i;
+	if (nr_lock_classes == MAX_LOCKDEP_KEYS) {
+		lockdep_off_because("MAX_LOCKDEP_KEYS");
+		return 0;
+	}
+	i = ++nr_lock_classes;
+	lock_classes[i].key = key;
+	lock_classes[i].name = map->name ? map->name : "(unnamed)";
+	lock_classes[i].still_held = map->still_held;
+	if (map->still_held)
+		nr_prunable++;
+	return (unsigned short)i;
+}
+
+static struct lock_list *find_dep(unsigned int from, unsigned int to)
+{
+	for (unsigned int i = 0; i < nr_deps; i++)
+		if (dep_list[i].from == from && dep_list[i].to == to)
+			return &dep_list[i];
+	return NULL;
+}
+
+/* v6.10's print_circular_bug(), for a two-lock cycle: @prev held, @next wanted, and the
+ * recorded next -> prev dependency @back.  One printk per line (each gets its timestamp). */
+static void print_circular_bug(const struct held_lock *prev, unsigned int next_class,
+			       const void *next, unsigned long next_ip, const struct lock_list *back)
+{
+	const char *comm = current ? current->comm : "swapper";
+	const char *pn = lock_classes[prev->class_idx].name, *nn = lock_classes[next_class].name;
+	int pid = current ? current->pid : 0;
+	char at_next[96], at_prev[96], back_to[96], back_from[96];
+
+	nr_reports++;
+	sprint_symbol(at_next, sizeof(at_next), next_ip);
+	sprint_symbol(at_prev, sizeof(at_prev), prev->acquire_ip);
+	sprint_symbol(back_to, sizeof(back_to), back->to_ip);
+	sprint_symbol(back_from, sizeof(back_from), back->from_ip);
+	printk(KERN_WARNING "======================================================\n");
+	printk(KERN_WARNING "WARNING: possible circular locking dependency detected\n");
+	printk(KERN_WARNING "------------------------------------------------------\n");
+	printk(KERN_WARNING "%s/%d is trying to acquire lock:\n", comm, pid);
+	printk(KERN_WARNING "%p (%s), at: %s\n", next, nn, at_next);
+	printk(KERN_WARNING "but task is already holding lock:\n");
+	printk(KERN_WARNING "%p (%s), at: %s\n", prev->instance, pn, at_prev);
+	printk(KERN_WARNING "which lock already depends on the new lock.\n");
+	printk(KERN_WARNING "the existing dependency chain (in reverse order) is:\n");
+	printk(KERN_WARNING "-> #1 (%s): taken at %s\n", pn, back_to);
+	printk(KERN_WARNING "       while holding (%s) taken at %s\n", nn, back_from);
+	printk(KERN_WARNING "-> #0 (%s): taken at %s\n", nn, at_next);
+	printk(KERN_WARNING " Possible unsafe locking scenario:\n");
+	printk(KERN_WARNING "       CPU0                    CPU1\n");
+	printk(KERN_WARNING "       ----                    ----\n");
+	printk(KERN_WARNING "  lock(%s);\n", pn);
+	printk(KERN_WARNING "                               lock(%s);\n", nn);
+	printk(KERN_WARNING "                               lock(%s);\n", pn);
+	printk(KERN_WARNING "  lock(%s);\n", nn);
+	printk(KERN_WARNING " *** DEADLOCK ***\n");
+	printk(KERN_WARNING "stack backtrace:\n");
+	dump_stack();
+}
+
+/* Record prev -> next and check for next -> prev; graph_lock held.  False: a report to print
+ * (in *@back), after graph_lock is dropped. */
+static bool check_prev_add(const struct held_lock *prev, unsigned int next, unsigned long ip,
+			   const struct lock_list **back)
+{
+	unsigned int p = prev->class_idx;
+
+	if (test_dep(deps, next, p) && !test_dep(reported, p, next)) {
+		set_dep(reported, p, next);
+		set_dep(reported, next, p);
+		*back = find_dep(next, p);
+		return false;
+	}
+	if (test_dep(deps, p, next))
+		return true;
+	if (nr_deps == MAX_LOCKDEP_ENTRIES) {
+		lockdep_off_because("MAX_LOCKDEP_ENTRIES");
+		return true;
+	}
+	dep_list[nr_deps++] = (struct lock_list){ .from = (unsigned short)p,
+		.to = (unsigned short)next, .from_ip = prev->acquire_ip, .to_ip = ip };
+	set_dep(deps, p, next);
+	return true;
+}
+
+/* Drop stack entries whose lock another context released (a folio unlocked by I/O end). */
+static unsigned int prune_stale(struct held_lock *stack, unsigned int depth)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < depth; i++) {
+		const struct lock_class *c = &lock_classes[stack[i].class_idx];
+
+		if (c->still_held && !c->still_held(stack[i].instance))
+			continue;
+		stack[j++] = stack[i];
+	}
+	return j;
+}
+
+static void __lock_acquire(struct lockdep_map *map, const void *instance, bool check, bool push,
+			   unsigned long ip)
+{
+	unsigned int cpu = (unsigned int)raw_smp_processor_id() % BOOT_CPUS;
+	const struct held_lock *bad = NULL;
+	const struct lock_list *back = NULL;
+	struct lock_stack *ls;
+	unsigned int d;
+	unsigned long flags;
+
+	if (debug_locks_off_flag || lockdep_recursion[cpu])
+		return;
+	flags = arch_local_irq_save();
+	ls = held_stack(push);
+	if (!ls)
+		goto out;	/* nothing held (a check alone), or not tracked */
+	if (map->class_idx && !ls->depth && push) {
+		/* Nothing held: nothing to check, no table to change (the common case). */
+		ls->held[0] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
+						  .class_idx = map->class_idx };
+		ls->depth = 1;
+		goto out;
+	}
+	lockdep_recursion[cpu] = true;
+	arch_spin_lock(&graph_lock);
+	if (!map->class_idx)
+		map->class_idx = register_lock_class(map);
+	if (!map->class_idx)
+		goto unlock;
+	d = ls->depth;
+	if (nr_prunable)
+		d = ls->depth = prune_stale(ls->held, d);
+	if (check) {
+		for (unsigned int i = 0; i < d; i++) {
+			const struct lock_list *b = NULL;
+
+			if (ls->held[i].class_idx == map->class_idx)
+				continue;	/* same class nested: allowed here */
+			if (!check_prev_add(&ls->held[i], map->class_idx, ip, &b) && !bad) {
+				bad = &ls->held[i];
+				back = b;
+			}
+		}
+	}
+	if (push && lock_classes[map->class_idx].still_held) {
+		for (unsigned int i = 0; i < d; i++)
+			if (ls->held[i].class_idx == map->class_idx)
+				push = false;	/* one entry per such class (lockdep_types.h) */
+	}
+	if (!push)
+		goto unlock;
+	if (d == MAX_LOCK_DEPTH) {
+		lockdep_off_because("MAX_LOCK_DEPTH");
+		goto unlock;
+	}
+	ls->held[d] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
+					  .class_idx = map->class_idx };
+	ls->depth = d + 1;
+unlock:
+	arch_spin_unlock(&graph_lock);
+	if (bad && back)
+		print_circular_bug(bad, map->class_idx, instance, ip, back);
+	put_stack(ls);		/* a stack lent for a check alone, or emptied by the prune */
+	lockdep_recursion[cpu] = false;
+out:
+	arch_local_irq_restore(flags);
+}
+
+void lock_acquire(struct lockdep_map *map, const void *instance, int trylock, unsigned long ip)
+{
+	__lock_acquire(map, instance, !trylock, true, ip);
+}
+
+void lock_check_order(struct lockdep_map *map, const void *instance, unsigned long ip)
+{
+	__lock_acquire(map, instance, true, false, ip);
+}
+
+void lock_release(const void *instance)
+{
+	unsigned int cpu = (unsigned int)raw_smp_processor_id() % BOOT_CPUS;
+	struct lock_stack *ls;
+	unsigned long flags;
+
+	if (debug_locks_off_flag || lockdep_recursion[cpu])
+		return;
+	flags = arch_local_irq_save();
+	ls = held_stack(false);
+	if (ls) {
+		/* Locks are mostly released in reverse order: search from the top. */
+		for (unsigned int i = ls->depth; i-- > 0;) {
+			if (ls->held[i].instance != instance)
+				continue;
+			for (; i + 1 < ls->depth; i++)
+				ls->held[i] = ls->held[i + 1];
+			ls->depth--;
+			put_stack(ls);
+			break;
+		}
+	}
+	arch_local_irq_restore(flags);
+}
+
+bool lock_is_held(const void *instance)
+{
+	unsigned long flags = arch_local_irq_save();
+	struct lock_stack *ls = held_stack(false);
+	bool held = false;
+
+	for (unsigned int i = 0; ls && i < ls->depth; i++)
+		if (ls->held[i].instance == instance)
+			held = true;
+	arch_local_irq_restore(flags);
+	return held;
+}
+
+unsigned long lockdep_nr_reports(void)
+{
+	return nr_reports;
+}
+
+unsigned int lockdep_nr_classes(void)
+{
+	return nr_lock_classes;
+}
+
+unsigned int lockdep_nr_dependencies(void)
+{
+	return nr_deps;
+}
+
+/* The first lines of v6.10's /proc/lockdep_stats (kernel/locking/lockdep_proc.c's format);
+ * its "dynamic-keys:" line is left out: tinymm has no lockdep_register_key(). */
+static int cmd_lockdep(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	kprintf(" lock-classes:                  %11u [max: %u]\n", nr_lock_classes,
+		MAX_LOCKDEP_KEYS);
+	kprintf(" direct dependencies:           %11u [max: %u]\n", nr_deps, MAX_LOCKDEP_ENTRIES);
+	if (debug_locks_off_flag)
+		kprintf(" debug_locks:                   %11u\n", 0);
+	return 0;
+}
+SHELL_COMMAND(lockdep, "", "lock classes and direct dependencies, as /proc/lockdep_stats",
+	      cmd_lockdep);
