@@ -227,6 +227,9 @@ static inline void expand(struct zone *z, struct page *page, unsigned long pfn, 
 	}
 }
 
+/* A free block back on the lists as it is: its buddy is known not to be free; zone->lock held. */
+void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct zone *z,
+			     unsigned int order, int mt);
 void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, unsigned int high,
 			 int mt);
 struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt);

@@ -184,8 +184,8 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
 }
 
 /* A free block back on the lists as it is: its buddy is known not to be free (the split case). */
-static void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct zone *z,
-				    unsigned int order, int mt)
+void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct zone *z,
+			     unsigned int order, int mt)
 {
 	(void)pfn;
 	z->free_pages += 1UL << order;
@@ -616,122 +616,4 @@ void free_pages_exact(void *virt, size_t size)
 
 	for (unsigned long i = 0; i < (size + PAGE_SIZE - 1) >> PAGE_SHIFT; i++)
 		__free_pages(page + i, 0);
-}
-
-/* ---- taking blocks out of the free lists for a while (page reporting, HWPoison) ---- */
-
-/*
- * Take the free block headed by @page (order @order) off its list without allocating it: it stays
- * out until __putback_isolated_page().  zone->lock held.  v6.10's __isolate_free_page(): as if
- * it were allocated, the zone must stay above its min watermark (a high-order check emulated by a
- * raised order-0 mark: the block is known to exist), else 0 and nothing changes; a block of at
- * least half a pageblock turns its pageblock(s) MIGRATE_MOVABLE, free neighbours moved along
- * (every tinymm migratetype is mergeable).  Returns the frames taken.
- */
-unsigned long __isolate_free_page(struct page *page, unsigned int order)
-{
-	struct zone *z = page_zone(page);
-	unsigned long pfn = page_to_pfn(page);
-
-	VM_BUG_ON_PAGE(!PageBuddy(page) || buddy_order(page) != order, page);
-	lockdep_assert_held(&z->lock);
-	if (z->free_pages <= z->_watermark[WMARK_MIN] + (1UL << order))
-		return 0;
-	del_page_from_free_list(page, z, order, pageblock_mt(z, pfn));
-	z->free_pages -= 1UL << order;
-	if (order + 1 >= pageblock_order) {
-		for (unsigned long p = pfn; p < pfn + (1UL << order); p += pageblock_nr_pages) {
-			int mt = pageblock_mt(z, p);
-			if (mt != MIGRATE_MOVABLE)
-				move_freepages_block(z, p, mt, MIGRATE_MOVABLE);
-		}
-	}
-	return 1UL << order;
-}
-
-/*
- * Return an isolated block to the free lists: v6.10's __free_one_page() with
- * FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL (merged as any free, at the tail of its list, reporting
- * not told again).  @reported marks it PG_reported if it did not merge (v6.10's
- * page_reporting_drain: a merged block is a new, unreported one).  zone->lock held.
- */
-void __putback_isolated_page(struct page *page, unsigned int order, bool reported)
-{
-	struct zone *z = page_zone(page);
-	unsigned long pfn = page_to_pfn(page);
-
-	lockdep_assert_held(&z->lock);
-	__free_one_page(page, pfn, z, order, pageblock_mt(z, pfn),
-			FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL);
-	/* A poisoned frame marked while out was freed around: then @page may be no head now. */
-	if (reported && PageBuddy(page) && buddy_order(page) == order)
-		__SetPageReported(page);
-}
-
-/*
- * Keep one frame out of the allocator for good (HWPoison): split the free block holding it,
- * return every other piece, leave the frame off every list.  true if the frame was free and is
- * now taken; false if it is not in a free block.  v6.10: take_page_off_buddy().
- */
-bool take_page_off_buddy(struct page *page)
-{
-	struct zone *z = page_zone(page);
-	unsigned long pfn = page_to_pfn(page), flags;
-	bool taken = false;
-
-	drain_all_pages(z);	/* the frame may sit on a per-CPU list */
-	spin_lock_irqsave(&z->lock, flags);
-	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
-		unsigned long head_pfn = pfn & ~((1UL << order) - 1);
-		struct page *head = pfn_to_page(head_pfn);
-		if (!head || !PageBuddy(head) || buddy_order(head) < order)
-			continue;
-		unsigned int o = buddy_order(head);
-		int mt = pageblock_mt(z, head_pfn);
-		del_page_from_free_list(head, z, o, mt);
-		z->free_pages -= 1UL << o;
-		/* Give back the halves that do not hold @pfn, from the largest down. */
-		while (o) {
-			o--;
-			unsigned long half = head_pfn + (1UL << o);
-			if (pfn >= half) {
-				__free_one_page_nomerge(head, head_pfn, z, o, mt);
-				head_pfn = half;
-				head = pfn_to_page(half);
-			} else {
-				__free_one_page_nomerge(pfn_to_page(half), half, z, o, mt);
-			}
-		}
-		taken = true;
-		break;
-	}
-	spin_unlock_irqrestore(&z->lock, flags);
-	return taken;
-}
-
-/*
- * Undo take_page_off_buddy() for an unpoisoned frame (v6.10's put_page_back_buddy()): drop the
- * reference memory_failure() held (a frame the free path set aside holds none), clear
- * PG_hwpoison and the mark in ->private, and free the frame, merging it with its free buddies.
- * false if someone else holds a reference (the frame is left as it is).  v6.10 clears the flag
- * after the free under the zone lock; tinymm clears it first, so no free block ever holds a
- * PG_hwpoison frame (buddy_check()), still under the lock.
- */
-bool put_page_back_buddy(struct page *page)
-{
-	struct zone *z = page_zone(page);
-	unsigned long pfn = page_to_pfn(page), flags;
-	bool ret = false;
-
-	spin_lock_irqsave(&z->lock, flags);
-	if (atomic_read(&page->_refcount) <= 1 && TestClearPageHWPoison(page)) {
-		atomic_set(&page->_refcount, 0);
-		page->private = 0;
-		if (page_poisoning_enabled)	/* the fill a free frame must hold */
-			kernel_poison_pages(page, 1);
-		__free_one_page(page, pfn, z, 0, pageblock_mt(z, pfn), FPI_NONE);
-		ret = true;
-	}
-	spin_unlock_irqrestore(&z->lock, flags);
-	return ret;
 }

@@ -88,7 +88,7 @@
 #define PF_USED_BY_idle		"-"
 #define PF_USED_BY_arch_2	"-"
 #define PF_USED_BY_arch_3	"-"
-#define PF_USED_BY_reported	"mm/page_alloc.c"
+#define PF_USED_BY_reported	"mm/page_isolation.c"
 #define PF_USED_BY_has_hwpoisoned "mm/memory-failure.c"
 #define PF_USED_BY_large_rmappable "mm/page_alloc.c"
 

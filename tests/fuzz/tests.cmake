@@ -114,7 +114,7 @@ function(add_mm_fuzzer what cov fast)
 endfunction()
 
 # The page allocator; the checker walks every frame after every operation: 85% of the time at -O1.
-add_mm_fuzzer(buddy "mm/(page_alloc|pcp|mm_init)" "mm/(buddy_check|memmap)")
+add_mm_fuzzer(buddy "mm/(page_alloc|page_alloc_fast|page_isolation|pcp|mm_init)" "mm/(buddy_check|memmap)")
 
 # Seed 1, no corpus: 1400 inputs of up to 600 bytes, each at least 160 operations (about 190 on
 # average), and at least 200000 operations in all, counted by the fuzzer itself: about 25 s.  A failed check or a sanitizer report
