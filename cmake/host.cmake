@@ -68,30 +68,13 @@ include(${CMAKE_SOURCE_DIR}/tests/qemu/tests.cmake)
 include(${CMAKE_SOURCE_DIR}/tests/fuzz/tests.cmake OPTIONAL)
 
 # docs/page-flags.rst held to the code (tests/host/pageflags_doc_test.c).  Its second input,
-# tinymm_functions.txt, lists every function tinymm defines: nm of the portable objects (shim.c
-# left out), the static inlines of include/tinymm/*.h after the preprocessor has generated the
-# page-flag accessors, and every definition at column 0 in the C sources, arch/ included.
-file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/tinymm_functions.sh CONTENT [=[
-set -e
-lib=$1 cc=$2 src=$3 out=$4
-{
-  nm -A --defined-only "$lib" | awk '$1 !~ /:shim\.c\.o:/ && $2 ~ /^[TtWi]$/ { print $3 }'
-  for h in "$src"/include/tinymm/*.h; do printf '#include "%s"\n' "$h"; done |
-    "$cc" -E -DTINYMM_HOST=1 -D_POSIX_C_SOURCE=200809L -I"$src/include" -I"$src/tests/host/include" -x c - |
-    perl -ne 'BEGIN { $inc = shift } if (/^# \d+ "([^"]*)"/) { $keep = index($1, $inc) == 0; next } print if $keep' "$src/include/tinymm/" |
-    perl -0777 -ne 'print "$1\n" while /\bstatic\s+inline\s+[^;{}()=]*?\b(\w+)\s*\([^;{}]*\)\s*\{/g'
-  find "$src/arch" "$src/boot" "$src/kernel" "$src/mm" "$src/lib" "$src/block" "$src/drivers" "$src/include" -name '*.[ch]' |
-    xargs perl -0777 -ne 'print "$1\n" while /^[A-Za-z_][\w \t*]*?[ \t*](\w+)\s*\([^;{}]*\)\s*\{/mg'
-} | sort -u > "$out.tmp"
-test -s "$out.tmp"
-mv "$out.tmp" "$out"
-]=] @ONLY)
+# tinymm_functions.txt, lists every function tinymm defines (tests/host/tinymm_functions.sh).
 file(GLOB_RECURSE TINYMM_ALL_SRCS CONFIGURE_DEPENDS arch/*.[ch] boot/*.[ch] kernel/*.[ch] mm/*.[ch]
   lib/*.[ch] block/*.[ch] drivers/*.[ch] include/*.h)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/tinymm_functions.txt
-  COMMAND sh ${CMAKE_BINARY_DIR}/tinymm_functions.sh $<TARGET_FILE:host_kernel> ${CMAKE_C_COMPILER}
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/host/tinymm_functions.sh $<TARGET_FILE:host_kernel> ${CMAKE_C_COMPILER}
     ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/tinymm_functions.txt
-  DEPENDS host_kernel ${CMAKE_BINARY_DIR}/tinymm_functions.sh ${TINYMM_ALL_SRCS}
+  DEPENDS host_kernel ${CMAKE_SOURCE_DIR}/tests/host/tinymm_functions.sh ${TINYMM_ALL_SRCS}
   COMMENT "Listing tinymm's functions for pageflags_doc_test" VERBATIM)
 add_custom_target(tinymm_functions ALL DEPENDS ${CMAKE_BINARY_DIR}/tinymm_functions.txt)
 add_executable(pageflags_doc_test tests/host/pageflags_doc_test.c)

@@ -10,4 +10,4 @@ qemu-system-riscv32 -M virt,dumpdtb=riscv32-96M.dtb -bios none -m 96M -nographic
 for f in arm-96M arm-512M riscv64-512M riscv32-96M; do
   [ -s "$f.dtb" ] || { echo "dump_qemu_dtbs: QEMU made no $f.dtb" >&2; exit 1; }
 done
-echo "dump_qemu_dtbs: $(ls | tr '\n' ' ')"
+echo "dump_qemu_dtbs: $(printf '%s ' *.dtb)"

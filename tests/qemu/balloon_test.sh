@@ -14,8 +14,8 @@
 # Both then type `memhog 400` again, which must succeed (the memory the host discarded is
 # usable and reads back what is written), and `poweroff 0`: exit status 0.
 # The figures are printed: balloon_test: <board> <mode>: RSS ... MiB -> lowest ... MiB ...
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+tm_init balloon_test
 board="" mode="" mem=512M window=15 drop=300
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -24,64 +24,25 @@ while [ $# -gt 0 ]; do
     --mem) mem=$2; shift 2 ;;
     --window) window=$2; shift 2 ;;
     --drop) drop=$2; shift 2 ;;
-    *) echo "balloon_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
 case "$mode" in
-  reporting) qemu=(-- -device virtio-balloon-device,free-page-reporting=on) ;;
+  reporting) qemu=(-- -device "virtio-balloon-device,free-page-reporting=on") ;;
   nodevice) qemu=() ;;
-  *) echo "balloon_test: unknown mode '$mode'" >&2; exit 2 ;;
+  *) tm_usage "unknown mode '$mode'" ;;
 esac
 
-dir=$(mktemp -d)
-pid=""
-cleanup() {
-  # Only the QEMU this script started, by its pid.
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  exec 3>&- 2>/dev/null
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() {
-  tr -d '\r' <"$dir/raw"
-  echo "balloon_test: FAIL: $*"
-  exit 1
-}
-
-# The console's input is a FIFO held open read-write here (so opening it never blocks and QEMU
-# never sees end-of-file); what we type goes in through fd 3.
-mkfifo "$dir/in" || { echo "balloon_test: cannot make a FIFO"; exit 1; }
-exec 3<>"$dir/in"
-"$top/tools/run" --board "$board" --mem "$mem" "${qemu[@]}" <&3 >"$dir/raw" 2>&1 &
-pid=$!
-# tools/run execs QEMU, so $! is QEMU itself; if a wrapper ever stays in between, take its
-# qemu-system-* child.
-qpid=""
-for _ in $(seq 1 100); do
-  kill -0 "$pid" 2>/dev/null || fail "QEMU exited at start-up"
-  for p in "$pid" $(ps -o pid= --ppid "$pid" 2>/dev/null); do
-    case "$(cat "/proc/$p/comm" 2>/dev/null)" in qemu-system*) qpid=$p ;; esac
-  done
-  [ -n "$qpid" ] && break
-  sleep 0.1
-done
-[ -n "$qpid" ] || fail "no qemu-system process found under pid $pid"
-
+dir=$(mktemp -d) TM_RMDIR=1
+fail() { tm_fail "$@"; }
+tm_boot "$dir" --board "$board" --mem "$mem" "${qemu[@]}"
+qpid=$(tm_qemu_pid) || exit 1
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$qpid/status" 2>/dev/null; }
-lines() { tr -d '\r' <"$dir/raw" | grep -Ec -- "$1"; }
-# wait_for REGEX COUNT SECONDS: until COUNT lines match (QEMU still running), else fail.
-wait_for() {
-  local end=$((SECONDS + $3))
-  while [ "$(lines "$1")" -lt "$2" ]; do
-    kill -0 "$qpid" 2>/dev/null || fail "QEMU exited while waiting for '$1'"
-    [ $SECONDS -lt $end ] || fail "no '$1' within $3 s"
-    sleep 0.05
-  done
-}
+lines() { tm_count "$1"; }
+wait_for() { tm_wait "$@"; }
 now_ms() { date +%s%3N; }
 
-wait_for '^tinymm> $' 1 20
-printf 'memhog 400\r' >&3
+tm_type 'memhog 400'
 # The baseline is the RSS memhog built up: its peak, sampled while it runs, or the value at its
 # `freed` line if higher.  Not just the latter: memhog frees block by block after checking each,
 # and on a loaded host that can take longer than the reporting worker's 2 s delay, so passes may
@@ -116,23 +77,14 @@ fell=$(( (base - low) / 1024 ))
 figure="RSS peak $((peak / 1024)) MiB, $((at_line / 1024)) MiB at 'memhog: freed' -> lowest $((low / 1024)) MiB"
 figure="$figure after $((low_ms / 1000)).$(( low_ms % 1000 / 100 )) s (fell $fell MiB, needed $drop within $window s)"
 echo "balloon_test: $board $mode: $figure"
-printf 'reporting\r' >&3
-printf 'memhog 400\r' >&3
+tm_type reporting
+tm_type 'memhog 400'
 wait_for '^memhog: (freed 400 MiB|.*wrong|only )' 2 30
 after=$(rss_kib)
-printf 'poweroff 0\r' >&3
-for _ in $(seq 1 100); do
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && fail "no power-off within 10 s"
-wait "$pid"
-rc=$?
-pid=""
-tr -d '\r' <"$dir/raw"
-out=$(tr -d '\r' <"$dir/raw")
+TM_TIMEOUT=10 tm_poweroff 0
+tm_console
+out=$(tm_console)
 echo "balloon_test: $board $mode: $figure; RSS after the second memhog $((after / 1024)) MiB"
-[ "$rc" = 0 ] || fail "exit status $rc, expected 0"
 [ "$(lines '^memhog: freed 400 MiB$')" = 2 ] || fail "the second memhog 400 failed: the memory is not usable"
 ! grep -Eq -- 'BUG|panic|Unhandled|Bad page|timed out|device error|reads back wrong' <<<"$out" ||
   fail "an error line was printed"

@@ -7,7 +7,7 @@ set(BLK_TEST ${CMAKE_SOURCE_DIR}/tests/qemu/blk_test.sh)
 set(BLK_LOG "^\\[ *[0-9]+\\.[0-9]{6}\\] ")
 
 function(blk_test name)
-  add_test(NAME ${name} COMMAND ${BLK_TEST} --check ${CHECK} --dir ${CMAKE_BINARY_DIR}/blk/${name} ${ARGN})
+  add_test(NAME ${name} COMMAND ${BLK_TEST} --dir ${CMAKE_BINARY_DIR}/blk/${name} ${ARGN})
   set_tests_properties(${name} PROPERTIES TIMEOUT 90 LABELS qemu)
 endfunction()
 

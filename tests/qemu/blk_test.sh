@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # blk_test.sh - a virtio-blk boot test with disk images made on the host (tests/qemu/blk.cmake).
-#   blk_test.sh --check BOOT_CHECK --dir DIR [--img NAME:SIZE:LABEL]... [--hexcheck N:IMG:OFF:LEN]...
+#   blk_test.sh --dir DIR [--img NAME:SIZE:LABEL]... [--hexcheck N:IMG:OFF:LEN]...
 #               -- [boot_check.sh options...]
 # --img makes DIR/NAME, SIZE bytes (suffix K or M): LABEL ("tinymm disk <LABEL>" and its offset
 #   every 512 bytes, so each sector of each image is distinct) followed by bytes from a
@@ -8,20 +8,20 @@
 # @DIR@ in the boot_check options is replaced by DIR.
 # --hexcheck: the output of the run's N-th `blk read` command (counting from 1) must be
 #   exactly `hexdump -C -v -s OFF -n LEN DIR/IMG`.
-set -uo pipefail
-check="" dir="" imgs=() hex=()
+. "$(dirname "$0")/lib.sh"
+tm_init blk_test
+check=$TM_CHECK dir="" imgs=() hex=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --img) imgs+=("$2"); shift 2 ;;
     --hexcheck) hex+=("$2"); shift 2 ;;
     --) shift; break ;;
-    *) echo "blk_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-fail() { echo "blk_test: FAIL: $*"; exit 1; }
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+fail() { tm_fail "$@"; }
+tm_fresh_dir "$dir"
 for spec in "${imgs[@]}"; do
   IFS=: read -r name size label <<<"$spec"
   python3 - "$dir/$name" "$size" "$label" <<'PY' || fail "cannot make image $name"

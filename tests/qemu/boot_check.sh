@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # boot_check.sh - boot one tinymm image under QEMU and check what it printed and how it exited.
 #   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
-#                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--timeout S]
+#                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--ktap] [--timeout S]
 #                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]... [--irqsoff]
 # --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
 # QEMU holds it back until the UART can take it, so none of it is lost.
@@ -9,9 +9,12 @@
 # --irqsoff: the irqsoff-tracer build, tracer on, under -icount (tools/run --irqsoff).
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu=""
+# --ktap: the console holds a KTAP run that passed (tests/qemu/lib.sh, tm_ktap): the header, no
+# "not ok" case, "# totals: pass:N fail:0 skip:0" with N > 0.
+. "$(dirname "$0")/lib.sh"
+tm_init boot_check
+top=$TM_TOP
+board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu="" ktap=0
 expect=() reject=() disks=() irqsoff=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -23,12 +26,13 @@ while [ $# -gt 0 ]; do
     --expect) expect+=("$2"); shift 2 ;;
     --reject) reject+=("$2"); shift 2 ;;
     --memcheck) memcheck=1; shift ;;
+    --ktap) ktap=1; shift ;;
     --input) input=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --qemu) qemu=$2; shift 2 ;;
     --disk) disks+=(--disk "$2"); shift 2 ;;
     --irqsoff) irqsoff=(--irqsoff); shift ;;
-    *) echo "boot_check: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
 out=$(mktemp)
@@ -56,7 +60,7 @@ feed | timeout --foreground -k 2 "$timeout" "$top/tools/run" "${args[@]}" >"$raw
 rc=${PIPESTATUS[1]}
 tr -d '\r' <"$raw" >"$out"
 cat "$out"
-fail() { echo "boot_check: FAIL: $*"; exit 1; }
+fail() { tm_fail "$@"; }
 
 [ "$rc" = 124 ] && fail "no power-off within ${timeout}s (hang)"
 if [ "$status" = nonzero ]; then
@@ -70,10 +74,9 @@ done
 for re in "${reject[@]}"; do
   ! grep -Eq -- "$re" "$out" || fail "a line matches what must not appear: $re"
 done
+[ "$ktap" = 1 ] && tm_ktap "$(cat "$out")"
 if [ "$memcheck" = 1 ]; then
-  case "$mem" in
-    *G) want=$(( ${mem%G} << 30 )) ;; *M) want=$(( ${mem%M} << 20 )) ;; *) want=$(( mem << 20 )) ;;
-  esac
+  want=$(tm_bytes "$mem")
   total=0 usable=0
   while read -r lo hi type; do
     size=$(( 16#$hi - 16#$lo + 1 ))

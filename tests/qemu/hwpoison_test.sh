@@ -21,64 +21,29 @@
 #   7. `poweroff 0`: status 0, no kernel complaint, and the disk image is the original (the lost
 #      write never reached it).
 # DIR keeps disk.img and console.txt.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-dir="" board="" free="" mem=256M timeout=60
+. "$(dirname "$0")/lib.sh"
+tm_init hwpoison_test
+dir="" board="" free="" mem=256M
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
     --free) free=$2; shift 2 ;;
     --mem) mem=$2; shift 2 ;;
-    --timeout) timeout=$2; shift 2 ;;
-    *) echo "hwpoison_test: unknown option $1" >&2; exit 2 ;;
+    --timeout) TM_TIMEOUT=$2; shift 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-[ -n "$dir" ] && [ -n "$board" ] && [ -n "$free" ] ||
-  { echo "hwpoison_test: --dir, --board and --free are needed" >&2; exit 2; }
-rm -rf "$dir" && mkdir -p "$dir" || { echo "hwpoison_test: cannot make $dir" >&2; exit 1; }
-img=$dir/disk.img size=$((1024 * 1024)) qemu_pid=""
-
-finish() {
-  # Stop only the QEMU this script started, by its pid.
-  [ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
-  exec 3>&- 2>/dev/null
-  tr -d '\r' <"$dir/raw" >"$dir/console.txt" 2>/dev/null
-}
-trap finish EXIT
-fail() {
-  tr -d '\r' <"$dir/raw" 2>/dev/null | tail -40
-  echo "hwpoison_test: $board: FAIL: $*"
-  exit 1
-}
-
-python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(23).randbytes(int(sys.argv[2])))' \
-  "$img" $size || fail "cannot make the image"
+[ -n "$dir" ] && [ -n "$board" ] && [ -n "$free" ] || tm_usage "--dir, --board and --free are needed"
+tm_init "hwpoison_test: $board"
+tm_fresh_dir "$dir"
+img=$dir/disk.img size=$((1024 * 1024))
+tm_mkimg "$img" $size 23
 image_sha=$(sha256sum "$img" | cut -d' ' -f1)
-
-# The console reads a FIFO this script holds open read-write (QEMU never sees end-of-file).
-mkfifo "$dir/in" || fail "cannot make a FIFO"
-exec 3<>"$dir/in"
-"$top/tools/run" --board "$board" --mem "$mem" --disk "$img" \
-  --append "tinymm.dirty_expire_ms=600000" <&3 >"$dir/raw" 2>&1 &
-qemu_pid=$!
-
-nprompts() { tr -d '\r' <"$dir/raw" | grep -o 'tinymm> ' | wc -l; }
-# cmd TEXT: type it, wait for the next prompt; $out is what it printed, log lines included.
-cmd() {
-  local before deadline
-  before=$(nprompts)
-  printf '%s\r' "$1" >&3
-  deadline=$((SECONDS + timeout))
-  while [ "$(nprompts)" -le "$before" ]; do
-    kill -0 "$qemu_pid" 2>/dev/null || fail "QEMU exited during '$1'"
-    [ $SECONDS -lt $deadline ] || fail "no prompt after '$1' within ${timeout}s"
-    sleep 0.05
-  done
-  out=$(tr -d '\r' <"$dir/raw" | awk -v RS='tinymm> ' -v k=$((before + 1)) 'NR == k { print; exit }' | sed 1d)
-  printf 'hwpoison_test: > %s\n%s\n' "$1" "$out" >&2
-}
-has() { printf '%s\n' "$out" | grep -Eq -- "$1"; }
+tm_boot "$dir" --board "$board" --mem "$mem" --disk "$img" --append "tinymm.dirty_expire_ms=600000"
+fail() { tm_fail "$@"; }
+cmd() { tm_cmd "$1"; }
+has() { tm_out_has "$1"; }
 want() { has "$1" || fail "after '$2': no line matching '$1'"; }
 # Log lines carry a timestamp; the text after it is what v6.10 prints.
 want_log() { want "^\[ *[0-9]+\.[0-9]{6}\] $1$" "$2"; }
@@ -91,13 +56,6 @@ corrupted_kb() {
   printf '%s\n' "$out" | sed -En 's/^HardwareCorrupted: +([0-9]+) kB$/\1/p'
 }
 stat_of() { printf '%s\n' "$out" | sed -En "s/^node0 $1 ([0-9]+)$/\1/p"; }
-
-for _ in $(seq 1 400); do
-  grep -q 'tinymm> ' "$dir/raw" 2>/dev/null && break
-  kill -0 "$qemu_pid" 2>/dev/null || fail "QEMU exited at start-up"
-  sleep 0.05
-done
-grep -q 'tinymm> ' "$dir/raw" || fail "no shell prompt within 20 s"
 
 # 1. Cached, page 3 dirty.
 cmd "blk sha256 vda 0 $size"
@@ -175,16 +133,7 @@ want "^$free: free buddy page: Recovered \(free page, hardware\)$" "hwpoison lis
 want "^$S: clean LRU page: Recovered \(page-cache page, software\)$" "hwpoison list"
 
 # 7. Off; the disk never saw the lost write.
-printf 'poweroff 0\r' >&3
-deadline=$((SECONDS + timeout))
-while kill -0 "$qemu_pid" 2>/dev/null; do
-  [ $SECONDS -lt $deadline ] || fail "no power-off within ${timeout}s"
-  sleep 0.05
-done
-wait "$qemu_pid"
-rc=$?
-qemu_pid=""
-[ "$rc" = 0 ] || fail "exit status $rc"
-! tr -d '\r' <"$dir/raw" | grep -Eq 'BUG|Bad page|WARNING:|panic|Unhandled' || fail "the kernel complained"
+tm_poweroff 0
+tm_no_complaints "$(tm_console)"
 [ "$(sha256sum "$img" | cut -d' ' -f1)" = "$image_sha" ] || fail "the disk image changed"
 echo "hwpoison_test: $board: clean $P and dirty $Q recovered, read back from the disk, unpoisoned; inject-hw $free disabled unpoison"

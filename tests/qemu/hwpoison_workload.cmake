@@ -11,7 +11,7 @@ set(HWPOISON_WORKLOAD_POISONS 200)
 set(seed 19001)
 foreach(b ${TINYMM_BOARDS})
   set(dir ${CMAKE_BINARY_DIR}/hwpoison-workload/${b})
-  add_test(NAME ${b}.hwpoison.workload COMMAND ${HWPOISON_WORKLOAD_TEST} --check ${CHECK}
+  add_test(NAME ${b}.hwpoison.workload COMMAND ${HWPOISON_WORKLOAD_TEST}
     --dir ${dir} --board ${b} --mode run --ops ${HWPOISON_WORKLOAD_OPS} --seed ${seed}
     --poisons ${HWPOISON_WORKLOAD_POISONS})
   set_tests_properties(${b}.hwpoison.workload PROPERTIES TIMEOUT 150 LABELS qemu

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hwpoison_workload_test.sh - HWPoison under a read/write workload, checked from the host
 # (tests/qemu/hwpoison_workload.cmake; docs/hwpoison.md, "Host-checked workload").
-#   hwpoison_workload_test.sh --check BOOT_CHECK --dir DIR --board B --mode run
+#   hwpoison_workload_test.sh --dir DIR --board B --mode run
 #       --ops N --seed S --poisons P [--mem M] [--timeout T]
 #   hwpoison_workload_test.sh --dir DIR --mode detects-corruption
 # run: an 8 MiB disk image of seeded random bytes (tests/qemu/hwpoison_workload_helper.py image:
@@ -19,11 +19,11 @@
 # detects-corruption: on the files DIR points at (the run is its CTest fixture), the helper must
 #   pass on them untouched and fail on each of: one image byte flipped outside every lost range,
 #   the wrong seed, a read mismatch line outside every lost range.
-set -uo pipefail
-check="" dir="" board="" mode="" ops="" seed="" poisons="" mem=32M timeout=120
+. "$(dirname "$0")/lib.sh"
+tm_init hwpoison_workload_test
+check=$TM_CHECK dir="" board="" mode="" ops="" seed="" poisons="" mem=32M timeout=120
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
     --mode) mode=$2; shift 2 ;;
@@ -32,12 +32,12 @@ while [ $# -gt 0 ]; do
     --poisons) poisons=$2; shift 2 ;;
     --mem) mem=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
-    *) echo "hwpoison_workload_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
+here=$TM_QEMU
 helper=$here/hwpoison_workload_helper.py
-fail() { echo "hwpoison_workload_test: FAIL: $*"; exit 1; }
+fail() { tm_fail "$@"; }
 size=$((8 * 1024 * 1024))
 
 case "$mode" in

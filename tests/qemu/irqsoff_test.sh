@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # irqsoff_test.sh - the irqsoff tracer under a real workload, checked from the host
 # (tests/qemu/irqsoff.cmake; docs/irqsoff.md).
-#   irqsoff_test.sh --check BOOT_CHECK --dir DIR --board B
+#   irqsoff_test.sh --dir DIR --board B
 # Boots build/<board>-irqsoff with the tracer on (tools/run --irqsoff: -icount shift=0) and runs
 # `make bench`'s scenario (the `bench` command) and a page-cache read of a seeded 4 MiB disk
 # (`blk sha256`, compared with the host's digest), then checks:
@@ -12,27 +12,26 @@
 #  - `irqsoff top` has a section begun by the hardware's mask at interrupt entry (the arch hook:
 #    riscv_trap_entry / vec_irq), one of the page allocator's and one of the page cache's;
 #  - after `irqsoff reset`, `irqsoff` prints a max below the first one: the reset forgot it.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-check="" dir="" board=""
+. "$(dirname "$0")/lib.sh"
+tm_init irqsoff_test
+top=$TM_TOP
+check=$TM_CHECK dir="" board=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
-    *) echo "irqsoff_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-fail() { echo "irqsoff_test: FAIL: $*"; exit 1; }
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+fail() { tm_fail "$@"; }
+tm_fresh_dir "$dir"
 img=$dir/disk.img
 elf=$top/build/$board-irqsoff/tinymm.elf
 [ -f "$elf" ] || fail "no tracer build at $elf (cmake --build --preset $board-irqsoff)"
 # shellcheck source=/dev/null
 . "$top/board/$board/qemu.conf"
 
-python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(28).randbytes(4 << 20))' \
-  "$img" || fail "cannot make the image"
+tm_mkimg "$img" $((4 << 20)) 28
 want=$(sha256sum "$img" | cut -d' ' -f1)
 run="bench; blk sha256 vda 0 4194304; irqsoff; irqsoff top 64; irqsoff reset; irqsoff"
 out=$("$check" --board "$board" --irqsoff --disk "$img" --append "tinymm.run=$run" --timeout 120) ||

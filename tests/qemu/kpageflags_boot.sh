@@ -8,8 +8,9 @@
 # one is; pagemap.py's totals count RAM/4K pages in RAM and FIRST NOPAGE holes below it; the PNG
 # map is made, is a PNG of the size its layout gives, and shows the kernel's first frame reserved.
 # DIR (default: a temporary one) keeps <board>.log, <board>.bin, <board>.txt and <board>.png.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+tm_init kpageflags_boot
+top=$TM_TOP
 board="" pfn="" mem=256M out="" timeout=50
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -18,19 +19,17 @@ while [ $# -gt 0 ]; do
     --mem) mem=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
-    *) echo "kpageflags_boot: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-fail() { echo "kpageflags_boot: FAIL: $*"; exit 1; }
+fail() { tm_fail "$@"; }
 [ -n "$board" ] && [ -n "$pfn" ] || { echo "usage: kpageflags_boot.sh --board B --pfn FIRST [--mem M] [--out DIR]" >&2; exit 2; }
 if [ -z "$out" ]; then
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
-case "$mem" in
-  *G) bytes=$(( ${mem%G} << 30 )) ;; *M) bytes=$(( ${mem%M} << 20 )) ;; *) bytes=$(( mem << 20 )) ;;
-esac
+bytes=$(tm_bytes "$mem")
 pages=$(( bytes >> 12 )) first=$(( pfn ))
 log=$out/$board.log bin=$out/$board.bin
 

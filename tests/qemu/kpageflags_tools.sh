@@ -3,13 +3,15 @@
 # (tests/host/data/kpageflags-rv32.log: an RV32 boot running `kpageflags 0x7fff8 16` and
 # `kpageflags 0x80034 4`, CR LF line ends, timestamps and other commands around the frames).
 # Checks the binary file byte for byte, every error exit, page-types' table text and the PNG.
-set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+tm_init kpageflags_tools
+set -e
+top=$TM_TOP
 extract=$top/tools/kpageflags-extract pagemap=$top/tools/pagemap.py
 log=$top/tests/host/data/kpageflags-rv32.log
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "kpageflags_tools: FAIL: $*"; exit 1; }
+fail() { tm_fail "$@"; }
 
 # 1. The file: one u64 per pfn from 0 to 0x80037; NOPAGE wherever no frame spoke.
 "$extract" "$log" "$work/kpf.bin" || fail "extract exited $?"

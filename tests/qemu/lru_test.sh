@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lru_test.sh - the LRU lists over a real virtio disk, checked from the host (tests/qemu/lru.cmake).
-#   lru_test.sh --check BOOT_CHECK --dir DIR --board B
+#   lru_test.sh --dir DIR --board B
 # A 1 MiB disk (256 pages) is read whole three times through `blk sha256`, with `lru` (which
 # drains the batches, so the counts after it are exact), `vmstat` and `meminfo` before and after
 # each pass.  v6.10's two-touch rule says:
@@ -11,21 +11,20 @@
 # Also: pgpgin grows by exactly the disk's 1024 KiB in pass 1 and not at all after; meminfo's
 # Active(file)/Inactive(file) are vmstat's counts x 4 kB; every vmstat line is `name value`
 # and Linux's names are all there.
-set -uo pipefail
-check="" dir="" board=""
+. "$(dirname "$0")/lib.sh"
+tm_init lru_test
+check=$TM_CHECK dir="" board=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
-    *) echo "lru_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-fail() { echo "lru_test: FAIL: $*"; exit 1; }
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+fail() { tm_fail "$@"; }
+tm_fresh_dir "$dir"
 img=$dir/disk.img
-python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(17).randbytes(1 << 20))' "$img" ||
-  fail "cannot make the image"
+tm_mkimg "$img" $((1 << 20)) 17
 
 snap="lru; vmstat; meminfo"
 run="$snap; blk sha256 vda 0 1048576; $snap; blk sha256 vda 0 1048576; $snap; blk sha256 vda 0 1048576; $snap"

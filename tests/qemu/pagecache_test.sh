@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pagecache_test.sh - the page cache over a real virtio disk, checked from the host
 # (tests/qemu/pagecache.cmake).
-#   pagecache_test.sh --check BOOT_CHECK --dir DIR --board B --mode integrity|readahead|eio [--blkdebug CFG]
+#   pagecache_test.sh --dir DIR --board B --mode integrity|readahead|eio [--blkdebug CFG]
 # integrity: a seeded random image of 3 MiB + 1234 bytes; `blk sha256` of aligned, unaligned,
 #   folio-crossing ranges, the partial last page and the whole disk, each compared with Python's
 #   hashlib over the same bytes of the image.
@@ -16,31 +16,24 @@
 #   0 and 2 read right.
 # badinput: an unknown disk, a zero length, ranges past the end, a bad number: one line each,
 #   status non-zero, no I/O; the disk still reads right afterwards.
-set -uo pipefail
-check="" dir="" board="" mode="" cfg=""
+. "$(dirname "$0")/lib.sh"
+tm_init pagecache_test
+check=$TM_CHECK dir="" board="" mode="" cfg=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
     --mode) mode=$2; shift 2 ;;
     --blkdebug) cfg=$2; shift 2 ;;
-    *) echo "pagecache_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-fail() { echo "pagecache_test: FAIL: $*"; exit 1; }
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+fail() { tm_fail "$@"; }
+tm_fresh_dir "$dir"
 img=$dir/disk.img
 
-mkimg() {	# mkimg BYTES: seeded random bytes (the same every run)
-  python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(16).randbytes(int(sys.argv[2])))' \
-    "$img" "$1" || fail "cannot make the image"
-}
-sha() {		# sha OFFSET LENGTH: the host's SHA-256 of those bytes of the image
-  python3 -c 'import hashlib, sys
-f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2], 0))
-print(hashlib.sha256(f.read(int(sys.argv[3], 0))).hexdigest())' "$img" "$1" "$2"
-}
+mkimg() { tm_mkimg "$img" "$1" 16; }
+sha() { tm_sha "$img" "$1" "$2"; }	# sha OFFSET LENGTH: what `blk sha256` must print
 # stats N: the N-th `blk stats` output's vda line as "reads read_bytes ra_reads ra_bytes errors"
 stats() { printf '%s\n' "$out" | awk -v n="$1" '/^tinymm> blk stats$/ { k++ } k == n && $1 == "vda" { print $2, $3, $5, $6, $11; exit }'; }
 
@@ -84,6 +77,7 @@ readahead)
   avg=$((bytes / reqs))
   echo "pagecache_test: sequential, after ramp-up: $reqs requests, $bytes bytes, average $avg (90% of 131072 is 117964)"
   [ $avg -ge 117964 ] || fail "average request $avg bytes, below 90% of the 128 KiB readahead maximum"
+  # shellcheck disable=SC2046  # the two counts, split into $1 and $2
   set -- $(printf '%s\n' "$out" | sed -n 's/^blk readrand: \([0-9]*\) reads of 4096 bytes, \([0-9]*\) found cached$/\1 \2/p')
   [ $# = 2 ] || fail "no blk readrand summary"
   misses=$(($1 - $2)) rbytes=$((b5 - b4))

@@ -2,7 +2,7 @@
 # reclaim_test.sh - page reclaim under memory pressure and scan resistance, over a real virtio
 # disk in 32 MiB of RAM, checked from the host (tests/qemu/reclaim.cmake).  The script is typed
 # at the console (boot_check.sh --input: longer than tinymm.run= allows) and ends in `poweroff 0`.
-#   reclaim_test.sh --check BOOT_CHECK --dir DIR --board B --mode pressure|scan-seq|scan-random
+#   reclaim_test.sh --dir DIR --board B --mode pressure|scan-seq|scan-random
 # pressure: a seeded random 256 MiB disk (8x RAM) read whole through `blk sha256` in 16 MiB
 #   pieces, then again in reverse order (the pieces evicted last come back first: refaults whose
 #   shadow entries are surely still there); a quarter of it written by `blk write` (aligned,
@@ -32,21 +32,21 @@
 # The disk image is deleted when a test passes (it is big); a failing run keeps it in DIR.
 # RECLAIM_MEM=512M (say) in the environment checks the test's own side on a kernel without
 # reclaim: the digests and the image must still be right, only the vmstat/hit-rate checks fail.
-set -uo pipefail
-check="" dir="" board="" mode=""
+. "$(dirname "$0")/lib.sh"
+tm_init reclaim_test
+check=$TM_CHECK dir="" board="" mode=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
     --mode) mode=$2; shift 2 ;;
-    *) echo "reclaim_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
+here=$TM_QEMU
 helper=$here/reclaim_helper.py
-fail() { echo "reclaim_test: FAIL: $*"; exit 1; }
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+fail() { tm_fail "$@"; }
+tm_fresh_dir "$dir"
 img=$dir/disk.img
 MiB=$((1024 * 1024))
 # What must never reach the console, whatever the mode.
@@ -129,7 +129,7 @@ pressure)
   for r in "${untouched[@]}" "${wr[@]}"; do lines+=("blk sha256 vda ${r%:*} ${r#*:}"); done
   lines+=(vmstat "blk stats")
   build() {	# the base image, its digests, the expected image (writes applied) and its digests
-    python3 "$helper" image "$cache/base.img" $size 23 &&
+    python3 "$helper" image "$cache/base.img" "$size" 23 &&
       python3 "$helper" sha "$cache/base.img" "${fwd[@]}" >"$cache/want.txt" &&
       tac "$cache/want.txt" >"$cache/want-rev.txt" && cat "$cache/want-rev.txt" >>"$cache/want.txt" &&
       cp "$cache/base.img" "$cache/expected.img" &&
@@ -142,9 +142,9 @@ pressure)
   echo "reclaim_test: the boot took $((SECONDS - start)) s"
   digests "$cache/want.txt"
   for n in 1 2 3 4; do
-    echo "reclaim_test: vmstat $n:" $(for k in nr_free_pages nr_inactive_file nr_active_file pgscan_kswapd \
+    echo "reclaim_test: vmstat $n: $(for k in nr_free_pages nr_inactive_file nr_active_file pgscan_kswapd \
       pgscan_direct pgsteal_kswapd pgsteal_direct workingset_refault_file workingset_activate_file \
-      workingset_restore_file workingset_nodereclaim pgpgin pgpgout; do printf '%s=%s ' $k "$(val $n $k)"; done)
+      workingset_restore_file workingset_nodereclaim pgpgin pgpgout; do printf '%s=%s ' $k "$(val $n $k)"; done)"
   done
   steal=$(( $(val 4 pgsteal_kswapd) + $(val 4 pgsteal_direct) ))
   [ "$steal" -gt 0 ] || fail "no page reclaimed (pgsteal_kswapd + pgsteal_direct = 0)"
@@ -158,6 +158,7 @@ pressure)
 scan-seq|scan-random)
   order=${mode#scan-} cold=$((128 * MiB)) hot=$((8 * MiB)) rounds=4 chunk=$MiB stride=$MiB
   [ "$order" = random ] && stride=$((MiB + 512 * 1024))
+  # shellcheck disable=SC2017  # whole pieces first, then their stride: the division must truncate
   hot_off=$((cold / chunk * stride))
   args=("$order" 31 "$cold" "$hot" "$hot_off" "$rounds" "$chunk" "$stride")
   mapfile -t lines < <(python3 "$helper" plan "${args[@]}")
@@ -183,8 +184,8 @@ scan-seq|scan-random)
   pages=$(( $(block 1 meminfo | awk '$1 == "MemTotal:" { print $2 }') / 4 ))
   lru=$(python3 "$helper" lru "${args[@]}" $pages)
   rate=$(awk -v m=$missed -v t=$((hot * rounds)) 'BEGIN { printf "%.1f", 100 * (1 - m / t) }')
-  echo "reclaim_test: vmstat:" $(for k in nr_inactive_file nr_active_file pgsteal_kswapd pgsteal_direct \
-    pgactivate pgdeactivate workingset_refault_file workingset_activate_file; do printf '%s=%s ' $k "$(val 1 $k)"; done)
+  echo "reclaim_test: vmstat: $(for k in nr_inactive_file nr_active_file pgsteal_kswapd pgsteal_direct \
+    pgactivate pgdeactivate workingset_refault_file workingset_activate_file; do printf '%s=%s ' $k "$(val 1 $k)"; done)"
   echo "reclaim_test: hot reads per round:$per; a plain LRU of MemTotal ($pages pages) would hit $lru%"
   echo "scan_resistance $board $order hit_rate=$rate%"
   awk -v r="$lru" 'BEGIN { exit !(r < 50) }' || fail "a plain LRU would hit $lru%: this plan does not tell the lists from it"

@@ -19,38 +19,26 @@
 #   6. `sync`, `poweroff 0`: exit status 0, and the image on the host holds the written page:
 #      writeback wrote the new frame's bytes (tests/qemu/writeback_expect.py).
 # DIR keeps disk.img, base.img and console.txt.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-here=$top/tests/qemu
-dir="" board="" mem=256M timeout=60
+. "$(dirname "$0")/lib.sh"
+tm_init soft_offline_test
+here=$TM_QEMU
+dir="" board="" mem=256M
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
     --mem) mem=$2; shift 2 ;;
-    --timeout) timeout=$2; shift 2 ;;
-    *) echo "soft_offline_test: unknown option $1" >&2; exit 2 ;;
+    --timeout) TM_TIMEOUT=$2; shift 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-[ -n "$dir" ] && [ -n "$board" ] || { echo "soft_offline_test: --dir and --board are needed" >&2; exit 2; }
-rm -rf "$dir" && mkdir -p "$dir" || { echo "soft_offline_test: cannot make $dir" >&2; exit 1; }
+[ -n "$dir" ] && [ -n "$board" ] || tm_usage "--dir and --board are needed"
+tm_init "soft_offline_test: $board"
+tm_fresh_dir "$dir"
 img=$dir/disk.img base=$dir/base.img size=$((1024 * 1024))
-pid=""
-cleanup() {
-  # Only the QEMU this script started, by its pid.
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  exec 3>&- 2>/dev/null
-  tr -d '\r' <"$dir/raw" >"$dir/console.txt" 2>/dev/null
-}
-trap cleanup EXIT
-fail() {
-  tr -d '\r' <"$dir/raw" 2>/dev/null
-  echo "soft_offline_test: FAIL: $*"
-  exit 1
-}
-
-python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(19).randbytes(int(sys.argv[2])))' \
-  "$base" $size || fail "cannot make the image"
+fail() { tm_fail "$@"; }
+run() { tm_cmd "$1"; }
+tm_mkimg "$base" $size 19
 cp "$base" "$img" || fail "cannot copy the image"
 # What the disk holds once page 3 is written: its digest, for every `blk sha256` after the write.
 want_sha=$(PYTHONDONTWRITEBYTECODE=1 python3 - "$base" "$here/writeback_expect.py" <<'EOF'
@@ -65,29 +53,8 @@ EOF
 ) || fail "cannot compute the expected digest"
 base_sha=$(sha256sum "$base" | cut -d' ' -f1)
 
-# The console's input is a FIFO held open read-write here (so opening it never blocks and QEMU
-# never sees end-of-file); what we type goes in through fd 3.
-mkfifo "$dir/in" || fail "cannot make a FIFO"
-exec 3<>"$dir/in"
-"$top/tools/run" --board "$board" --mem "$mem" --disk "$img" \
-  --append "tinymm.dirty_expire_ms=600000" <&3 >"$dir/raw" 2>&1 &
-pid=$!
+tm_boot "$dir" --board "$board" --mem "$mem" --disk "$img" --append "tinymm.dirty_expire_ms=600000"
 
-prompts() { tr -d '\r' <"$dir/raw" | grep -o 'tinymm> ' | wc -l; }
-# run CMD: type CMD, wait for the prompt after it; $out is what it printed (the echo left out).
-run() {
-  local n end
-  n=$(prompts)
-  printf '%s\r' "$1" >&3
-  end=$((SECONDS + timeout))
-  while [ "$(prompts)" -le "$n" ]; do
-    kill -0 "$pid" 2>/dev/null || fail "QEMU exited during '$1'"
-    [ $SECONDS -lt $end ] || fail "no prompt after '$1' within ${timeout}s"
-    sleep 0.05
-  done
-  out=$(tr -d '\r' <"$dir/raw" | awk -v RS='tinymm> ' -v k=$((n + 1)) 'NR == k { print; exit }' | sed 1d)
-  printf 'soft_offline_test: > %s\n%s\n' "$1" "$out" >&2
-}
 line() { printf '%s\n' "$out" | grep -E -- "$1"; }
 pfn_of() {	# pfn_of OFFSET: the frame caching that byte of vda
   run "blk pfn vda $1"
@@ -101,13 +68,6 @@ no_error() {	# the last command printed nothing that looks like a failure
   ! line '(error|fail|invalid|not valid|usage|unknown|busy|-E[A-Z]+)' >/dev/null ||
     fail "'$1' printed an error"
 }
-
-for _ in $(seq 1 400); do
-  grep -q 'tinymm> ' "$dir/raw" 2>/dev/null && break
-  kill -0 "$pid" 2>/dev/null || fail "QEMU exited at start-up"
-  sleep 0.05
-done
-grep -q 'tinymm> ' "$dir/raw" || fail "no shell prompt within 20 s"
 
 # 1. Cache the disk, dirty page 3.
 run "blk sha256 vda 0 $size"
@@ -170,16 +130,7 @@ H3=$(corrupted)
 # 6. Written back from the new frame.
 run sync
 no_error sync
-printf 'poweroff 0\r' >&3
-end=$((SECONDS + timeout))
-while kill -0 "$pid" 2>/dev/null; do
-  [ $SECONDS -lt $end ] || fail "no power-off within ${timeout}s"
-  sleep 0.05
-done
-wait "$pid"
-rc=$?
-pid=""
-[ "$rc" = 0 ] || fail "exit status $rc"
-! tr -d '\r' <"$dir/raw" | grep -Eq 'BUG|Bad page|WARNING|panic|Unhandled' || fail "the kernel complained"
+tm_poweroff 0
+tm_no_complaints "$(tm_console)"
 python3 "$here/writeback_expect.py" check "$img" "$base" 12288:4096:7 || fail "the image is not what was written"
 echo "soft_offline_test: $board: pfn $P -> $P2 (clean), $Q -> $Q2 (dirty, written back from it); HardwareCorrupted $H -> $H2 kB"

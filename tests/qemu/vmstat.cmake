@@ -83,24 +83,7 @@ foreach(b ${TINYMM_BOARDS})
 endforeach()
 
 # "The kernel links no malloc": each image's symbol table (the board toolchain's nm) must neither
-# define nor reference the C library's heap.  tinymm has no function called free (the `free`
-# command's table entry is __shell_cmd_free, its handler cmd_free), so exact names are matched.
-set(VS_HEAP_RE "_*(malloc|calloc|realloc|reallocf|reallocarray|free|cfree|memalign|aligned_alloc|posix_memalign|valloc|pvalloc|malloc_usable_size|mallinfo|mallinfo2|malloc_trim|malloc_stats|mallopt|sbrk|brk|nano_malloc|nano_free|nano_calloc|nano_realloc|nano_memalign)(_r)?|__malloc_[A-Za-z0-9_]+|__libc_(malloc|calloc|realloc|free)")
-file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/no_malloc.sh CONTENT [=[
-# no_malloc.sh NM IMAGE: fail if IMAGE defines or references a C-library heap symbol.
-set -u
-nm=$1 img=$2
-[ -s "$img" ] || { echo "no_malloc: $img is missing (build the board first)"; exit 1; }
-syms=$("$nm" "$img" | awk 'NF { print $NF }') || { echo "no_malloc: $nm $img failed"; exit 1; }
-# A symbol table without the allocator's entry point is not one to trust.
-printf '%s\n' "$syms" | grep -qx alloc_pages || { echo "no_malloc: no alloc_pages in $img's symbols"; exit 1; }
-bad=$(printf '%s\n' "$syms" | grep -Ex '@VS_HEAP_RE@' | sort -u | tr '\n' ' ')
-if [ -n "$bad" ]; then
-  echo "no_malloc: $img links the C library's heap: $bad"
-  exit 1
-fi
-echo "no_malloc: $img: $(printf '%s\n' "$syms" | wc -l) symbols, none of malloc/calloc/realloc/free/sbrk or their _r forms"
-]=] @ONLY)
+# define nor reference the C library's heap (tests/qemu/no_malloc.sh).
 
 foreach(b ${TINYMM_BOARDS})
   file(STRINGS ${CMAKE_SOURCE_DIR}/board/${b}/board.cmake tc REGEX "^set\\(TINYMM_TOOLCHAIN ")
@@ -109,7 +92,7 @@ foreach(b ${TINYMM_BOARDS})
   if(NOT nm MATCHES "^set\\(CMAKE_NM ([^ )]+)")
     message(FATAL_ERROR "tests/qemu/vmstat.cmake: no CMAKE_NM in cmake/toolchain-${tc}.cmake for ${b}")
   endif()
-  add_test(NAME ${b}.image.no_malloc COMMAND sh ${CMAKE_BINARY_DIR}/no_malloc.sh ${CMAKE_MATCH_1}
+  add_test(NAME ${b}.image.no_malloc COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/no_malloc.sh ${CMAKE_MATCH_1}
     ${CMAKE_SOURCE_DIR}/build/${b}/tinymm.elf)
   set_tests_properties(${b}.image.no_malloc PROPERTIES TIMEOUT 30)
 endforeach()
@@ -118,6 +101,6 @@ endforeach()
 # with that one line.
 add_test(NAME host.no_malloc_catches_malloc COMMAND sh -c
   "printf 'void *malloc(unsigned long)$<SEMICOLON> void alloc_pages(void) {} void *f(void) { return malloc(1)$<SEMICOLON> }\\n' | ${CMAKE_C_COMPILER} -x c -c -o no_malloc_probe.o - || exit 2
-   out=$(sh ${CMAKE_BINARY_DIR}/no_malloc.sh ${CMAKE_NM} no_malloc_probe.o)$<SEMICOLON> rc=$?
+   out=$(${CMAKE_SOURCE_DIR}/tests/qemu/no_malloc.sh ${CMAKE_NM} no_malloc_probe.o)$<SEMICOLON> rc=$?
    echo \"$out\"$<SEMICOLON> [ $rc = 1 ] && [ \"$out\" = \"no_malloc: no_malloc_probe.o links the C library's heap: malloc \" ]"
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})

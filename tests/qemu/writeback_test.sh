@@ -2,7 +2,7 @@
 # writeback_test.sh - writes through the page cache reaching a real virtio disk, checked from the
 # host byte for byte (tests/qemu/writeback.cmake).  tests/qemu/writeback_expect.py regenerates
 # `blk write`'s xorshift64* stream and builds the expected image.
-#   writeback_test.sh --check BOOT_CHECK --dir DIR --board B --mode M [--blkdebug CFG]
+#   writeback_test.sh --dir DIR --board B --mode M [--blkdebug CFG]
 # integrity: on a seeded random image of 2 MiB + 1536 bytes (the last page is partial), writes of
 #   several seeds at aligned and unaligned offsets (a page, pages, page-crossing, sub-sector,
 #   across a sector boundary, overlapping an earlier write, the partial last page, seed 0), then
@@ -20,34 +20,29 @@
 #   (about 2.5 MiB, not 12), and after `sync` the image is right.
 # badinput: unknown disk, zero length, past the end, bad numbers, missing argument, `sync` with
 #   an argument: one line each, status non-zero, nothing written (blk stats, image unchanged).
-set -uo pipefail
-check="" dir="" board="" mode="" cfg=""
+. "$(dirname "$0")/lib.sh"
+tm_init writeback_test
+check=$TM_CHECK dir="" board="" mode="" cfg=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --check) check=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --board) board=$2; shift 2 ;;
     --mode) mode=$2; shift 2 ;;
     --blkdebug) cfg=$2; shift 2 ;;
-    *) echo "writeback_test: unknown option $1" >&2; exit 2 ;;
+    *) tm_usage "unknown option $1" ;;
   esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
+here=$TM_QEMU
 expect_py=$here/writeback_expect.py
-fail() { echo "writeback_test: FAIL: $*"; exit 1; }
-rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+fail() { tm_fail "$@"; }
+tm_fresh_dir "$dir"
 img=$dir/disk.img base=$dir/base.img
 
-mkimg() {	# mkimg BYTES: seeded random bytes (the same every run), kept as base.img too
-  python3 -c 'import random, sys; open(sys.argv[1], "wb").write(random.Random(17).randbytes(int(sys.argv[2])))' \
-    "$img" "$1" || fail "cannot make the image"
+mkimg() {	# mkimg BYTES: the seeded image, kept as base.img too
+  tm_mkimg "$img" "$1" 17
   cp "$img" "$base" || fail "cannot copy the image"
 }
-sha() {		# sha OFFSET LENGTH: the host's SHA-256 of those bytes of the image
-  python3 -c 'import hashlib, sys
-f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2], 0))
-print(hashlib.sha256(f.read(int(sys.argv[3], 0))).hexdigest())' "$img" "$1" "$2"
-}
+sha() { tm_sha "$img" "$1" "$2"; }	# sha OFFSET LENGTH: what `blk sha256` must print
 writes_cmd() {	# OFF:LEN:SEED... -> "blk write vda OFF LEN SEED; ..."
   local run="" w
   for w in "$@"; do
@@ -131,7 +126,7 @@ throttle)
     --append "tinymm.dirty_ratio=2 tinymm.dirty_background_ratio=1 tinymm.run=$(writes_cmd "${ws[@]}"); meminfo; sync; meminfo") ||
     { printf '%s\n' "$out"; fail "boot failed"; }
   printf '%s\n' "$out"
-  read -r total free buffers dirty wb <<<"$(printf '%s\n' "$out" | awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
+  read -r _ free buffers dirty wb <<<"$(printf '%s\n' "$out" | awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
     /^Buffers:/ { b = $2 } /^Dirty:/ { d = $2 } /^Writeback:/ { print t, f, b, d, $2; exit }')"
   [ -n "$wb" ] || fail "no meminfo after the write"
   limit=$(( (free + buffers) * 2 / 100 + 64 ))
