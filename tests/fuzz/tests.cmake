@@ -10,6 +10,9 @@ endif()
 
 set(FUZZ_DIR ${CMAKE_BINARY_DIR}/fuzz)
 set(FDT_FUZZ ${CMAKE_BINARY_DIR}/fdt_fuzz)
+# The memory manager's fuzz runs and their must-abort twins (tests/fuzz/fuzz_run.sh says how
+# each is judged).
+set(FUZZ_RUN ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_run.sh)
 set(FUZZ_CFLAGS -std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
   -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-parameter
   -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/tests/fuzz)
@@ -116,17 +119,8 @@ endfunction()
 # The page allocator; the checker walks every frame after every operation: 85% of the time at -O1.
 add_mm_fuzzer(buddy "mm/(page_alloc|page_alloc_fast|page_isolation|pcp|mm_init)" "mm/(buddy_check|memmap)")
 
-# Seed 1, no corpus: 1400 inputs of up to 600 bytes, each at least 160 operations (about 190 on
-# average), and at least 200000 operations in all, counted by the fuzzer itself: about 25 s.  A failed check or a sanitizer report
-# stops it with the input in ${FUZZ_DIR}/buddy-crash-<sha1>.
-add_test(NAME fuzz.buddy COMMAND sh -c [[
-  out=$("$0" -seed=1 -runs=1400 -max_len=600 -len_control=0 -timeout=25 \
-    -artifact_prefix="$1/buddy-" -print_final_stats=1 2>&1); rc=$?
-  printf '%s\n' "$out" | grep -v '^#[0-9]*	\(NEW\|REDUCE\|pulse\)'
-  ops=$(printf '%s\n' "$out" | sed -n 's/^buddy_fuzz: \([0-9]*\) operations in .*/\1/p')
-  echo "fuzz.buddy: exit status $rc, ${ops:-no} operations"
-  [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^Done 1400 runs in ' && [ "${ops:-0}" -ge 200000 ]
-  ]] ${BUDDY_FUZZ} ${FUZZ_DIR})
+# Each input is at least 160 operations (about 190 on average); the run takes about 25 s.
+add_test(NAME fuzz.buddy COMMAND ${FUZZ_RUN} run buddy ${BUDDY_FUZZ} ${FUZZ_DIR})
 # A broken invariant must abort and reach the exit status: BUDDY_FUZZ_BREAK corrupts a free
 # count (buddy_check must object) or loses a free frame (the accounting must not add up).
 foreach(mode 1 2)
@@ -137,11 +131,7 @@ foreach(mode 1 2)
     set(name fuzz.buddy_lost_frame_aborts)
     set(want "check failed at .*: held_frames \\+ nr_free_pages_and_pcp\\(\\) \\+ taken_frames == totalram_pages\\(\\)")
   endif()
-  add_test(NAME ${name} COMMAND sh -c [[
-    out=$("$0" -runs=1 -artifact_prefix="$1/buddy-break-" 2>&1); rc=$?; printf '%s\n' "$out"
-    echo "exit status $rc"
-    [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -Eq "buddy_fuzz: $2"
-    ]] ${BUDDY_FUZZ} ${FUZZ_DIR} ${want})
+  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort buddy ${BUDDY_FUZZ} ${FUZZ_DIR} ${want})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT BUDDY_FUZZ_BREAK=${mode})
 endforeach()
 set_tests_properties(fuzz.buddy fuzz.buddy_corrupt_list_aborts fuzz.buddy_lost_frame_aborts
@@ -153,17 +143,8 @@ set_tests_properties(fuzz.buddy fuzz.buddy_corrupt_list_aborts fuzz.buddy_lost_f
 add_mm_fuzzer(slab "mm/(slub|slub_debug|slab_common)" "mm/(slab_show|buddy_check|memmap)"
   -fno-sanitize-coverage=trace-cmp)
 
-# Seed 1, no corpus, as fuzz.buddy: 1400 inputs of up to 600 bytes, each at least 160
-# operations, at least 200000 operations in all, counted by the fuzzer itself: about 15 s.  A
-# failed check or a sanitizer report stops it with the input in ${FUZZ_DIR}/slab-crash-<sha1>.
-add_test(NAME fuzz.slab COMMAND sh -c [[
-  out=$("$0" -seed=1 -runs=1400 -max_len=600 -len_control=0 -timeout=25 \
-    -artifact_prefix="$1/slab-" -print_final_stats=1 2>&1); rc=$?
-  printf '%s\n' "$out" | grep -v '^#[0-9]*	\(NEW\|REDUCE\|pulse\)'
-  ops=$(printf '%s\n' "$out" | sed -n 's/^slab_fuzz: \([0-9]*\) operations in .*/\1/p')
-  echo "fuzz.slab: exit status $rc, ${ops:-no} operations"
-  [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^Done 1400 runs in ' && [ "${ops:-0}" -ge 200000 ]
-  ]] ${SLAB_FUZZ} ${FUZZ_DIR})
+# As fuzz.buddy: about 15 s.
+add_test(NAME fuzz.slab COMMAND ${FUZZ_RUN} run slab ${SLAB_FUZZ} ${FUZZ_DIR})
 # A broken object must abort and reach the exit status: SLAB_FUZZ_BREAK changes a byte of a live
 # object (the shadow must see it) or of a red zone (slab_check must report it).
 foreach(mode 1 2)
@@ -176,12 +157,7 @@ foreach(mode 1 2)
     set(want "check failed at .*: slab_check\\(NULL\\) == 0")
     set(also "^slabcheck: kmalloc-[0-9]+ object 0x[0-9a-f]+: red zone overwritten")
   endif()
-  add_test(NAME ${name} COMMAND sh -c [[
-    out=$("$0" -runs=1 -artifact_prefix="$1/slab-break-" 2>&1); rc=$?; printf '%s\n' "$out"
-    echo "exit status $rc"
-    [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -Eq "slab_fuzz: $2" &&
-      printf '%s\n' "$out" | grep -Eq "$3"
-    ]] ${SLAB_FUZZ} ${FUZZ_DIR} ${want} ${also})
+  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort slab ${SLAB_FUZZ} ${FUZZ_DIR} ${want} ${also})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT SLAB_FUZZ_BREAK=${mode})
 endforeach()
 set_tests_properties(fuzz.slab fuzz.slab_corrupt_object_aborts fuzz.slab_red_zone_aborts
@@ -192,17 +168,8 @@ set_tests_properties(fuzz.slab fuzz.slab_corrupt_object_aborts fuzz.slab_red_zon
 # operation.
 add_mm_fuzzer(xarray "lib/xarray" "mm/(slub|page_alloc|pcp|memmap)")
 
-# Seed 1, no corpus, as fuzz.slab: 1400 inputs of up to 600 bytes, each at least 160 operations,
-# at least 200000 operations in all, counted by the fuzzer itself.  A mismatch or a sanitizer
-# report stops it with the input in ${FUZZ_DIR}/xarray-crash-<sha1>.
-add_test(NAME fuzz.xarray COMMAND sh -c [[
-  out=$("$0" -seed=1 -runs=1400 -max_len=600 -len_control=0 -timeout=25 \
-    -artifact_prefix="$1/xarray-" -print_final_stats=1 2>&1); rc=$?
-  printf '%s\n' "$out" | grep -v '^#[0-9]*	\(NEW\|REDUCE\|pulse\)'
-  ops=$(printf '%s\n' "$out" | sed -n 's/^xarray_fuzz: \([0-9]*\) operations in .*/\1/p')
-  echo "fuzz.xarray: exit status $rc, ${ops:-no} operations"
-  [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^Done 1400 runs in ' && [ "${ops:-0}" -ge 200000 ]
-  ]] ${XARRAY_FUZZ} ${FUZZ_DIR})
+# As fuzz.buddy; a mismatch with the model stops it too.
+add_test(NAME fuzz.xarray COMMAND ${FUZZ_RUN} run xarray ${XARRAY_FUZZ} ${FUZZ_DIR})
 # The harness must be able to fail: XARRAY_FUZZ_BREAK=1 stores an entry the model does not know
 # (the comparison must abort), =2 sets a root mark no entry carries (xa_check must abort), =3
 # leaves a leaf with a pointer on the shadow-node list (the workingset tracker must abort).
@@ -220,12 +187,7 @@ foreach(mode 1 2 3)
     set(want "mismatch at .*: xa_check\\(&xa, eprintf\\) == 0")
     set(also "^xa_check: node .*: empty array with root marks")
   endif()
-  add_test(NAME ${name} COMMAND sh -c [[
-    out=$("$0" -runs=1 -artifact_prefix="$1/xarray-break-" 2>&1); rc=$?; printf '%s\n' "$out"
-    echo "exit status $rc"
-    [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -Eq "xarray_fuzz: $2" &&
-      printf '%s\n' "$out" | grep -Eq "$3"
-    ]] ${XARRAY_FUZZ} ${FUZZ_DIR} ${want} ${also})
+  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort xarray ${XARRAY_FUZZ} ${FUZZ_DIR} ${want} ${also})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT XARRAY_FUZZ_BREAK=${mode})
 endforeach()
 set_tests_properties(fuzz.xarray fuzz.xarray_model_mismatch_aborts fuzz.xarray_broken_invariant_aborts
