@@ -9,19 +9,23 @@
  *   head: <the folio's first two struct pages as words>                      (large folios)
  *   page dumped because: <reason>
  *
- * As v6.10's print_hex_dump(), raw: and head: carry 32 bytes a line (so a 64-bit struct page
+ * As print_hex_dump(), raw: and head: carry 32 bytes a line (so a 64-bit struct page
  * takes two raw: lines), each word zero-padded to the width of a long.  Numbers printed with
- * v6.10's %#lx show 0 as "0x0" (tinymm's ksnprintf follows C, so they are written 0x%lx here).
- * The flags word is v6.10's %pGp: its value, then the set flags' primary names in v6.10's
+ * Linux's %#lx show 0 as "0x0" (tinymm's ksnprintf follows C, so they are written 0x%lx here).
+ * The flags word is %pGp: its value, then the set flags' primary names in
  * __def_pageflag_names order (which is not bit order: waiters comes second, writeback and head
  * after private_2, idle before young), then node and zone.  A struct page outside the memmap
  * (a test's hand-made page) has no frame number: "pfn:?".  A typed page (PageBuddy...) shows
- * mapcount:0 and a page_type: line, v6.10's %pGt: the word, then the names of the type bits
+ * mapcount:0 and a page_type: line, %pGt: the word, then the names of the type bits
  * that are clear in it (a type is a cleared bit, see page-flags.h).
  *
  * dump_page() prints through printk (timestamped, KERN_WARNING); the `page` shell command
  * prints the same lines bare.  Also here: `page <pfn>` and `page-flags` (the flag table).
  * Locking: none; a racy snapshot is what a debug dump can offer, as in Linux.
+ *
+ * Where tinymm differs from v6.10, and why: a slab page's dump names its cache (v6.10's does
+ * not; tinymm's slab bugs are easier to place with it); the flag names leave out PG_error,
+ * which tinymm does not have; the gfp and page-type names are those of the bits tinymm has.
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
@@ -37,7 +41,7 @@ static const char *const pageflag_names[NR_PAGEFLAGS] = {
 #undef __PG_NAME
 };
 
-/* %pGp's order: v6.10's __def_pageflag_names (include/trace/events/mmflags.h) without error. */
+/* %pGp's order: __def_pageflag_names (include/trace/events/mmflags.h) without error. */
 static const unsigned char pgp_order[] = {
 	PG_locked, PG_waiters, PG_referenced, PG_uptodate, PG_dirty, PG_lru, PG_active,
 	PG_workingset, PG_owner_priv_1, PG_arch_1, PG_reserved, PG_private, PG_private_2,
@@ -69,7 +73,7 @@ void format_page_flags(char *buf, size_t len, unsigned long flags)
 }
 
 /*
- * v6.10's __def_gfpflag_names (include/trace/events/mmflags.h), in its order, for the bits tinymm
+ * __def_gfpflag_names (include/trace/events/mmflags.h), in its order, for the bits tinymm
  * has: composite masks first, so GFP_KERNEL prints as one name.  Left out: the composites that
  * need bits tinymm lacks (GFP_TRANSHUGE*, GFP_HIGHUSER*, GFP_USER: __GFP_HARDWALL and
  * __GFP_HIGHMEM; GFP_KERNEL_ACCOUNT): tinymm's GFP_USER equals GFP_KERNEL and would shadow it.
@@ -98,7 +102,7 @@ static const struct { gfp_t mask; const char *name; } gfpflag_names[] = {
 	{ __GFP_KSWAPD_RECLAIM, "__GFP_KSWAPD_RECLAIM" },
 };
 
-/* @gfp as v6.10's %pGg: names joined by '|', what no name covers as 0x..; "" for 0. */
+/* @gfp as %pGg: names joined by '|', what no name covers as 0x..; "" for 0. */
 void format_gfp_flags(char *buf, size_t len, gfp_t gfp)
 {
 	size_t pos = 0;
@@ -116,7 +120,7 @@ void format_gfp_flags(char *buf, size_t len, gfp_t gfp)
 		ksnprintf(buf + pos, len - pos, "%#x", gfp);
 }
 
-/* v6.10's __def_pagetype_names, for the types tinymm has. */
+/* __def_pagetype_names, for the types tinymm has. */
 static const struct { unsigned int mask; const char *name; } pagetype_names[] = {
 	{ PG_buddy, "buddy" },
 	{ PG_slab, "slab" },
@@ -135,7 +139,7 @@ static void format_page_type(char *buf, size_t len, unsigned int page_type)
 			bits &= ~pagetype_names[i].mask;
 			sep = "|";
 		}
-	if (bits && pos < len)		/* type bits without a name, as v6.10 prints them */
+	if (bits && pos < len)		/* type bits without a name, as Linux prints them */
 		pos += (size_t)ksnprintf(buf + pos, len - pos, "%s0x%x", sep, bits);
 	if (pos < len)
 		ksnprintf(buf + pos, len - pos, ")");
@@ -208,7 +212,7 @@ static void __dump_page(dump_emit_t emit, const struct page *page, const char *r
 		format_page_type(line + 11, sizeof(line) - 11, head->page_type);
 		emit(line);
 	}
-	/* tinymm's: a slab page names its cache (v6.10's dump_page does not). */
+	/* tinymm's own: a slab page names its cache (see the header). */
 	const char *cache = slab_cache_name_of(head);
 	if (cache) {
 		ksnprintf(line, sizeof(line), "slab: cache %s", cache);

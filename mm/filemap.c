@@ -26,6 +26,13 @@
  *   folio and around a write's copy into it (write_begin to write_end); lock order: folio lock,
  *   then xa_lock.  The wait-queue bucket lock (spin_lock_irq) around PG_waiters changes and queue
  *   walks; PG_locked and PG_writeback are changed by atomic bit operations only.
+ *
+ * Where tinymm differs from v6.10, and why: one CPU, so lookups mask interrupts where v6.10
+ * walks under RCU with folio_try_get() and a re-check (filemap_get_entry; SMP would need the
+ * real thing).  The index node is allocated under xa_lock with GFP_ATOMIC (v6.10 preallocates
+ * with xas_nomem() outside the lock; tinymm's allocator never sleeps, but the gfp says so).
+ * generic_perform_write() moves one folio at a time and takes a @fill callback for the bytes in
+ * place of an iov_iter.
  */
 #include <string.h>
 #include "tinymm/bug.h"
@@ -47,13 +54,13 @@ void address_space_init(struct address_space *mapping, const struct address_spac
 {
 	memset(mapping, 0, sizeof(*mapping));
 	xa_init(&mapping->i_pages);
-	xa_set_update(&mapping->i_pages, workingset_update_node);	/* v6.10's mapping_set_update */
+	xa_set_update(&mapping->i_pages, workingset_update_node);	/* mapping_set_update */
 	INIT_LIST_HEAD(&mapping->i_io_list);
 	mapping->a_ops = a_ops;
 	mapping->size = size;
 }
 
-/* v6.10's: the errseq_t for every fsync/sync caller (each told once), and the legacy flags
+/* The errseq_t for every fsync/sync caller (each told once), and the legacy flags
  * for filemap_check_errors() (the first caller is told, then they are cleared). */
 void mapping_set_error(struct address_space *mapping, int error)
 {
@@ -82,8 +89,7 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	if (old && !xa_is_value(old)) {
 		old = xa_mk_err(-EEXIST);
 	} else {
-		/* Under a spinlock: the node allocation must not sleep (Linux preallocates with
-		 * xas_nomem() outside the lock; tinymm's allocator never sleeps, but says so). */
+		/* Under a spinlock: the node allocation must not sleep (see the header). */
 		old = xa_store(&mapping->i_pages, index, folio, (gfp & ~GFP_KERNEL) | GFP_ATOMIC);
 		if (!xa_is_err(old)) {
 			shadow = old;		/* a workingset shadow entry, or NULL */
@@ -102,11 +108,11 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	 * written, __GFP_WRITE, is not a refault: its old contents are not wanted back). */
 	if (shadow && !(gfp & __GFP_WRITE))
 		workingset_refault(folio, shadow);
-	folio_add_lru(folio);		/* v6.10: via this CPU's lru_add batch (mm/swap.c) */
+	folio_add_lru(folio);		/* via this CPU's lru_add batch (mm/swap.c) */
 	return 0;
 }
 
-/* v6.10's page_cache_delete() + filemap_unaccount_folio(); xa_lock held, folio locked.  The
+/* page_cache_delete() + filemap_unaccount_folio(); xa_lock held, folio locked.  The
  * slot's marks go and @shadow (a value entry, or NULL) takes its place. */
 void __filemap_remove_folio(struct folio *folio, void *shadow)
 {
@@ -142,10 +148,9 @@ void filemap_remove_folio(struct folio *folio)
 
 /*
  * A referenced folio at @index, or NULL.  Value entries (workingset shadows) are misses.
- * Linux looks up under rcu_read_lock() with folio_try_get() and a re-check, never taking the
- * index lock.  tinymm's equivalent on its one CPU: interrupts masked, so no writer (they hold
- * xa_lock with interrupts masked) and no I/O completion can run in the middle of the walk; the
- * reference is taken before anything could remove the folio.  SMP would need the real thing.
+ * Never takes the index lock: on the one CPU, interrupts are masked (the header), so no writer
+ * (they hold xa_lock with interrupts masked) and no I/O completion can run in the middle of the
+ * walk; the reference is taken before anything could remove the folio.
  */
 static inline struct folio *filemap_get_entry(struct address_space *mapping, pgoff_t index)
 {
@@ -207,7 +212,7 @@ repeat:
 }
 
 /* Start reading a locked folio and wait for it; 0 if it came back uptodate, else -EIO.  An
- * error quarters the reader's readahead window (v6.10's shrink_readahead_size_eio()). */
+ * error quarters the reader's readahead window (shrink_readahead_size_eio()). */
 static int filemap_read_folio(struct address_space *mapping, struct file_ra_state *ra,
 			      struct folio *folio)
 {
@@ -263,7 +268,7 @@ static int filemap_create_folio(struct address_space *mapping, struct file_ra_st
 	return 0;
 }
 
-/* v6.10's filemap_get_pages() for one folio: the uptodate folio at @index, referenced. */
+/* filemap_get_pages() for one folio: the uptodate folio at @index, referenced. */
 static int filemap_get_page(struct address_space *mapping, struct file_ra_state *ra, pgoff_t index,
 			    pgoff_t last_index, struct folio **out)
 {
@@ -317,7 +322,7 @@ long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_
 		if (err)
 			break;
 		size_t off = (size_t)(pos & (PAGE_SIZE - 1)), n = min(PAGE_SIZE - off, count - done);
-		/* v6.10: marked accessed unless the last byte read before was in this folio too, so
+		/* Marked accessed unless the last byte read before was in this folio too, so
 		 * small reads through one folio count as one touch (pos_same_folio(pos, last - 1)). */
 		if ((pos >> PAGE_SHIFT) != (((done ? pos : ra->prev_pos) - 1) >> PAGE_SHIFT))
 			folio_mark_accessed(folio);
@@ -327,7 +332,7 @@ long filemap_read(struct address_space *mapping, struct file_ra_state *ra, loff_
 		pos += (loff_t)n;
 	}
 	if (done)
-		ra->prev_pos = pos;	/* v6.10: the byte after the last one read; unchanged if none */
+		ra->prev_pos = pos;	/* the byte after the last one read; unchanged if none */
 	return done ? (long)done : err;
 }
 
@@ -357,7 +362,7 @@ repeat:
 }
 
 /*
- * v6.10's generic_perform_write(), one folio at a time: the mapping's write_begin finds or
+ * One folio at a time: the mapping's write_begin finds or
  * creates the folio at @pos locked (reading it first when the write covers only part of it),
  * @fill writes the bytes of offsets [pos, pos + n) into it (Linux's copy from the iov_iter),
  * write_end marks it uptodate and dirty and releases it, and balance_dirty_pages throttles.
@@ -402,7 +407,7 @@ _Static_assert(PG_waiters == 7 && PG_locked < 7,
 static struct wait_queue_head folio_wait_table[PAGE_WAIT_TABLE_SIZE];
 static unsigned long wake_bit_calls;
 
-/* v6.10's sysctl_page_lock_unfairness default: exclusive attempts before a hand-off. */
+/* sysctl_page_lock_unfairness's default: exclusive attempts before a hand-off. */
 #define PAGE_LOCK_UNFAIRNESS	5
 
 /* Linux's hash_ptr(): multiply by the golden ratio, keep the top bits. */
@@ -578,7 +583,7 @@ void folio_unlock(struct folio *folio)
 }
 
 /*
- * v6.10's: the start of writeback is all accounting (__folio_start_writeback in
+ * The start of writeback is all accounting (__folio_start_writeback in
  * mm/page-writeback.c); its end is accounting plus the wake-up, which lives here with the other
  * bit waits.  __folio_end_writeback() clears PG_writeback with the one fetch-xor that also says
  * whether anyone sleeps on the folio.
@@ -587,7 +592,7 @@ void folio_end_writeback(struct folio *folio)
 {
 	VM_BUG_ON_PAGE(!folio_test_writeback(folio), &folio->page);
 	/* Reclaim wanted this folio gone when it was clean: put it where reclaim looks next.  A
-	 * plain test and clear (v6.10): losing a rotation to a race is cheaper than an atomic. */
+	 * plain test and clear: losing a rotation to a race is cheaper than an atomic. */
 	if (folio_test_reclaim(folio)) {
 		folio_clear_reclaim(folio);
 		folio_rotate_reclaimable(folio);

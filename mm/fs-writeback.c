@@ -1,32 +1,36 @@
 /*
  * fs-writeback.c - the flusher (Linux's fs/fs-writeback.c; tinymm has no fs/, and its
  * "inodes" are the block devices' mappings): one delayed work item, wb_workfn, writing for
- * every disk.  v6.10 queues it on its own "writeback" workqueue (bdi_wq); tinymm queues it on
- * system_wq (kworker/events): each tinymm workqueue owns a thread, and one more thread at boot
- * would shift every pid and the boot-time memory picture for nothing while no disk is dirty.
+ * every disk.
  *
- * What it does each time it runs (v6.10's wb_do_writeback, reduced):
+ * What it does each time it runs (wb_do_writeback, reduced):
  *   - background: while dirty + writeback pages exceed the background threshold (woken by
  *     balance_dirty_pages), write every dirty mapping, oldest dirtied first, in slices of
  *     MAX_WRITEBACK_PAGES;
  *   - periodic ("kupdate"): at most every dirty_writeback_interval ms, write every mapping whose
  *     dirtied_when is at least dirty_expire_interval ms old;
  *   - it re-arms itself dirty_writeback_interval later while any mapping is dirty, and sleeps
- *     (no timer at all) once everything is clean, as v6.10's wb_wakeup_delayed() does.
+ *     (no timer at all) once everything is clean, as wb_wakeup_delayed() does.
  * Ages are per mapping (Linux's inode dirtied_when): a mapping written by the flusher that has
  * been dirtied again meanwhile keeps its old dirtied_when, so the new dirt is written by the
- * next periodic pass (v6.10 does the same when no other inode is waiting: redirty_tail keeps
- * the time).  v6.10 keeps no per-folio age.
+ * next periodic pass (as Linux when no other inode is waiting: redirty_tail keeps the time).
+ * No per-folio age, as in Linux.
  * Invariants: a mapping is on b_dirty iff it has I_DIRTY_PAGES and no flusher pass holds it on
  *   its private list; i_sync is set from the moment a pass takes a mapping off that list until
- *   its writing and list settling are done (v6.10's I_SYNC), and inode_io_list_del() - what an
- *   owner calls before it reuses or frees a mapping, as v6.10's evict() - waits for it to
+ *   its writing and list settling are done (Linux's I_SYNC), and inode_io_list_del() - what an
+ *   owner calls before it reuses or frees a mapping, as Linux's evict() - waits for it to
  *   clear.  Without that wait the pass would go on writing, and re-list, a mapping its owner
  *   had reinitialised: a self-linked b_dirty entry, and the next pass spinning for ever with
  *   interrupts masked (seen under load and under -icount).
  * Locking: wb_list_lock (irqs masked, taken inside a mapping's xa_lock by folio_mark_dirty)
  *   guards b_dirty and every i_io_list; I_DIRTY_PAGES changes under the mapping's xa_lock.
  *   wb_workfn runs in its worker thread and may sleep (folio locks, integrity waits never).
+ *
+ * Where tinymm differs from v6.10, and why: no fs/, so the "inodes" are the block devices'
+ * mappings and one work item writes for every disk.  v6.10 queues it on its own "writeback"
+ * workqueue (bdi_wq); tinymm queues it on system_wq (kworker/events): each tinymm workqueue owns
+ * a thread, and one more thread at boot would shift every pid and the boot-time memory picture
+ * for nothing while no disk is dirty.  Only data is written (no inode metadata).
  */
 #include <limits.h>
 #include "tinymm/pagemap.h"
@@ -37,7 +41,7 @@
 #include "tinymm/workqueue.h"
 #include "tinymm/writeback.h"
 
-#define MAX_WRITEBACK_PAGES	1024	/* v6.10: one slice per inode per pass (4 MiB) */
+#define MAX_WRITEBACK_PAGES	1024	/* one slice per inode per pass (4 MiB) */
 
 static LIST_HEAD(b_dirty);
 static DEFINE_SPINLOCK(wb_list_lock);
@@ -58,7 +62,7 @@ void inode_io_list_add(struct address_space *mapping)
 	list_del(&mapping->i_io_list);
 	list_add_tail(&mapping->i_io_list, &b_dirty);
 	spin_unlock_irqrestore(&wb_list_lock, flags);
-	/* The first dirty mapping arms the periodic pass (v6.10's wb_wakeup_delayed). */
+	/* The first dirty mapping arms the periodic pass (wb_wakeup_delayed). */
 	if (was_empty && bdi_wq && dirty_writeback_interval)
 		queue_delayed_work(bdi_wq, &wb_dwork, msecs_to_jiffies(dirty_writeback_interval));
 }
@@ -73,7 +77,7 @@ static void __inode_io_list_del(struct address_space *mapping)
 	spin_unlock_irqrestore(&wb_list_lock, flags);
 }
 
-/* Off the flusher's lists for good, once no pass is writing it (v6.10's evict():
+/* Off the flusher's lists for good, once no pass is writing it (evict():
  * inode_wait_for_writeback, then inode_io_list_del).  May sleep; never from the flusher. */
 void inode_io_list_del(struct address_space *mapping)
 {
@@ -93,7 +97,7 @@ void inode_io_list_del(struct address_space *mapping)
 }
 
 /*
- * Write @mapping as the flusher does (v6.10's __writeback_single_inode, data only) and settle
+ * Write @mapping as the flusher does (__writeback_single_inode, data only) and settle
  * its dirty state: still DIRTY-tagged (dirtied again meanwhile, or the slice ran out) keeps
  * I_DIRTY_PAGES and dirtied_when and goes back on b_dirty; clean loses I_DIRTY_PAGES.  Checked
  * under the xa_lock folio_mark_dirty() takes, so a concurrent dirtying is never lost.
@@ -121,7 +125,7 @@ long writeback_single_inode(struct address_space *mapping, struct writeback_cont
 	return before - wbc->nr_to_write;
 }
 
-/* Move the mappings the pass should write to @io (v6.10's queue_io / move_expired_inodes):
+/* Move the mappings the pass should write to @io (queue_io / move_expired_inodes):
  * all of them, or those dirtied at or before @older_than.  Not assumed sorted: a mapping a
  * pass put back keeps its old dirtied_when but goes to the tail. */
 static void queue_io(struct list_head *io, bool expired_only, unsigned long older_than)
@@ -212,7 +216,7 @@ static void wb_workfn(struct work_struct *work)
 	if (test_and_clear_bit(WB_REASON_BACKGROUND, &wb_reasons))
 		while (over_bground_thresh() && wb_writeback(false, true) > 0)
 			;
-	/* Reclaim met dirty folios nobody had queued: write everything (v6.10 asks for all the
+	/* Reclaim met dirty folios nobody had queued: write everything (Linux asks for all the
 	 * dirty pages with WB_REASON_VMSCAN). */
 	if (test_and_clear_bit(WB_REASON_VMSCAN, &wb_reasons))
 		wb_writeback(false, false);

@@ -6,18 +6,22 @@
  *
  *   hwpoison inject <pfn>         memory_failure(pfn, MF_SW_SIMULATED), as corrupt-pfn
  *   hwpoison inject-hw <pfn>      memory_failure(pfn, 0): as if a memory controller reported
- *                                 it; unpoison is refused for the rest of the boot (v6.10)
+ *                                 it; unpoison is refused for the rest of the boot
  *   hwpoison unpoison <pfn>       unpoison_memory(pfn), as unpoison-pfn
  *   hwpoison soft-offline <pfn>   soft_offline_page(pfn, 0) (mm/soft-offline.c)
  *   hwpoison list                 each poisoned frame: "0x<pfn>: <state>: <result> (<what it
  *                                 was>, software|hardware)", or "hwpoison list: no poisoned frames"
  *   hwpoison stats                "node<N> <counter> <value>" for total, ignored, failed,
- *                                 delayed, recovered (v6.10's sysfs file names, in that order)
+ *                                 delayed, recovered (Linux's sysfs file names, in that order)
  * A pfn is decimal or 0x-hex, as `page` takes it.  Status: 0 when the call returned 0;
  * otherwise one line naming the command and the reason, and 1 (2 for a usage error or a bad
- * number).  An already poisoned frame is status 1 (-EHWPOISON), as v6.10's corrupt-pfn write
+ * number).  An already poisoned frame is status 1 (-EHWPOISON), as Linux's corrupt-pfn write
  * fails with it.  The kernel log carries memory_failure()'s own lines.
  * Locking: none of its own (the calls take mf_mutex); the list walk reads the flags racily.
+ *
+ * Where tinymm differs from v6.10, and why: one shell command stands for the debugfs and sysfs
+ * files; `list` is tinymm's own; an unpoison refused for a slab or reserved
+ * frame says why (v6.10 prints nothing for those).
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
@@ -42,7 +46,7 @@ static const char *mf_strerror(int err)
 	}
 }
 
-/* Why unpoison_memory() said -EBUSY (v6.10 prints nothing for slab and reserved frames). */
+/* Why unpoison_memory() said -EBUSY (also for slab and reserved frames: see the header). */
 static const char *unpoison_refusal(struct page *page)
 {
 	struct folio *folio = page_folio(page);

@@ -1,8 +1,8 @@
 /*
- * hwpoison_state.c - what tinymm knows about its poisoned frames: v6.10's num_poisoned_pages
+ * hwpoison_state.c - what tinymm knows about its poisoned frames: num_poisoned_pages
  * (meminfo's HardwareCorrupted), the per-node memory_failure statistics, the words of the
- * "recovery action" line, and a record per poisoned frame for `hwpoison list` (tinymm's: v6.10's
- * trace event is its record), with what the frame was (mf_kind_of).  The handling itself is mm/memory-failure.c; this part is apart
+ * "recovery action" line, and a record per poisoned frame for `hwpoison list`, with what the
+ * frame was (mf_kind_of).  The handling itself is mm/memory-failure.c; this part is apart
  * because it is portable without the kernel core (meminfo reads the counter on the host too).
  *
  * Invariants: num_poisoned_pages = frames marked by memory_failure() and page_handle_poison(),
@@ -11,7 +11,11 @@
  * frame is no longer poisoned is stale and may be reused).
  * Locking: the counter is atomic; the statistics and the records are written under mf_mutex
  * (by memory_failure() and friends) and, for the records, under mf_records_lock (irqs masked),
- * which readers take too; a statistics read is a snapshot, as v6.10's sysfs files are.
+ * which readers take too; a statistics read is a snapshot, as Linux's sysfs files are.
+ *
+ * Where tinymm differs from v6.10, and why: the per-frame records are tinymm's own (v6.10's
+ * trace event is its record; tinymm has no tracing).  No per-memory-block count
+ * (memblk_nr_poison): tinymm has no memory blocks.
  */
 #include <string.h>
 #include "tinymm/irqflags.h"
@@ -83,7 +87,7 @@ const char *mf_kind_name(enum mf_kind kind)
 
 /* ---- counters and records ---- */
 
-/* v6.10 also counts per memory block (memblk_nr_poison); tinymm has no memory blocks. */
+/* No per-memory-block count (see the header). */
 void num_poisoned_pages_inc(unsigned long pfn)
 {
 	(void)pfn;
@@ -101,7 +105,7 @@ void memory_failure_node_stats(int nid, struct memory_failure_stats *st)
 	*st = mf_stats[nid];
 }
 
-/* v6.10's update_per_node_mf_stats(): total and the result's counter. */
+/* update_per_node_mf_stats(): total and the result's counter. */
 void mf_stats_update(unsigned long pfn, enum mf_result result)
 {
 	struct page *p = pfn_to_page(pfn);
@@ -137,7 +141,7 @@ void memory_failure_get_stats(struct memory_failure_stats *st)
 }
 
 /* A record per poisoned frame, while there is room (a full table records no more: `hwpoison
- * list` then says "not recorded", and unpoison assumes memory_failure()'s reference, as v6.10
+ * list` then says "not recorded", and unpoison assumes memory_failure()'s reference, as Linux
  * always does).  A record whose frame is no longer poisoned is free for reuse. */
 #define MF_RECORDS	128
 static struct {
@@ -206,7 +210,7 @@ bool memory_failure_record(unsigned long pfn, struct mf_record *rec)
 
 /* ---- what a frame is ---- */
 
-/* v6.10's is_free_buddy_page(): @page lies in a free block of the buddy lists. */
+/* is_free_buddy_page(): @page lies in a free block of the buddy lists. */
 bool mf_is_free_buddy_page(const struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page);

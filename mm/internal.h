@@ -7,6 +7,10 @@
  * reach 32 GiB of memmap addresses.  PAGE_LINK_NONE (0xfffffffe) ends a list.
  * Lists are doubly linked and not circular: head.first/last are links, the ends hold NONE.
  * Locking: callers hold the zone lock of the list they touch.
+ *
+ * Where tinymm differs from v6.10, and why: v6.10 links pages with a struct list_head (two
+ * pointers); tinymm's two 32-bit links keep struct page small (32 or 48 bytes).
+ * The rest declares the allocator's and the per-CPU lists' internals under Linux's names.
  */
 #ifndef TINYMM_MM_INTERNAL_H
 #define TINYMM_MM_INTERNAL_H
@@ -111,7 +115,7 @@ static inline struct page *pcp_pop(struct page **list)
 	return page;
 }
 
-/* The per-CPU list index of (order, migratetype) (v6.10's order_to_pindex). */
+/* The per-CPU list index of (order, migratetype) (order_to_pindex). */
 static inline unsigned int pindex(unsigned int order, int mt)
 {
 	return order * PCP_SLOTS + (unsigned int)mt;
@@ -129,16 +133,16 @@ static inline void set_page_pcp_mt(struct page *page, int mt)
 		      ((unsigned long)mt & PCPMT_MASK) << PCPMT_PGSHIFT;
 }
 
-/* page_check.c: v6.10's bad-page rules. */
-/* Flags no page may carry into the allocator's hands (v6.10's PAGE_FLAGS_CHECK_AT_FREE). */
+/* page_check.c: the bad-page rules. */
+/* Flags no page may carry into the allocator's hands. */
 #define PAGE_FLAGS_CHECK_AT_FREE							\
 	(1UL << PG_lru | 1UL << PG_locked | 1UL << PG_private | 1UL << PG_private_2 |	\
 	 1UL << PG_writeback | 1UL << PG_reserved | 1UL << PG_active |			\
 	 1UL << PG_unevictable | 1UL << PG_mlocked)
-/* ... and none at all when handed out, but HWPoison (v6.10's PAGE_FLAGS_CHECK_AT_PREP). */
+/* ... and none at all when handed out, but HWPoison. */
 #define PAGE_FLAGS_CHECK_AT_PREP	(PAGEFLAGS_MASK & ~(1UL << PG_hwpoison))
 void bad_page(struct page *page, const char *reason);
-/* bad_page()'s rate limit, v6.10's statics (here for tests): a burst of BAD_PAGE_BURST reports
+/* bad_page()'s rate limit, Linux's statics (here for tests): a burst of BAD_PAGE_BURST reports
  * from resume - 60 s on; after it, reports before resume are only counted in nr_unshown. */
 #define BAD_PAGE_BURST	60
 struct bad_page_ratelimit {
@@ -148,7 +152,7 @@ struct bad_page_ratelimit {
 extern struct bad_page_ratelimit bad_page_rs;
 /* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
 void format_page_flags(char *buf, size_t len, unsigned long flags);
-void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* v6.10's %pGg */
+void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* printk's %pGg */
 bool free_pages_prepare(struct page *page, unsigned int order);	/* false: leak the block */
 bool check_new_pages(struct page *page, unsigned int order);	/* false: reported and leaked */
 extern bool kernel_tainted_bad_page;
@@ -233,43 +237,43 @@ void __free_one_page_nomerge(struct page *page, unsigned long pfn, struct zone *
 void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, unsigned int high,
 			 int mt);
 struct page *__rmqueue_smallest(struct zone *z, unsigned int order, int mt);
-/* migratetype.c: another type's block, claiming its pageblock when v6.10 would. */
+/* migratetype.c: another type's block, claiming its pageblock when Linux would. */
 struct page *__rmqueue_fallback(struct zone *z, unsigned int order, int start_mt);
 /* A 2^order block of type @mt off the buddy lists, split as needed; zone->lock held. */
 struct page *__rmqueue(struct zone *z, unsigned int order, int mt);
 /* pcp.c */
 #define PCP_BATCH_LIMIT		1024	/* tinymm.pcp_batch: 1..this */
 #define PCP_SCALE_LIMIT		6	/* tinymm.pcp_batch_scale_max: 0..this */
-#define PCP_SCALE_DEFAULT	5	/* v6.10's CONFIG_PCP_BATCH_SCALE_MAX default */
-extern int pcp_batch_param;		/* tinymm.pcp_batch; 0: v6.10's zone_batchsize() */
+#define PCP_SCALE_DEFAULT	5	/* CONFIG_PCP_BATCH_SCALE_MAX's default */
+extern int pcp_batch_param;		/* tinymm.pcp_batch; 0: zone_batchsize() */
 extern int pcp_batch_scale_max;		/* tinymm.pcp_batch_scale_max */
 /* Called with zone->lock held around each bulk move between the per-CPU and the buddy lists:
  * @moved -1 just after the lock is taken, then the blocks moved just before it is released.
  * NULL (the default) in normal runs; tests and `bench pcp` set it. */
 extern void (*pcp_zone_lock_watch)(struct zone *z, int moved);
-/* The batch @z's lists get: tinymm.pcp_batch, or v6.10's zone_batchsize(). */
+/* The batch @z's lists get: tinymm.pcp_batch, or zone_batchsize(). */
 int pcp_zone_batch(const struct zone *z);
 /* New batch (@batch 0: the zone's default) and scale, every zone's lists drained and sized anew
- * as at boot (v6.10's zone_set_pageset_high_and_batch()): for `bench pcp` and tests. */
+ * as at boot (zone_set_pageset_high_and_batch()): for `bench pcp` and tests. */
 void pcp_set_batch(int batch, int scale);
 void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
-/* Fold the fast paths' counts into v6.10's counters; irqs off.  Returns the frames listed. */
+/* Fold the fast paths' counts into Linux's counters; irqs off.  Returns the frames listed. */
 int pcp_sync(struct per_cpu_pages *pcp);
 /* The general paths the fast paths (mm/page_alloc_fast.c) hand every other case to. */
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 void __free_pages_slow(struct page *page, unsigned int order);
 void free_the_page(struct page *page, unsigned int order);	/* the last reference is gone */
-/* Not the last reference to a non-compound block: all but its first page freed (v6.10). */
+/* Not the last reference to a non-compound block: all but its first page freed. */
 void free_pages_tail_blocks(struct page *page, unsigned int order);
 void free_unref_page(struct page *page, unsigned int order);
-/* The allocator found @z below its high watermark: v6.10's ZONE_BELOW_HIGH, pcp shrinks. */
+/* The allocator found @z below its high watermark: ZONE_BELOW_HIGH, pcp shrinks. */
 void zone_mark_below_high(struct zone *z);
 /* Set or clear a zone flag (enum zone_flags), the per-CPU lists' thresholds updated. */
 void zone_set_flag(struct zone *z, int bit, bool on);
 /* @z's pcp high marks were changed by hand (tests): the fast paths' threshold follows. */
 void pcp_refresh(struct zone *z);
-/* v6.10's decay_pcp_high() for every zone and CPU; true while some high is above high_min. */
+/* decay_pcp_high() for every zone and CPU; true while some high is above high_min. */
 bool decay_pcp_high_all(void);
 extern void (*pcp_decay_schedule)(void);	/* run decay_pcp_high_all() in a second */
 /* Is a block on @z's per-CPU lists part of the @order block at @page (a wrong-order free)? */
@@ -281,7 +285,8 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
  * The zone and the per-CPU list come from the flags word (zone field, pcp mt field), so nothing
  * else of the page is read.  An overfull list drains a batch out of line; a zone without
  * fast-path lists (page poisoning) files the frame out of line; both unmask.  Only loads and
- * stores since the save: the one-instruction restore is sound here (irqflags.h).
+ * stores since the save: the restore that just writes the saved state back is sound here
+ * (irqflags.h).
  */
 void pcp_free_overflow(struct page *page, unsigned long irqflags);
 void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long irqflags);
@@ -308,7 +313,7 @@ static inline void pcp_free_order0(struct page *page, unsigned long flags, unsig
  * pieces and set the bad frames aside (mm/page_alloc.c; takes zone->lock). */
 bool free_block_has_hwpoison(const struct page *page, unsigned int order);
 void free_around_hwpoison(struct page *page, unsigned int order);
-/* How __free_one_page() files a block (v6.10's fpi_t): FPI_TO_TAIL at its list's tail,
+/* How __free_one_page() files a block (fpi_t): FPI_TO_TAIL at its list's tail,
  * FPI_SKIP_REPORT_NOTIFY without telling page reporting. */
 typedef unsigned int fpi_t;
 #define FPI_NONE		0u
@@ -320,11 +325,11 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
 /* mm/migratetype.c: every free block of the pageblock at @pfn onto @mt's lists, the block
  * retyped; false (nothing done) if the block is not wholly inside @z.  zone->lock held. */
 bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt);
-/* The min watermark an allocation with @gfp must keep (v6.10's ALLOC_MIN_RESERVE and
+/* The min watermark an allocation with @gfp must keep (Linux's ALLOC_MIN_RESERVE and
  * ALLOC_NON_BLOCK reductions of @min). */
 unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp);
 
-/* mm/memory-failure.c, shared with mm/soft-offline.c: v6.10's get_hwpoison_page() (per-CPU
+/* mm/memory-failure.c, shared with mm/soft-offline.c: get_hwpoison_page() (per-CPU
  * lists drained; 1 in use with a reference taken, 0 free, -EBUSY/-EIO unhandlable) and
  * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
 int get_hwpoison_page(struct page *p, int flags);

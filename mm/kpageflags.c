@@ -28,6 +28,15 @@
  *
  * Locking: none.  Like /proc/kpageflags this is a racy snapshot of each page; nothing else
  * runs while a shell command does (one CPU, interrupts off).
+ *
+ * Where tinymm differs from v6.10, and why: no _large_mapcount yet, so until rmap exists a large
+ * folio's head _mapcount stands for the folio; no hugetlb folios and no zero page (KPF_HUGE and
+ * KPF_ZERO_PAGE never set); no PG_error (Linux 6.12 dropped it), so KPF_ERROR is never set.
+ * PG_idle is in the flags word on every build (v6.10: 64-bit only, else page_ext), and
+ * PG_uncached, PG_arch_2 and PG_arch_3 exist on every build (v6.10: only with
+ * CONFIG_ARCH_USES_PG_UNCACHED / CONFIG_ARCH_USES_PG_ARCH_X), so they are always copied.
+ * Kept as v6.10 has them: KPF_KSM on every anon page (fixed in 2025) and KPF_THP for any large
+ * LRU or anon folio (later Linux asks folio_test_large_rmappable()).
  */
 #include <limits.h>
 #include "tinymm/cmdline.h"
@@ -36,7 +45,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 
-/* v6.10's mapping low bits (include/linux/page-flags.h), until an rmap header defines them. */
+/* The mapping low bits (include/linux/page-flags.h), until an rmap header defines them. */
 #ifndef PAGE_MAPPING_ANON
 #define PAGE_MAPPING_ANON	0x1UL
 #define PAGE_MAPPING_MOVABLE	0x2UL
@@ -51,9 +60,9 @@ static inline u64 kpf_copy_bit(u64 kflags, int ubit, int kbit)
 #define KPF(bit)	((u64)1 << (bit))
 
 /*
- * v6.10's folio_mapped(): folio_mapcount() >= 1.  A small folio's mapcount is _mapcount + 1, and a
- * typed page (buddy) counts as unmapped.  A large folio's is _large_mapcount + 1 in v6.10; tinymm
- * has no _large_mapcount yet, so until rmap exists the head's _mapcount stands for the folio.
+ * folio_mapped(): folio_mapcount() >= 1.  A small folio's mapcount is _mapcount + 1, and a
+ * typed page (buddy) counts as unmapped.  A large folio's head _mapcount stands for the folio
+ * (no _large_mapcount yet: see the header).
  */
 static bool kpf_folio_mapped(const struct folio *folio)
 {
@@ -65,7 +74,7 @@ static bool kpf_folio_mapped(const struct folio *folio)
 }
 
 /*
- * v6.10's is_free_buddy_page() (mm/page_alloc.c): does a free block whose head is PageBuddy and
+ * is_free_buddy_page() (mm/page_alloc.c): does a free block whose head is PageBuddy and
  * whose order covers this frame contain it?  The block heads are found from @pfn's alignment,
  * as Linux does; @first_pfn is the frame of @map[0], below which there is no struct page to
  * look at.  Lives here until the buddy allocator brings the real one.
@@ -118,7 +127,7 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 		u |= KPF(KPF_COMPOUND_TAIL);
 	/*
 	 * KPF_HUGE: tinymm has no hugetlb folios.  A large folio on the LRU or anonymous is a THP
-	 * to v6.10 (later Linux asks folio_test_large_rmappable() instead).  No zero page exists yet, so
+	 * (the header says why not folio_test_large_rmappable()).  No zero page exists yet, so
 	 * neither the huge zero folio (KPF_ZERO_PAGE|KPF_THP) nor is_zero_pfn (KPF_ZERO_PAGE).
 	 */
 	if (folio_test_large(folio) && ((k & (1UL << PG_lru)) || is_anon))
@@ -131,16 +140,16 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 		 kpf_is_free_buddy_page(page, map_pfn + (unsigned long)(page - map), map_pfn))
 		u |= KPF(KPF_BUDDY);
 
-	/* KPF_SLAB on every page of a slab (v6.10: folio_test_slab); the type sits on the head.
+	/* KPF_SLAB on every page of a slab (folio_test_slab); the type sits on the head.
 	 * KPF_OFFLINE, KPF_PGTABLE: no offline or page-table page types exist yet. */
 	if (folio_test_slab(folio))
 		u |= KPF(KPF_SLAB);
 
-	/* PG_idle is in the flags word on every tinymm build (v6.10: 64-bit; else page_ext). */
+	/* PG_idle is in the flags word on every build (see the header). */
 	u |= kpf_copy_bit(k, KPF_IDLE,		PG_idle);
 
 	u |= kpf_copy_bit(k, KPF_LOCKED,	PG_locked);
-	/* KPF_ERROR: v6.10 copies PG_error, which tinymm does not have (Linux 6.12 dropped it). */
+	/* KPF_ERROR: no PG_error (see the header). */
 	u |= kpf_copy_bit(k, KPF_DIRTY,		PG_dirty);
 	u |= kpf_copy_bit(k, KPF_UPTODATE,	PG_uptodate);
 	u |= kpf_copy_bit(k, KPF_WRITEBACK,	PG_writeback);
@@ -165,9 +174,7 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 	else
 		u |= kpf_copy_bit(page->flags, KPF_HWPOISON,	PG_hwpoison);
 
-	/* v6.10 copies PG_uncached only with CONFIG_ARCH_USES_PG_UNCACHED, and PG_arch_2 and
-	 * PG_arch_3 only with CONFIG_ARCH_USES_PG_ARCH_X (the flags exist only there); tinymm has
-	 * all three on every build, so it copies them always. */
+	/* PG_uncached, PG_arch_2 and PG_arch_3 exist on every build: copied always (the header). */
 	u |= kpf_copy_bit(k, KPF_UNCACHED,	PG_uncached);
 
 	u |= kpf_copy_bit(k, KPF_RESERVED,	PG_reserved);
@@ -213,7 +220,7 @@ static int cmd_kpageflags(int argc, char **argv)
 		return shell_usage_error(argv[0], msg);
 	}
 
-	/* v6.10's kpageflags_read() ends at max_pfn too (get_max_dump_pfn()). */
+	/* kpageflags_read() ends at max_pfn too (get_max_dump_pfn()). */
 	unsigned long max_pfn = memmap_nr_banks() ? memmap_bank(memmap_nr_banks() - 1)->end_pfn : 0;
 	bool cut = count > max_pfn || pfn > max_pfn - count;
 	if (cut) {

@@ -1,10 +1,14 @@
 /*
- * meminfo.c - the `meminfo` command: /proc/meminfo's lines in v6.10's format ("Name:" padded to
- * 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page allocator manages,
- * MemFree the frames on the buddy lists (v6.10's NR_FREE_PAGES: not those on the per-CPU lists),
- * Buffers the page cache of block devices, Slab and its parts the
- * frames in slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
- * mm/hwpoison_state.c); the other lines come with the subsystems they count.
+ * meminfo.c - the `meminfo` command: /proc/meminfo's lines in Linux v6.10's format and order
+ * ("Name:" padded to 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page
+ * allocator manages, MemFree the frames on the buddy lists (NR_FREE_PAGES: not those on the
+ * per-CPU lists), Buffers the page cache of block devices, Slab and its parts the frames in
+ * slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
+ * mm/hwpoison_state.c).
+ *
+ * Where tinymm differs from v6.10, and why: only the lines tinymm has a counter for; the others
+ * come with the subsystems they count.  KReclaimable is SReclaimable: tinymm has no other
+ * reclaimable kernel memory.
  */
 #include "tinymm/memblock.h"
 #include "tinymm/memory-failure.h"
@@ -41,27 +45,27 @@ static int cmd_meminfo(int argc, char **argv)
 		show_val_kb("Buffers:", (unsigned long long)global_node_page_state(NR_FILE_PAGES)
 			    << PAGE_SHIFT);
 		show_val_kb("Cached:", 0);
-		/* v6.10's LRU lines (Active/Inactive and the anon ones come with anonymous memory). */
+		/* The LRU lines (Active/Inactive and the anon ones come with anonymous memory). */
 		show_val_kb("Active(file):", (unsigned long long)global_node_page_state(NR_ACTIVE_FILE)
 			    << PAGE_SHIFT);
 		show_val_kb("Inactive(file):", (unsigned long long)global_node_page_state(NR_INACTIVE_FILE)
 			    << PAGE_SHIFT);
 		show_val_kb("Unevictable:", (unsigned long long)global_node_page_state(NR_UNEVICTABLE)
 			    << PAGE_SHIFT);
-		/* v6.10 prints Dirty and Writeback after the LRU and swap lines, before AnonPages. */
+		/* Dirty and Writeback after the LRU and swap lines, before AnonPages. */
 		show_val_kb("Dirty:", (unsigned long long)global_node_page_state(NR_FILE_DIRTY)
 			    << PAGE_SHIFT);
 		show_val_kb("Writeback:", (unsigned long long)global_node_page_state(NR_WRITEBACK)
 			    << PAGE_SHIFT);
-		/* v6.10's slab lines (in its order; the lines between come with their subsystems).
-		 * KReclaimable is SReclaimable: tinymm has no other reclaimable kernel memory. */
+		/* The slab lines (the lines between come with their subsystems).  KReclaimable is
+		 * SReclaimable (see the header). */
 		unsigned long long sr = (unsigned long long)slab_pages_reclaimable() << PAGE_SHIFT;
 		unsigned long long su = (unsigned long long)slab_pages_unreclaimable() << PAGE_SHIFT;
 		show_val_kb("KReclaimable:", sr);
 		show_val_kb("Slab:", sr + su);
 		show_val_kb("SReclaimable:", sr);
 		show_val_kb("SUnreclaim:", su);
-		/* v6.10 prints it after Percpu (lines tinymm has not), in a width of its own. */
+		/* After Percpu (not printed yet), in a width of its own, as Linux prints it. */
 		kprintf("HardwareCorrupted: %5lu kB\n",
 			(unsigned long)atomic_long_read(&num_poisoned_pages) << (PAGE_SHIFT - 10));
 	} else {

@@ -1,7 +1,7 @@
 /*
  * migratetype.c - when a migratetype's free lists are empty: borrow from another type's, and
- * claim a pageblock for the new type when enough of it fits (v6.10's __rmqueue_fallback,
- * find_suitable_fallback, can_steal_fallback and steal_suitable_fallback, with v6.10's rules).
+ * claim a pageblock for the new type when enough of it fits (as v6.10's __rmqueue_fallback,
+ * find_suitable_fallback, can_steal_fallback and steal_suitable_fallback, with their rules).
  *
  * Pageblocks (pageblock_order frames, aligned) carry one migratetype each, so that unmovable
  * allocations cluster in few blocks and the rest stay free for large, movable use.  An
@@ -9,17 +9,17 @@
  * likely to sit in a mostly free pageblock), and:
  *   - a block of pageblock_order or more becomes the new type whole;
  *   - else, if the type may steal (UNMOVABLE and RECLAIMABLE always, MOVABLE only when the
- *     block found is of half pageblock_order or more: v6.10 asks about the block's order, not the
+ *     block found is of half pageblock_order or more: Linux asks about the block's order, not the
  *     request's), the pageblock is claimed when its free frames plus the frames "alike" the
  *     request fill half of it: every free block in it moves to the new type's lists;
  *   - else one block is borrowed: split off, the rest left on the old type's lists.  A MOVABLE
  *     request that may not steal takes the *smallest* fitting block instead, so that it does
  *     not break up a big one it cannot claim.
- * "Alike" as v6.10: for a MOVABLE request, the block's movable frames (PageLRU; v6.10 also counts
- * __PageMovable, which tinymm has not); for the others, taking from a MOVABLE block, every frame
- * neither free nor movable; else none.
+ * "Alike": for a MOVABLE request, the block's movable frames (PageLRU); for the others, taking
+ * from a MOVABLE block, every frame neither free nor movable; else none.
  *
- * Not here, as v6.10 differs: ALLOC_NOFRAGMENT (only with a populated ZONE_DMA32, which tinymm
+ * Where tinymm differs from v6.10, and why: "alike" does not count __PageMovable frames, which
+ * tinymm has not.  Not here: ALLOC_NOFRAGMENT (only with a populated ZONE_DMA32, which tinymm
  * has not), MIGRATE_HIGHATOMIC and watermark boosting.  The boost raises the watermarks after
  * a fallback until kswapd has reclaimed back to them; with no reclaim yet, nothing would ever
  * lower it again, so it waits for the reclaim issue.
@@ -30,7 +30,7 @@
 #include "tinymm/page_alloc.h"
 #include "internal.h"
 
-/* v6.10's fallbacks[]: which other free lists a type may borrow from, in order. */
+/* fallbacks[]: which other free lists a type may borrow from, in order. */
 static const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
 	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
 	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
@@ -62,7 +62,7 @@ static int find_suitable_fallback(struct zone *z, unsigned int order, int mt, bo
 
 /*
  * Count the pageblock at @start: its free frames and its movable ones.  false if the block is
- * not wholly inside the zone (v6.10's prep_move_freepages_block: such a block is never moved).
+ * not wholly inside the zone (prep_move_freepages_block: such a block is never moved).
  */
 static bool pageblock_census(struct zone *z, unsigned long start, unsigned long *nr_free,
 			     unsigned long *nr_movable)
@@ -86,7 +86,7 @@ static bool pageblock_census(struct zone *z, unsigned long start, unsigned long 
 	return true;
 }
 
-/* Every free block of the pageblock at @start onto @mt's lists, at the tail (v6.10's
+/* Every free block of the pageblock at @start onto @mt's lists, at the tail (Linux's
  * move_freepages: reported blocks stay last), and the block retyped. */
 static void move_freepages(struct zone *z, unsigned long start, int old_mt, int mt)
 {
@@ -104,7 +104,7 @@ static void move_freepages(struct zone *z, unsigned long start, int old_mt, int 
 	set_pageblock_migratetype(z, start, mt);
 }
 
-/* v6.10's move_freepages_block(): the pageblock holding @pfn, only if wholly inside @z. */
+/* The pageblock holding @pfn, only if wholly inside @z. */
 bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt)
 {
 	unsigned long start = pfn & ~(pageblock_nr_pages - 1);

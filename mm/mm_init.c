@@ -1,7 +1,9 @@
 /*
  * mm_init.c - boot: zones from the memmap and configuration, watermarks, and every usable frame
  * handed to the buddy allocator in the largest aligned blocks (each frame touched once, so the
- * cost is linear and small).  Runs once, single-threaded, before anything allocates.
+ * cost is linear and small).  Runs once, single-threaded, before anything allocates.  The
+ * lowmem reserve and the watermarks follow Linux v6.10's setup_per_zone_lowmem_reserve(),
+ * init_per_zone_wmark_min() and __setup_per_zone_wmarks() with their default ratios and scale.
  */
 #include <string.h>
 #include "tinymm/errno.h"
@@ -28,7 +30,7 @@ static unsigned long int_sqrt(unsigned long x)
 	return r;
 }
 
-/* v6.10's setup_per_zone_lowmem_reserve() with its default sysctl_lowmem_reserve_ratio: a zone
+/* setup_per_zone_lowmem_reserve() with its default sysctl_lowmem_reserve_ratio: a zone
  * keeps back 1/ratio of the memory of the zones above it from allocations that could use those. */
 static void setup_lowmem_reserve(void)
 {
@@ -40,14 +42,14 @@ static void setup_lowmem_reserve(void)
 		for (int j = 0; j < MAX_NR_ZONES; j++) {
 			if (j > i)
 				above += zones[j].managed_pages;
-			/* v6.10 clears it for an empty zone: there is nothing to protect. */
+			/* Cleared for an empty zone: there is nothing to protect. */
 			zones[i].lowmem_reserve[j] = j > i && ratio[i] && zones[i].managed_pages ?
 						     above / ratio[i] : 0;
 		}
 	}
 }
 
-/* v6.10's init_per_zone_wmark_min() and __setup_per_zone_wmarks(), with its default scale. */
+/* init_per_zone_wmark_min() and __setup_per_zone_wmarks(), with the default scale. */
 static void setup_watermarks(void)
 {
 	unsigned long managed = 0;
@@ -101,7 +103,7 @@ static void zone_init(enum zone_type zt, unsigned long start, unsigned long end)
 /* Free [s, e) into @z in the largest aligned blocks (each frame is touched once: linear). */
 static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e)
 {
-	spin_lock(&z->lock);	/* __free_one_page()'s rule; nobody else runs yet (v6.10 takes it too) */
+	spin_lock(&z->lock);	/* __free_one_page()'s rule, though nobody else runs yet */
 	while (s < e) {
 		unsigned int order = MAX_PAGE_ORDER;
 		while (order && ((s & ((1UL << order) - 1)) || s + (1UL << order) > e))
@@ -149,7 +151,7 @@ int page_alloc_init(void)
 		unsigned long s = PHYS_PFN(r->base + PAGE_SIZE - 1), e = PHYS_PFN(r->base + r->size);
 		if (r->type != MEMBLOCK_USABLE) {
 			/* memblock_alloc()s since memmap_init() (the pageblock tables above): their
-			 * frames are reserved, like every other non-usable frame (v6.10's
+			 * frames are reserved, like every other non-usable frame (Linux's
 			 * reserve_bootmem_region()). */
 			for (unsigned long pfn = PHYS_PFN(r->base); pfn < PHYS_PFN(r->base + r->size + PAGE_SIZE - 1); pfn++) {
 				struct page *page = pfn_to_page(pfn);

@@ -1,9 +1,9 @@
 /*
- * page-writeback.c - dirty folios and writing them back, v6.10's mm/page-writeback.c: marking
+ * page-writeback.c - dirty folios and writing them back, as v6.10's mm/page-writeback.c: marking
  * dirty (PG_dirty, the index's DIRTY tag, NR_FILE_DIRTY, the mapping's I_DIRTY_PAGES and
  * dirtied_when), the writeback state change (PG_writeback, WRITEBACK tag, NR_WRITEBACK),
  * writeback_iter()/write_cache_pages() walking a mapping's dirty folios in index order, the
- * fdatawrite/fdatawait/fsync helpers with v6.10's errseq error reporting, and the dirty
+ * fdatawrite/fdatawait/fsync helpers with errseq error reporting, and the dirty
  * thresholds (global_dirty_limits, a simplified balance_dirty_pages).  The flusher is
  * mm/fs-writeback.c (Linux's fs/fs-writeback.c); the wake-up half of folio_end_writeback() is
  * mm/filemap.c's.
@@ -24,6 +24,15 @@
  *   to their flag.  folio_mark_dirty() needs the folio lock (it keeps the folio in its mapping,
  *   so the NR_FILE_DIRTY it adds is the one filemap_remove_folio() takes away).  Order: folio
  *   lock, xa_lock, the flusher's list lock.
+ *
+ * Where tinymm differs from v6.10, and why: no buffer heads, so the block device's dirty_folio
+ * is filemap_dirty_folio()'s work alone.  Index walks mask interrupts where v6.10 walks under
+ * RCU (one CPU).  Dirtyable memory is free plus page-cache pages (v6.10: free + file LRU pages
+ * less the watermark reserves, highmem aside).  balance_dirty_pages is simplified: it checks
+ * after every page (two counters and a division; v6.10 checks every ratelimit pages), and a
+ * writer above the hard threshold writes back its own mapping's dirty folios and waits for
+ * them, where v6.10 sleeps for a pause computed from the device's measured bandwidth: writing
+ * needs no bandwidth estimate and makes the writer pay for its own dirt.
  */
 #include <limits.h>
 #include "tinymm/bug.h"
@@ -58,7 +67,7 @@ KPARAM_UINT(dirty_background_ratio, dirty_background_ratio, 0, 100,
 /* ---- dirtying -------------------------------------------------------------------------- */
 
 /*
- * v6.10's filemap_dirty_folio() -> __folio_mark_dirty() + __mark_inode_dirty(I_DIRTY_PAGES),
+ * filemap_dirty_folio() -> __folio_mark_dirty() + __mark_inode_dirty(I_DIRTY_PAGES),
  * for the block device (whose def_blk_aops.dirty_folio is block_dirty_folio: the same plus
  * buffer heads, which tinymm does not have).  The caller holds the folio lock.  True if the
  * folio was clean.
@@ -91,7 +100,7 @@ bool folio_mark_dirty(struct folio *folio)
 /*
  * Before writing a locked folio: clear PG_dirty and its count, so a write into the folio from
  * now on dirties it again and gets written by a later pass.  The DIRTY tag stays until
- * __folio_start_writeback (v6.10).  True if it was dirty.
+ * __folio_start_writeback.  True if it was dirty.
  */
 bool folio_clear_dirty_for_io(struct folio *folio)
 {
@@ -103,7 +112,7 @@ bool folio_clear_dirty_for_io(struct folio *folio)
 	return true;
 }
 
-/* A writepage that could not write the folio keeps it dirty and says so (v6.10). */
+/* A writepage that could not write the folio keeps it dirty and says so. */
 bool folio_redirty_for_writepage(struct writeback_control *wbc, struct folio *folio)
 {
 	wbc->pages_skipped++;
@@ -113,7 +122,7 @@ bool folio_redirty_for_writepage(struct writeback_control *wbc, struct folio *fo
 /* ---- the writeback state ---------------------------------------------------------------- */
 
 /*
- * v6.10's __folio_start_writeback: PG_writeback and the WRITEBACK tag; the DIRTY tag goes if the
+ * PG_writeback and the WRITEBACK tag; the DIRTY tag goes if the
  * folio is clean now (clear_dirty_for_io ran), TOWRITE goes unless @keep_write (a writer that
  * sends only part of the folio now).  The caller holds the folio lock.
  */
@@ -139,7 +148,7 @@ void __folio_start_writeback(struct folio *folio, bool keep_write)
 }
 
 /*
- * The accounting half of folio_end_writeback() (v6.10's __folio_end_writeback): PG_writeback
+ * The accounting half of folio_end_writeback() (__folio_end_writeback): PG_writeback
  * is cleared with the one fetch-xor that also reports PG_waiters, under the index lock so the
  * tag and the flag change together.  True if mm/filemap.c must wake sleepers.  Runs in the
  * I/O completion (interrupt context).
@@ -179,7 +188,7 @@ void folio_batch_release(struct folio_batch *fbatch)
 /*
  * Up to PAGEVEC_SIZE referenced folios tagged @tag at *@start..@end, in index order; *@start
  * moves past the last one (or past @end when the range is done).  Interrupts masked stand for
- * v6.10's RCU walk, as in filemap_get_entry().
+ * Linux's RCU walk, as in filemap_get_entry().
  */
 unsigned int filemap_get_folios_tag(struct address_space *mapping, pgoff_t *start, pgoff_t end,
 				    xa_mark_t tag, struct folio_batch *fbatch)
@@ -203,13 +212,13 @@ unsigned int filemap_get_folios_tag(struct address_space *mapping, pgoff_t *star
 	local_irq_restore(flags);
 	if (fbatch->nr == PAGEVEC_SIZE && index < end)
 		*start = index + 1;
-	else		/* the whole range was walked (v6.10: -1 stays -1) */
+	else		/* the whole range was walked (-1 stays -1) */
 		*start = end == ~0UL ? end : end + 1;
 	return fbatch->nr;
 }
 
 /*
- * WB_SYNC_ALL's first step (v6.10): TOWRITE on every DIRTY-tagged folio of the range, so the
+ * WB_SYNC_ALL's first step: TOWRITE on every DIRTY-tagged folio of the range, so the
  * pass writes exactly what was dirty when it began and cannot be livelocked by a writer that
  * keeps dirtying new folios ahead of it.  Lock dropped every batch of tags (Linux: XA_CHECK_SCHED).
  */
@@ -232,7 +241,7 @@ void tag_pages_for_writeback(struct address_space *mapping, pgoff_t start, pgoff
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 }
 
-/* ---- writeback_iter / write_cache_pages (v6.10) ------------------------------------------ */
+/* ---- writeback_iter / write_cache_pages -------------------------------------------------- */
 
 static pgoff_t wbc_end(struct writeback_control *wbc)
 {
@@ -248,7 +257,7 @@ static xa_mark_t wbc_to_tag(struct writeback_control *wbc)
 	return PAGECACHE_TAG_DIRTY;
 }
 
-/* With the folio locked: is it still ours to write?  (v6.10's folio_prepare_writeback) */
+/* With the folio locked: is it still ours to write? */
 static bool folio_prepare_writeback(struct address_space *mapping, struct writeback_control *wbc,
 				    struct folio *folio)
 {
@@ -367,7 +376,7 @@ int filemap_fdatawrite_range(struct address_space *mapping, loff_t start, loff_t
 	return __filemap_fdatawrite_range(mapping, start, end, WB_SYNC_ALL);
 }
 
-/* Wait for every folio of the range under writeback now (v6.10: by the WRITEBACK tag). */
+/* Wait for every folio of the range under writeback now (by the WRITEBACK tag). */
 void __filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff_t end)
 {
 	pgoff_t index = (pgoff_t)(start >> PAGE_SHIFT), last = (pgoff_t)(end >> PAGE_SHIFT);
@@ -386,7 +395,7 @@ void __filemap_fdatawait_range(struct address_space *mapping, loff_t start, loff
 	}
 }
 
-/* The legacy flags: the first caller to look is told, and they are cleared (v6.10). */
+/* The legacy flags: the first caller to look is told, and they are cleared. */
 int filemap_check_errors(struct address_space *mapping)
 {
 	int ret = 0;
@@ -412,7 +421,7 @@ int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, lo
 		return 0;
 	if (mapping->nrpages) {
 		err = __filemap_fdatawrite_range(mapping, start, end, WB_SYNC_ALL);
-		/* -EIO from writepages may mean something broke badly: v6.10 does not wait then. */
+		/* -EIO from writepages may mean something broke badly: do not wait then. */
 		if (err != -EIO)
 			__filemap_fdatawait_range(mapping, start, end);
 	}
@@ -421,7 +430,7 @@ int filemap_write_and_wait_range(struct address_space *mapping, loff_t start, lo
 }
 
 /*
- * fsync's report (v6.10's file_check_and_advance_wb_err, with the file reduced to its cursor):
+ * fsync's report (file_check_and_advance_wb_err, with the file reduced to its cursor):
  * the error if wb_err moved since *@f_wb_err, and the cursor advanced, so this caller hears of
  * each error once and other cursors still hear of it.  The legacy flags are cleared as the
  * old filemap_check_errors() caller would have.
@@ -441,8 +450,8 @@ int file_check_and_advance_wb_err(struct address_space *mapping, errseq_t *f_wb_
 
 /*
  * Simplified global_dirty_limits(): dirtyable memory is free pages plus page-cache pages
- * (v6.10: free + file LRU pages - the watermark reserves, highmem aside); each threshold is its
- * ratio of that; background at most half the hard limit, as v6.10 forces.
+ * (see the header); each threshold is its ratio of that; background at most half the hard
+ * limit, as Linux forces.
  */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty)
 {
@@ -460,13 +469,11 @@ void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty)
 #define BDP_MAX_PAUSES	200	/* 10 ms each: a writer gives up throttling after 2 s of no progress */
 
 /*
- * Called by a writer after it dirtied a folio of @mapping (v6.10 checks every ratelimit pages;
- * the check here is two counters and a division, so every page).  Dirty + writeback above the
+ * Called by a writer after it dirtied a folio of @mapping (every page: the check is cheap).
+ * Dirty + writeback above the
  * background threshold wakes the flusher; above the hard threshold the writer writes back its
  * own mapping's dirty folios down to the background threshold and waits for that writeback,
- * until the total is below the limit.  v6.10 throttles without writing (it sleeps for a pause
- * computed from the device's measured bandwidth); writing ourselves needs no bandwidth
- * estimate and makes the writer pay for its own dirt.
+ * until the total is below the limit (not Linux's bandwidth-paced sleep: see the header).
  */
 void balance_dirty_pages_ratelimited(struct address_space *mapping)
 {

@@ -1,12 +1,13 @@
 /*
  * page_alloc.c - the buddy allocator: zones, free lists per order and migratetype, split on
- * allocation, merge on free, bad-page checks (Linux v6.10's mm/page_alloc.c, in miniature).
+ * allocation, merge on free, bad-page checks (as Linux v6.10's mm/page_alloc.c, in miniature;
+ * the functions keep Linux's names).
  *
  * The fast paths (orders 0-3 from this CPU's lists) are mm/page_alloc_fast.c; this file is the
  * general path they hand every other case to:
  * alloc_pages_slowpath(gfp, order) -> zonelist walk (DMA only for __GFP_DMA, else NORMAL then DMA) ->
  * __rmqueue(): the smallest free block of the wanted migratetype, else another type's
- * (mm/migratetype.c, v6.10's fallback and pageblock-claiming rules) -> expand(): split down to
+ * (mm/migratetype.c: the fallback and pageblock-claiming rules) -> expand(): split down to
  * @order, halves back on the free lists -> check_new_pages() -> the page, refcount 1.
  * __free_pages_slow() -> refcount to 0 -> free_the_page() -> free_pages_prepare() (bad-page
  * checks) -> the per-CPU lists (free_unref_page, orders 0-3) or __free_one_page():
@@ -17,6 +18,17 @@
  * free_area[order].free_list[pageblock migratetype]; its other frames are untyped with refcount
  * 0; no two free buddies of one order coexist (merging is maximal); zone->free_pages and every
  * nr_free match the lists.  Locking: zone->lock (irqsave) guards all of it.
+ *
+ * Where tinymm differs from v6.10, and why: one node, so warn_alloc() prints nodemask=(null) and
+ * buddyinfo stands in for show_mem().  A gfp with both migratetype bits is a caller's bug that
+ * v6.10 warns about; tinymm picks MOVABLE.  The zone below its high watermark (ZONE_BELOW_HIGH)
+ * is noted at pcp refills and on the general path, because the fast path skips the zonelist walk
+ * where v6.10 notes it.  should_reclaim_retry() is simplified: a costly order gets no retries
+ * (v6.10 retries those only with compaction, which tinymm lacks); all rounds are capped at 4x
+ * MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop forever; v6.10's stop
+ * when free + reclaimable pages could not meet the min watermark is left out.  kswapd's wakeup,
+ * direct reclaim and the page-reporting notify are function pointers, not calls (reasons at
+ * each).
  */
 #include <string.h>
 #include "tinymm/cache.h"
@@ -32,7 +44,7 @@
 #include "internal.h"
 
 /* Free page reporting (mm/page_reporting.c) is told when a big enough block becomes free.  A
- * pointer where v6.10 calls __page_reporting_notify(): page_alloc_ktest's
+ * pointer where Linux calls __page_reporting_notify(): page_alloc_ktest's
  * putback_isolated_merges_quietly_to_tail counts through it to prove __putback_isolated_page()
  * does not notify (FPI_SKIP_REPORT_NOTIFY), which a direct call would not let it see. */
 unsigned int page_reporting_order = ~0u;	/* no reporting until a device registers */
@@ -87,7 +99,7 @@ static struct page *find_buddy_page(struct zone *z, unsigned long pfn, unsigned 
 	return buddy;
 }
 
-/* Free the block at @pfn; zone->lock held.  Merges while the buddy is free (v6.10: same name). */
+/* Free the block at @pfn; zone->lock held.  Merges while the buddy is free. */
 /*
  * The last line against a PG_hwpoison frame on the free lists, where every block goes on with
  * zone->lock held (memory_failure() marks frames with interrupts masked, so on one CPU it
@@ -172,7 +184,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *z, unsig
 	set_buddy_order(page, order);
 	/* FPI_TO_TAIL (a block back from page reporting) goes last, so the allocator hands out
 	 * unreported blocks first.  Otherwise, if the next-larger block could merge later, the
-	 * tail too (v6.10's heuristic: it is likely to be merged, so hand out other blocks first). */
+	 * tail too (Linux's heuristic: it is likely to merge, so hand out other blocks first). */
 	bool tail = fpi & FPI_TO_TAIL;
 	if (!tail && order < MAX_PAGE_ORDER - 1) {
 		unsigned long hp = pfn & ~((2UL << order) - 1);
@@ -202,7 +214,7 @@ void page_del_and_expand(struct zone *z, struct page *page, unsigned int low, un
 	set_page_pcp_mt(page, mt);	/* where the free fast path will file it */
 }
 
-/* The smallest free block of type @mt that holds 2^order frames, split down (v6.10's name).
+/* The smallest free block of type @mt that holds 2^order frames, split down.
  * Inline here for __rmqueue, the refill's path; migratetype.c calls the copy below. */
 static inline struct page *rmqueue_smallest(struct zone *z, unsigned int order, int mt)
 {
@@ -245,7 +257,7 @@ struct page *__rmqueue(struct zone *z, unsigned int order, int mt)
 static inline int gfp_migratetype(gfp_t gfp)
 {
 	if ((gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK)
-		return MIGRATE_MOVABLE;		/* both: a caller's bug; v6.10 warns, tinymm picks one */
+		return MIGRATE_MOVABLE;		/* both: a caller's bug (see the header) */
 	return (int)((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT);
 }
 _Static_assert((__GFP_MOVABLE >> GFP_MOVABLE_SHIFT) == MIGRATE_MOVABLE &&
@@ -253,11 +265,11 @@ _Static_assert((__GFP_MOVABLE >> GFP_MOVABLE_SHIFT) == MIGRATE_MOVABLE &&
 	       "the gfp migratetype bits must read as the migratetype, as in v6.10");
 
 /*
- * v6.10's gfp_to_alloc_flags() and __zone_watermark_ok() for the min watermark: __GFP_HIGH
+ * gfp_to_alloc_flags() and __zone_watermark_ok() for the min watermark: __GFP_HIGH
  * (ALLOC_MIN_RESERVE) may use half of the min reserve; a caller that cannot block as well
  * (ALLOC_NON_BLOCK: no __GFP_DIRECT_RECLAIM, no __GFP_NOMEMALLOC; GFP_ATOMIC is both) a quarter
- * of what is left on top: its mark is 3/8 of min, in v6.10's integer steps.  A non-blocking
- * caller without __GFP_HIGH (GFP_NOWAIT) gets no reserve at all, as in v6.10.
+ * of what is left on top: its mark is 3/8 of min, in Linux's integer steps.  A non-blocking
+ * caller without __GFP_HIGH (GFP_NOWAIT) gets no reserve at all.
  * @highest: the highest zone the request may use; a lower zone keeps its lowmem reserve.
  */
 unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp)
@@ -280,7 +292,7 @@ static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gf
 unsigned long nr_alloc_failures;
 
 /*
- * The reclaim hook: v6.10 wakes kswapd when an allocation finds a zone below its low watermark
+ * The reclaim hook: kswapd is woken when an allocation finds a zone below its low watermark
  * (wakeup_kswapd in the slow path); mm/vmscan.c's kswapd_run() sets this hook.  It is called
  * with no lock held, in any context; kswapd_wakeups counts the calls (also without a hook).
  * This and direct_reclaim_hook are pointers, not calls, because vmscan.c is kernel core and this
@@ -300,7 +312,7 @@ static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 
 static void warn_alloc(gfp_t gfp, unsigned int order)
 {
-	/* v6.10's nopage_rs: at most 10 reports in 5 s (an interrupt storm of failed GFP_ATOMIC
+	/* nopage_rs: at most 10 reports in 5 s (an interrupt storm of failed GFP_ATOMIC
 	 * allocations must not drown the console); the rest are only counted. */
 	static uint64_t window_start;
 	static unsigned int in_window;
@@ -318,8 +330,7 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 	char names[160];
 
 	format_gfp_flags(names, sizeof(names), gfp);
-	/* v6.10's warn_alloc(): the line (one node: no nodemask, "(null)"), the stack, then its
-	 * show_mem(); tinymm's summary of free memory is the buddyinfo lines. */
+	/* Linux's line, the stack, then the summary of free memory (buddyinfo: see the header). */
 	printk(KERN_WARNING "swapper: page allocation failure: order:%u, mode:%#x(%s), nodemask=(null)\n",
 	       order, gfp, names);
 	dump_stack();
@@ -328,10 +339,10 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 
 struct zone *preferred_zone;	/* the highest populated zone */
 /*
- * v6.10's get_page_from_freelist(): the zonelist walk.  DMA only for __GFP_DMA; otherwise the
+ * The zonelist walk.  DMA only for __GFP_DMA; otherwise the
  * highest zone first, DMA last.  The highest zone that can serve uses its per-CPU lists; lower
  * zones are a fallback guarded by their lowmem reserve (so their pcp refill, which knows no
- * reserve, is skipped).  A zone found below its low watermark wakes kswapd.  @no_wmark: v6.10's
+ * reserve, is skipped).  A zone found below its low watermark wakes kswapd.  @no_wmark:
  * ALLOC_NO_WATERMARKS, for a task inside reclaim that needs memory to free memory.
  */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt, bool no_wmark)
@@ -350,15 +361,15 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 		for (;;) {
 			/* Small blocks come from this CPU's list (refilled above the min watermark);
 			 * the rest, and whatever the list cannot give, from the buddy lists. */
-			/* v6.10 notes a zone below its high watermark here so frees shrink its
-			 * per-CPU lists (ZONE_BELOW_HIGH); tinymm's fast path skips this walk, so
-			 * it is noted at refills and on the general path (unlocked read: a hint). */
+			/* A zone below its high watermark is noted so frees shrink its per-CPU
+			 * lists (ZONE_BELOW_HIGH; also at refills: see the header).  Unlocked
+			 * read: a hint. */
 			if (READ_ONCE(z->free_pages) < z->_watermark[WMARK_HIGH] + (1UL << order))
 				zone_mark_below_high(z);
 			page = order <= PAGE_ALLOC_COSTLY_ORDER && zi == highest ?
 			       rmqueue_pcplist(z, order, mt) : NULL;
 			bool checked = page != NULL;	/* rmqueue_pcplist checked it */
-			/* A list refill took the zone below low: wake kswapd now, as v6.10's
+			/* A list refill took the zone below low: wake kswapd now, as Linux's
 			 * first, low-watermark attempt would have (unlocked read: a hint). */
 			if (page && READ_ONCE(z->free_pages) < z->_watermark[WMARK_LOW] &&
 			    (gfp & __GFP_KSWAPD_RECLAIM))
@@ -387,13 +398,11 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);	/* a pointer: see reclaim_wakeup_hook */
 
 /*
- * v6.10's should_reclaim_retry(), simplified: another round unless the caller asked for one only
- * (__GFP_NORETRY; a costly order without __GFP_RETRY_MAYFAIL, as v6.10 gives those no retries
- * without compaction, which tinymm does not have), or MAX_RECLAIM_RETRIES rounds in a row made
- * no progress (progress on a costly order does not count: freed small pages need not add up to
- * a big block).  tinymm also caps all rounds (4x), so a reclaimer that keeps freeing pages
- * someone else takes cannot loop forever: the allocation then fails with NULL, never hangs.
- * (v6.10 also stops when free + reclaimable pages could not meet the min watermark.)
+ * Another round unless the caller asked for one only (__GFP_NORETRY; a costly order without
+ * __GFP_RETRY_MAYFAIL: no compaction to make it worth it), or MAX_RECLAIM_RETRIES rounds in a
+ * row made no progress (progress on a costly order does not count: freed small pages need not
+ * add up to a big block).  All rounds are capped (4x), so the allocation fails with NULL,
+ * never hangs (see the header).
  */
 static bool should_reclaim_retry(gfp_t gfp, unsigned int order, long progress, int *no_progress,
 				 int rounds)
@@ -418,9 +427,9 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 		return NULL;
 	}
 	page = get_page_from_freelist(gfp, order, mt, false);
-	/* v6.10's __alloc_pages_direct_reclaim() in a loop, while should_reclaim_retry() says so.
+	/* __alloc_pages_direct_reclaim() in a loop, while should_reclaim_retry() says so.
 	 * The hook decides whether this context may reclaim at all; inside reclaim (PF_MEMALLOC)
-	 * it answers RECLAIM_USE_RESERVES instead: v6.10 lets such a task ignore the watermarks
+	 * it answers RECLAIM_USE_RESERVES instead: such a task may ignore the watermarks
 	 * (ALLOC_NO_WATERMARKS), so writing a dirty page out to free it cannot fail for want of
 	 * the bio it needs. */
 	if (!page && direct_reclaim_hook) {
@@ -452,7 +461,7 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 	return page;
 }
 
-/* The last reference is gone: give the block back (v6.10's free_the_page path). */
+/* The last reference is gone: give the block back. */
 __attribute__((noinline)) void free_the_page(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page), flags;
@@ -488,7 +497,7 @@ __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int
 			 "freeing a page with refcount 0");
 		return;
 	}
-	bool head = PageHead(page);	/* before the reference goes (v6.10) */
+	bool head = PageHead(page);	/* before the reference goes */
 	if (atomic_dec_and_test(&page->_refcount))
 		free_the_page(page, order);
 	else if (!head)
@@ -496,7 +505,7 @@ __attribute__((noinline)) void __free_pages_slow(struct page *page, unsigned int
 }
 
 /*
- * v6.10's __free_pages() when the reference dropped was not the last one on a non-compound
+ * __free_pages() when the reference dropped was not the last one on a non-compound
  * block: whoever still holds the first page holds only it (put_page() frees one frame), so the
  * rest goes back now, as the blocks of each lower order above it.
  */
@@ -512,12 +521,12 @@ void folio_put(struct folio *folio)
 {
 	if (!atomic_dec_and_test(&folio->_refcount))
 		return;
-	/* A folio on an LRU list leaves it first (v6.10: __folio_put -> __page_cache_release); an
+	/* A folio on an LRU list leaves it first (__folio_put -> __page_cache_release); an
 	 * LRU folio is always freed here, never by __free_pages, whose fast path stays untouched
 	 * (PG_lru is a PAGE_FLAGS_CHECK_AT_FREE bad-page flag there). */
 	if (unlikely(folio_test_lru(folio)))
 		__page_cache_release(folio);
-	/* The release path clears PG_mlocked quietly and counts it (v6.10: __folio_put ->
+	/* The release path clears PG_mlocked quietly and counts it (__folio_put ->
 	 * mlock_drain... NR_MLOCK / "mlock_cleared"); a bare __free_pages of it is a bad page. */
 	if (folio_test_mlocked(folio)) {
 		__folio_clear_mlocked(folio);
@@ -526,7 +535,7 @@ void folio_put(struct folio *folio)
 	free_the_page(&folio->page, folio_order(folio));
 }
 
-/* v6.10's folio_alloc(): a large folio is also rmappable (page_rmappable_folio()), the mark on
+/* A large folio is also rmappable (page_rmappable_folio()), the mark on
  * its second page that rmap and the deferred split queue look for. */
 struct folio *folio_alloc(gfp_t gfp, unsigned int order)
 {
@@ -550,8 +559,8 @@ void free_pages(unsigned long addr, unsigned int order)
 		__free_pages(virt_to_page((void *)addr), order);
 }
 
-/* v6.10's NR_FREE_PAGES (MemFree, vmstat's nr_free_pages): the frames on the buddy lists.  A
- * pcp refill takes its frames out of the count, as v6.10's rmqueue_bulk(); a drain puts them
+/* NR_FREE_PAGES (MemFree, vmstat's nr_free_pages): the frames on the buddy lists.  A
+ * pcp refill takes its frames out of the count, as rmqueue_bulk() does; a drain puts them
  * back. */
 unsigned long nr_free_pages(void)
 {
@@ -582,7 +591,7 @@ unsigned long totalram_pages(void)
 	return n;
 }
 
-/* @size bytes of whole frames, the unused tail of the power-of-two block given back (v6.10). */
+/* @size bytes of whole frames, the unused tail of the power-of-two block given back. */
 void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
 	unsigned long nr = size / PAGE_SIZE + !!(size % PAGE_SIZE);	/* no overflow near SIZE_MAX */
@@ -592,7 +601,7 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 		return NULL;
 	while (order <= MAX_PAGE_ORDER && (1UL << order) < nr)
 		order++;
-	/* As v6.10: __GFP_COMP makes no sense here (warned, dropped); a size beyond MAX_PAGE_ORDER
+	/* __GFP_COMP makes no sense here (warned, dropped); a size beyond MAX_PAGE_ORDER
 	 * reaches alloc_pages(), which warns unless __GFP_NOWARN and returns NULL. */
 	if (WARN_ON_ONCE(gfp & __GFP_COMP))
 		gfp &= ~__GFP_COMP;

@@ -3,9 +3,9 @@
  * block of order <= PAGE_ALLOC_COSTLY_ORDER that this CPU's per-CPU lists can serve (a pop or a
  * push, one combined check per frame, a counter), and the entry points that send every other
  * case to the general paths in mm/page_alloc.c (alloc_pages_slowpath(), __free_pages_slow(),
- * free_the_page()) and mm/pcp.c (refills, drains, v6.10's counters: rmqueue_pcplist(),
+ * free_the_page()) and mm/pcp.c (refills, drains, Linux's counters: rmqueue_pcplist(),
  * free_unref_page()).  docs/page_alloc.md ("The fast paths") and docs/benchmarks.md ("Where the
- * instructions go") count their instructions.
+ * instructions go") measure what each step costs.
  *
  * Where tinymm differs from v6.10, and why: v6.10 has one path (rmqueue_pcplist(),
  * free_unref_page()) for every order with the per-CPU lock taken; tinymm keeps the common case
@@ -13,6 +13,9 @@
  * skip are brought up to date by pcp_sync() (mm/pcp.c's header).  At orders 1-3 the fast paths
  * keep v6.10's counters exactly themselves, and take the fast way only when no order-0 counts
  * are pending (the allocation folds them first; the free leaves that case to free_unref_page()).
+ * A freed block goes on the list of its pcp mt hint, set when it left the buddy lists; v6.10
+ * looks its pageblock up (mmzone.h, page-flags.rst "The flags word"), a load the fast path
+ * avoids.
  *
  * Invariants and locking: as mm/pcp.c: a CPU's lists and counters only with interrupts masked,
  * on that CPU; no zone->lock here.  A frame is never in flight (refcount 0, on no list) with
@@ -32,10 +35,10 @@ struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off) };
 struct per_cpu_pages *pcp_fast = &pcp_off;
 
 /*
- * v6.10's check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
- * v6.10's fast test; check_new_pages() then tells the cases apart), no mapping, refcount 0,
+ * check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
+ * Linux's fast test; check_new_pages() then tells the cases apart), no mapping, refcount 0,
  * mapcount -1.  Shifting the flags word left drops the zone, node and pcp mt fields above the
- * flags in one instruction.
+ * flags at once, with no mask to load.
  */
 static inline bool new_page_is_clean(const struct page *page)
 {
@@ -80,7 +83,7 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 				local_irq_restore(flags);
 				return alloc_pages_bad_fast(page, gfp);	/* report, leak, retry */
 			}
-			page->private = 0;		/* v6.10's post_alloc_hook */
+			page->private = 0;		/* post_alloc_hook */
 			atomic_set(&page->_refcount, 1);
 			local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
 			return page;
@@ -104,7 +107,7 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page 
 
 	/* The one-test check and check_new_pages() test the same state: it must report. */
 	WARN_ON_ONCE(check_new_pages(page, order));
-	/* v6.10 takes the next block within the same allocation: one step on free_count.  The
+	/* The next block is taken within the same allocation: one step on free_count.  The
 	 * fast path took it and the general path will take it again; doubling in between makes
 	 * the two one, exactly ((f >> 1) << 1 >> 1 == f >> 1). */
 	local_irq_save(flags);
@@ -118,7 +121,7 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page 
  * flags words ORed (tested once at the end: a shift or a mask drops the zone, node and pcp mt
  * fields of them all at once), mapping and refcount ORed (with @links, the link word too: a
  * tail's compound_head, or a frame still on a per-CPU list), mapcounts ANDed (all -1 exactly
- * when the AND is -1).  Nine instructions a frame at most, the loop's included.
+ * when the AND is -1).  A few loads and ORs a frame (docs/benchmarks.md counts them).
  */
 struct block_fold {
 	unsigned long flags, other;
@@ -145,7 +148,7 @@ static inline __attribute__((always_inline)) struct block_fold fold_block(const 
 	return f;
 }
 
-/* new_page_is_clean() for every frame (v6.10's check_new_pages() walks them all). */
+/* new_page_is_clean() for every frame (check_new_pages() walks them all). */
 static inline bool new_block_is_clean(const struct page *page, unsigned int order)
 {
 	struct block_fold f = fold_block(page, order, false);
@@ -158,9 +161,9 @@ static __attribute__((noinline)) struct page *alloc_pages_compound(struct page *
 
 /*
  * Orders 1 to PAGE_ALLOC_COSTLY_ORDER: the same pop from this CPU's list for (order, gfp's
- * migratetype bits), plus what v6.10's rmqueue_pcplist() does at every allocation and the
+ * migratetype bits), plus what rmqueue_pcplist() does at every allocation and the
  * order-0 fast path leaves to pcp_sync(): free_count halved (a run of frees ends).  So the
- * counters stay v6.10's exactly: the order-0 fast paths' pending counts are folded in first
+ * counters stay Linux's exactly: the order-0 fast paths' pending counts are folded in first
  * (alloc_pages_order_sync(), only when they left any), then this allocation is counted as a slow
  * path would count it (room and sync_room move together).  Interrupts masked from the pop to
  * the refcount, as at order 0.  An empty list, DMA, zeroing or poisoning: the general path.
@@ -197,7 +200,7 @@ __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(
 		local_irq_restore(flags);
 		return alloc_pages_bad_block(page, gfp, order);	/* report, leak, retry */
 	}
-	page->private = 0;		/* v6.10's post_alloc_hook */
+	page->private = 0;		/* post_alloc_hook */
 	atomic_set(&page->_refcount, 1);
 	local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
 	if (gfp & __GFP_COMP)
@@ -222,13 +225,14 @@ static __attribute__((noinline)) struct page *alloc_pages_compound(struct page *
 
 /*
  * The flags freed_page_is_clean() tests, as a variable on purpose (never written): RISC-V builds
- * this 22-bit constant in two instructions (lui, addi) but loads a small-data variable in one.
+ * builds this 22-bit constant with lui and addi but reads a small-data variable with one
+ * gp-relative load.
  */
 unsigned long free_fast_check_flags __small_data =
 	PAGE_FLAGS_CHECK_AT_FREE | 1UL << PG_hwpoison | 1UL << PG_head;
 
 /*
- * v6.10's free_page_is_bad() for one frame whose flags word is @flags, plus HWPoison and PG_head
+ * free_page_is_bad() for one frame whose flags word is @flags, plus HWPoison and PG_head
  * (a compound head freed as order 0), as one test.  A tail page needs no test here: its refcount
  * is 0 (a tail's references are its folio's), so its free never reaches this point.
  */
@@ -283,7 +287,7 @@ __fastpath void (__free_pages)(struct page *page, unsigned int order)
 }
 
 /* Not the last reference: nothing to do, but a non-compound block's other frames (@head_flags,
- * read before the drop, has no PG_head) are freed as v6.10 does.  Not a reference at all:
+ * read before the drop, has no PG_head) are freed as __free_pages() does.  Not a reference at all:
  * undone, then reported. */
 static __attribute__((noinline)) void __free_pages_undo(struct page *page, int old, unsigned int order,
 							unsigned long head_flags)
@@ -299,7 +303,7 @@ static __attribute__((noinline)) void __free_pages_undo(struct page *page, int o
 
 
 /*
- * v6.10's free_pages_prepare() checks of a non-compound order >= 1 block, every frame: flags
+ * free_pages_prepare()'s checks of a non-compound order >= 1 block, every frame: flags
  * against free_fast_check_flags, no mapping, refcount 0, no link, mapcount -1.  *@flags_or: the
  * ORed flags words, so a block with no flag to clear stores nothing.
  */
@@ -324,13 +328,13 @@ static inline void freed_block_clear_flags(struct page *page, unsigned int order
  * Orders 1 to PAGE_ALLOC_COSTLY_ORDER, the block not compound: what free_the_page(),
  * free_pages_prepare() and free_unref_page() do, when nothing is out of the ordinary.  The
  * reference dropped and the block checked with interrupts masked (as at order 0), its frames'
- * flags cleared, then v6.10's free_unref_page_commit() for a free that neither drains nor
+ * flags cleared, then free_unref_page_commit() for a free that neither drains nor
  * tunes high: alloc_factor halved, PCPF_PREV_FREE_HIGH_ORDER set, free_count up by the block,
  * the block pushed and the count up (room down; room and sync_room together, so pcp_sync() sees
  * nothing to fold).  The general path takes every other case: a compound block, a block outside
  * the hot memmap bank or not aligned to its order, a frame not clean, page poisoning, counts the
  * order-0 fast paths left to fold, a zone below its high watermark or under reclaim (high is
- * tuned at every free then), v6.10's free_high (a run of high-order frees drains them) and a
+ * tuned at every free then), free_high (a run of high-order frees drains them) and a
  * free that reaches high.
  */
 __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct page *page,
@@ -373,7 +377,7 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	if (flags_or & PAGEFLAGS_MASK)
 		freed_block_clear_flags(page, order);
 	if (unlikely(fc >= batch && (pflags & PCPF_PREV_FREE_HIGH_ORDER))) {
-		/* v6.10's free_high: a run of high-order frees drains the lists.  Holding nothing
+		/* free_high: a run of high-order frees drains the lists.  Holding nothing
 		 * else, they would drain just this block: straight to the buddy lists. */
 		if (room == pcp->drain_at)
 			return pcp_free_high_alone(page, order, irqflags);
@@ -383,7 +387,7 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	if (unlikely(room <= 0))
 		goto unmask;
 	/* The list of the pcp mt hint (set when the block left the buddy lists), as at order 0;
-	 * v6.10 looks the pageblock up (mmzone.h, page-flags.rst "The flags word"). */
+	 * see the header. */
 	pcp_push(&pcp->lists[order * PCP_SLOTS + page_pcp_mt(head)], page);
 	pcp->room = room;
 	pcp->sync_room = room;

@@ -1,8 +1,9 @@
 /*
- * page_check.c - v6.10's bad-page checks for the page allocator: what a page must look like when
- * it is freed (free_pages_prepare) and when it is handed out (check_new_pages), and what happens
- * when it does not (bad_page: report, taint, leak).  The hot paths in page_alloc.c use one-test
- * versions of the same rules and call here only when something is wrong or the block is large.
+ * page_check.c - the bad-page checks for the page allocator (as v6.10's mm/page_alloc.c): what a
+ * page must look like when it is freed (free_pages_prepare) and when it is handed out
+ * (check_new_pages), and what happens when it does not (bad_page: report, taint, leak).  The hot
+ * paths in page_alloc.c use one-test versions of the same rules and call here only when
+ * something is wrong or the block is large.
  * A PG_hwpoison frame is no bad page: freed, it is set aside quietly, and a block holding one is
  * freed around it (free_has_hwpoisoned); handed out, it is refused quietly (docs/hwpoison.md).
  *
@@ -18,10 +19,16 @@
  *     not consistent" exist; a tail's ->mapping must be NULL like any frame's.  tinymm checks
  *     the tails' links with page checks off too (v6.10 only clears them then).
  *   - Reasons of tinymm's own: a tail freed, a misaligned block, a compound page freed at
- *     another order (v6.10: VM_BUG_ON_PAGE).  No "Modules linked in:" line (no modules); the
- *     process is always "swapper".
+ *     another order, a misaligned block (v6.10: VM_BUG_ON_PAGE, in free_pages_prepare and
+ *     __free_one_page).  No "Modules linked in:" line (no modules); the process is always
+ *     "swapper".
+ *   - A block freed with a PG_hwpoison frame inside goes back around it (free_has_hwpoisoned,
+ *     Linux 6.15's); v6.10 frees the whole block and relies on check_new_page() at allocation,
+ *     which page checks off (tinymm.check_pages=0) would not do.  An order-0 HWPoison frame set
+ *     aside is marked as taken off, so unpoison_memory() can give it back (v6.10 cannot: its
+ *     comment calls that frame a known leak).
  * Locking: runs without the zone lock; the pages are the caller's (being freed or just taken).
- * The rate limit's state is bad_page()'s alone (v6.10's statics, unlocked as there).
+ * The rate limit's state is bad_page()'s alone (statics, unlocked as in Linux).
  */
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
@@ -35,7 +42,7 @@ bool kernel_tainted_bad_page;
 struct bad_page_ratelimit bad_page_rs;
 
 /*
- * Report and leak a bad page (v6.10's bad_page()): the frame is never handed out again and the
+ * Report and leak a bad page: the frame is never handed out again and the
  * kernel keeps running, tainted.  A burst of 60 reports, then quiet until a minute after the
  * burst began; or a steady drip of one a second.
  */
@@ -71,7 +78,7 @@ out:
 		atomic_set(&page->_mapcount, -1);
 }
 
-/* v6.10's page_expected_state(): one test for a clean frame.  A page type (PageBuddy, PageSlab)
+/* One test for a clean frame.  A page type (PageBuddy, PageSlab)
  * overlays _mapcount, so a typed frame fails the first half.  Inline everywhere: out of line it
  * would cost free_page_is_good() a call per frame. */
 static inline __attribute__((always_inline)) bool page_expected_state(const struct page *page,
@@ -84,7 +91,7 @@ static inline __attribute__((always_inline)) bool page_expected_state(const stru
 			(page->flags & check_flags)));
 }
 
-/* v6.10's page_bad_reason(): every test, the last that fails wins.  Only for a frame
+/* Every test, the last that fails wins.  Only for a frame
  * page_expected_state() found bad. */
 static const char *page_bad_reason(const struct page *page, unsigned long flags)
 {
@@ -125,10 +132,8 @@ static bool free_page_is_good(struct page *page)
  * large folio): every other frame goes back to the buddy lists, in the largest aligned blocks
  * that hold no poisoned frame, and each poisoned frame is set aside as take_page_off_buddy()
  * leaves one (MAGIC_HWPOISON in ->private, refcount 0: unpoison_memory() can give it back).
- * Linux 6.15's free_has_hwpoisoned(); v6.10 freed the whole block and relied on
- * check_new_page() to keep the bad frame out at allocation, which page checks off
- * (tinymm.check_pages=0) would not do.  The frames' flags are cleared already but for
- * PG_hwpoison; the poisoned frames' contents are never touched.
+ * Linux 6.15's free_has_hwpoisoned() (see the header).  The frames' flags are cleared already
+ * but for PG_hwpoison; the poisoned frames' contents are never touched.
  */
 static __attribute__((noinline)) void free_has_hwpoisoned(struct page *page, unsigned int order)
 {
@@ -139,7 +144,7 @@ static __attribute__((noinline)) void free_has_hwpoisoned(struct page *page, uns
 	free_around_hwpoison(page, order);	/* the pieces and the set-aside: mm/page_alloc.c */
 }
 
-/* A compound block's tail @p (v6.10's free_tail_page_prepare()): one report per tail at most;
+/* A compound block's tail @p (free_tail_page_prepare()): one report per tail at most;
  * its link to the head cleared either way.  false if it was bad. */
 static inline bool free_tail_page_prepare(struct page *head, struct page *p)
 {
@@ -177,7 +182,7 @@ static __attribute__((noinline)) bool free_block_recheck_pcp(struct page *page, 
 }
 
 /*
- * free_pages_prepare() of an order > 0 block, in one pass over its frames as v6.10's: each tail's
+ * free_pages_prepare() of an order > 0 block, in one pass over its frames as Linux's: each tail's
  * compound link checked and cleared, each frame checked (page checks on) and, if good, its flags
  * cleared (PG_hwpoison kept: before any frame was poisoned no frame has it, so keeping it costs
  * nothing, and one OR per frame finds a poisoned one for free_has_hwpoisoned()).  A bad frame
@@ -190,7 +195,7 @@ static bool free_pages_prepare_block(struct page *page, unsigned int order)
 	bool compound = PageHead(page), good = true;
 	unsigned long seen = 0, links = 0;
 
-	/* Page 1's order byte and second-page flags are the folio's, not flags to check (v6.10
+	/* Page 1's order byte and second-page flags are the folio's, not flags to check (Linux
 	 * clears them first too, in free_tail_page_prepare). */
 	if (compound) {
 		((struct folio *)page)->_flags_1 &= ~(0xffUL | 1UL << PG_has_hwpoisoned |
@@ -238,14 +243,14 @@ static bool free_pages_prepare_block(struct page *page, unsigned int order)
 }
 
 /*
- * v6.10's free_pages_prepare(): check every frame of the block, clear the flags a free page
+ * Check every frame of the block, clear the flags a free page
  * must not keep, undo the compound set-up.  false: something was bad, leak the whole block, or
  * it held a PG_hwpoison frame and is freed here around it.
  */
 bool free_pages_prepare(struct page *page, unsigned int order)
 {
-	/* A large folio freed at another order than its own (v6.10: VM_BUG_ON_PAGE with
-	 * CONFIG_DEBUG_VM).  Freed at a smaller order its tails would be lost with their
+	/* A large folio freed at another order than its own (a report of tinymm's own: see the
+	 * header).  Freed at a smaller order its tails would be lost with their
 	 * compound_head set; at a larger one frames beyond it would go too.  Reported and kept out
 	 * whole: the tails still point at the head, so nothing of it is handed out again. */
 	if (PageHead(page) && folio_order((struct folio *)page) != order) {
@@ -253,9 +258,8 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		return false;
 	}
 	if (PageHWPoison(page) && !order) {
-		/* An order-0 HWPoison frame is kept out quietly (v6.10 does the same), marked as
-		 * taken off, so unpoison_memory() can give it back (v6.10 cannot: its comment calls
-		 * that frame a known leak). */
+		/* An order-0 HWPoison frame is kept out quietly, marked as taken off, so
+		 * unpoison_memory() can give it back (see the header). */
 		page->flags &= ~PAGEFLAGS_MASK | (1UL << PG_hwpoison);
 		SetPageHWPoisonTakenOff(page);
 		return false;
@@ -265,8 +269,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		return false;
 	}
 	/* Blocks are aligned to their size; a misaligned free claims part of its neighbour, which
-	 * the walk below would not find on a per-CPU list (v6.10: VM_BUG_ON_PAGE in
-	 * __free_one_page). */
+	 * the walk below would not find on a per-CPU list. */
 	if (order && (page_to_pfn(page) & ((1UL << order) - 1))) {
 		bad_page(page, "freeing a block not aligned to its order");
 		return false;
@@ -286,8 +289,8 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 }
 
 /*
- * v6.10's check_new_pages(): every frame of a block just taken from the free lists must be
- * clean.  A PG_hwpoison frame is bad without a report (v6.10's check_new_page_bad(): "don't
+ * Every frame of a block just taken from the free lists must be
+ * clean.  A PG_hwpoison frame is bad without a report (check_new_page_bad(): "don't
  * complain about hwpoisoned pages"): the block is kept out and the allocator takes another.
  * tinymm's free path never puts one on the lists; this is the second line (page checks on).
  */

@@ -1,14 +1,17 @@
 /*
  * page_isolation.c - taking blocks out of the buddy lists for a while and putting them back:
  * page reporting's isolation (__isolate_free_page, __putback_isolated_page) and HWPoison's
- * single frames (take_page_off_buddy, put_page_back_buddy), v6.10's functions of those names
- * (in v6.10 they sit in mm/page_alloc.c; here the buddy allocator's file keeps allocation and
- * freeing, and these, which move blocks aside, are on their own).
+ * single frames (take_page_off_buddy, put_page_back_buddy), Linux's functions of those names.
  *
  * Invariants: as mm/page_alloc.c's: a block out of the lists is no PageBuddy block and not in
  * zone->free_pages; a frame taken off for HWPoison keeps PG_hwpoison and MAGIC_HWPOISON in
  * ->private (buddy_check() knows both).  Locking: zone->lock, taken here or held by the caller
  * (lockdep_assert_held() where it is the caller's).
+ *
+ * Where tinymm differs from v6.10, and why: v6.10 has these in mm/page_alloc.c; here the buddy
+ * allocator's file keeps allocation and freeing, and these, which move blocks aside, are on
+ * their own.  put_page_back_buddy() clears PG_hwpoison before the free (v6.10: after it, under
+ * the zone lock), so no free block ever holds a PG_hwpoison frame (buddy_check()).
  */
 #include "tinymm/lockdep.h"
 #include "tinymm/memory-failure.h"
@@ -17,7 +20,7 @@
 
 /*
  * Take the free block headed by @page (order @order) off its list without allocating it: it stays
- * out until __putback_isolated_page().  zone->lock held.  v6.10's __isolate_free_page(): as if
+ * out until __putback_isolated_page().  zone->lock held.  As if
  * it were allocated, the zone must stay above its min watermark (a high-order check emulated by a
  * raised order-0 mark: the block is known to exist), else 0 and nothing changes; a block of at
  * least half a pageblock turns its pageblock(s) MIGRATE_MOVABLE, free neighbours moved along
@@ -45,9 +48,9 @@ unsigned long __isolate_free_page(struct page *page, unsigned int order)
 }
 
 /*
- * Return an isolated block to the free lists: v6.10's __free_one_page() with
+ * Return an isolated block to the free lists: __free_one_page() with
  * FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL (merged as any free, at the tail of its list, reporting
- * not told again).  @reported marks it PG_reported if it did not merge (v6.10's
+ * not told again).  @reported marks it PG_reported if it did not merge (Linux's
  * page_reporting_drain: a merged block is a new, unreported one).  zone->lock held.
  */
 void __putback_isolated_page(struct page *page, unsigned int order, bool reported)
@@ -66,7 +69,7 @@ void __putback_isolated_page(struct page *page, unsigned int order, bool reporte
 /*
  * Keep one frame out of the allocator for good (HWPoison): split the free block holding it,
  * return every other piece, leave the frame off every list.  true if the frame was free and is
- * now taken; false if it is not in a free block.  v6.10: take_page_off_buddy().
+ * now taken; false if it is not in a free block.
  */
 bool take_page_off_buddy(struct page *page)
 {
@@ -105,12 +108,11 @@ bool take_page_off_buddy(struct page *page)
 }
 
 /*
- * Undo take_page_off_buddy() for an unpoisoned frame (v6.10's put_page_back_buddy()): drop the
+ * Undo take_page_off_buddy() for an unpoisoned frame: drop the
  * reference memory_failure() held (a frame the free path set aside holds none), clear
  * PG_hwpoison and the mark in ->private, and free the frame, merging it with its free buddies.
- * false if someone else holds a reference (the frame is left as it is).  v6.10 clears the flag
- * after the free under the zone lock; tinymm clears it first, so no free block ever holds a
- * PG_hwpoison frame (buddy_check()), still under the lock.
+ * false if someone else holds a reference (the frame is left as it is).  The flag is cleared
+ * before the free, still under the lock (see the header).
  */
 bool put_page_back_buddy(struct page *page)
 {

@@ -13,17 +13,26 @@
  * Driving: the allocator's page_reporting_notify_fn, called under the zone lock when a block of
  * order >= page_reporting_order is freed, marks a pass as requested and, going from idle,
  * schedules it PAGE_REPORTING_DELAY_MS later through page_reporting_schedule: delayed work on
- * system_wq (mm/page_reporting_work.c), as v6.10 does.  This file is portable (host tests link
+ * system_wq (mm/page_reporting_work.c).  This file is portable (host tests link
  * it without a workqueue), hence the hook; with it NULL, passes run only when
  * page_reporting_process() is called (the `report` command, the KTAP suite).  A pass that ends
- * with a new request pending schedules itself again, 2 s later (v6.10's pacing: an idle machine
+ * with a new request pending schedules itself again, 2 s later (Linux's pacing: an idle machine
  * reports what is free a batch-budget at a time, one pass every 2 s).
  *
- * Locking: page_reporting_lock serialises register/unregister (v6.10: a mutex; the device pointer
- * is RCU there, a plain pointer here: one CPU, and a pass never runs concurrently with
- * unregister).  zone->lock is held while blocks are isolated and put back, never across report().
- * The batch array is this file's (v6.10 kmallocs a scatterlist per pass): one pass at a time.
- * docs/page_reporting.md has the flag's lifecycle, the invariants and the differences from v6.10.
+ * Locking: page_reporting_lock serialises register/unregister.  zone->lock is held while blocks
+ * are isolated and put back, never across report().
+ *
+ * Where tinymm differs from v6.10, and why: page_reporting_lock is a spinlock, not a mutex, and
+ * the device pointer a plain pointer, not RCU (one CPU, and a pass never runs concurrently with
+ * unregister).  The batch array is this file's (v6.10 kmallocs a scatterlist per pass): one
+ * pass at a time.  The per-list budget divides by the device's capacity, not
+ * PAGE_REPORTING_CAPACITY (the same "report() calls" meaning).  page_reporting_order belongs to
+ * the device: v6.10 keeps an order set earlier (it is also a module parameter) and leaves it set
+ * on unregister; here it goes back to ~0u ("no device", the allocator's off), so the next
+ * device's order applies.  Unregister does not cancel_delayed_work_sync(): tinymm's balloon
+ * unregisters from inside report() (a failed device), i.e. from the work itself, so waiting
+ * would deadlock; a pending work finds no device and does nothing.  docs/page_reporting.md has
+ * the flag's lifecycle, the invariants and the rest of the differences.
  */
 #include "tinymm/errno.h"
 #include "tinymm/page_alloc.h"
@@ -42,7 +51,7 @@ enum {
 
 static DEFINE_SPINLOCK(page_reporting_lock);
 static struct page_reporting_dev_info *pr_dev_info;
-static bool page_reporting_enabled;		/* v6.10's static key: set on the first register */
+static bool page_reporting_enabled;		/* Linux's static key: set on the first register */
 static struct page_report_block batch[PAGE_REPORTING_CAPACITY];
 static struct page_reporting_stats stats;
 static unsigned long pass_blocks;		/* reported by the pass in progress */
@@ -76,7 +85,7 @@ static void page_reporting_kick(unsigned long delay_ms)
 		schedule(delay_ms);
 }
 
-/* Ask for a pass (v6.10's __page_reporting_request()). */
+/* Ask for a pass. */
 static void __page_reporting_request(struct page_reporting_dev_info *prdev)
 {
 	if (atomic_read(&prdev->state) == PAGE_REPORTING_REQUESTED)
@@ -105,7 +114,7 @@ bool page_reporting_requested(void)
 
 /*
  * Make @page the first entry of @l, keeping the cyclic order: the entries before it move, in
- * order, to the tail (v6.10's list_rotate_to_front, O(1)).  zone->lock held.  Belongs with the
+ * order, to the tail (list_rotate_to_front, O(1)).  zone->lock held.  Belongs with the
  * page_list helpers in mm/internal.h.
  */
 static void page_list_rotate_to_front(struct page_list *l, struct page *page)
@@ -123,10 +132,10 @@ static void page_list_rotate_to_front(struct page_list *l, struct page *page)
 }
 
 /*
- * Report the first @n blocks of the batch, then put them back (v6.10: prdev->report() and
+ * Report the first @n blocks of the batch, then put them back (prdev->report() and
  * page_reporting_drain()).  Called without @z's lock; takes it for the putback.  A block whose
  * buddy became free meanwhile merges on the way back (__putback_isolated_page): the merged block
- * is unreported, as v6.10's drain leaves it.
+ * is unreported, as Linux's drain leaves it.
  */
 static int page_reporting_flush(struct page_reporting_dev_info *prdev, struct zone *z,
 				unsigned int n)
@@ -152,7 +161,7 @@ static int page_reporting_flush(struct page_reporting_dev_info *prdev, struct zo
 }
 
 /*
- * One free list (v6.10's page_reporting_cycle()): isolate unreported blocks into the batch, which
+ * One free list: isolate unreported blocks into the batch, which
  * holds *@n blocks on entry and may carry some out to the next list; report it whenever it is
  * full and another unreported block is waiting.  Returns 0 or report()'s error.
  */
@@ -168,14 +177,13 @@ static int page_reporting_cycle(struct page_reporting_dev_info *prdev, struct zo
 	int err = 0;
 
 	if (READ_ONCE(list->first) == PAGE_LINK_NONE)
-		return 0;			/* the early, unlocked look v6.10 takes too */
+		return 0;			/* unlocked: an empty list needs no lock */
 	spin_lock_irqsave(&z->lock, flags);
 	/*
-	 * The budget (v6.10): enough report() calls for a sixteenth of this order's blocks, plus one
+	 * The budget: enough report() calls for a sixteenth of this order's blocks, plus one
 	 * for blocks carried in from the previous list; then the pass asks for another.  On an
 	 * idle machine everything is reported within a few passes, never in one long lock-hopping
-	 * walk.  v6.10 divides by PAGE_REPORTING_CAPACITY * 16; tinymm by the device's capacity
-	 * (the same "calls" meaning).
+	 * walk.  Divided by the device's capacity (see the header).
 	 */
 	budget = (long)((area->nr_free + cap * 16 - 1) / (cap * 16));
 	for (page = page_list_first(list); page; page = next) {
@@ -188,7 +196,7 @@ static int page_reporting_cycle(struct page_reporting_dev_info *prdev, struct zo
 			break;
 		}
 		if (*n < cap) {
-			/* The zone is at its min watermark: leave this block and the rest (v6.10). */
+			/* The zone is at its min watermark: leave this block and the rest. */
 			if (!__isolate_free_page(page, order)) {
 				next = page;
 				break;
@@ -208,14 +216,14 @@ static int page_reporting_cycle(struct page_reporting_dev_info *prdev, struct zo
 		if (err)
 			break;
 	}
-	/* Leave the first unreported block we stopped at at the head (v6.10). */
+	/* Leave the first unreported block we stopped at at the head. */
 	if (next && next != page_list_first(list))
 		page_list_rotate_to_front(list, next);
 	spin_unlock_irqrestore(&z->lock, flags);
 	return err;
 }
 
-/* One zone (v6.10's page_reporting_process_zone()). */
+/* One zone. */
 static int page_reporting_process_zone(struct page_reporting_dev_info *prdev, struct zone *z,
 				       unsigned int min_order)
 {
@@ -223,7 +231,7 @@ static int page_reporting_process_zone(struct page_reporting_dev_info *prdev, st
 	int err = 0;
 
 	/*
-	 * v6.10's watermark: isolating a whole batch must leave the zone above its low watermark,
+	 * The watermark: isolating a whole batch must leave the zone above its low watermark,
 	 * so reporting never pushes it into reclaim.  Below that the zone is skipped for this pass
 	 * and nothing asks for another (the next big free does).
 	 */
@@ -263,7 +271,7 @@ int page_reporting_process(void)
 	pass_blocks = 0;
 	for (int i = 0; i < MAX_NR_ZONES && !err; i++)
 		err = page_reporting_process_zone(prdev, &zones[i], min_order);
-	/* Still active: idle.  Requested again: as v6.10, run again 2 s later. */
+	/* Still active: idle.  Requested again: run again 2 s later. */
 	if (atomic_cmpxchg(&prdev->state, PAGE_REPORTING_ACTIVE, PAGE_REPORTING_IDLE) ==
 	    PAGE_REPORTING_REQUESTED && !err)
 		page_reporting_kick(PAGE_REPORTING_DELAY_MS);
@@ -306,11 +314,10 @@ int page_reporting_register(struct page_reporting_dev_info *prdev)
 		return -EINVAL;
 	spin_lock_irqsave(&page_reporting_lock, flags);
 	if (pr_dev_info) {
-		err = -EBUSY;			/* one device at a time (v6.10) */
+		err = -EBUSY;			/* one device at a time */
 		goto out;
 	}
-	/* The device's order if it names a valid one, else pageblock_order (v6.10).  v6.10 keeps
-	 * an order set earlier (it is also a module parameter); tinymm's belongs to the device. */
+	/* The device's order if it names a valid one, else pageblock_order (see the header). */
 	page_reporting_order = prdev->order > 0 && prdev->order <= MAX_PAGE_ORDER ? prdev->order :
 			       pageblock_order;
 	atomic_set(&prdev->state, PAGE_REPORTING_IDLE);
@@ -327,8 +334,8 @@ out:
 }
 
 /*
- * Stop reporting to @prdev (anything else: no-op, as v6.10).  Blocks already reported keep
- * PG_reported while they stay free, as v6.10 leaves them: the flag records what the host was
+ * Stop reporting to @prdev (anything else: no-op).  Blocks already reported keep
+ * PG_reported while they stay free: the flag records what the host was
  * told, and the allocator clears it as usual when they leave the free lists.
  */
 void page_reporting_unregister(struct page_reporting_dev_info *prdev)
@@ -339,12 +346,9 @@ void page_reporting_unregister(struct page_reporting_dev_info *prdev)
 	if (prdev && prdev == pr_dev_info) {
 		WRITE_ONCE(page_reporting_notify_fn, NULL);
 		WRITE_ONCE(pr_dev_info, NULL);
-		/* v6.10 leaves page_reporting_order set; here "no device" is ~0u again (the
-		 * allocator's "off"), so the next device's order applies. */
+		/* "No device" is ~0u again, so the next device's order applies (the header). */
 		WRITE_ONCE(page_reporting_order, ~0u);
-		/* v6.10 also cancel_delayed_work_sync()s here.  tinymm's balloon unregisters from
-		 * inside report() (a failed device), i.e. from the work itself, so waiting here
-		 * would deadlock: a pending work finds no device and does nothing, and
+		/* No cancel_delayed_work_sync() (the header): this may run from inside the work;
 		 * page_reporting_cancel_sync is there for callers outside the work. */
 		atomic_set(&prdev->state, PAGE_REPORTING_IDLE);
 	}

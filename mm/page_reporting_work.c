@@ -5,7 +5,7 @@
  * portable and links into host tests without the kernel's workqueues.
  *
  * Invariants: one work item for the one device; scheduling an already pending item keeps its
- * earlier deadline (schedule_delayed_work), as v6.10's.  The work function runs one pass; a pass
+ * earlier deadline (schedule_delayed_work), as Linux's.  The work function runs one pass; a pass
  * that ends with a request pending schedules the next one itself.
  * Locking: the workqueue's own; the schedule hook may be called with a zone lock held and
  * interrupts masked (queue_delayed_work takes its lock irqsave).

@@ -9,15 +9,15 @@
  * by each refill in a row without a free, up to 32x); a free that brings the count to the high
  * mark nr_pcp_high() gives gives nr_pcp_free() frames back, the coldest first (each list's
  * tail), round-robin over the lists from the one just freed to.  So most calls touch no lock.
- * High is sized as v6.10's zone_highsize(): high_min from the zone's low watermark, high_max an
+ * High is sized as zone_highsize(): high_min from the zone's low watermark, high_max an
  * eighth of its managed pages, neither below 4 x batch; it grows by a batch at each refill while
  * the zone is above its high watermark, grows to hold a run of frees, shrinks by the frames freed
  * while the zone is below its high watermark (ZONE_BELOW_HIGH) or kswapd reclaims it
  * (ZONE_RECLAIM_ACTIVE), and decays by an eighth a second towards high_min (decay_pcp_high(),
- * driven by mm/vmstat_work.c, as v6.10's vmstat_update).
+ * driven by mm/vmstat_work.c, as Linux's vmstat_update).
  *
  * Where tinymm differs from v6.10, and why: the order-0 fast paths (page_alloc_fast.c) must stay a
- * pop or a push and a counter (their ~40-instruction budget), so they do not update free_count,
+ * pop or a push and a counter (their cost: docs/benchmarks.md), so they do not update free_count,
  * alloc_factor and PCPF_PREV_FREE_HIGH_ORDER per call as v6.10 does.  The allocation fast path
  * leaves one mark (alloc_room: the room after it) and every slow path first brings those up to
  * date (pcp_sync): exactly when only frees happened since the last slow path, otherwise as if the
@@ -26,7 +26,9 @@
  * The lists are singly linked LIFO stacks, so taking the coldest frames walks a list once per
  * drain (v6.10's doubly linked lists take them from the tail directly).  The boot pageset, CPU
  * hotplug, percpu_pagelist_high_fraction and the cache-size PCPF_FREE_HIGH_BATCH rule are not
- * here (one CPU, no sysctl, no cacheinfo).
+ * here (one CPU, no sysctl, no cacheinfo).  The order 1-3 free_high case on otherwise empty
+ * lists sends the block to the buddy lists directly (pcp_free_high_alone) where v6.10 pushes it
+ * and drains it again: the same end state.
  *
  * The worst case is bounded (v6.10's CONFIG_PCP_BATCH_SCALE_MAX, here tinymm.pcp_batch_scale_max,
  * with tinymm.pcp_batch for the batch): no call moves more than batch << scale blocks between
@@ -57,7 +59,7 @@
 
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
 
-/* In small data: on RISC-V one gp-relative instruction finds it (pcp_free_order0). */
+/* In small data: on RISC-V one gp-relative address finds it (pcp_free_order0's fast path). */
 struct per_cpu_pages *zone_pcp[MAX_NR_ZONES] __small_data;
 
 void (*pcp_decay_schedule)(void);	/* mm/vmstat_work.c: decay_pcp_high() in a second */
@@ -66,7 +68,7 @@ void (*pcp_zone_lock_watch)(struct zone *z, int moved);
 int pcp_batch_param;			/* tinymm.pcp_batch; 0: zone_batchsize() */
 int pcp_batch_scale_max = PCP_SCALE_DEFAULT;	/* tinymm.pcp_batch_scale_max */
 
-/* 0, the unset default, is not accepted: it would read as "v6.10's zone_batchsize()". */
+/* 0, the unset default, is not accepted: it would read as "zone_batchsize()'s". */
 KPARAM_UINT(pcp_batch, pcp_batch_param, 1, PCP_BATCH_LIMIT,
 	    "1-1024: frames per per-CPU refill and drain (default: v6.10's zone_batchsize())");
 KPARAM_UINT(pcp_batch_scale_max, pcp_batch_scale_max, 0, PCP_SCALE_LIMIT,
@@ -87,7 +89,7 @@ static inline void pcp_watch(struct zone *z, int moved)
 		watch(z, moved);
 }
 
-/* v6.10's zone_batchsize(): about a quarter of a MiB per batch, at most 63 frames. */
+/* About a quarter of a MiB per batch, at most 63 frames. */
 static int zone_batchsize(const struct zone *z)
 {
 	unsigned long batch = z->managed_pages / 1024;
@@ -102,7 +104,7 @@ static int zone_batchsize(const struct zone *z)
 	return batch < 1 ? 1 : (int)batch;
 }
 
-/* v6.10's zone_highsize(): @fraction 0 from the low watermark, else managed pages / @fraction,
+/* @fraction 0 from the low watermark, else managed pages / @fraction,
  * split over the node's CPUs, at least 4 batches. */
 static int zone_highsize(const struct zone *z, int batch, unsigned long fraction)
 {
@@ -112,7 +114,7 @@ static int zone_highsize(const struct zone *z, int batch, unsigned long fraction
 	return (int)max(high, (long)batch << 2);
 }
 
-/* Where the next free must take the slow path: v6.10's nr_pcp_high() answer for the state now. */
+/* Where the next free must take the slow path: nr_pcp_high()'s answer for the state now. */
 static int pcp_drain_at(const struct per_cpu_pages *pcp, const struct zone *z)
 {
 	int high = clamp(pcp->high, pcp->high_min, pcp->high_max);
@@ -135,13 +137,13 @@ static void pcp_commit(struct per_cpu_pages *pcp, int count)
 	pcp->alloc_room = PCP_NO_ALLOC;
 }
 
-/* What the fast paths did since the last slow path, into v6.10's counters (the header says how
+/* What the fast paths did since the last slow path, into Linux's counters (the header says how
  * exactly).  Returns the count of frames on the lists. */
 int pcp_sync(struct per_cpu_pages *pcp)
 {
 	int cap = pcp_bulk_max(pcp), frees, fc = pcp->free_count;
 
-	/* v6.10 adds to free_count only while it is below the cap (an order-3 free may then take
+	/* free_count grows only while it is below the cap (an order-3 free may then take
 	 * it up to 7 above): so the frees are added up to the cap, and a count above stays. */
 	if (pcp->alloc_room == PCP_NO_ALLOC) {
 		frees = pcp->sync_room - pcp->room;		/* frees only */
@@ -177,7 +179,7 @@ int pcp_zone_batch(const struct zone *z)
 	return pcp_batch_param ? pcp_batch_param : zone_batchsize(z);
 }
 
-/* @pcp's batch and marks as boot sizes them (v6.10's zone_set_pageset_high_and_batch()); its
+/* @pcp's batch and marks as boot sizes them (zone_set_pageset_high_and_batch()); its
  * tuning starts over. */
 static void pcp_size(struct per_cpu_pages *pcp, struct zone *z)
 {
@@ -250,7 +252,7 @@ void pcp_refresh(struct zone *z)
 	pcp_update(z, -1, 0);
 }
 
-/* v6.10's nr_pcp_alloc(): blocks to refill @order's list with. */
+/* Blocks to refill @order's list with. */
 static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *z, unsigned int order, int count)
 {
 	int base = pcp->batch, batch;
@@ -310,8 +312,8 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 
 	local_irq_save(flags);
 	int count = pcp_sync(pcp), high = pcp->high;
-	pcp->free_count >>= 1;		/* an allocation ends a run of frees (v6.10) */
-	/* v6.10's __rmqueue_pcplist(): a bad block is reported and leaked and the next one taken,
+	pcp->free_count >>= 1;		/* an allocation ends a run of frees */
+	/* __rmqueue_pcplist(): a bad block is reported and leaked and the next one taken,
 	 * refilling as needed, all as one allocation (one step on free_count). */
 	for (;;) {
 		if (pcp_list_empty(list))
@@ -335,7 +337,7 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 }
 
 /*
- * v6.10's free_pcppages_bulk(): give @count frames' worth of blocks back to the buddy lists, at
+ * Give @count frames' worth of blocks back to the buddy lists, at
  * most pcp_bulk_max() blocks, round-robin over the lists from @pidx, each list's coldest (oldest)
  * blocks first, a list emptied before the next; irqs off.  @total is the frames on the lists (so
  * one round ends it).  The blocks come off the lists first, then one zone->lock hold files them.
@@ -391,7 +393,7 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 	return freed;
 }
 
-/* v6.10's nr_pcp_high(): the count at which this free drains, tuning pcp->high on the way. */
+/* The count at which this free drains, tuning pcp->high on the way. */
 static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *z, int batch, bool free_high, int count)
 {
 	int high_min = pcp->high_min, high_max = pcp->high_max;
@@ -421,7 +423,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *z, int batch, boo
 	return high;
 }
 
-/* v6.10's nr_pcp_free(): frames to give back once the count reached @high. */
+/* Frames to give back once the count reached @high. */
 static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, bool free_high, int count)
 {
 	if (free_high)
@@ -433,7 +435,7 @@ static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, boo
 }
 
 /*
- * v6.10's free_unref_page_commit() after the push: @count frames on the lists (the new block
+ * free_unref_page_commit() after the push: @count frames on the lists (the new block
  * included), @order the block's, @pidx its list.  @counted: pcp_sync() already counted this free
  * (the fast path's), so its steps on free_count, alloc_factor and the flag are done.  irqs off.
  */
@@ -459,7 +461,7 @@ static void free_unref_page_commit(struct zone *z, struct per_cpu_pages *pcp, un
 	if (count >= high) {
 		count -= free_pcppages_bulk(z, pcp, nr_pcp_free(pcp, batch, high, free_high, count),
 					    count, pidx);
-		/* Back above the high watermark: pcp may grow again (v6.10's zone_watermark_ok). */
+		/* Back above the high watermark: pcp may grow again (as zone_watermark_ok()). */
 		if ((z->flags & (1UL << ZONE_BELOW_HIGH)) &&
 		    READ_ONCE(z->free_pages) > z->_watermark[WMARK_HIGH])
 			z->flags &= ~(1UL << ZONE_BELOW_HIGH);
@@ -493,7 +495,7 @@ void free_unref_page(struct page *page, unsigned int order)
 
 /*
  * The order 1-3 free fast path's free_high case while the lists hold nothing else
- * (mm/page_alloc_fast.c): v6.10 pushes the block, then drains min(count, batch << scale) frames
+ * (mm/page_alloc_fast.c): Linux pushes the block, then drains min(count, batch << scale) frames
  * round-robin from its list, which is this block alone.  So it goes to the buddy lists directly,
  * the counters and high as free_unref_page_commit() leaves them.  The block is prepared and
  * checked with interrupts masked since; they are restored here.
@@ -522,7 +524,7 @@ void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long ir
 }
 
 /* The fast path's free of @page reached drain_at (pushed, and counted by its room: pcp_sync
- * counts it as a fast free): the rest of v6.10's free, then unmask. */
+ * counts it as a fast free): the rest of free_unref_page(), then unmask. */
 void pcp_free_overflow(struct page *page, unsigned long irqflags)
 {
 	struct zone *z = page_zone(page);
@@ -545,7 +547,7 @@ void pcp_free_nofast(struct page *page, unsigned long irqflags)
 }
 
 /*
- * v6.10's decay_pcp_high(), every second while some high is above high_min (mm/vmstat_work.c):
+ * decay_pcp_high(), every second while some high is above high_min (mm/vmstat_work.c):
  * high loses an eighth (not below the count less batch << scale, nor high_min) and what the
  * lists hold above it goes back, at most batch << scale blocks a call (the rest next time: a
  * high lowered by hand may leave more above it).  true while there is more to do.
@@ -579,7 +581,7 @@ bool decay_pcp_high_all(void)
 	return more;
 }
 
-/* The allocator found @z below its high watermark (v6.10's get_page_from_freelist): from now on
+/* The allocator found @z below its high watermark (get_page_from_freelist): from now on
  * frees shrink pcp->high and drain at high_min, until a drain sees the zone above it again. */
 void zone_mark_below_high(struct zone *z)
 {
@@ -617,7 +619,7 @@ found:
 	return true;
 }
 
-/* Everything on every CPU's lists back to the buddy lists (v6.10: drain_all_pages(NULL)). */
+/* Everything on every CPU's lists back to the buddy lists (drain_all_pages(NULL)). */
 void drain_all_pages(struct zone *only)
 {
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
@@ -627,7 +629,7 @@ void drain_all_pages(struct zone *only)
 			continue;
 		struct per_cpu_pages *pcp = &z->pcp[0];
 		int count, freed;
-		/* In chunks of pcp_bulk_max() blocks, interrupts unmasked between (v6.10's
+		/* In chunks of pcp_bulk_max() blocks, interrupts unmasked between (Linux's
 		 * drain_pages_zone()): the longest masked stretch does not grow with the lists. */
 		do {
 			local_irq_save(flags);

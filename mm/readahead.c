@@ -1,5 +1,5 @@
 /*
- * readahead.c - v6.10's on-demand readahead (mm/readahead.c there), for order-0 folios.
+ * readahead.c - on-demand readahead, as v6.10's mm/readahead.c, for order-0 folios.
  *
  * A sequential reader gets a window of pages read before it asks: the first miss opens a window
  * sized from the request (get_init_ra_size: x4 for small requests, x2 for medium, the maximum
@@ -8,8 +8,9 @@
  * maximum, ra_pages: 128 KiB by default, tinymm.ra_kb=).  A miss that does not follow the last
  * read (prev_pos) and has no cached history before it is a random read: exactly what was asked
  * is read, and the window is left alone.
- * tinymm differs from v6.10: no large folios (page_cache_ra_order always reads order 0), no
- * bdi io_pages, no FMODE_RANDOM, no cgroup congestion.
+ * Where tinymm differs from v6.10, and why: no large folios in the page cache
+ * (page_cache_ra_order always reads order 0), no bdi io_pages, no FMODE_RANDOM, no cgroup
+ * congestion: tinymm has none of them.
  * Invariants: ra->start <= the marked folio's index < ra->start + ra->size; async_size <= size;
  *   size <= ra_pages except for an oversized read, which is capped by the request itself.
  * Locking: the file_ra_state belongs to its reader (one per block device here, used by the
@@ -104,7 +105,7 @@ static void read_pages(struct readahead_control *rac)
 	nr_readahead_pages += rac->_nr_pages;
 	rac->_batch_count = 0;
 	rac->mapping->a_ops->readahead(rac);
-	/* Folios the filesystem did not take: out of the cache, unlocked (v6.10's read_pages). */
+	/* Folios the filesystem did not take: out of the cache, unlocked (read_pages). */
 	struct folio *folio;
 	while ((folio = readahead_folio(rac))) {
 		folio_get(folio);
@@ -117,7 +118,7 @@ static void read_pages(struct readahead_control *rac)
 	rac->_batch_count = 0;
 }
 
-/* v6.10's page_cache_ra_unbounded(): new locked folios for the pages not cached, batched into
+/* New locked folios for the pages not cached, batched into
  * runs of consecutive pages; the one @lookahead_size before the end gets PG_readahead. */
 static void page_cache_ra_unbounded(struct readahead_control *rac, unsigned long nr_to_read,
 				    unsigned long lookahead_size)
@@ -136,7 +137,7 @@ static void page_cache_ra_unbounded(struct readahead_control *rac, unsigned long
 			i = rac->_index + rac->_nr_pages - index - 1;
 			continue;
 		}
-		/* v6.10's readahead_gfp_mask(): readahead is speculative, so one round of reclaim
+		/* readahead_gfp_mask(): readahead is speculative, so one round of reclaim
 		 * at most and no warning; a failure just ends the window. */
 		folio = folio_alloc(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 0);
 		if (!folio)
@@ -162,7 +163,7 @@ static void page_cache_ra_unbounded(struct readahead_control *rac, unsigned long
 	read_pages(rac);
 }
 
-/* v6.10's do_page_cache_ra(): never past the page holding the last byte of the mapping. */
+/* Never past the page holding the last byte of the mapping. */
 static void do_page_cache_ra(struct readahead_control *rac, unsigned long nr_to_read,
 			     unsigned long lookahead_size)
 {
@@ -191,7 +192,7 @@ static bool page_cached(struct address_space *mapping, pgoff_t index)
 }
 
 /* The first page at or before @index that is not cached, looking back at most @max pages
- * (index - max when all of them are cached); ~0UL if the walk passed page 0, as v6.10's. */
+ * (index - max when all of them are cached); ~0UL if the walk passed page 0, as Linux's. */
 static pgoff_t page_cache_prev_miss(struct address_space *mapping, pgoff_t index, unsigned long max)
 {
 	while (max--) {
@@ -308,7 +309,7 @@ void page_cache_sync_readahead(struct address_space *mapping, struct file_ra_sta
 	struct readahead_control rac = { .mapping = mapping, .ra = ra, ._index = index };
 
 	if (!ra->ra_pages) {
-		/* Readahead off: v6.10 reads just the page (force_page_cache_ra of 1 page). */
+		/* Readahead off: just the page (force_page_cache_ra of 1 page). */
 		do_page_cache_ra(&rac, 1, 0);
 		return;
 	}

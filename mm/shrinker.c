@@ -1,12 +1,14 @@
 /*
- * shrinker.c - the registry of shrinkers and shrink_slab() (v6.10's mm/shrinker.c, without
- * memcg, NUMA awareness or deferred work: a share that could not be scanned is not carried over
- * to the next call).  Locking: shrinker_lock guards changes to the list; shrink_slab() walks it
+ * shrinker.c - the registry of shrinkers and shrink_slab(), as v6.10's mm/shrinker.c.
+ * Locking: shrinker_lock guards changes to the list; shrink_slab() walks it
  * without the lock and calls the callbacks unlocked (they may sleep).  That is safe because a
  * shrinker is only ever prepended (the new entry's ->next is set before it is published) and
  * tinymm's shrinkers are static objects registered for the kernel's lifetime; unregister exists
- * for tests, which call it while no reclaim runs.  v6.10 pins each shrinker with a refcount under
- * RCU instead, because modules come and go.
+ * for tests, which call it while no reclaim runs.
+ *
+ * Where tinymm differs from v6.10, and why: no memcg, NUMA awareness or deferred work (a share
+ * that could not be scanned is not carried over to the next call).  v6.10 pins each shrinker
+ * with a refcount under RCU, because modules come and go; tinymm has no modules.
  */
 #include "tinymm/shrinker.h"
 #include "tinymm/cmdline.h"
@@ -45,7 +47,7 @@ void shrinker_unregister(struct shrinker *s)
 	spin_unlock_irqrestore(&shrinker_lock, flags);
 }
 
-/* v6.10's do_shrink_slab(): scan (freeable >> priority) * 4 / seeks objects, in batches. */
+/* Scan (freeable >> priority) * 4 / seeks objects, in batches. */
 static unsigned long do_shrink_slab(struct shrink_control *sc, struct shrinker *s, int priority)
 {
 	unsigned long batch = s->batch > 0 ? (unsigned long)s->batch : SHRINK_BATCH, freed = 0;
@@ -55,7 +57,7 @@ static unsigned long do_shrink_slab(struct shrink_control *sc, struct shrinker *
 		return 0;
 	unsigned long total;
 	if (s->seeks == SHRINKER_NOSEEKS)
-		total = (freeable + 1) / 2;	/* v6.10: freeable / 2 (rounded up: one left over goes too) */
+		total = (freeable + 1) / 2;	/* freeable / 2, rounded up: one left goes too */
 	else
 		total = (freeable >> priority) * 4 / (unsigned long)(s->seeks ? s->seeks : DEFAULT_SEEKS);
 	total = min(total, 2 * freeable);

@@ -15,6 +15,14 @@
  * Locking: s->lock (irqs masked) guards the lists and every non-frozen slab's freelist and
  * counters; the active slab and cpu_slab are this CPU's, touched with irqs masked.  The list of
  * caches is guarded by slab_caches_lock.
+ *
+ * Where tinymm differs from v6.10, and why: one node and one lock per cache (s->lock; v6.10 has
+ * a list_lock per node) and a full list kept always (v6.10 keeps it only for debug caches).
+ * struct slab's fields sit differently (below).  A free to a partial slab that stays partial
+ * changes its freelist and inuse with interrupts masked and no lock, where v6.10 uses a
+ * cmpxchg_double on (freelist, counters) and takes list_lock only when the slab changes lists;
+ * tinymm would need that on SMP.  Free pointers are hardened without the byte swap of
+ * CONFIG_SLAB_FREELIST_HARDENED.
  */
 #ifndef TINYMM_MM_SLAB_H
 #define TINYMM_MM_SLAB_H
@@ -56,9 +64,9 @@ struct kmem_cache {
 };
 
 /*
- * struct slab overlays a slab's head struct page (v6.10 does the same; its fields sit
- * differently: v6.10 puts slab_cache where compound_head is, tinymm keeps that word for the
- * compressed list links its page_list helpers use, and takes mapping's place instead).
+ * struct slab overlays a slab's head struct page, as in Linux, but slab_cache sits where
+ * mapping is: the word Linux gives it (compound_head's) holds the compressed list links the
+ * page_list helpers use.
  */
 struct slab {
 	unsigned long __page_flags;
@@ -68,7 +76,7 @@ struct slab {
 	union {
 		unsigned long counters;
 		struct {
-			unsigned int inuse:16;	/* v6.10's layout: inuse is the low halfword */
+			unsigned int inuse:16;	/* Linux's layout: inuse is the low halfword */
 			unsigned int objects:15;
 			unsigned int frozen:1;	/* this CPU's active slab */
 		};
@@ -105,7 +113,7 @@ static inline void *slab_address(const struct slab *slab)
 	return page_address(slab_page(slab));
 }
 
-/* Hardened free pointers (v6.10's CONFIG_SLAB_FREELIST_HARDENED, without its byte swap). */
+/* Hardened free pointers (CONFIG_SLAB_FREELIST_HARDENED, without its byte swap). */
 static inline void *get_freepointer(const struct kmem_cache *s, void *obj)
 {
 	uintptr_t at = (uintptr_t)obj + s->offset;
@@ -170,9 +178,8 @@ static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void 
 	} else if (likely(slab->freelist && slab->inuse >= 2)) {
 		/* A partial slab that stays partial (not this CPU's, so not frozen, and it keeps a
 		 * used object): only its freelist and inuse change, and with one CPU and interrupts
-		 * masked nobody else can touch them, so no lock.  v6.10 does this step with a
-		 * cmpxchg_double on (freelist, counters) and takes list_lock only when the slab
-		 * changes lists; tinymm would need that on SMP (the assert below). */
+		 * masked nobody else can touch them, so no lock (the header; SMP would need
+		 * Linux's cmpxchg_double: the assert below). */
 		unsigned int inuse = slab->inuse;
 		set_freepointer(s, obj, slab->freelist);
 		slab->freelist = obj;
@@ -185,7 +192,7 @@ static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void 
 }
 _Static_assert(CONFIG_NR_CPUS == 1, "slab_free_fast's unlocked update needs cmpxchg_double on SMP");
 
-extern struct kmem_cache *slab_caches;		/* newest first, as v6.10's list */
+extern struct kmem_cache *slab_caches;		/* newest first, as Linux's list */
 extern spinlock_t slab_caches_lock;
 extern slab_flags_t slub_debug;			/* tinymm.slub_debug: debug flags for new caches */
 extern struct shrinker slab_shrinker;		/* empty slabs, for reclaim (slub.c) */
@@ -208,7 +215,7 @@ bool alloc_debug_processing(struct kmem_cache *s, struct slab *slab, void *obj);
 bool free_debug_processing(struct kmem_cache *s, struct slab *slab, void *obj);
 int check_slab_objects(struct kmem_cache *s, struct slab *slab, int (*pr)(const char *fmt, ...));
 
-#define POISON_FREE		0x6b	/* v6.10's poison.h */
+#define POISON_FREE		0x6b	/* include/linux/poison.h */
 #define POISON_END		0xa5
 #define SLUB_RED_INACTIVE	0xbb
 #define SLUB_RED_ACTIVE		0xcc

@@ -10,6 +10,12 @@
  * fits.  kfree(p) -> the page of p: a slab page -> its cache, if p is an object's start; a
  * page-allocator block -> the folio, if p is its start; anything else -> a report, nothing freed.
  * Locking: slab_caches_lock guards the list of caches; the rest is mm/slub.c's.
+ *
+ * Where tinymm differs from v6.10, and why: kmem_cache_free() of an object of another cache
+ * frees nothing and reports it (v6.10 WARNs "Wrong slab cache" and frees to the right one).
+ * A cache destroyed
+ * with objects left names the caller's function, kmem_cache_destroy() (v6.10's message names
+ * __kmem_cache_shutdown()).
  */
 #include <string.h>
 #include "tinymm/page_alloc.h"
@@ -25,7 +31,7 @@ static struct kmem_cache kmalloc_caches[2][NR_KMALLOC];
 static struct kmem_cache kmem_cache_boot;	/* the cache of struct kmem_cache */
 static char kmalloc_names[2][NR_KMALLOC][20];
 
-/* v6.10's kmalloc_size_index: the class of sizes 1..192, by (size - 1) / 8. */
+/* kmalloc_size_index: the class of sizes 1..192, by (size - 1) / 8. */
 static const unsigned char size_index[24] = {
 	3, 4, 5, 5, 6, 6, 6, 6, 1, 1, 1, 1, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2,
 };
@@ -65,7 +71,7 @@ void kmem_cache_init(void)
 				ksnprintf(name, 20, "%skmalloc-%uk", dma ? "dma-" : "", size >> 10);
 			else
 				ksnprintf(name, 20, "%skmalloc-%u", dma ? "dma-" : "", size);
-			/* Power-of-two sizes are aligned to their size (v6.10's guarantee). */
+			/* Power-of-two sizes are aligned to their size (Linux's guarantee). */
 			unsigned int align = (size & (size - 1)) ? 0 : size;
 			if (kmem_cache_open(&kmalloc_caches[dma][i], name, size, align,
 					    slub_debug | (dma ? SLAB_CACHE_DMA : 0), NULL))
@@ -112,7 +118,7 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	}
 	kmem_cache_shrink(s);
 	if (s->nr_slabs) {
-		/* v6.10: "Objects remaining on __kmem_cache_shutdown()": the cache stays. */
+		/* The cache stays (see the header for the message). */
 		slab_bug(s, "Objects remaining on kmem_cache_destroy()");
 		printk(KERN_ERR "%lu objects in %lu slabs still allocated\n",
 		       s->total_objects - slab_free_objects(s), s->nr_slabs);
@@ -185,7 +191,7 @@ static __attribute__((noinline)) void kmem_cache_free_slow(struct kmem_cache *s,
 	struct slab *slab = virt_to_slab(obj);
 
 	if (unlikely(!slab || slab->slab_cache != s || !slab_object_at(s, slab, obj))) {
-		/* v6.10 WARNs "Wrong slab cache" and frees to the right one; tinymm frees nothing. */
+		/* Nothing freed (see the header). */
 		free_bug("kmem_cache_free", s, obj, !slab ? "is not a slab object" :
 			 slab->slab_cache != s ? "belongs to another cache" :
 			 "is not the start of an object");
@@ -209,7 +215,7 @@ __fastpath void kmem_cache_free(struct kmem_cache *s, void *obj)
 static void *kmalloc_large(size_t size, gfp_t gfp)
 {
 	if (size > KMALLOC_MAX_SIZE) {
-		/* v6.10 warns through alloc_pages' WARN_ON_ONCE_GFP: not with __GFP_NOWARN. */
+		/* A warning as alloc_pages' WARN_ON_ONCE_GFP gives: not with __GFP_NOWARN. */
 		if (!(gfp & __GFP_NOWARN)) {
 			printk(KERN_WARNING "kmalloc: %lu bytes is above KMALLOC_MAX_SIZE (%lu)\n",
 			       (unsigned long)size, KMALLOC_MAX_SIZE);
@@ -298,7 +304,7 @@ size_t ksize(const void *obj)
 	struct slab *slab = virt_to_slab(obj);
 	if (slab) {
 		const struct kmem_cache *s = slab->slab_cache;
-		/* v6.10's slab_ksize(): the whole slot unless debugging guards its end. */
+		/* slab_ksize(): the whole slot unless debugging guards its end. */
 		return s->flags & (SLAB_RED_ZONE | SLAB_POISON) ? s->object_size :
 		       s->offset >= s->object_size ? s->offset : s->size - s->red_left_pad;
 	}

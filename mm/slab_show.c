@@ -3,9 +3,10 @@
  * commands (`kmalloc` and `kfree` are slab_cmd.c's).
  *
  * slabinfo prints /proc/slabinfo as v6.10 does (version 2.1, its columns and widths; SLUB's
- * tunables and shared columns are 0).  One difference: v6.10 counts the free objects of a CPU's
- * active slab as active (it only counts the partial lists' free objects); tinymm counts every
- * free object as free, so active_objs is exactly what is allocated.
+ * tunables and shared columns are 0).  Where tinymm differs from v6.10, and why: v6.10 counts
+ * the free objects of a CPU's active slab as active (it only counts the partial lists' free
+ * objects); tinymm counts every free object as free, so active_objs is exactly what is
+ * allocated.
  * Locking: each cache is read under its own lock (a snapshot per cache); the list of caches
  * under slab_caches_lock.
  */

@@ -9,7 +9,8 @@
  * from full to partial, and an empty slab beyond min_partial back to the page allocator.
  * Debug caches (mm/slub_debug.c) skip the active slab and check every step.
  *
- * Invariants and locking: mm/slab.h.  slab_check() verifies the counts and lists.
+ * Invariants and locking: mm/slab.h.  slab_check() verifies the counts and lists.  Where tinymm
+ * differs from v6.10, and why: mm/slab.h's header (one node, one CPU, no cmpxchg_double).
  */
 #include <string.h>
 #include "tinymm/arch.h"
@@ -23,7 +24,7 @@
 struct kmem_cache *slab_caches;
 DEFINE_SPINLOCK(slab_caches_lock);
 unsigned long nr_slab_bugs;
-static unsigned int slub_min_partial_param;	/* tinymm.slub_min_partial; 0: v6.10's rule */
+static unsigned int slub_min_partial_param;	/* tinymm.slub_min_partial; 0: Linux's rule */
 /* [reclaimable] frames in slabs: atomic, as slabs of different caches come and go under their
  * own locks (and the shrinker's from kswapd). */
 static atomic_long_t nr_slab_pages[2];
@@ -31,7 +32,7 @@ static atomic_long_t nr_slab_pages[2];
 KPARAM_UINT(slub_min_partial, slub_min_partial_param, 1, 1000,
 	    "empty slabs a cache keeps before giving them back (default: v6.10's 5..10 by size)");
 
-/* ---- geometry (v6.10's calculate_sizes / calculate_order) ---- */
+/* ---- geometry (calculate_sizes / calculate_order) ---- */
 
 static unsigned int fls_u(unsigned long x)
 {
@@ -69,7 +70,7 @@ static unsigned int calc_slab_order(unsigned int size, unsigned int min_order, u
 
 static unsigned int calculate_order(unsigned int size)
 {
-	/* v6.10: min_objects = 4 * (fls(nr_cpus) + 1); slub_max_order = PAGE_ALLOC_COSTLY_ORDER. */
+	/* min_objects = 4 * (fls(nr_cpus) + 1); slub_max_order = PAGE_ALLOC_COSTLY_ORDER. */
 	unsigned int min_objects = 4 * (fls_u(CONFIG_NR_CPUS) + 1);
 	unsigned int max_objects = (unsigned int)max((PAGE_SIZE << PAGE_ALLOC_COSTLY_ORDER) / size, 1UL);
 	unsigned int min_order;
@@ -92,7 +93,7 @@ static unsigned int calculate_alignment(slab_flags_t flags, unsigned int align, 
 			ralign /= 2;
 		align = max(align, ralign);
 	}
-	align = max(align, 8u);		/* v6.10's ARCH_SLAB_MINALIGN: alignof(unsigned long long) */
+	align = max(align, 8u);		/* ARCH_SLAB_MINALIGN: alignof(unsigned long long) */
 	return ALIGN(align, (unsigned int)sizeof(void *));
 }
 
@@ -121,7 +122,7 @@ int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 		s->offset = sz;
 		sz += sizeof(void *);
 	} else {
-		/* Mid-object (v6.10): a small overflow from the previous slot misses it. */
+		/* Mid-object: a small overflow from the previous slot misses it. */
 		s->offset = ALIGN_DOWN(size / 2, (unsigned int)sizeof(void *));
 	}
 	if (flags & SLAB_RED_ZONE) {
@@ -136,7 +137,7 @@ int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 	s->objects = (unsigned int)((PAGE_SIZE << s->order) / s->size);
 	if (s->objects > 0x7fff)	/* objects has 15 bits */
 		return -1;
-	/* v6.10's set_min_partial(): ilog2(size) / 2, between MIN_PARTIAL 5 and MAX_PARTIAL 10. */
+	/* set_min_partial(): ilog2(size) / 2, between MIN_PARTIAL 5 and MAX_PARTIAL 10. */
 	s->min_partial = slub_min_partial_param ? slub_min_partial_param :
 			 min(10u, max(5u, (fls_u(s->size) - 1) / 2));
 	s->debug = (flags & SLAB_DEBUG_FLAGS) != 0;
@@ -167,7 +168,7 @@ static struct slab *allocate_slab(struct kmem_cache *s, gfp_t gfp)
 {
 	gfp_t g = (gfp & ~(__GFP_ZERO | __GFP_MOVABLE | __GFP_RECLAIMABLE | __GFP_DMA)) | s->allocflags;
 	unsigned int order = s->order;
-	/* v6.10: the first try gives up early (__GFP_NORETRY); a higher order than one object
+	/* The first try gives up early (__GFP_NORETRY); a higher order than one object
 	 * needs is an optimisation, not worth reclaiming for (no reclaim, no reserves).  The second
 	 * try, at the order one object needs, may do everything the caller allowed. */
 	gfp_t first = g | __GFP_NOWARN | __GFP_NORETRY;
@@ -433,7 +434,7 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *obj)
 	if (slab->frozen) {
 		/* this CPU's active slab: nothing moves */
 	} else if (!slab->inuse && s->nr_partial >= s->min_partial) {
-		/* v6.10: an empty slab goes back once the partial list holds min_partial (this one
+		/* An empty slab goes back once the partial list holds min_partial (this one
 		 * included, if it is there) */
 		remove_slab(s, slab, !was_full);
 		s->nr_slabs--;
@@ -553,7 +554,7 @@ static struct slab *take_empty_slab(struct kmem_cache *s)
 	return empty;
 }
 
-/* Give every empty slab back (v6.10: __kmem_cache_do_shrink ignores min_partial). */
+/* Give every empty slab back (__kmem_cache_do_shrink ignores min_partial too). */
 int kmem_cache_shrink(struct kmem_cache *s)
 {
 	struct slab *empty;

@@ -1,5 +1,5 @@
 /*
- * slub_debug.c - what a debug cache checks (v6.10's SLUB_DEBUG: red zones, poisoning,
+ * slub_debug.c - what a debug cache checks (as v6.10's SLUB_DEBUG: red zones, poisoning,
  * consistency checks), and tinymm.slub_debug.
  *
  * A debug cache's slot: [left red zone][object][right red zone][free pointer][pad].  The red
@@ -8,11 +8,11 @@
  * POISON_END (0xa5), and a new one keeps that pattern until written.  Checked:
  *   at allocation: the free pointer points into the slab at an object; red zones inactive;
  *                  poison intact (a write after free)  -> report, and every object of the slab
- *                  is marked used (v6.10's "Marking all objects used"): nothing of it is reused
+ *                  is marked used ("Marking all objects used"): nothing of it is reused
  *   at free:       the address is an object of this slab and cache; it is not already free
  *                  (on the slab's freelist); red zones active (an overflow)  -> report, and the
  *                  object is not freed
- * A report is v6.10's shape: `BUG <cache>: <what>`, the place, the slab and its page dump, and
+ * A report is Linux's shape: `BUG <cache>: <what>`, the place, the slab and its page dump, and
  * the kernel is tainted (B) and keeps running.  Locking: s->lock held, irqs masked (mm/slab.h).
  */
 #include <string.h>
@@ -26,7 +26,7 @@ slab_flags_t slub_debug = SLAB_DEBUG_FLAGS;	/* debug builds: every cache */
 slab_flags_t slub_debug;
 #endif
 
-/* tinymm.slub_debug: "1" / "0", or v6.10's letters F (checks), Z (red zones), P (poison), "-".
+/* tinymm.slub_debug: "1" / "0", or Linux's letters F (checks), Z (red zones), P (poison), "-".
  * A setter of its own (KPARAM): the letters make a flag set, no number. */
 static int set_slub_debug(const char *v)
 {
@@ -60,7 +60,7 @@ static void red_zones(struct kmem_cache *s, void *obj, int val)
 
 static bool poisons(const struct kmem_cache *s)
 {
-	return (s->flags & SLAB_POISON) && !s->ctor;	/* v6.10's __OBJECT_POISON */
+	return (s->flags & SLAB_POISON) && !s->ctor;	/* __OBJECT_POISON */
 }
 
 static void poison(struct kmem_cache *s, void *obj)
@@ -106,7 +106,7 @@ static bool check_bytes(struct kmem_cache *s, struct slab *slab, void *obj, cons
 	       (unsigned long)bad, (unsigned long)end,
 	       (long)((uintptr_t)bad - (uintptr_t)slab_address(slab)), *bad, (unsigned int)(val & 0xff));
 	slab_bug_end(s, slab, obj);
-	/* v6.10's restore_bytes(): the guard reads right again, so later checks see only new damage. */
+	/* restore_bytes(): the guard reads right again, so later checks see only new damage. */
 	printk(KERN_ERR "FIX %s: Restoring %s 0x%lx-0x%lx=0x%x\n", s->name, what,
 	       (unsigned long)bad, (unsigned long)end, (unsigned int)(val & 0xff));
 	memset((void *)bad, val, (size_t)(end - bad) + 1);

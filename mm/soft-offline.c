@@ -1,11 +1,11 @@
 /*
  * soft-offline.c - soft offline: take a frame that still works, but is suspected (it had
- * corrected errors), out of use without losing a byte of what it holds.  Linux v6.10's
+ * corrected errors), out of use without losing a byte of what it holds.  As Linux v6.10's
  * soft_offline_page() and soft_offline_in_use_page() (mm/memory-failure.c); the hard case,
  * memory_failure(), and the common end, page_handle_poison(), are mm/memory-failure.c's
  * (docs/hwpoison.md, "Soft offline").
  *
- * What happens to the frame, by what it holds (v6.10's get_any_page() decides, after draining
+ * What happens to the frame, by what it holds (get_any_page() decides, after draining
  * the per-CPU lists and the LRU batches):
  *   free, on the buddy lists or a per-CPU list -> taken off (take_page_off_buddy, through
  *       page_handle_poison(page, true, false)), marked, held: nothing to copy;
@@ -15,9 +15,6 @@
  *       (page_handle_poison(page, false, true));
  *   anything else (kernel, slab, reserved, a tail of a non-compound block) -> refused, -EIO,
  *       "Memory failure: 0x<pfn>: unhandlable page.", nothing changes.
- * v6.10 moves an in-use folio with migrate_pages(); tinymm has no migration, so
- * migrate_cache_folio() below is the smallest replacement that is correct for what tinymm has:
- * unmapped page-cache folios (no page tables, no anonymous memory, no fs-private data).
  *
  * Invariants:
  *   - The bytes at the folio's index stay readable throughout: the new folio is complete
@@ -25,8 +22,8 @@
  *     hold swaps the two.  A reader sees the old folio or the new one, never a hole.
  *   - The swap happens only while nobody but the cache and us holds the old folio: its
  *     reference count is exactly 2 under xa_lock, where no lookup can run (lookups mask
- *     interrupts; xa_lock is taken with them masked: docs/pagecache.md).  v6.10 freezes the
- *     count for the same proof.  Otherwise the move is tried again (v6.10's 10 passes), then
+ *     interrupts; xa_lock is taken with them masked: docs/pagecache.md).  Linux freezes the
+ *     count for the same proof.  Otherwise the move is tried again (10 passes), then
  *     given up: -EBUSY, the old folio back on the LRU, nothing lost.
  *   - Writers and writeback need the folio lock, and we hold the old folio's from before its
  *     writeback is waited for until after the swap: the bytes copied are the bytes cached, and
@@ -35,12 +32,24 @@
  *     do not move (one node).
  *   - A soft-offlined frame ends as page_handle_poison() leaves it: PG_hwpoison, one reference
  *     (its own), no mapping, on no list, counted once in num_poisoned_pages; unpoison_memory()
- *     gives it back.  The per-node memory_failure statistics do not count soft offline (v6.10:
- *     only memory_failure()'s action_result() does).
- * Locking: mf_mutex (mm/memory-failure.c) around the whole of soft_offline_page(), as v6.10;
+ *     gives it back.  The per-node memory_failure statistics do not count soft offline (only
+ *     memory_failure()'s action_result() does).
+ * Locking: mf_mutex (mm/memory-failure.c) around the whole of soft_offline_page();
  *   then the old folio's lock (sleeping), its mapping's xa_lock (irqs masked) inside it;
  *   lru_lock only outside xa_lock (isolation, folio_add_lru); the zone lock inside
  *   take_page_off_buddy().  Never from interrupt context.
+ *
+ * Where tinymm differs from v6.10, and why: v6.10 moves an in-use folio with migrate_pages();
+ * tinymm has no migration, so migrate_cache_folio() below is the smallest replacement that is
+ * correct for what tinymm has: unmapped page-cache folios (no page tables, no anonymous
+ * memory, no fs-private data).  So PG_mlocked moves as a flag (v6.10 rebuilds it from the
+ * VM_LOCKED mappings in remove_migration_ptes), and a pass that finds the folio busy sleeps
+ * before the next (v6.10 just retries; on one CPU the holder runs only if we sleep).  A large
+ * folio is moved whole (v6.10 splits it first with try_to_split_thp_page; tinymm cannot split,
+ * and its page cache holds order-0 folios only).  A clean folio is always moved, never
+ * dropped with mapping_evict_folio() as v6.10 tries first ("invalidated"): the cache stays
+ * warm and the bytes stay in memory at their index (docs/hwpoison.md, "Soft offline").
+ * hwpoison_filter() (hwpoison-inject's) does not exist: every valid frame is online.
  */
 #include <string.h>
 #include "tinymm/bug.h"
@@ -54,14 +63,14 @@
 #include "tinymm/swap.h"
 #include "internal.h"
 
-/* v6.10's retry count for migrate_pages(). */
+/* migrate_pages()'s retry count. */
 #define NR_MAX_MIGRATE_PAGES_RETRY	10
 
-/* What the frame holds: get_hwpoison_page() (mm/memory-failure.c, v6.10's get_any_page() and
+/* What the frame holds: get_hwpoison_page() (mm/memory-failure.c, Linux's get_any_page() and
  * its helpers) decides, with the per-CPU lists drained: 1 (in use, referenced), 0 (free),
  * -EBUSY or -EIO (cannot be handled). */
 
-/* v6.10's put_ref_page(): the caller's reference (MF_COUNT_INCREASED) goes on an early exit. */
+/* The caller's reference (MF_COUNT_INCREASED) goes on an early exit. */
 static void put_ref_page(unsigned long pfn, int flags)
 {
 	if (flags & MF_COUNT_INCREASED)
@@ -69,7 +78,7 @@ static void put_ref_page(unsigned long pfn, int flags)
 }
 
 /* ---- the LRU: folio_isolate_lru() is mm/memory-failure.c's mf_folio_isolate_lru();
- * v6.10's folio_putback_lru() (mm/swap.c) here ---- */
+ * Linux's folio_putback_lru() (mm/swap.c) here ---- */
 
 static void so_folio_putback_lru(struct folio *folio)
 {
@@ -77,7 +86,7 @@ static void so_folio_putback_lru(struct folio *folio)
 	folio_put(folio);		/* the isolation's reference */
 }
 
-/* v6.10's mf_isolate_folio(): isolation takes its own reference, so get_any_page()'s goes
+/* Isolation takes its own reference, so get_any_page()'s goes
  * whatever the outcome. */
 static bool mf_isolate_folio(struct folio *folio)
 {
@@ -87,15 +96,15 @@ static bool mf_isolate_folio(struct folio *folio)
 	return isolated;
 }
 
-/* ---- moving a page-cache folio (tinymm's stand-in for v6.10's migrate_pages()) ---- */
+/* ---- moving a page-cache folio (tinymm's stand-in for migrate_pages(): see the header) ---- */
 
 /*
- * v6.10's folio_migrate_mapping() + folio_migrate_flags() for an unmapped page-cache folio:
+ * folio_migrate_mapping() + folio_migrate_flags() for an unmapped page-cache folio:
  * @src is locked, not under writeback, isolated (our reference); @dst is new and private.
  * The bytes and PG_uptodate first, while @dst is still ours alone; then under xa_lock, if
  * nobody but the cache and us holds @src, @dst takes its slot, its cache reference, its
- * mapping and index, its dirt and its LRU and age flags.  @dst is returned locked (as v6.10
- * keeps it until the move is done).  true if moved; false (v6.10's -EAGAIN: someone else holds
+ * mapping and index, its dirt and its LRU and age flags.  @dst is returned locked (kept so
+ * until the move is done).  true if moved; false (Linux's -EAGAIN: someone else holds
  * @src, or it left its mapping) leaves @dst as it was.
  */
 static bool move_cache_folio(struct folio *dst, struct folio *src)
@@ -121,7 +130,7 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 	dst->index = src->index;
 	dst->mapping = mapping;
 	folio_get(dst);				/* the cache's reference */
-	/* v6.10's folio_migrate_flags(); PG_dirty moves here, before @dst is visible, so the
+	/* folio_migrate_flags(); PG_dirty moves here, before @dst is visible, so the
 	 * DIRTY mark it keeps and NR_FILE_DIRTY stay true throughout. */
 	if (folio_test_clear_dirty(src))
 		folio_set_dirty(dst);
@@ -143,8 +152,8 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 		folio_set_idle(dst);
 	if (folio_test_readahead(src))
 		folio_set_readahead(dst);
-	/* v6.10 rebuilds PG_mlocked from the VM_LOCKED mappings (remove_migration_ptes); tinymm
-	 * has none, so the flag itself moves, and folio_add_lru() puts @dst where it belongs. */
+	/* No VM_LOCKED mappings to rebuild PG_mlocked from: the flag itself moves, and
+	 * folio_add_lru() puts @dst where it belongs. */
 	if (folio_test_clear_mlocked(src))
 		folio_set_mlocked(dst);
 	/* The same slot: no node is allocated, the marks stay, and the workingset's node
@@ -160,10 +169,10 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 
 /*
  * Move isolated @src (we hold its isolation reference) to a new folio of the same order, as
- * v6.10's migrate_pages(MIGRATE_SYNC, MR_MEMORY_FAILURE) would: up to 10 passes while someone
+ * migrate_pages(MIGRATE_SYNC, MR_MEMORY_FAILURE) would: up to 10 passes while someone
  * else holds it; each pass locks it and waits for its writeback.  On success @src keeps only
- * our reference, for page_handle_poison() (v6.10's migrate_folio_done() does not put it for
- * MR_MEMORY_FAILURE).  0; 1 (not moved: v6.10's count of folios that failed); -ENOMEM.
+ * our reference, for page_handle_poison() (migrate_folio_done() does not put it for
+ * MR_MEMORY_FAILURE).  0; 1 (not moved: the count of folios that failed); -ENOMEM.
  */
 static long migrate_cache_folio(struct folio *src)
 {
@@ -171,20 +180,20 @@ static long migrate_cache_folio(struct folio *src)
 	bool moved = false;
 
 	for (int pass = 0; pass < NR_MAX_MIGRATE_PAGES_RETRY && !moved; pass++) {
-		/* One CPU: a holder we wait for runs only if we sleep (v6.10 just retries). */
+		/* One CPU: a holder we wait for runs only if we sleep. */
 		if (pass)
 			msleep(1);
 		if (page_ref_count(&src->page) == 1) {
 			/* Truncated meanwhile, and ours is the last reference: nothing to move
-			 * (v6.10's migrate_folio_unmap(): "freed from under us"). */
+			 * (migrate_folio_unmap(): "freed from under us"). */
 			folio_clear_active(src);
 			folio_clear_unevictable(src);
 			moved = true;
 			break;
 		}
 		if (!dst) {
-			/* v6.10's alloc_migration_target() for MR_MEMORY_FAILURE; before the lock, as
-			 * v6.10 allocates before locking the source. */
+			/* alloc_migration_target() for MR_MEMORY_FAILURE; before the lock, as
+			 * Linux allocates before locking the source. */
 			dst = folio_alloc(GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL, folio_order(src));
 			if (!dst)
 				return -ENOMEM;
@@ -206,7 +215,7 @@ static long migrate_cache_folio(struct folio *src)
 	return moved ? 0 : 1;
 }
 
-/* v6.10's soft_offline_in_use_page() for a referenced, in-use @page (get_any_page() said 1). */
+/* For a referenced, in-use @page (get_any_page() said 1). */
 static int soft_offline_in_use_page(struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page);
@@ -214,8 +223,7 @@ static int soft_offline_in_use_page(struct page *page)
 	char type[160];
 	long ret;
 
-	/* v6.10 splits a large folio first (try_to_split_thp_page); tinymm cannot split, and its
-	 * page cache holds order-0 folios only, so a large one is moved whole. */
+	/* A large folio is moved whole: no split (see the header). */
 	folio_lock(folio);
 	folio_wait_writeback(folio);
 	lru_add_drain();	/* a folio in an LRU batch is off its list and holds a reference */
@@ -225,10 +233,7 @@ static int soft_offline_in_use_page(struct page *page)
 		pr_info("soft offline: %#lx page already poisoned\n", pfn);
 		return 0;
 	}
-	/* v6.10 tries mapping_evict_folio() here: a clean folio nobody else holds is dropped from
-	 * the cache instead of moved ("soft_offline: 0x<pfn>: invalidated"), to be read again
-	 * from the disk on the next access.  tinymm always moves it: the cache stays warm, and the
-	 * folio's bytes stay in memory at their index (docs/hwpoison.md, "Soft offline"). */
+	/* No mapping_evict_folio() attempt: a clean folio is moved too (see the header). */
 	folio_unlock(folio);
 
 	if (!mf_isolate_folio(folio)) {
@@ -252,13 +257,12 @@ static int soft_offline_in_use_page(struct page *page)
 }
 
 /*
- * Soft-offline frame @pfn (v6.10's soft_offline_page(); @flags as memory_failure()'s:
+ * Soft-offline frame @pfn (@flags as memory_failure()'s:
  * MF_COUNT_INCREASED if the caller already holds a reference).  0 on success (also when the
- * frame was poisoned already); -ENXIO (no such frame: silent, as v6.10; the shell says it),
+ * frame was poisoned already); -ENXIO (no such frame: silent; the shell says it),
  * -EIO (a kind of page that cannot be moved), -EBUSY (it stayed busy, or a free frame was
  * allocated under us twice), -ENOMEM (no frame to move it to).  On failure nothing changes.
- * v6.10's hwpoison_filter() (hwpoison-inject's) does not exist here; every valid frame is
- * online (pfn_to_online_page()).  Sleeps.
+ * No hwpoison_filter(); every valid frame is online (pfn_to_online_page()).  Sleeps.
  */
 int soft_offline_page(unsigned long pfn, int flags)
 {

@@ -13,6 +13,13 @@
  * Invariants and locking: include/tinymm/swap.h.  One node and one CPU: one lruvec, one set of
  * batches, protected by masking interrupts (v6.10: local_lock; lru_move_tail's is irqsave there
  * too, because writeback ends in interrupts).
+ *
+ * Where tinymm differs from v6.10, and why: one CPU, so activation is immediate (v6.10 on
+ * !CONFIG_SMP has no activate batch either) and the batches are one static set.  The classic
+ * LRU only, no MGLRU.  mapping_lock_unevictable() moves the mapping's cached folios to the
+ * unevictable list at once (v6.10's SHM_LOCK only sets the bit and lets reclaim cull them when
+ * it meets them), so `lru` shows the state the command asked for; reclaim would cull them
+ * anyway.
  */
 #include "tinymm/irqflags.h"
 #include "tinymm/page_alloc.h"
@@ -31,8 +38,7 @@ struct lruvec node_lruvec = {
 	.lru_lock = __SPIN_LOCK_UNLOCKED(node_lruvec.lru_lock),
 };
 
-/* v6.10's struct cpu_fbatches, the batches tinymm uses (one CPU).  activate is immediate: on
- * !CONFIG_SMP v6.10 has no activate batch either, and one CPU is what tinymm is. */
+/* struct cpu_fbatches, the batches tinymm uses (one CPU; no activate batch: the header). */
 static struct {
 	struct folio_batch lru_add;
 	struct folio_batch lru_move_tail;
@@ -42,7 +48,7 @@ _Static_assert(NR_ACTIVE_FILE - NR_INACTIVE_FILE == LRU_ACTIVE_FILE - LRU_INACTI
 	       NR_UNEVICTABLE - NR_INACTIVE_FILE == LRU_UNEVICTABLE - LRU_INACTIVE_FILE,
 	       "node stats follow enum lru_list");
 
-/* ---- the lists (v6.10: include/linux/mm_inline.h); lru_lock held ---- */
+/* ---- the lists (Linux: include/linux/mm_inline.h); lru_lock held ---- */
 
 /* Which list a folio belongs on by its flags: tinymm has file folios only. */
 enum lru_list folio_lru_list(const struct folio *folio)
@@ -53,7 +59,7 @@ enum lru_list folio_lru_list(const struct folio *folio)
 	return folio_test_active(folio) ? LRU_ACTIVE_FILE : LRU_INACTIVE_FILE;
 }
 
-/* v6.10's update_lru_size: the list's count and the node stat move together. */
+/* The list's count and the node stat move together. */
 static void update_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pages)
 {
 	lruvec->nr_pages[lru] += (unsigned long)nr_pages;
@@ -91,7 +97,7 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 
 /* ---- evictability ---- */
 
-/* v6.10: evictable unless its mapping is unevictable or it is mlocked (MMU issue). */
+/* Evictable unless its mapping is unevictable or it is mlocked (MMU issue). */
 bool folio_evictable(const struct folio *folio)
 {
 	return !mapping_unevictable(folio->mapping) && !folio_test_mlocked(folio);
@@ -109,7 +115,7 @@ static void folios_put(struct folio_batch *fbatch)
 	folio_batch_init(fbatch);
 }
 
-/* v6.10's lru_add_fn: the list is chosen now, at drain time, so an activation or an
+/* The list is chosen now, at drain time, so an activation or an
  * unevictable mapping seen while the folio waited in the batch decides where it lands. */
 static void lru_add_fn(struct lruvec *lruvec, struct folio *folio)
 {
@@ -128,7 +134,7 @@ static void lru_add_fn(struct lruvec *lruvec, struct folio *folio)
 	lruvec_add_folio(lruvec, folio);
 }
 
-/* v6.10's lru_move_tail_fn: clears PG_active too, so an active folio lands on the inactive tail. */
+/* Clears PG_active too, so an active folio lands on the inactive tail. */
 static void lru_move_tail_fn(struct lruvec *lruvec, struct folio *folio)
 {
 	if (!folio_test_unevictable(folio)) {
@@ -140,7 +146,7 @@ static void lru_move_tail_fn(struct lruvec *lruvec, struct folio *folio)
 }
 
 /*
- * v6.10's folio_batch_move_lru: one lru_lock hold for the whole batch.  Folios of batches other
+ * One lru_lock hold for the whole batch.  Folios of batches other
  * than lru_add had PG_lru cleared when batched (so nobody else moved them meanwhile); they get
  * it back here.  Then the batch's references go, outside the lock.  Interrupts are masked by
  * the caller (the batch is per-CPU).
@@ -197,7 +203,7 @@ unsigned int lru_batched_folios(void)
 }
 
 /*
- * v6.10's folio_rotate_reclaimable: reclaim set PG_reclaim and started writeback; now that it
+ * Reclaim set PG_reclaim and started writeback; now that it
  * ended, put the folio where reclaim looks first instead of waiting a whole list cycle.  Only a
  * clean, unlocked, evictable folio on a list: anything else someone is still working on.  The
  * reference and the cleared PG_lru keep it ours until the batch drains.  Interrupt-safe.
@@ -232,7 +238,7 @@ static void folio_activate_fn(struct lruvec *lruvec, struct folio *folio)
 }
 
 /*
- * v6.10's !CONFIG_SMP folio_activate: the move happens now.  Clearing PG_lru first claims the
+ * !CONFIG_SMP's folio_activate: the move happens now.  Clearing PG_lru first claims the
  * folio against anyone else moving it; the caller's reference keeps it alive meanwhile.
  */
 void folio_activate(struct folio *folio)
@@ -248,7 +254,7 @@ void folio_activate(struct folio *folio)
 }
 
 /*
- * v6.10's __lru_cache_activate_folio: the folio is not on a list yet, probably still in this
+ * The folio is not on a list yet, probably still in this
  * CPU's lru_add batch (newest last, so searched from the end): PG_active there makes lru_add_fn
  * put it on the active list at drain.  Not found (another CPU's batch, in Linux): nothing.
  */
@@ -267,7 +273,7 @@ static void __lru_cache_activate_folio(struct folio *folio)
 }
 
 /*
- * v6.10's folio_mark_accessed (the classic LRU, not MGLRU): two touches activate.
+ * The classic LRU's folio_mark_accessed (no MGLRU): two touches activate.
  *   inactive,unreferenced -> referenced
  *   inactive,referenced   -> active, unreferenced
  *   active,unreferenced   -> referenced
@@ -296,7 +302,7 @@ void folio_mark_accessed(struct folio *folio)
 /* ---- release ---- */
 
 /*
- * v6.10's __page_cache_release, called by folio_put when the last reference went: a folio still
+ * Called by folio_put when the last reference went: a folio still
  * on a list must leave it before the allocator takes the frame back (the list links share the
  * word the free lists use).  Its LRU flags go with it, as __folio_clear_lru_flags (both active
  * and unevictable is a bug: left for the bad-page check to report).
@@ -320,7 +326,7 @@ void __page_cache_release(struct folio *folio)
 /* ---- unevictable ---- */
 
 /*
- * v6.10's check_move_unevictable_folios: folios of @fbatch that are evictable again leave the
+ * Folios of @fbatch that are evictable again leave the
  * unevictable list for the inactive one.  Each is claimed by clearing PG_lru under the lock.
  */
 void check_move_unevictable_folios(struct folio_batch *fbatch)
@@ -350,7 +356,7 @@ void check_move_unevictable_folios(struct folio_batch *fbatch)
 }
 
 /*
- * v6.10's cull for a folio reclaim finds unevictable, done at once for a whole batch: listed
+ * Reclaim's cull of an unevictable folio, done at once for a whole batch: listed
  * folios of @fbatch that may no longer be evicted move to the unevictable list (PG_active
  * cleared, PG_unevictable set).  Batched ones are decided by lru_add_fn at drain.
  */
@@ -379,7 +385,7 @@ static void cull_unevictable_folios(struct folio_batch *fbatch)
 }
 
 /* Every folio of @mapping, PAGEVEC_SIZE at a time with a reference each, through @fn
- * (filemap_get_folios + a batch function, as v6.10's shmem_unlock_mapping).  Folios seen. */
+ * (filemap_get_folios + a batch function, as Linux's shmem_unlock_mapping).  Folios seen. */
 static unsigned long mapping_for_each_batch(struct address_space *mapping,
 					    void (*fn)(struct folio_batch *fbatch))
 {
@@ -417,10 +423,8 @@ unsigned long mapping_release_unevictable(struct address_space *mapping)
 }
 
 /*
- * Set AS_UNEVICTABLE and move the mapping's cached folios to the unevictable list now.  v6.10's
- * SHM_LOCK only sets the bit and lets reclaim cull the folios when it meets them; tinymm moves
- * them at once so `lru` shows the state the command asked for (reclaim would cull them anyway:
- * folio_evictable() is false for every one).  Folios seen.
+ * Set AS_UNEVICTABLE and move the mapping's cached folios to the unevictable list now, not when
+ * reclaim meets them (see the header).  Folios seen.
  */
 unsigned long mapping_lock_unevictable(struct address_space *mapping)
 {

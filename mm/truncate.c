@@ -28,21 +28,28 @@
  *     range, except a partial edge folio (kept, zeroed where truncated).
  * Locking: folio lock, then i_pages.xa_lock (spin_lock_irqsave: I/O completions change the index
  *   tags from interrupts), then lru_lock (taken by folio_put/__page_cache_release, never here).
- *   Walks of the index run with interrupts masked, the one-CPU stand-in for v6.10's RCU walk (as
+ *   Walks of the index run with interrupts masked, the one-CPU stand-in for Linux's RCU walk (as
  *   filemap_get_entry() does): no writer and no completion can run meanwhile, so a reference
  *   taken there is safe.  Nothing here sleeps with the xa_lock or interrupts masked; the sleeps
  *   are folio_lock() and folio_wait_writeback(), with only the folio lock (of that folio) held.
  *
- * Where tinymm differs from v6.10: no mmap (nothing to unmap), no fs-private data
+ * Where tinymm differs from v6.10, and why: no mmap (nothing to unmap), no fs-private data
  * (folio_invalidate, filemap_release_folio and launder_folio have nothing to do), no shmem or
  * DAX, no large folios in the page cache (a large partial folio cannot be split here: it is
  * kept if dirty, else dropped whole, v6.10's "split failed" branch); folios are removed one
  * filemap_remove_folio() each (v6.10's delete_from_page_cache_batch takes the lock once per
- * batch); invalidation drains the LRU batches first, leaves folios it could not drop where
- * they are (no deactivate_file_folio) and counts only pages, not shadow entries; the refcount
- * freeze of v6.10's __remove_mapping is the interrupt mask around check and removal (one CPU:
- * no lookup can run in between); no cond_resched() between batches (tinymm preempts on the
- * tick).
+ * batch).  Invalidation drains this CPU's LRU batches first (a folio waiting in one holds a
+ * reference that would make it look in use; v6.10 leaves that to callers, e.g.
+ * invalidate_bdev), leaves folios it could not drop where they are (no deactivate_file_folio)
+ * and counts only pages, not shadow entries (drop_caches prints the count as pages dropped).
+ * The refcount freeze of v6.10's __remove_mapping is the interrupt mask around check and
+ * removal (one CPU: no lookup can run in between).  folio_cancel_dirty() also clears the DIRTY
+ * and TOWRITE tags (v6.10 leaves them for the removal that follows), so "PG_dirty <=> DIRTY
+ * tag" holds for a caller that keeps the folio.  generic_error_remove_folio() takes any
+ * mapping (v6.10: regular files only, else -EIO), as tinymm's mappings are its disks.
+ * invalidate_complete_folio2() does not re-check PG_dirty under xa_lock (v6.10 does, because
+ * page tables dirty folios without their lock; tinymm's folio_mark_dirty() needs the lock we
+ * hold).  No cond_resched() between batches (tinymm preempts on the tick).
  */
 #include <string.h>
 #include "tinymm/errno.h"
@@ -59,7 +66,7 @@ static inline bool mapping_empty(struct address_space *mapping)
 	return xa_empty(&mapping->i_pages);
 }
 
-/* Byte position of a folio in its file, unsigned so no index overflows it (v6.10's folio_pos). */
+/* Byte position of a folio in its file, unsigned so no index overflows it (folio_pos). */
 static inline unsigned long long folio_pos_u(const struct folio *folio)
 {
 	return (unsigned long long)folio->index << PAGE_SHIFT;
@@ -70,7 +77,7 @@ static inline size_t folio_size(const struct folio *folio)
 	return PAGE_SIZE << folio_order(folio);
 }
 
-/* Our batch's references; v6.10's folio_batch_release, except that this batch also holds value
+/* Our batch's references; folio_batch_release, except that this batch also holds value
  * entries (shadows), which carry no reference. */
 static void truncate_batch_release(struct folio_batch *fbatch)
 {
@@ -81,7 +88,7 @@ static void truncate_batch_release(struct folio_batch *fbatch)
 }
 
 /*
- * v6.10's find_lock_entries(): up to PAGEVEC_SIZE entries at *@start..@end, with their indices.
+ * find_lock_entries(): up to PAGEVEC_SIZE entries at *@start..@end, with their indices.
  * Folios come referenced and locked; a folio that is locked by someone else, under writeback or
  * no longer in @mapping is left out (truncation's second pass, or nobody, deals with it).
  * Value entries come as they are.  *@start moves past the last entry returned (it wraps to 0
@@ -124,7 +131,7 @@ put:
 }
 
 /*
- * v6.10's find_get_entries(): up to PAGEVEC_SIZE entries at *@start..@end, folios referenced
+ * find_get_entries(): up to PAGEVEC_SIZE entries at *@start..@end, folios referenced
  * (not locked), value entries as they are; *@start moves past the last one.
  */
 static unsigned int find_get_entries(struct address_space *mapping, pgoff_t *start, pgoff_t end,
@@ -152,7 +159,7 @@ static unsigned int find_get_entries(struct address_space *mapping, pgoff_t *sta
 }
 
 /*
- * v6.10's truncate_folio_batch_exceptionals() / clear_shadow_entries() + the batch compaction
+ * truncate_folio_batch_exceptionals() / clear_shadow_entries() + the batch compaction
  * of folio_batch_remove_exceptionals(): every value entry of the batch leaves the index if it
  * is still the one we saw (a new folio may have replaced it meanwhile: that one stays), under
  * one xa_lock hold; the batch keeps only its folios.
@@ -185,11 +192,10 @@ static void truncate_folio_batch_exceptionals(struct address_space *mapping,
 }
 
 /*
- * v6.10's folio_cancel_dirty(): the folio's contents are being thrown away, so its dirt is not
- * written.  PG_dirty goes with its NR_FILE_DIRTY (v6.10's folio_account_cleaned), and, where
- * tinymm differs, with its DIRTY and TOWRITE tags: v6.10 leaves the tag for the removal that
- * follows to erase; clearing it here keeps "PG_dirty <=> DIRTY tag" true for a caller that
- * keeps the folio, and TOWRITE only on DIRTY-tagged entries.  The caller holds the folio lock
+ * The folio's contents are being thrown away, so its dirt is not written.  PG_dirty goes with
+ * its NR_FILE_DIRTY (folio_account_cleaned) and with its DIRTY and TOWRITE tags (see the
+ * header), which keeps "PG_dirty <=> DIRTY tag" true for a caller that keeps the folio, and
+ * TOWRITE only on DIRTY-tagged entries.  The caller holds the folio lock
  * (so the folio stays in its mapping, and folio_mark_dirty() cannot race with us).
  */
 void folio_cancel_dirty(struct folio *folio)
@@ -209,14 +215,14 @@ void folio_cancel_dirty(struct folio *folio)
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 }
 
-/* v6.10's truncate_cleanup_folio(), less what tinymm lacks (unmapping, fs-private data). */
+/* truncate_cleanup_folio(), less what tinymm lacks (unmapping, fs-private data). */
 static void truncate_cleanup_folio(struct folio *folio)
 {
 	folio_cancel_dirty(folio);
 	folio_clear_mappedtodisk(folio);
 }
 
-/* v6.10's truncate_inode_folio(): a locked folio out of @mapping, unless it already left. */
+/* A locked folio out of @mapping, unless it already left. */
 static int truncate_inode_folio(struct address_space *mapping, struct folio *folio)
 {
 	if (folio->mapping != mapping)
@@ -227,10 +233,10 @@ static int truncate_inode_folio(struct address_space *mapping, struct folio *fol
 }
 
 /*
- * v6.10's truncate_inode_partial_folio(): a locked folio that straddles an edge of lstart..lend
+ * A locked folio that straddles an edge of lstart..lend
  * (bytes, lend inclusive).  Writeback is waited for first: the bytes in flight must not change
  * under the device.  Then the truncated bytes are zeroed and the folio stays (dirty or not, as
- * it was: v6.10 leaves the caller to dirty it).  A folio the range covers whole (a race, or the
+ * it was: the caller dirties it if it must).  A folio the range covers whole (a race, or the
  * first pass skipped it) is truncated.  False: a large folio that must stay whole (see above).
  */
 static bool truncate_inode_partial_folio(struct folio *folio, loff_t start, loff_t end)
@@ -253,7 +259,7 @@ static bool truncate_inode_partial_folio(struct folio *folio, loff_t start, loff
 	memset((char *)page_address(&folio->page) + offset, 0, length);	/* folio_zero_range */
 	if (!folio_test_large(folio))
 		return true;
-	/* v6.10 splits it here; tinymm has no split_folio(): as a failed split. */
+	/* No split_folio(): as a failed split (see the header). */
 	if (folio_test_dirty(folio))
 		return false;
 	truncate_inode_folio(folio->mapping, folio);
@@ -261,11 +267,11 @@ static bool truncate_inode_partial_folio(struct folio *folio, loff_t start, loff
 }
 
 /*
- * v6.10's generic_error_remove_folio(), the error_remove_folio a_op of filesystems that can
+ * The error_remove_folio a_op of filesystems that can
  * punch out one folio (memory_failure(): docs/hwpoison.md): the locked @folio leaves @mapping,
  * dirty or not (its dirt is thrown away; the caller records the loss with mapping_set_error()).
- * v6.10 refuses anything but regular files (-EIO); tinymm's mappings are its disks, which are
- * its files.  0, -EINVAL (no mapping), -EIO (@folio already left it).
+ * Any mapping, not only regular files (see the header).  0, -EINVAL (no mapping), -EIO (@folio
+ * already left it).
  */
 int generic_error_remove_folio(struct address_space *mapping, struct folio *folio)
 {
@@ -275,7 +281,7 @@ int generic_error_remove_folio(struct address_space *mapping, struct folio *foli
 }
 
 /*
- * v6.10's truncate_inode_pages_range().  [start, end) are the pages wholly inside the range;
+ * [start, end) are the pages wholly inside the range;
  * the edge pages (partial) are zeroed, not dropped.
  *   pass 1: what can be locked at once (trylock, no writeback) goes, one batch at a time;
  *   the two partial edge folios, locked (sleeping);
@@ -361,11 +367,11 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 }
 
 /*
- * v6.10's mapping_evict_folio(): a locked, clean folio nobody else uses leaves the cache.
+ * A locked, clean folio nobody else uses leaves the cache.
  * "Nobody else": the cache's references (one per page) and ours; more is a mapping, a pin, a
- * reader between lookup and copy.  v6.10's __remove_mapping freezes the refcount under xa_lock
- * so no lookup can take one between check and removal; here lookups run with interrupts masked
- * on the one CPU, so masking them over check and removal does the same.  Pages evicted, or 0.
+ * reader between lookup and copy.  No lookup may take a reference between check and removal:
+ * lookups run with interrupts masked on the one CPU, so masking them over check and removal
+ * does what __remove_mapping's refcount freeze does.  Pages evicted, or 0.
  */
 long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 {
@@ -387,14 +393,13 @@ long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 }
 
 /*
- * v6.10's mapping_try_invalidate(): pages @start..@end (inclusive).  Never sleeps on a folio:
+ * Pages @start..@end (inclusive).  Never sleeps on a folio:
  * locked and under-writeback folios are passed over by find_lock_entries, dirty and otherwise
  * referenced ones by mapping_evict_folio.  Value entries in the range are removed too.
- * Returns the pages evicted: v6.10 adds one per value entry removed, tinymm does not, because
- * drop_caches prints the count as pages dropped.  *@nr_failed (optional) counts the folios it
- * locked but could not evict.
- * tinymm drains this CPU's LRU batches first: a folio waiting in one holds a reference that
- * would make it look in use (v6.10 leaves that to callers, e.g. invalidate_bdev).
+ * Returns the pages evicted, value entries not counted (drop_caches prints the count as pages
+ * dropped).  *@nr_failed (optional) counts the folios it locked but could not evict.
+ * This CPU's LRU batches are drained first: a folio waiting in one holds a reference that
+ * would make it look in use.
  */
 unsigned long mapping_try_invalidate(struct address_space *mapping, pgoff_t start, pgoff_t end,
 				     unsigned long *nr_failed)
@@ -425,7 +430,7 @@ unsigned long mapping_try_invalidate(struct address_space *mapping, pgoff_t star
 	return count;
 }
 
-/* v6.10's invalidate_mapping_pages(). */
+/* invalidate_mapping_pages(): mapping_try_invalidate() without the failure count. */
 unsigned long invalidate_mapping_pages(struct address_space *mapping,
 							     pgoff_t start, pgoff_t end)
 {
@@ -433,10 +438,9 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping,
 }
 
 /*
- * v6.10's invalidate_complete_folio2(): the locked, written-back folio goes unless it is dirty.
- * v6.10 re-checks PG_dirty under xa_lock because page tables can dirty a folio without its
- * lock; tinymm's folio_mark_dirty() needs the folio lock, which we hold.  Other references do
- * not stop it (v6.10: they are the caller's business, e.g. direct I/O wants the cache gone).
+ * The locked, written-back folio goes unless it is dirty.  PG_dirty cannot change under us:
+ * folio_mark_dirty() needs the folio lock, which we hold.  Other references do not stop it
+ * (they are the caller's business, e.g. direct I/O wants the cache gone).
  */
 static int invalidate_complete_folio2(struct address_space *mapping, struct folio *folio)
 {
@@ -447,7 +451,7 @@ static int invalidate_complete_folio2(struct address_space *mapping, struct foli
 }
 
 /*
- * v6.10's invalidate_inode_pages2_range(): pages @start..@end (inclusive) all leave the cache,
+ * Pages @start..@end (inclusive) all leave the cache,
  * waiting for each folio's lock and writeback; value entries go too.  A dirty folio stays
  * (tinymm has no launder_folio to write it synchronously): -EBUSY.  0 if everything went.
  */

@@ -19,7 +19,7 @@ void show_buddyinfo(int (*pr)(const char *fmt, ...))
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		const struct zone *z = &zones[i];
 		if (!z->present_pages)
-			continue;		/* v6.10 skips unpopulated zones */
+			continue;		/* unpopulated zones are skipped, as in Linux */
 		pr("Node 0, zone %8s ", z->name);
 		for (int o = 0; o < NR_PAGE_ORDERS; o++)
 			pr("%6lu ", READ_ONCE(z->free_area[o].nr_free));

@@ -1,11 +1,13 @@
 /*
  * vmstat_cmd.c - the `vmstat` command: /proc/vmstat's text, `name value` per line with Linux
  * v6.10's names, in its vmstat_text order (zone items, node items, then events), for the
- * counters tinymm keeps (include/tinymm/vmstat.h).  Items v6.10 has and tinymm does not (anon,
- * NUMA, THP, compaction, swap...) are left out rather than printed as a made-up 0.
+ * counters tinymm keeps (include/tinymm/vmstat.h).
  *
- * nr_free_pages is v6.10's NR_FREE_PAGES: the buddy lists' frames, not the per-CPU lists'.
- * pgpgin/pgpgout are kept in sectors and halved on output, as v6.10's vmstat_start does.
+ * Where tinymm differs from v6.10, and why: items v6.10 has and tinymm does not (anon, NUMA,
+ * THP, compaction, swap...) are left out rather than printed as a made-up 0.
+ *
+ * nr_free_pages is NR_FREE_PAGES: the buddy lists' frames, not the per-CPU lists'.
+ * pgpgin/pgpgout are kept in sectors and halved on output, as Linux's vmstat_start does.
  * Locking: none; every value is one atomic read, a snapshot as /proc's are.
  */
 #include "tinymm/page_alloc.h"
@@ -74,7 +76,7 @@ static int cmd_vmstat(int argc, char **argv)
 		else
 			val = v->fn();
 		if (v->kind == VS_EVENT && (v->item == PGPGIN || v->item == PGPGOUT))
-			val /= 2;		/* sectors -> KiB, as v6.10's vmstat_start */
+			val /= 2;		/* sectors -> KiB, as vmstat_start */
 		kprintf("%s %lu\n", v->name, val);
 	}
 	return 0;

@@ -3,10 +3,13 @@
  * (/proc/pagetypeinfo and /proc/zoneinfo in Linux v6.10's text, the fields tinymm has) and
  * `fragmap` (tinymm's own: one character per pageblock).  docs/vmstat.md describes every line.
  *
- * What v6.10 prints and tinymm leaves out, and why:
+ * Where tinymm differs from v6.10, and why (what v6.10 prints and tinymm leaves out):
  *  - pagetypeinfo: the columns and rows of MIGRATE_HIGHATOMIC, MIGRATE_CMA and MIGRATE_ISOLATE
  *    (tinymm has only Unmovable, Movable, Reclaimable: enum migratetype in mmzone.h), and the
- *    "Number of mixed blocks" table (it needs CONFIG_PAGE_OWNER).
+ *    "Number of mixed blocks" table (it needs CONFIG_PAGE_OWNER).  The pageblock counts take
+ *    every pageblock of the zone with a struct page for any of its frames, where v6.10 samples
+ *    one pfn every pageblock_nr_pages from the zone's start (the same count when the zone
+ *    starts on a pageblock boundary, as on every QEMU board).
  *  - zoneinfo: "per-node stats" (the node counters exist: `vmstat` prints them) and every zone
  *    counter but nr_free_pages (tinymm keeps no per-zone LRU, dirty, bounce, zsmalloc or CMA
  *    counters); "promo" (the memory-tiering promotion watermark: no tiers, no NUMA balancing);
@@ -15,7 +18,7 @@
  *    host test do not link).  "boost" and "cma" are kept and always 0 (no watermark boosting,
  *    no CMA).  The pageset lines are v6.10's: count, high (as tuned now), batch, in its columns;
  *    the high_min/high_max lines and the wider column came in later Linux.
- *    "protection" is each zone's lowmem_reserve (v6.10's default ratios: ZONE_DMA keeps back
+ *    "protection" is each zone's lowmem_reserve (Linux's default ratios: ZONE_DMA keeps back
  *    1/256 of the memory above it from allocations that could have used a higher zone).
  *
  * fragmap's alphabet (one character per pageblock; only the block's frames inside the zone
@@ -42,7 +45,7 @@
 /* A free block never crosses a pageblock (fragmap's walk relies on it). */
 _Static_assert(pageblock_order >= MAX_PAGE_ORDER, "free blocks larger than a pageblock");
 
-/* v6.10's migratetype_names[] (global there too), the types tinymm has. */
+/* migratetype_names[] (global in Linux too), the types tinymm has. */
 const char *const migratetype_names[MIGRATE_TYPES] = {
 	[MIGRATE_UNMOVABLE] = "Unmovable",
 	[MIGRATE_MOVABLE] = "Movable",
@@ -54,7 +57,7 @@ static const char fragmap_type_char[MIGRATE_TYPES] = {
 	[MIGRATE_RECLAIMABLE] = 'R',
 };
 
-/* v6.10 caps each free-list walk (it runs under the zone lock) and prints ">100000". */
+/* Each free-list walk is capped (it runs under the zone lock) and prints ">100000". */
 #define FREECOUNT_CAP	100000UL
 
 static const char *zone_name(int i)
@@ -112,9 +115,8 @@ static void pagetypeinfo_showfree_print(int zi)
 }
 
 /*
- * Pageblocks per migratetype.  v6.10 samples one pfn every pageblock_nr_pages from the zone's
- * start; tinymm counts every pageblock of the zone that has a struct page for any of its frames
- * (the same count when the zone starts on a pageblock boundary, as on every QEMU board).
+ * Pageblocks per migratetype: every pageblock of the zone that has a struct page for any of its
+ * frames (see the header).
  */
 static void pagetypeinfo_showblockcount_print(int zi)
 {
@@ -148,7 +150,7 @@ static int cmd_pagetypeinfo(int argc, char **argv)
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		any |= zones[i].present_pages != 0;
 	if (!any)
-		return 0;		/* v6.10: nothing for a node without memory */
+		return 0;		/* nothing for a node without memory */
 	kprintf("Page block order: %d\n", pageblock_order);
 	kprintf("Pages per block:  %lu\n", pageblock_nr_pages);
 	kprintf("\n");
@@ -157,7 +159,7 @@ static int cmd_pagetypeinfo(int argc, char **argv)
 		kprintf("%6d ", o);
 	kprintf("\n");
 	for (int i = 0; i < MAX_NR_ZONES; i++)
-		if (zones[i].present_pages)	/* populated zones only, as v6.10 */
+		if (zones[i].present_pages)	/* populated zones only */
 			pagetypeinfo_showfree_print(i);
 	kprintf("\n%-23s", "Number of blocks type ");
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
@@ -218,7 +220,7 @@ static void zoneinfo_show_print(int zi)
 		kprintf(", %ld", (long)zones[zi].lowmem_reserve[i]);
 	kprintf(")\n");
 	if (!s.present)
-		return;		/* v6.10: nothing more is useful for an unpopulated zone */
+		return;		/* nothing more is useful for an unpopulated zone */
 	kprintf("      %-12s %lu\n", "nr_free_pages", s.free);
 	kprintf("  pagesets\n");
 	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
@@ -234,7 +236,7 @@ static int cmd_zoneinfo(int argc, char **argv)
 {
 	if (shell_no_args(argc, argv))
 		return 2;
-	for (int i = 0; i < MAX_NR_ZONES; i++)	/* every zone, populated or not, as v6.10 */
+	for (int i = 0; i < MAX_NR_ZONES; i++)	/* every zone, populated or not */
 		zoneinfo_show_print(i);
 	return 0;
 }

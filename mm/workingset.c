@@ -15,10 +15,10 @@
  * Shadow entries cost XArray nodes.  A leaf node holding only shadows is a "shadow node"; the
  * XArray tells us when a leaf's counts change (workingset_update_node), and such nodes are kept
  * on shadow_nodes.  A shrinker keeps them to one per 8 pages of RAM at 64 slots a node
- * (v6.10's count_shadow_nodes: pages >> (XA_CHUNK_SHIFT - 3)), deleting the oldest first
+ * (count_shadow_nodes: pages >> (XA_CHUNK_SHIFT - 3)), deleting the oldest first
  * (workingset_nodereclaim).
  *
- * Shadow layout (v6.10's pack_shadow without memcg id or node id: one node, no memcg):
+ * Shadow layout (pack_shadow without memcg id or node id: one node, no memcg):
  *   value = eviction << WORKINGSET_SHIFT | workingset;  stored as xa_mk_value(value)
  * so EVICTION_SHIFT = 1 (value entry tag) + 1 (workingset bit), and the clock keeps
  * BITS_PER_LONG - 2 bits; when RAM has more pages than that, the clock is stored in buckets of
@@ -28,7 +28,11 @@
  *   is the list's length.
  * Locking: update_node and eviction run under the mapping's xa_lock; shadow_nodes_lock nests
  *   inside xa_lock; the shrinker takes shadow_nodes_lock, then the node's xa_lock by trylock
- *   (the order is reversed there, as v6.10's list_lru walk does).
+ *   (the order is reversed there, as Linux's list_lru walk does).
+ *
+ * Where tinymm differs from v6.10, and why: the classic LRU only (no MGLRU), no memcg and one
+ * node, so the shadow packs neither a memcg id nor a node id and the workingset size is the
+ * active file list alone (no anon, no swap); shadow nodes sit on one list, not a list_lru.
  */
 #include "tinymm/bitops.h"
 #include "tinymm/irqflags.h"
@@ -82,9 +86,9 @@ void *workingset_eviction(struct folio *folio)
 }
 
 /*
- * v6.10's workingset_test_recent() without memcg: the refault distance against the workingset
+ * workingset_test_recent() without memcg: the refault distance against the workingset
  * size, which for a file folio with no swap is the active file list alone.  The subtraction is
- * modulo the clock's width: a shadow older than a whole wrap reads as recent, as in v6.10.
+ * modulo the clock's width: a shadow older than a whole wrap reads as recent, as in Linux.
  */
 bool workingset_test_recent(void *shadow, bool file, bool *workingset)
 {
@@ -101,7 +105,7 @@ bool workingset_test_recent(void *shadow, bool file, bool *workingset)
 	return refault_distance <= workingset_size;
 }
 
-/* v6.10's workingset_refault(): @folio (new, locked, not yet on the LRU) replaces @shadow. */
+/* @folio (new, locked, not yet on the LRU) replaces @shadow. */
 void workingset_refault(struct folio *folio, void *shadow)
 {
 	long nr = (long)folio_nr_pages(folio);
@@ -119,7 +123,7 @@ void workingset_refault(struct folio *folio, void *shadow)
 	}
 }
 
-/* v6.10's workingset_activation(): an activation by access moves the clock as well, so
+/* An activation by access moves the clock as well, so
  * promotions that displace folios count toward later refault distances. */
 void workingset_activation(struct folio *folio)
 {
@@ -157,7 +161,7 @@ unsigned long workingset_shadow_nodes(void)
 
 unsigned long workingset_max_shadow_nodes(void)
 {
-	/* v6.10: nodes may cover 8 x RAM when every slot held a shadow (64 slots a node). */
+	/* Nodes may cover 8 x RAM when every slot held a shadow (64 slots a node). */
 	return totalram_pages() >> (XA_CHUNK_SHIFT - 3);
 }
 
@@ -173,7 +177,7 @@ static unsigned long count_shadow_nodes(struct shrinker *s, struct shrink_contro
 }
 
 /*
- * v6.10's shadow_lru_isolate() over the oldest nodes: each goes with all its shadows
+ * shadow_lru_isolate() over the oldest nodes: each goes with all its shadows
  * (xa_delete_node, under its mapping's xa_lock).  A node whose mapping lock is busy is rotated
  * to the tail and skipped this time.
  */
@@ -214,7 +218,7 @@ static struct shrinker workingset_shadow_shrinker = {
 	.name = "mm-shadow",
 };
 
-/* v6.10's workingset_init(): the clock's bucket size, and the shadow-node shrinker. */
+/* The clock's bucket size, and the shadow-node shrinker. */
 void workingset_init(void)
 {
 	unsigned int timestamp_bits = BITS_PER_LONG - EVICTION_SHIFT;
