@@ -557,7 +557,7 @@ static void order0_fast_paths(struct ktest *t)
 	local_save_flags(after);
 	KTEST_EXPECT_EQ(t, irqs_disabled_flags(after), irqs_disabled_flags(before));
 
-	/* At high: the free that brings the count to high gives frames back at once (v6.10's
+	/* At high: the free that brings the count to high gives frames back at once (Linux's
 	 * count >= high; how many and how high moves: suite pcp). */
 	struct page *chain = NULL;
 	int held = 0, want = pcp->high_max + pcp->batch;	/* high grows as the lists refill */
