@@ -25,12 +25,11 @@
  * Linux's "taken off" mark (MAGIC_HWPOISON in ->private), and the per-frame records and per-node
  * statistics the `hwpoison list` / `hwpoison stats` commands print (mm/hwpoison_cmd.c).
  *
- * Where tinymm differs from v6.10, and why: tinymm remembers each poisoned frame (struct
- * mf_record, for `hwpoison list`; v6.10 keeps nothing, its trace event is the record) and names
- * the kind of frame it was (enum mf_kind: a kernel frame v6.10 only calls "unknown page" gets a
- * name of its own), so a test or a user can see what each failure hit.  hwpoison_seen is a plain
- * flag where Linux would use a static key (tinymm has none).  One node: the per-node statistics
- * are node 0's, and their sum is the same.
+ * Where tinymm differs from v6.10, and why: for `hwpoison list`, tinymm remembers each poisoned
+ * frame (struct mf_record; v6.10 keeps nothing, its trace event is the record) and the kind of
+ * frame it was (enum mf_kind: a kernel frame v6.10 only calls "unknown page" is named).
+ * hwpoison_seen is a plain flag where Linux would use a static key (tinymm has none).  One node:
+ * the per-node statistics are node 0's, and their sum is the same.
  */
 #ifndef TINYMM_MEMORY_FAILURE_H
 #define TINYMM_MEMORY_FAILURE_H

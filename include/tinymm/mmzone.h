@@ -10,8 +10,11 @@
  *     (which v6.10 warns about) stays empty.
  *   - struct per_cpu_pages keeps @room, the frees left before a drain, where v6.10 keeps a count
  *     and asks nr_pcp_high() at every free: the free fast path then tests one counter it already
- *     changes.  pcp_count() gives the count.  The allocation fast path stores only @alloc_room
- *     and the slow paths bring v6.10's tuning counters up to date from it (mm/pcp.c: pcp_sync).
+ *     changes.  pcp_count() gives the count.
+ *   - v6.10 updates its tuning counters (free_count, alloc_factor, the flags) on every pcp
+ *     allocation and free; here the allocation fast path stores only @alloc_room and the slow
+ *     paths bring the counters up to date from it (mm/pcp.c: pcp_sync), so the fast paths stay
+ *     a pop or a push.
  */
 #ifndef TINYMM_MMZONE_H
 #define TINYMM_MMZONE_H

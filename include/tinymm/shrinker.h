@@ -1,9 +1,9 @@
 /*
  * shrinker.h - caches that can give memory back when reclaim asks (v6.10's include/linux/
- * shrinker.h).  A cache registers count_objects() (how many it
- * could free) and scan_objects() (free up to sc->nr_to_scan, return how many it freed, or
- * SHRINK_STOP); shrink_slab() asks every registered shrinker for a share that grows as
- * @priority falls (DEF_PRIORITY 12: 1/4096 of the freeable, scaled by 4 / seeks; 0: all).
+ * shrinker.h).  A cache registers count_objects() (how many it could free) and scan_objects()
+ * (free up to sc->nr_to_scan, return how many it freed, or SHRINK_STOP); shrink_slab() asks
+ * every registered shrinker for a share that grows as @priority falls (DEF_PRIORITY 12: 1/4096
+ * of the freeable, scaled by 4 / seeks; 0: all).
  * Reclaim (mm/vmscan.c's shrink_node, for kswapd and direct reclaim) calls shrink_slab(), as
  * Linux does; so do the `shrink` command and tests.
  *
