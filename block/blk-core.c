@@ -255,7 +255,7 @@ void submit_bio(struct bio *bio)
 	unsigned long flags;
 	int ret;
 
-	/* v6.10's submit_bio counts every bio, good or bad, in 512-byte sectors (vmstat halves). */
+	/* Linux's submit_bio counts every bio, good or bad, in 512-byte sectors (vmstat halves). */
 	if (bio_op(bio) == REQ_OP_READ)
 		count_vm_events(PGPGIN, (long)(bio->bi_size >> 9));
 	else if (bio_op(bio) == REQ_OP_WRITE)

@@ -7,7 +7,7 @@
  * Two kernel threads.  The workload thread runs @ops operations drawn from @seed by splitmix64:
  * a write of 1 byte .. 64 KiB at a random offset (through the page cache, as `blk write`), or a
  * read of a random range checked against a model of what the workload wrote; a sync (write back,
- * wait, flush: v6.10's blkdev_fsync) every STRESS_SYNC_EVERY ops, and a final one after the
+ * wait, flush: Linux's blkdev_fsync) every STRESS_SYNC_EVERY ops, and a final one after the
  * injector has finished.  The injector thread makes @poisons memory_failure() calls, the i-th
  * once the workload has done op (i * ops + r) / poisons (r random in [0, ops)), on a pfn drawn
  * uniformly from every frame of the memmap; it polls the workload's progress every jiffy at a
@@ -281,7 +281,7 @@ static void stress_read(struct stress *st, uint64_t off, uint64_t len)
 	st->reads++;
 }
 
-/* v6.10's blkdev_fsync() with the workload's own errseq cursor: write back and wait, the
+/* Linux's blkdev_fsync() with the workload's own errseq cursor: write back and wait, the
  * mapping's error since the last look (once), then a cache flush. */
 static void stress_sync(struct stress *st)
 {

@@ -334,9 +334,9 @@ static int blk_cmd_sha256(int argc, char **argv)
  * `blk readrand <dev> <total> <chunk> [seed]`: @total bytes read through the page cache in
  * @chunk-sized reads at pseudo-random offsets (xorshift32 from @seed) on a grid of
  * READRAND_GRID bytes, to watch what random access does to readahead (`blk stats` before and
- * after).  The grid keeps reads from landing next to each other: v6.10's context readahead
+ * after).  The grid keeps reads from landing next to each other: Linux's context readahead
  * rightly takes a run of cached pages just before a miss for a sequential reader's trail, and
- * a dense random stream makes such runs by chance.  Offset 0 is left out: v6.10 takes a read
+ * a dense random stream makes such runs by chance.  Offset 0 is left out: Linux takes a read
  * at the start of a file for the start of a sequential stream.  Prints the reads made and how
  * many found their page already cached.
  */

@@ -12,6 +12,12 @@
  * Invariants: every folio handed to read_folio/readahead is locked and not uptodate, and is
  *   unlocked exactly once, by the completion or by the failure path here.
  * Locking: none of its own: folio locks and the mapping's index lock (mm/filemap.c).
+ *
+ * Where tinymm differs from v6.10, and why: a write error prints v6.10's buffer_io_error() line
+ * once per bio, not per buffer (tinymm has no buffer heads).  def_blk_aops has an
+ * error_remove_folio (v6.10's has none: there a dirty block-device folio stays, "Failed"):
+ * tinymm's disks are its files, so a memory error punches the folio out of the cache as a
+ * filesystem's generic_error_remove_folio() does (docs/hwpoison.md).
  */
 #include <limits.h>
 #include <string.h>
@@ -42,8 +48,8 @@ static void blkdev_read_end_io(struct bio *bio)
 {
 	struct address_space *mapping = bio->bi_private;
 
-	/* A failed read leaves the folio not uptodate, which is how the reader learns of it; v6.10's
-	 * read completions never touch the mapping's error (that is writeback's channel). */
+	/* A failed read leaves the folio not uptodate, which is how the reader learns of it;
+	 * Linux's read completions never touch the mapping's error (writeback's channel). */
 	(void)mapping;
 	for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
 		struct folio *folio = page_folio(bio->bi_io_vec[i].bv_page);
@@ -153,7 +159,7 @@ static void blkdev_write_end_io(struct bio *bio)
 
 	if (bio->bi_status) {
 		struct block_device *bdev = BDEV_I(mapping)->bdev;
-		/* v6.10's buffer_io_error() line (once per bio here, per buffer there). */
+		/* Linux's buffer_io_error() line (once per bio: see the header). */
 		pr_err("Buffer I/O error on dev %s, logical block %llu, lost async page write\n",
 		       bdev->bd_name, (unsigned long long)(bio->bi_sector /
 			(bdev->bd_logical_block_size >> SECTOR_SHIFT)));
@@ -228,7 +234,7 @@ static int blkdev_writepages(struct address_space *mapping, struct writeback_con
 	return err;
 }
 
-/* Reclaim's single folio (v6.10's blkdev_writepage): a bio of its own, one vector (one folio),
+/* Reclaim's single folio (Linux's blkdev_writepage): a bio of its own, one vector (one folio),
  * submitted at once.  Small on purpose: it is allocated while memory is short. */
 static int blkdev_writepage(struct folio *folio, struct writeback_control *wbc)
 {
@@ -239,7 +245,7 @@ static int blkdev_writepage(struct folio *folio, struct writeback_control *wbc)
 	return err;
 }
 
-/* A locked folio the write covers only in part must hold the disk's bytes first (v6.10's
+/* A locked folio the write covers only in part must hold the disk's bytes first (Linux's
  * __block_write_begin reads the rest).  0 with the folio locked and uptodate; else -errno and
  * the folio unlocked.  1: it left the mapping while being read, look it up again. */
 static int blkdev_write_begin_read(struct address_space *mapping, struct folio *folio)
@@ -268,7 +274,7 @@ static bool blkdev_write_whole(struct address_space *mapping, loff_t pos, unsign
 	return poff == 0 && len >= folio_disk_bytes(mapping, (pgoff_t)(pos >> PAGE_SHIFT));
 }
 
-/* v6.10's blkdev_write_begin (block_write_begin): the folio found or created locked, read
+/* Linux's blkdev_write_begin (block_write_begin): the folio found or created locked, read
  * first unless the write covers all of it that is on the disk or it is uptodate already. */
 static int blkdev_write_begin(struct address_space *mapping, loff_t pos, unsigned int len,
 			      struct folio **foliop)
@@ -295,7 +301,7 @@ static int blkdev_write_begin(struct address_space *mapping, loff_t pos, unsigne
 	}
 }
 
-/* v6.10's blkdev_write_end (block_write_end): a folio written whole becomes uptodate, its bytes
+/* Linux's blkdev_write_end (block_write_end): a folio written whole becomes uptodate, its bytes
  * beyond the disk's end zeroed (they read as zeroes); dirty, unlocked, released. */
 static int blkdev_write_end(struct address_space *mapping, loff_t pos, unsigned int len,
 			    unsigned int copied, struct folio *folio)
@@ -320,9 +326,7 @@ static const char *blkdev_mapping_name(struct address_space *mapping)
 	return BDEV_I(mapping)->bdev->bd_name;
 }
 
-/* error_remove_folio: tinymm's disks are its files, so a memory error punches the folio out of
- * the cache as a filesystem's generic_error_remove_folio() does (v6.10's def_blk_aops has
- * none: there a dirty block-device folio stays, "Failed"; docs/hwpoison.md). */
+/* error_remove_folio: tinymm's own (the header says why). */
 static const struct address_space_operations def_blk_aops = {
 	.read_folio = blkdev_read_folio,
 	.readahead = blkdev_readahead,
@@ -362,10 +366,10 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev)
 }
 
 /*
- * v6.10's blkdev_fsync() for the shell's "open file" of @bdev: write back and wait
+ * Linux's blkdev_fsync() for the shell's "open file" of @bdev: write back and wait
  * (file_write_and_wait_range: WB_SYNC_ALL, then the error since this file last looked, once),
  * then a cache flush; a device without a volatile cache completes it at once (-EOPNOTSUPP is
- * success, as v6.10).
+ * success, as in Linux).
  */
 int blkdev_fsync(struct block_device *bdev)
 {

@@ -24,6 +24,12 @@
  * already; the mutex keeps this file right without relying on it); only report() touches the
  * virtqueue.  The interrupt handler only wakes vb->acked: the used ring is read by the waiter,
  * in process context.  report() runs in a workqueue worker or the shell thread and sleeps.
+ *
+ * Where tinymm differs from v6.10, and why: the reporting part only (the one use tinymm has for
+ * a balloon).  A reporting queue smaller than PAGE_REPORTING_CAPACITY entries is used with a
+ * smaller capacity, where v6.10 refuses it (-ENOSPC): tinymm's core takes smaller batches.  A
+ * report() the device does not answer in time resets and fails it (v6.10 waits for ever), so a
+ * broken device cannot hang the reporting pass.
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
@@ -264,15 +270,14 @@ int virtio_balloon_probe(struct virtio_device *vdev)
 	virtio_device_ready(vdev);
 	/*
 	 * Order 0: pageblock_order (v6.10's default; Linux's driver changes it only for arm64 with
-	 * 64 KiB pages).  Capacity: Linux refuses a reporting queue smaller than 32 entries
-	 * (-ENOSPC); tinymm's core takes a smaller capacity, so a smaller queue just means smaller
-	 * batches.  QEMU's queue has 32: capacity 32.
+	 * 64 KiB pages).  Capacity: the queue's size, at most PAGE_REPORTING_CAPACITY (see the
+	 * header).  QEMU's queue has 32: capacity 32.
 	 */
 	vb->pr_dev_info.report = virtballoon_free_page_report;
 	vb->pr_dev_info.order = 0;
 	vb->pr_dev_info.capacity = min(PAGE_REPORTING_CAPACITY, vb->reporting_vq->num);
 	if (page_reporting_register(&vb->pr_dev_info)) {
-		/* -EBUSY: another device already reports (one at a time, v6.10). */
+		/* -EBUSY: another device already reports (one at a time, as in Linux). */
 		pr_err("virtio-balloon %s: another device already does free page reporting; not used\n",
 		       vdev->name);
 		vb->failed = true;

@@ -332,7 +332,7 @@ static const char *vblk_read_config(struct virtio_blk *vblk, char *why, size_t l
 	if (virtio_has_feature(vdev, VIRTIO_BLK_F_BLK_SIZE)) {
 		uint32_t bs = virtio_cread32(vdev, VBLK_CFG_BLK_SIZE);
 
-		/* Larger than a page: a page-sized bio could not be a whole block (v6.10's
+		/* Larger than a page: a page-sized bio could not be a whole block (Linux's
 		 * blk_validate_block_size refuses it too). */
 		if (bs < 512 || bs > PAGE_SIZE || (bs & (bs - 1))) {
 			ksnprintf(why, len, "config blk_size %u is not a power of two from 512 to %lu",

@@ -241,7 +241,7 @@ static void measure_free(struct bench *b, enum bench_op op, unsigned int order)
 	bench_permute(b, NR_SAMPLES);
 	for (int i = 0; i < NR_SAMPLES; i++) {
 		/* The page is picked before the first counter read: the compiler otherwise schedules
-		 * the permutation's loads (about 10 instructions) inside the measured interval. */
+		 * the permutation's loads inside the measured interval. */
 		struct page *page = b->pages[b->perm[i]];
 		__asm__ __volatile__("" : "+r"(page));
 		/* A literal 0, as the kernel's order-0 frees are written (page_alloc.h). */

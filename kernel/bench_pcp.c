@@ -4,7 +4,7 @@
  * --batch-table boots it under QEMU -icount (see kernel/bench.c for how instructions are
  * counted).
  *
- * For each batch of 1, 4, 15 and the zone's default (v6.10's zone_batchsize(), once if it is one
+ * For each batch of 1, 4, 15 and the zone's default (Linux's zone_batchsize(), once if it is one
  * of those), each at scale 5 (v6.10's CONFIG_PCP_BATCH_SCALE_MAX default) and at scale 0, the
  * lists are drained and sized anew (pcp_set_batch(), as a boot with tinymm.pcp_batch= and
  * tinymm.pcp_batch_scale_max= would), then NR order-0 allocations in a row are measured one call
@@ -155,7 +155,7 @@ static int bench_settings(struct pcp_bench *b)
 	int batches[4] = { 1, 4, 15 }, nb = 3;
 
 	pcp_set_batch(0, PCP_SCALE_DEFAULT);
-	int def = preferred_zone->pcp[0].batch;		/* v6.10's zone_batchsize() */
+	int def = preferred_zone->pcp[0].batch;		/* Linux's zone_batchsize() */
 	if (def != 1 && def != 4 && def != 15)
 		batches[nb++] = def;
 	kprintf("bench: pcp: %lu frames managed, default batch %d, %d samples a row\n",

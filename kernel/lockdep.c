@@ -4,17 +4,19 @@
  *
  * Every acquisition pushes (class, instance, ip) on the acquiring thread's stack of held locks:
  * one of LOCKDEP_STACKS stacks, lent to a thread from its first lock to its last unlock
- * (task_struct's lockdep_slot; v6.10 keeps 48 entries in every task_struct, which would grow
- * the task_struct cache and move every page the tests expect); before the first thread, and
+ * (task_struct's lockdep_slot); before the first thread, and
  * for host test threads without one, a per-CPU boot stack.  A blocking acquisition of class B
  * while holding A records the dependency A -> B, with both acquisition points, the first time
  * it is seen; if B -> A was recorded before, the two orders can deadlock and one "WARNING:
  * possible circular locking dependency detected" report names both chains, once per pair.
- * Where it differs from v6.10: only direct (two-lock) cycles are found, not longer chains
- * through the graph; no irq-safe/irq-unsafe states, no read locks; nesting two locks of the
- * same class is allowed and records nothing (v6.10 reports "possible recursive locking"
- * unless annotated); classes and dependencies live in fixed tables (when one is full the
- * checker says so once and stops recording, as v6.10's "BUG: MAX_LOCKDEP_KEYS too low!").
+ * Where tinymm differs from v6.10, and why (lockdep's idea, not its size): only direct
+ * (two-lock) cycles are found, not longer chains through the graph; no irq-safe/irq-unsafe
+ * states, no read locks; nesting two locks of the same class is allowed and records nothing
+ * (v6.10 reports "possible recursive locking" unless annotated); classes and dependencies live
+ * in small fixed tables (127 classes, 512 dependencies; v6.10: 8191 and 32768), and when one is
+ * full the checker says so once and stops recording, as Linux's "BUG: MAX_LOCKDEP_KEYS too
+ * low!".  The held stacks are lent to threads, where v6.10 keeps 48 entries in every
+ * task_struct: that would grow the task_struct cache and move every page the tests expect.
  * Invariants: deps bit [a][b] set <=> dep_list holds the (a, b) entry; a held stack never
  *   exceeds MAX_LOCK_DEPTH (beyond it the checker turns itself off).
  * Locking: the tables under graph_lock (a raw ticket lock, never checked itself) with irqs
@@ -29,8 +31,8 @@
 #include "tinymm/sched.h"
 #include "tinymm/shell.h"
 
-#define MAX_LOCKDEP_KEYS	127		/* class indices 1..127; v6.10: 8191 */
-#define MAX_LOCKDEP_ENTRIES	512		/* direct dependencies; v6.10: 32768 */
+#define MAX_LOCKDEP_KEYS	127		/* class indices 1..127 */
+#define MAX_LOCKDEP_ENTRIES	512		/* direct dependencies */
 #define BOOT_CPUS		8		/* host test threads play CPUs 0..7 */
 #define LOCKDEP_STACKS		32		/* threads holding a lock at one time */
 #define DEP_WORDS		((MAX_LOCKDEP_KEYS + 1 + 31) / 32)
@@ -131,7 +133,7 @@ static void put_stack(struct lock_stack *ls)
 	ls->task = NULL;
 }
 
-/* Once, then the checker is off: v6.10's debug_locks_off() after a table overflow. */
+/* Once, then the checker is off: Linux's debug_locks_off() after a table overflow. */
 static void lockdep_off_because(const char *what)
 {
 	if (debug_locks_off_flag)
@@ -171,7 +173,7 @@ static struct lock_list *find_dep(unsigned int from, unsigned int to)
 	return NULL;
 }
 
-/* v6.10's print_circular_bug(), for a two-lock cycle: @prev held, @next wanted, and the
+/* Linux's print_circular_bug(), for a two-lock cycle: @prev held, @next wanted, and the
  * recorded next -> prev dependency @back.  One printk per line (each gets its timestamp). */
 static void print_circular_bug(const struct held_lock *prev, unsigned int next_class,
 			       const void *next, unsigned long next_ip, const struct lock_list *back)
@@ -381,7 +383,7 @@ unsigned int lockdep_nr_dependencies(void)
 	return nr_deps;
 }
 
-/* The first lines of v6.10's /proc/lockdep_stats (kernel/locking/lockdep_proc.c's format);
+/* The first lines of Linux's /proc/lockdep_stats (kernel/locking/lockdep_proc.c's format);
  * its "dynamic-keys:" line is left out: tinymm has no lockdep_register_key(). */
 static int cmd_lockdep(int argc, char **argv)
 {

@@ -149,7 +149,7 @@ static void do_spin_lock(spinlock_t *lock, void *pc)
 {
 	if (!debug_lock_before(lock))
 		return;
-	/* Checked before waiting, as v6.10: a real deadlock is reported before it hangs. */
+	/* Checked before waiting, as in Linux: a real deadlock is reported before it hangs. */
 	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
 	preempt_disable();
 	arch_spin_lock(&lock->raw_lock);

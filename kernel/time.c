@@ -9,7 +9,7 @@
 static uint64_t counter_freq;
 /* NSEC_PER_SEC / freq when that is a whole number (QEMU: 62.5 MHz -> 16, 10 MHz -> 100): then
  * a tick count becomes nanoseconds by one multiplication instead of two 64-bit divisions, which
- * 32-bit CPUs do in software (hundreds of instructions on every clock read). */
+ * 32-bit CPUs do in software, slowly, on every clock read (docs/benchmarks.md). */
 static uint32_t ns_per_tick;
 
 void time_init(uint64_t freq_hz)

@@ -79,7 +79,7 @@ static struct xa_node *node_alloc(struct xarray *xa, gfp_t gfp)
 	return node;
 }
 
-/* @leaf's count or nr_values changed (v6.10's xas_update(); leaves only, see xarray.h). */
+/* @leaf's count or nr_values changed (Linux's xas_update(); leaves only, see xarray.h). */
 static void update(struct xa_node *leaf)
 {
 	if (leaf->array->xa_update)
@@ -88,7 +88,7 @@ static void update(struct xa_node *leaf)
 
 /*
  * The only place a node is freed, so the user's last word on a leaf is always a call with
- * count 0 here (as v6.10's xas_shrink and update_node + xas_delete_node give): a list it keeps
+ * count 0 here (as Linux's xas_shrink and update_node + xas_delete_node give): a list it keeps
  * via private_list can never point to freed memory.  A callback that left the node listed is a
  * bug, warned about; the node is unlinked all the same.
  */

@@ -138,7 +138,7 @@ struct file_ra_state *bdev_ra_state(struct block_device *bdev);
  */
 #define BLK_ERRSTR_LEN	48
 const char *blk_errstr(int err, char *buf, size_t len);
-/* v6.10's blkdev_fsync() for that open file: write back, wait, the write error since the last
+/* Linux's blkdev_fsync() for that open file: write back, wait, the write error since the last
  * look (once), then a cache flush; 0 or -errno.  The shell's `sync` (block/blk_cmd.c). */
 int blkdev_fsync(struct block_device *bdev);
 

@@ -10,7 +10,7 @@
 #define CONFIG_NODES_SHIFT	2
 #endif
 
-/* Largest buddy order (Linux v6.10: MAX_PAGE_ORDER, default 10). */
+/* Largest buddy order (Linux's MAX_PAGE_ORDER, default 10). */
 #ifndef MAX_PAGE_ORDER
 #define MAX_PAGE_ORDER		10
 #endif

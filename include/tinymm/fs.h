@@ -16,7 +16,13 @@
  *                          writeback from its I/O completion.
  *                          error_remove_folio(mapping, folio) and name(mapping): optional,
  *                          for memory_failure() (docs/hwpoison.md).
- *   struct file_ra_state   v6.10's: start, size, async_size, ra_pages, mmap_miss, prev_pos
+ *   struct file_ra_state   Linux's: start, size, async_size, ra_pages, mmap_miss, prev_pos
+ *
+ * Where tinymm differs from v6.10, and why: no filesystems yet, so no inode: the mapping carries
+ * what Linux keeps in the inode for writeback (i_state, dirtied_when, i_io_list), and I_SYNC is
+ * a bool of its own (i_sync) because it is under the flusher's list lock, not the xa_lock.
+ * write_begin/write_end take no file and no fsdata (no filesystem yet), and the optional
+ * a_ops->name is tinymm's: mm/ names a mapping in messages without looking inside its host.
  * Locking: mapping->i_pages.xa_lock (irqs masked) for the index, its marks, nrpages, i_state and
  *   dirtied_when; each folio's PG_locked while it is being read or prepared for writeback;
  *   i_io_list under the flusher's list lock (mm/fs-writeback.c).
@@ -50,9 +56,9 @@ struct address_space_operations {
 	int (*read_folio)(struct address_space *mapping, struct folio *folio);
 	void (*readahead)(struct readahead_control *rac);
 	int (*writepages)(struct address_space *mapping, struct writeback_control *wbc);
-	/* One locked, dirty-cleared folio; unlocks it.  Reclaim's pageout() uses it (v6.10). */
+	/* One locked, dirty-cleared folio; unlocks it.  Reclaim's pageout() uses it, as Linux's. */
 	int (*writepage)(struct folio *folio, struct writeback_control *wbc);
-	/* The write path (generic_perform_write, v6.10's pair without the file and fsdata):
+	/* The write path (generic_perform_write; Linux's pair without the file and fsdata):
 	 * write_begin returns in *@foliop the folio holding byte @pos, referenced and locked, ready
 	 * for @len bytes at pos's offset in it (read from the backing store first when they cover
 	 * it only in part and it is not uptodate); 0 or -errno.  write_end, after @copied bytes
@@ -61,7 +67,7 @@ struct address_space_operations {
 			   struct folio **foliop);
 	int (*write_end)(struct address_space *mapping, loff_t pos, unsigned int len,
 			 unsigned int copied, struct folio *folio);
-	/* Optional, v6.10's: take the locked @folio out of @mapping after a memory error, dirty
+	/* Optional, Linux's: take the locked @folio out of @mapping after a memory error, dirty
 	 * or not (memory_failure(); generic_error_remove_folio() does it).  Without it only a
 	 * clean, unused folio can go (mapping_evict_folio). */
 	int (*error_remove_folio)(struct address_space *mapping, struct folio *folio);
@@ -83,7 +89,7 @@ struct address_space {
 	unsigned long i_state;		/* I_DIRTY_PAGES */
 	unsigned long dirtied_when;	/* jiffies when I_DIRTY_PAGES was last set */
 	struct list_head i_io_list;	/* on the flusher's b_dirty list while I_DIRTY_PAGES */
-	/* v6.10's I_SYNC: a flusher pass has taken the mapping off its lists and is writing it.
+	/* Linux's I_SYNC: a flusher pass has taken the mapping off its lists and is writing it.
 	 * A separate word, under the flusher's list lock (i_state is under the xa_lock). */
 	bool i_sync;
 	pgoff_t writeback_index;	/* range_cyclic writeback resumes here */
@@ -100,7 +106,7 @@ struct address_space {
 /* mapping->flags bits (Linux's AS_*). */
 #define AS_EIO		0		/* a write failed: reported once (filemap_check_errors), then cleared */
 #define AS_ENOSPC	1
-#define AS_UNEVICTABLE	3		/* v6.10's bit: folios stay on LRU_UNEVICTABLE (mm/swap.c) */
+#define AS_UNEVICTABLE	3		/* Linux's: folios stay on LRU_UNEVICTABLE (mm/swap.c) */
 
 /* The batch of locked, new folios a readahead hands to a_ops->readahead. */
 struct readahead_control {

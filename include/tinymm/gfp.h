@@ -23,7 +23,7 @@ typedef unsigned int gfp_t;
 #define __GFP_NOMEMALLOC	0x80000u	/* never the reserves, even inside reclaim */
 #define __GFP_COMP		0x40000u	/* a compound page: a large folio */
 
-/* The migratetype bits, as v6.10: (gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT is MIGRATE_MOVABLE
+/* The migratetype bits, as Linux: (gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT is MIGRATE_MOVABLE
  * (1) or MIGRATE_RECLAIMABLE (2), 0 for neither (UNMOVABLE); both at once is a caller's bug. */
 #define GFP_MOVABLE_MASK	(__GFP_RECLAIMABLE | __GFP_MOVABLE)
 #define GFP_MOVABLE_SHIFT	3

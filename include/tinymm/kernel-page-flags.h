@@ -54,7 +54,7 @@ typedef uint64_t u64;
 struct page;
 
 /*
- * The KPF_* word of one frame, as v6.10's fs/proc/page.c computes it; NULL (a hole, an invalid
+ * The KPF_* word of one frame, as Linux's fs/proc/page.c computes it; NULL (a hole, an invalid
  * pfn) gives KPF_NOPAGE alone.  @page must be a memmap page: telling whether a page lies inside
  * a free buddy block needs its pfn, which comes from the memmap bank holding it (a page outside
  * every bank is only ever BUDDY if it is a block's head).

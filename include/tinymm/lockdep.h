@@ -1,10 +1,10 @@
 /*
- * lockdep.h - lock rules the code checks (v6.10's names; kernel/lockdep.c, docs/lockdep.md).
+ * lockdep.h - lock rules the code checks (Linux's names; kernel/lockdep.c, docs/lockdep.md).
  *
  *   lockdep_assert_held(l)    a spinlock_t * or struct mutex *: held by this CPU / task, else a
  *                             "WARNING: ... <function>() called without <lock> held" line and a
- *                             call trace; goes on (v6.10 warns too: WARN_ON(!lockdep_is_held)).
- *   lockdep_assert_folio_locked(f)  the folio's PG_locked is set (v6.10 says
+ *                             call trace; goes on (Linux warns too: WARN_ON(!lockdep_is_held)).
+ *   lockdep_assert_folio_locked(f)  the folio's PG_locked is set (Linux says
  *                             VM_BUG_ON_FOLIO(!folio_test_locked(folio), folio)).
  *
  * A spinlock knows its holder's CPU with TINYMM_DEBUG_SPINLOCK (spinlock.h; without it only

@@ -4,12 +4,15 @@
  * mutex.h can include it without including each other.
  *
  * A lock's class is where it was initialised: the static lock_class_key each expansion of
- * spin_lock_init()/mutex_init() defines (@key, v6.10's way: a loop the compiler unrolls is
+ * spin_lock_init()/mutex_init() defines (@key, Linux's way: a loop the compiler unrolls is
  * still one site), or, for a lock made by a static initialiser (DEFINE_SPINLOCK,
- * __SPIN_LOCK_UNLOCKED on the stack), its name string, which the initialiser's expansion owns
- * (v6.10 uses a static key per initialiser; a string literal is the one static object an
- * initialiser can name).
+ * __SPIN_LOCK_UNLOCKED on the stack), its name string, which the initialiser's expansion owns.
  * All folios' PG_locked bits are one class.  @class_idx is looked up at the first acquisition.
+ *
+ * Where tinymm differs from v6.10, and why: a static initialiser's class is its name string
+ * (v6.10 uses a static key per initialiser; a string literal is the one static object an
+ * initialiser can name).  MAX_LOCK_DEPTH is 16 (v6.10: 48): a batch of same-class locks (a folio
+ * batch) takes one entry on the held-lock stack (struct lockdep_map's @still_held).
  */
 #ifndef TINYMM_LOCKDEP_TYPES_H
 #define TINYMM_LOCKDEP_TYPES_H
@@ -21,7 +24,7 @@
 #define TINYMM_LOCKDEP		1
 #endif
 
-#define MAX_LOCK_DEPTH		16	/* v6.10: 48; a folio batch takes one entry, see below */
+#define MAX_LOCK_DEPTH		16	/* a folio batch takes one entry, see below */
 
 struct lock_class_key {
 	char unused;			/* only its address matters */

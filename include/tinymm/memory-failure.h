@@ -3,27 +3,33 @@
  * mm/memory-failure.c; docs/hwpoison.md).
  *
  *   memory_failure(pfn, flags)    a frame is bad: PG_hwpoison on it, then act on what it holds
- *                                 (v6.10's error_states[] table, matched on a flags snapshot)
+ *                                 (Linux's error_states[] table, matched on a flags snapshot)
  *                                 and print "Memory failure: 0x<pfn>: recovery action for
  *                                 <state>: <Ignored|Failed|Delayed|Recovered>".  0 (Recovered or
  *                                 Delayed), -EHWPOISON (already poisoned: counters unchanged),
  *                                 -ENXIO (no such frame), -EBUSY (Ignored or Failed).
  *   unpoison_memory(pfn)          take PG_hwpoison off again and give the frame back (software
  *                                 injections only: refused once a hardware-reported failure was
- *                                 seen, as v6.10's hw_memory_failure).
+ *                                 seen, as Linux's hw_memory_failure).
  *   soft_offline_page(pfn, flags) move what a frame holds to a new frame, then poison the old one:
  *                                 nothing is lost (mm/soft-offline.c).
  *   page_handle_poison(page, ...) the common end: mark the frame, drop the caller's reference,
  *                                 take it off the buddy if that freed it, count it.
  *
- * Locking: mf_mutex serialises memory_failure, unpoison_memory and soft_offline_page (v6.10's
+ * Locking: mf_mutex serialises memory_failure, unpoison_memory and soft_offline_page (Linux's
  * mf_mutex); each takes the folio lock, the zone lock (through take_page_off_buddy) and the
  * mapping's xa_lock under it.  None of them may be called from interrupt context.
  *
  * Additions to the first draft of this header (mm/memory-failure.c implements them): mf_mutex
- * itself (soft_offline_page takes it), v6.10's enum mf_action_page_type and the names it prints,
- * v6.10's "taken off" mark (MAGIC_HWPOISON in ->private), and the per-frame records and per-node
+ * itself (soft_offline_page takes it), Linux's enum mf_action_page_type and the names it prints,
+ * Linux's "taken off" mark (MAGIC_HWPOISON in ->private), and the per-frame records and per-node
  * statistics the `hwpoison list` / `hwpoison stats` commands print (mm/hwpoison_cmd.c).
+ *
+ * Where tinymm differs from v6.10, and why: for `hwpoison list`, tinymm remembers each poisoned
+ * frame (struct mf_record; v6.10 keeps nothing, its trace event is the record) and the kind of
+ * frame it was (enum mf_kind: a kernel frame v6.10 only calls "unknown page" is named).
+ * hwpoison_seen is a plain flag where Linux would use a static key (tinymm has none).  One node:
+ * the per-node statistics are node 0's, and their sum is the same.
  */
 #ifndef TINYMM_MEMORY_FAILURE_H
 #define TINYMM_MEMORY_FAILURE_H
@@ -33,7 +39,7 @@
 #include "tinymm/mm_types.h"
 #include "tinymm/page-flags.h"
 
-/* memory_failure() flags: v6.10's enum mf_flags values. */
+/* memory_failure() flags: Linux's enum mf_flags values. */
 #define MF_COUNT_INCREASED	(1 << 0)	/* the caller already holds a reference */
 #define MF_ACTION_REQUIRED	(1 << 1)	/* the error was consumed (synchronous) */
 #define MF_MUST_KILL		(1 << 2)
@@ -42,7 +48,7 @@
 #define MF_SW_SIMULATED		(1 << 5)	/* injected by software (hwpoison inject) */
 #define MF_NO_RETRY		(1 << 6)
 
-/* v6.10's enum mf_result, in its order. */
+/* Linux's enum mf_result, in its order. */
 enum mf_result {
 	MF_IGNORED,	/* nothing done: the frame is left alone (still marked, never reused) */
 	MF_FAILED,	/* handling went wrong */
@@ -50,10 +56,10 @@ enum mf_result {
 	MF_RECOVERED,	/* successfully recovered */
 };
 
-/* v6.10's enum mf_action_page_type (include/linux/mm.h), in its order: the <state> of the
- * "recovery action for <state>" line.  Linux 6.11 added MF_MSG_GET_HWPOISON and
- * MF_MSG_ALREADY_POISONED; v6.10 has neither.  MF_MSG_SLAB has a name but nothing reports it,
- * in v6.10 as here: a slab frame is unhandlable, "unknown page" (6.11 removed it). */
+/* Linux's enum mf_action_page_type (include/linux/mm.h), in its order: the <state> of the
+ * "recovery action for <state>" line.  v6.10 has neither of the MF_MSG_GET_HWPOISON and
+ * MF_MSG_ALREADY_POISONED that Linux 6.11 added.  MF_MSG_SLAB has a name but nothing reports
+ * it, in Linux as here: a slab frame is unhandlable, "unknown page" (6.11 removed it). */
 enum mf_action_page_type {
 	MF_MSG_KERNEL,
 	MF_MSG_KERNEL_HIGH_ORDER,
@@ -77,11 +83,11 @@ enum mf_action_page_type {
 	MF_MSG_UNKNOWN,
 	NR_MF_MSG
 };
-/* v6.10's action_page_types[] and action_name[] words ("free buddy page", "Recovered"). */
+/* Linux's action_page_types[] and action_name[] words ("free buddy page", "Recovered"). */
 const char *mf_action_page_type_name(enum mf_action_page_type type);
 const char *mf_action_name(enum mf_result result);
 
-/* v6.10's per-node memory_failure statistics (/sys/devices/system/node/nodeN/memory_failure). */
+/* Linux's per-node memory_failure statistics (/sys/devices/system/node/nodeN/memory_failure). */
 struct memory_failure_stats {
 	unsigned long total;
 	unsigned long ignored;
@@ -100,10 +106,10 @@ struct mutex;
 extern struct mutex mf_mutex;
 
 /*
- * True once memory_failure() or page_handle_poison() is about to mark a frame, for good (Linux
- * would use a static key): until then no frame has PG_hwpoison, and the free path need not
- * look for one inside the blocks it frees (mm/page_check.c).  Set before the flag, read with
- * READ_ONCE (one CPU: program order is enough).
+ * True once memory_failure() or page_handle_poison() is about to mark a frame, for good: until
+ * then no frame has PG_hwpoison, and the free path need not look for one inside the blocks it
+ * frees (mm/page_check.c).  Set before the flag, read with READ_ONCE (one CPU: program order
+ * is enough).
  */
 extern bool hwpoison_seen;
 
@@ -118,13 +124,13 @@ void memory_failure_node_stats(int nid, struct memory_failure_stats *st);
 bool memory_failure_hw_seen(void);
 
 /*
- * v6.10's "taken off" mark: a poisoned frame that is out of the allocator for good and holds no
+ * Linux's "taken off" mark: a poisoned frame that is out of the allocator for good and holds no
  * data, PG_hwpoison with MAGIC_HWPOISON in ->private.  take_page_off_buddy() leaves a free frame
  * so (memory_failure() then holds one reference on it); tinymm's free path leaves a poisoned
  * frame its last user freed so too, at refcount 0 (docs/hwpoison.md, "Freeing").  Either way
  * unpoison_memory() gives it back to the buddy (put_page_back_buddy()).
  */
-#define MAGIC_HWPOISON	0x48575053U	/* "HWPS", v6.10's value */
+#define MAGIC_HWPOISON	0x48575053U	/* "HWPS", Linux's value */
 static inline bool PageHWPoisonTakenOff(const struct page *page)
 {
 	return PageHWPoison(page) && page->private == MAGIC_HWPOISON;
@@ -140,9 +146,8 @@ static inline void ClearPageHWPoisonTakenOff(struct page *page)
 }
 
 /*
- * What tinymm remembers of each poisoned frame, for `hwpoison list` (v6.10 keeps nothing: its
- * trace event is the record).  kind: what the frame was when the error came (a kernel frame v6.10
- * only calls "unknown page" is named here); ref: memory_failure() or page_handle_poison() holds
+ * What tinymm remembers of each poisoned frame, for `hwpoison list` (the header says why).
+ * kind: what the frame was when the error came; ref: memory_failure() or page_handle_poison() holds
  * a reference on it (unpoison drops it; a frame left to its owner keeps the owner's).
  */
 enum mf_kind {
@@ -174,6 +179,6 @@ void mf_record_add(unsigned long pfn, int type, enum mf_result result, enum mf_k
 		   bool ref, bool hw);
 void mf_record_del(unsigned long pfn);
 enum mf_kind mf_kind_of(struct page *p);
-bool mf_is_free_buddy_page(const struct page *page);	/* v6.10's is_free_buddy_page() */
+bool mf_is_free_buddy_page(const struct page *page);	/* Linux's is_free_buddy_page() */
 
 #endif

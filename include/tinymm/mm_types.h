@@ -12,7 +12,7 @@
  *                           on a tail page, the head's address + 1 (bit 0 marks a tail), as in
  *                           Linux.  Both cannot be needed at once: tail pages are never on lists.
  *                           A free frame on a per-CPU list keeps its next frame's address here
- *                           (pcp_next, as v6.10's pcp_list shares lru; the last block's points
+ *                           (pcp_next, as Linux's pcp_list shares lru; the last block's points
  *                           at its list's head, so it is never NULL there): pointer-aligned, so
  *                           bit 0 stays clear, and a full pointer, so the fast path converts nothing.
  *   mapping        12 / 16  the page cache's address_space, or anon/movable bits

@@ -1,4 +1,21 @@
-/* mmzone.h - zones and nodes (the zones themselves arrive with the page allocator). */
+/*
+ * mmzone.h - zones and nodes (the zones themselves arrive with the page allocator) and the
+ * per-CPU page lists, after Linux v6.10's include/linux/mmzone.h.
+ *
+ * Where tinymm differs from v6.10, and why:
+ *   - pageblock_order is MAX_PAGE_ORDER (v6.10: min(HUGETLB_PAGE_ORDER, MAX_PAGE_ORDER)): tinymm
+ *     has no huge pages.
+ *   - Each order has PCP_SLOTS per-CPU lists, a power of two, so the allocation fast path can
+ *     index them with the gfp's migratetype bits as they are; the slot of MOVABLE|RECLAIMABLE
+ *     (which v6.10 warns about) stays empty.
+ *   - struct per_cpu_pages keeps @room, the frees left before a drain, where v6.10 keeps a count
+ *     and asks nr_pcp_high() at every free: the free fast path then tests one counter it already
+ *     changes.  pcp_count() gives the count.
+ *   - v6.10 updates its tuning counters (free_count, alloc_factor, the flags) on every pcp
+ *     allocation and free; here the allocation fast path stores only @alloc_room and the slow
+ *     paths bring the counters up to date from it (mm/pcp.c: pcp_sync), so the fast paths stay
+ *     a pop or a push.
+ */
 #ifndef TINYMM_MMZONE_H
 #define TINYMM_MMZONE_H
 
@@ -18,7 +35,7 @@ enum zone_type {
 #include "spinlock.h"
 
 #define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
-/* Linux: min(HUGETLB_PAGE_ORDER, MAX_PAGE_ORDER); tinymm has no huge pages: the largest order. */
+/* The largest order: tinymm has no huge pages (see the header). */
 #define pageblock_order		MAX_PAGE_ORDER
 #define pageblock_nr_pages	(1UL << pageblock_order)
 #define PAGE_ALLOC_COSTLY_ORDER	3
@@ -46,10 +63,10 @@ enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 /*
  * Per-CPU page lists (mm/pcp.c): small free blocks kept off the buddy lists so the common
  * allocation and free are a list pop and push with interrupts masked, no zone lock.  One list per
- * (order <= PAGE_ALLOC_COSTLY_ORDER, migratetype), as v6.10's NR_PCP_LISTS.  Each order has
+ * (order <= PAGE_ALLOC_COSTLY_ORDER, migratetype), as Linux's NR_PCP_LISTS.  Each order has
  * PCP_SLOTS lists, MIGRATE_PCPTYPES rounded up to a power of two, so the allocation fast path can
  * index them with the gfp's migratetype bits as they are: slot 3 (__GFP_MOVABLE and
- * __GFP_RECLAIMABLE both set, which v6.10 warns about) is never filled, so such a request finds it
+ * __GFP_RECLAIMABLE both set, which Linux warns about) is never filled, so such a request finds it
  * empty and takes the general path, which picks MOVABLE.
  */
 #define NR_PCP_ORDERS		(PAGE_ALLOC_COSTLY_ORDER + 1)
@@ -61,26 +78,26 @@ _Static_assert(MIGRATE_PCPTYPES <= PCP_SLOTS, "PCP_SLOTS too small");
 struct page;
 struct zone;
 /*
- * v6.10's struct per_cpu_pages.  The fast paths (page_alloc_fast.c, mm/internal.h) touch only the
+ * Linux's struct per_cpu_pages.  The fast paths (page_alloc_fast.c, mm/internal.h) touch only the
  * lists, @room and @alloc_room; everything else is the slow paths' (mm/pcp.c).
  */
 struct per_cpu_pages {
 	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next (below) */
 	/* drain_at - count: frees the fast path may still take before one must go the slow way
-	 * (<= 0 after its push).  v6.10 keeps count and asks nr_pcp_high() at every free; tinymm
-	 * keeps the difference to the count at which nr_pcp_high() would say "drain" next, so the
-	 * free fast path tests one counter it already changes.  Linux's count is pcp_count(). */
+	 * (<= 0 after its push): the difference to the count at which nr_pcp_high() would say
+	 * "drain" next (the header says why not the count).  Linux's count is pcp_count(). */
 	int room;
 	int sync_room;		/* @room when a slow path last finished */
 	/* @room after the last fast-path allocation, PCP_NO_ALLOC: none since the last slow path
 	 * (pcp.c: pcp_sync).  Not next to @room: GCC would merge the two stores of the allocation
-	 * fast path into one 64-bit store built with shifts on RV64 (3 instructions more). */
+	 * fast path into one 64-bit store built with shifts on RV64, slower than the two stores
+	 * (docs/benchmarks.md). */
 	int alloc_room;
 	int drain_at;		/* the count at which a free takes the slow path */
-	int high;		/* v6.10's pcp->high: tuned between high_min and high_max */
-	int high_min, high_max;	/* v6.10's zone_highsize(): from the low watermark, managed / 8 */
+	int high;		/* Linux's pcp->high: tuned between high_min and high_max */
+	int high_min, high_max;	/* Linux's zone_highsize(): from the low watermark, managed / 8 */
 	int batch;		/* frames moved per refill (scaled by alloc_factor) or drain */
-	int free_count;		/* frames freed lately without allocations between (v6.10's) */
+	int free_count;		/* frames freed lately without allocations between (Linux's) */
 	unsigned char alloc_factor;	/* refills in a row without frees: batch << this */
 	unsigned char flags;		/* PCPF_PREV_FREE_HIGH_ORDER */
 	struct zone *zone;	/* whose lists these are */
@@ -89,7 +106,7 @@ struct per_cpu_pages {
 
 /*
  * An empty per-CPU list's head points at itself and a list's last block links back to its head,
- * as v6.10's circular pcp_list: so every block on a per-CPU list has a non-NULL pcp_next, while
+ * as Linux's circular pcp_list: so every block on a per-CPU list has a non-NULL pcp_next, while
  * a frame on no list has NULL there (pcp_pop clears it).  mm/page_check.c relies on that to
  * skip the search of the lists on almost every free of an order > 0 block; the allocation fast
  * path pays nothing for it (it compares with the list's address, already in a register).
@@ -112,13 +129,13 @@ static inline void pcp_lists_init(struct per_cpu_pages *pcp)
 _Static_assert(NR_PCP_LISTS == 16, "PCP_LISTS_EMPTY spells out 16 lists");
 #define PCPF_PREV_FREE_HIGH_ORDER	0x01
 
-/* Frames on all of @pcp's lists (v6.10's pcp->count). */
+/* Frames on all of @pcp's lists (Linux's pcp->count). */
 static inline int pcp_count(const struct per_cpu_pages *pcp)
 {
 	return pcp->drain_at - pcp->room;
 }
 
-/* zone->flags bits (v6.10's enum zone_flags, the two the per-CPU lists read). */
+/* zone->flags bits (Linux's enum zone_flags, the two the per-CPU lists read). */
 enum zone_flags {
 	ZONE_BELOW_HIGH,	/* an allocation found the zone below its high watermark */
 	ZONE_RECLAIM_ACTIVE,	/* kswapd is reclaiming for it */
@@ -134,7 +151,7 @@ struct zone {
 	unsigned long present_pages;			/* frames with a struct page */
 	unsigned long managed_pages;			/* frames given to the allocator */
 	unsigned long _watermark[NR_WMARK];
-	/* Frames kept back from allocations that could have used a higher zone (v6.10's
+	/* Frames kept back from allocations that could have used a higher zone (Linux's
 	 * lowmem_reserve[highest_zoneidx]): protects ZONE_DMA from ordinary allocations. */
 	unsigned long lowmem_reserve[MAX_NR_ZONES];
 	spinlock_t lock;

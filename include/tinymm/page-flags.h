@@ -2,9 +2,11 @@
  * page-flags.h - the page flags: one table, every accessor generated from it (so names, bits and
  * policies cannot drift), and the flags word's layout with node and zone at the top.
  *
- * Bits follow Linux v6.10's enum pageflags without PG_error (Linux was removing it; the seed
- * draft leaves it out), so PG_waiters stays bit 7, in PG_locked's byte, as Linux requires.
- * Deviations from v6.10, each deliberate:
+ * Bits follow Linux v6.10's enum pageflags (include/linux/page-flags.h).
+ *
+ * Where tinymm differs from v6.10, and why (each deliberate):
+ *   - No PG_error (Linux was removing it; the seed draft leaves it out), so PG_waiters stays
+ *     bit 7, in PG_locked's byte, as Linux requires.
  *   - PG_has_hwpoisoned lives on PG_active (v6.10: PG_error, gone here), as Linux 6.12 does.
  *   - PG_young, PG_idle, PG_arch_2, PG_arch_3 exist on every build (Linux: young/idle only on
  *     64-bit, arch_2/arch_3 only where CONFIG_ARCH_USES_PG_ARCH_X, i.e. arm64).
@@ -25,10 +27,12 @@
  *     folio_test_uptodate_acquire() do.
  *   - The zone sits in the top bits with the node below it; Linux puts the node above the zone.
  *     v6.10's other fields (section, last_cpupid, KASAN tag, and the multi-gen LRU's LRU_GEN and
- *     LRU_REFS) do not exist: tinymm has none of their users.  The pcp mt field is tinymm's.
+ *     LRU_REFS) do not exist: tinymm has none of their users.
+ *   - The pcp mt field is tinymm's: v6.10 reads the pageblock bitmap on every order-0 free,
+ *     which is cheap with its virtually contiguous memmap and costs tinymm a memmap bank search.
  * docs/page-flags.rst ("Where tinymm differs from v6.10") lists the same.
  *
- * Policies belong to accessor names, not bits (v6.10's PF_*): through a page pointer,
+ * Policies belong to accessor names, not bits (Linux's PF_*): through a page pointer,
  *   PF_ANY         the page itself (small, head or tail)
  *   PF_HEAD        redirected to the head page
  *   PF_NO_TAIL     redirected to the head to test; modifying through a tail page is a bug
@@ -127,7 +131,7 @@ enum pf_policy { PF_ANY, PF_HEAD, PF_NO_TAIL, PF_NO_COMPOUND, PF_SECOND };
 
 /*
  * One row per accessor name, for the `page-flags` command and the docs tests.  The one-line
- * meanings (Linux v6.10's) and the tinymm code that sets each name sit next to the table in
+ * meanings (Linux's) and the tinymm code that sets each name sit next to the table in
  * mm/page_flags.c, one per lname: a row without them does not compile.
  */
 struct pageflag_info {
@@ -151,10 +155,9 @@ const char *pf_policy_name(enum pf_policy p);
 /*
  * pcp mt: the migratetype of the frame's pageblock when the frame last left the buddy lists
  * (set by __rmqueue).  The order-0 free fast path files the frame on that per-CPU list without
- * looking its pageblock up.  tinymm's: v6.10 reads the pageblock bitmap on every free, which is
- * cheap with its virtually contiguous memmap and costs tinymm a memmap bank search.  Only a
- * hint: if the pageblock was stolen meanwhile the frame waits on the old type's per-CPU list,
- * and the drain back to the buddy lists always uses the pageblock's real type.
+ * looking its pageblock up (the header says why).  Only a hint: if the pageblock was stolen
+ * meanwhile the frame waits on the old type's per-CPU list, and the drain back to the buddy
+ * lists always uses the pageblock's real type.
  */
 #define PCPMT_WIDTH	2
 #define PCPMT_PGSHIFT	(NODES_PGSHIFT - PCPMT_WIDTH)
@@ -305,7 +308,7 @@ static inline bool TestSetPage##U(struct page *p)					\
 static inline bool TestClearPage##U(struct page *p)					\
 { return test_and_clear_bit(bit, __PF(p, pol, true, l)); }
 
-/* SwapCache's raw tests get their own names (v6.10's names are the combined test, below): the
+/* SwapCache's raw tests get their own names (Linux's names are the combined test, below): the
  * pasted folio_test_swapcache / PageSwapCache tokens are rescanned, so these rename them. */
 #define folio_test_swapcache	folio_test_swapcache_bit
 #define PageSwapCache		PageSwapCacheBit
@@ -315,7 +318,7 @@ __PAGEFLAG_ACCESSORS(__PAGEFLAG_FUNCS)
 #undef __PAGEFLAG_FUNCS
 
 /*
- * Uptodate carries an ordering promise (v6.10): the stores that filled the folio are visible
+ * Uptodate carries an ordering promise, as in Linux: the stores that filled the folio are visible
  * before the flag (smp_wmb), and a reader that sees the flag sees the data (smp_rmb).
  */
 static inline void folio_mark_uptodate(struct folio *folio)
@@ -333,7 +336,7 @@ static inline bool folio_test_uptodate_acquire(const struct folio *folio)
 	return ret;
 }
 
-/* v6.10's: PG_swapcache means swap cache only together with PG_swapbacked (without it the bit
+/* As in Linux: PG_swapcache means swap cache only together with PG_swapbacked (without it the bit
  * is a filesystem's PG_checked). */
 static inline bool folio_test_swapcache(const struct folio *folio)
 {
@@ -349,7 +352,7 @@ static inline bool PageSwapCache(const struct page *page)
 void prep_compound_page(struct page *page, unsigned int order);
 
 /*
- * ---- page types (v6.10): buddy and slab ----
+ * ---- page types: buddy and slab ----
  * A page never mapped to user space can carry a type in _mapcount's place (page_type).  An
  * unmapped page's _mapcount is -1, so a type is a *cleared* bit: __SetPageBuddy clears PG_buddy,
  * __ClearPageBuddy sets it again.  0x0000007f stays reserved so an underflowing _mapcount is never
@@ -361,7 +364,7 @@ void prep_compound_page(struct page *page, unsigned int order);
 #define PAGE_TYPE_BASE		0xf0000000U
 #define PAGE_MAPCOUNT_RESERVE	(-128)
 #define PG_buddy		0x00000080U
-#define PG_slab			0x00001000U	/* v6.10's value: a slab's head page (mm/slub.c) */
+#define PG_slab			0x00001000U	/* Linux's value: a slab's head page (mm/slub.c) */
 
 #define PageType(page, flag)	(((page)->page_type & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
 
@@ -387,7 +390,7 @@ static inline void __ClearPageBuddy(struct page *page)
 	page->page_type |= PG_buddy;
 }
 
-/* A slab page: the type sits on the head page only (v6.10's FOLIO_TYPE_OPS(slab, slab)). */
+/* A slab page: the type sits on the head page only (Linux's FOLIO_TYPE_OPS(slab, slab)). */
 static inline bool folio_test_slab(const struct folio *folio)
 {
 	return PageType(&folio->page, PG_slab);
@@ -410,7 +413,7 @@ static inline void __ClearPageSlab(struct page *page)
 	page->page_type |= PG_slab;
 }
 
-/* The order of a free block; PageBuddy(page) must be checked by the caller (v6.10: mm/internal.h). */
+/* The order of a free block (Linux: mm/internal.h); the caller checks PageBuddy(page). */
 static inline unsigned int buddy_order(const struct page *page)
 {
 	return (unsigned int)page->private;

@@ -6,6 +6,10 @@
  *   folio_alloc(gfp, order)  a (large) folio: __GFP_COMP for order > 0
  *   get_page/put_page, folio_get/folio_put   references; the last put frees
  *   __get_free_pages/free_pages, alloc_pages_exact/free_pages_exact   by address
+ *
+ * Where tinymm differs from v6.10, and why: a literal order-0 __free_pages() goes straight to
+ * the order-0 fast path (__free_page0), where v6.10 has the one entry point, so the common free
+ * has no order to pass or test.
  */
 #ifndef TINYMM_PAGE_ALLOC_H
 #define TINYMM_PAGE_ALLOC_H
@@ -18,7 +22,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
 /*
  * A literal order 0 (__free_page() and most callers) calls the order-0 fast path
- * directly: no order argument to pass, none to test.  tinymm's: v6.10 has the one entry point.
+ * directly: no order argument to pass, none to test (see the header).
  * @order is evaluated only when it is a constant, @page once either way.
  */
 void __free_page0(struct page *page);
@@ -57,7 +61,7 @@ static inline void put_page(struct page *page)
 void zone_dma_limit_from_firmware(phys_addr_t limit);
 /* Boot: zones from the memmap, every usable frame into the free lists.  0 or -ENOMEM. */
 int page_alloc_init(void);
-unsigned long nr_free_pages(void);	/* MemFree: the buddy lists' frames, as v6.10's */
+unsigned long nr_free_pages(void);	/* MemFree: the buddy lists' frames, as Linux's */
 unsigned long nr_free_pages_and_pcp(void);	/* and the per-CPU lists' (leak checks) */
 void vmstat_work_init(void);	/* mm/vmstat_work.c: at boot, after workqueue_init() */
 /* Empty the per-CPU lists of @zone (NULL: every zone) into the buddy lists. */
@@ -86,15 +90,15 @@ extern unsigned long nr_poison_mismatches;
 void kernel_poison_pages(struct page *page, unsigned long nr);
 bool check_poison_pages(struct page *page, unsigned long nr);	/* false: reported, leak it */
 
-/* Called when an allocation finds a zone below its low watermark (v6.10: wakeup_kswapd);
+/* Called when an allocation finds a zone below its low watermark (Linux: wakeup_kswapd);
  * mm/vmscan.c fills it in.  kswapd_wakeups counts the occasions. */
 extern void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
 extern unsigned long kswapd_wakeups;
 /* Direct reclaim (mm/vmscan.c sets it): called by any allocation that found no page; returns
  * pages reclaimed, -1 where reclaim may not run (no __GFP_DIRECT_RECLAIM, atomic context), or
  * RECLAIM_USE_RESERVES for a task inside reclaim (PF_MEMALLOC, not in an interrupt), which then
- * allocates below the watermarks as v6.10's ALLOC_NO_WATERMARKS.  The allocator retries as
- * v6.10's should_reclaim_retry (MAX_RECLAIM_RETRIES). */
+ * allocates below the watermarks as Linux's ALLOC_NO_WATERMARKS.  The allocator retries as
+ * Linux's should_reclaim_retry (MAX_RECLAIM_RETRIES). */
 extern long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
 #define RECLAIM_USE_RESERVES	(-2L)
 #ifndef MAX_RECLAIM_RETRIES

@@ -6,14 +6,21 @@
  *
  *   page_reporting_register(prdev)    one device at a time: 0, -EBUSY, -EINVAL
  *   page_reporting_unregister(prdev)  stops reporting; PG_reported stays on blocks still free
- *   page_reporting_process()          one pass if one was requested (v6.10's work function)
+ *   page_reporting_process()          one pass if one was requested (Linux's work function)
  *   page_reporting_run()              passes until none is requested (the `report` command)
  *
  * Driving: a free of a block of order >= page_reporting_order sets a "requested" state (the
  * allocator calls page_reporting_notify_fn with the zone lock held) and, from idle, schedules a
- * pass 2 s later as delayed work on system_wq (mm/page_reporting_work.c), as v6.10 does.  The
+ * pass 2 s later as delayed work on system_wq (mm/page_reporting_work.c), as Linux does.  The
  * `report` command and the KTAP suite can also call page_reporting_process()/_run() directly;
  * one pass runs at a time (a second caller gets -EBUSY).
+ *
+ * Where tinymm differs from v6.10, and why: report() gets {pfn, order} blocks, not a
+ * scatterlist to DMA-map (tinymm has no scatterlist or DMA-mapping layer, and a block is one
+ * naturally aligned power-of-two run); a device may ask for fewer than PAGE_REPORTING_CAPACITY
+ * blocks per call (@capacity, which v6.10 lacks: its balloon refuses a smaller queue, tinymm's
+ * takes smaller batches); the delayed work lives in mm/page_reporting_work.c behind
+ * page_reporting_schedule, so host tests can run passes without a workqueue.
  */
 #ifndef TINYMM_PAGE_REPORTING_H
 #define TINYMM_PAGE_REPORTING_H
@@ -21,13 +28,12 @@
 #include "atomic.h"
 #include "mm_types.h"
 
-/* Blocks per report() call at most (v6.10; a power of two, see the budget in the cycle). */
+/* Blocks per report() call at most (Linux's; a power of two, see the budget in the cycle). */
 #define PAGE_REPORTING_CAPACITY		32
 
 /*
- * One isolated free block handed to report().  v6.10 hands a scatterlist (page, length) that the
- * driver DMA-maps; tinymm has no scatterlist or DMA-mapping layer (physical addresses are bus
- * addresses on every board) and a block is always one naturally aligned power-of-two run, so
+ * One isolated free block handed to report(), instead of a scatterlist entry (physical addresses
+ * are bus addresses on every board, and the block is one naturally aligned power-of-two run), so
  * {pfn, order} says everything: the range is [PFN_PHYS(pfn), PFN_PHYS(pfn) + (PAGE_SIZE << order)).
  * @page is the head's struct page, for drivers that want it (it must not be touched: the block is
  * off the free lists, not PageBuddy, refcount 0, and returns to the allocator after report()).
@@ -46,12 +52,12 @@ struct page_reporting_dev_info {
 	 */
 	int (*report)(struct page_reporting_dev_info *prdev, struct page_report_block *blocks,
 		      unsigned int nents);
-	/* Minimal order to report: 0 or > MAX_PAGE_ORDER means pageblock_order (v6.10). */
+	/* Minimal order to report: 0 or > MAX_PAGE_ORDER means pageblock_order (as Linux). */
 	unsigned int order;
-	/* Blocks per report() call: 0 means PAGE_REPORTING_CAPACITY; more than that is -EINVAL.
-	 * (v6.10 has no such field: every device takes PAGE_REPORTING_CAPACITY.) */
+	/* Blocks per report() call: 0 means PAGE_REPORTING_CAPACITY; more than that is -EINVAL
+	 * (tinymm's field, see the header). */
 	unsigned int capacity;
-	/* Set by page_reporting_register(): idle, requested or active (v6.10).  v6.10's
+	/* Set by page_reporting_register(): idle, requested or active (Linux's).  Linux's
 	 * struct delayed_work is mm/page_reporting_work.c's (one device at a time). */
 	atomic_t state;
 };
@@ -60,17 +66,17 @@ int page_reporting_register(struct page_reporting_dev_info *prdev);
 void page_reporting_unregister(struct page_reporting_dev_info *prdev);
 
 /*
- * One reporting pass over every zone if a pass was requested (v6.10's page_reporting_process()).
+ * One reporting pass over every zone if a pass was requested (Linux's page_reporting_process()).
  * Returns the blocks reported by the pass (0 if none was due or no device is registered), or the
  * device's negative errno (-EBUSY: another pass is running).  Unregistering during a pass is
  * safe (a driver may do it from report() when its device fails): the pass ends with that batch.
  */
 int page_reporting_process(void);
-/* How passes get run: mm/page_reporting_work.c sets it to schedule delayed work (v6.10's
+/* How passes get run: mm/page_reporting_work.c sets it to schedule delayed work (Linux's
  * prdev->work) at boot; NULL runs nothing by itself (host tests, and the KTAP suite while it
  * drives passes by hand).  Called in any context, zone lock possibly held. */
 extern void (*page_reporting_schedule)(unsigned long delay_ms);
-#define PAGE_REPORTING_DELAY_MS		2000	/* v6.10's PAGE_REPORTING_DELAY (2 * HZ) */
+#define PAGE_REPORTING_DELAY_MS		2000	/* Linux's PAGE_REPORTING_DELAY (2 * HZ) */
 /* Cancels a scheduled pass and waits for a running one (cancel_delayed_work_sync; never from
  * the pass itself).  Set with page_reporting_schedule; NULL: nothing to wait for. */
 extern void (*page_reporting_cancel_sync)(void);

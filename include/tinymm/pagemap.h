@@ -18,7 +18,7 @@
  * atomic operation.  Waiters of other folios in the same bucket are skipped (their key does not
  * match); the waker clears PG_waiters when no waiter for this folio remains in the bucket, or
  * the bucket is empty, so on a shared bucket it may stay set until a later wake-up.
- * Lock hand-off as v6.10: after 5 unfair attempts, an exclusive waiter is marked
+ * Lock hand-off as Linux's: after 5 unfair attempts, an exclusive waiter is marked
  * WQ_FLAG_CUSTOM and the waker takes PG_locked for it before waking it.
  */
 #ifndef TINYMM_PAGEMAP_H
@@ -66,7 +66,7 @@ static inline void folio_wait_locked(struct folio *folio)
 		folio_wait_bit(folio, PG_locked);
 }
 /* Clear @mask's bits (which the caller knows are set) and say whether PG_waiters was set: one
- * atomic read-modify-write, v6.10's folio_xor_flags_has_waiters(). */
+ * atomic read-modify-write, Linux's folio_xor_flags_has_waiters(). */
 static inline bool folio_xor_flags_has_waiters(struct folio *folio, unsigned long mask)
 {
 	atomic_long_t *flags = (atomic_long_t *)&folio->flags;
@@ -121,7 +121,7 @@ uint64_t generic_perform_write(struct address_space *mapping, loff_t pos, uint64
 void filemap_remove_folio(struct folio *folio);
 void __filemap_remove_folio(struct folio *folio, void *shadow);	/* xa_lock held */
 unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t start, pgoff_t end);
-/* Truncation and invalidation (mm/truncate.c, v6.10's; docs/pagecache.md): byte ranges for
+/* Truncation and invalidation (mm/truncate.c; docs/pagecache.md): byte ranges for
  * truncation (lend inclusive, -1: to the end), page ranges (inclusive) for invalidation. */
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
@@ -130,7 +130,7 @@ unsigned long mapping_try_invalidate(struct address_space *mapping, pgoff_t star
 int invalidate_inode_pages2_range(struct address_space *mapping, pgoff_t start, pgoff_t end);
 int invalidate_inode_pages2(struct address_space *mapping);
 void folio_cancel_dirty(struct folio *folio);
-/* HWPoison's removals (mm/truncate.c, v6.10's): a locked folio out of its mapping, dirty or
+/* HWPoison's removals (mm/truncate.c): a locked folio out of its mapping, dirty or
  * not (0, -EINVAL, -EIO); a locked, clean folio nobody else holds (pages evicted, or 0). */
 int generic_error_remove_folio(struct address_space *mapping, struct folio *folio);
 long mapping_evict_folio(struct address_space *mapping, struct folio *folio);
@@ -143,7 +143,7 @@ void mapping_set_error(struct address_space *mapping, int error);
 unsigned long nr_pagecache_pages(void);
 
 /*
- * Readahead (mm/readahead.c), v6.10's on-demand algorithm.
+ * Readahead (mm/readahead.c), Linux's on-demand algorithm.
  *   file_ra_state_init(ra, ra_pages)      a fresh state with a maximum window
  *   page_cache_sync_readahead(mapping, ra, index, req_count)    a cache miss at @index
  *   page_cache_async_readahead(mapping, ra, folio, req_count)   a hit on a PG_readahead folio

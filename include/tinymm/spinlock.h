@@ -65,7 +65,7 @@ typedef struct spinlock {
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
-/* A static key per expansion is the lock's class (lockdep_types.h), as v6.10. */
+/* A static key per expansion is the lock's class (lockdep_types.h), as in Linux. */
 #define spin_lock_init(lock)								\
 	do {										\
 		static struct lock_class_key __key;					\

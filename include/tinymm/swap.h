@@ -1,7 +1,14 @@
 /*
  * swap.h - the LRU lists of page-cache folios (mm/swap.c), Linux v6.10's names and rules.
- * Linux spreads these over include/linux/{mmzone,mm_inline,swap,pagevec,pagemap}.h; tinymm keeps
- * them in one header.
+ *
+ * Where tinymm differs from v6.10, and why: Linux spreads these over
+ * include/linux/{mmzone,mm_inline,swap,pagevec,pagemap}.h; tinymm keeps them in one header.  One
+ * node and no memcg, so one lruvec (v6.10: pglist_data.__lruvec, or one per memcg).  The anon
+ * lists exist and stay empty until anonymous memory (the MMU issue); reclaim is the classic
+ * (non-MGLRU) scanner over the file lists only.  The per-CPU batches are guarded by masking
+ * interrupts (v6.10: local_lock; one CPU).  mapping_release_unevictable() is v6.10's
+ * shmem_unlock_mapping() walk for any mapping; mapping_lock_unevictable() moves the folios at once
+ * where v6.10's SHM_LOCK leaves them to reclaim, so `lru` shows the state asked for (mm/swap.c).
  *
  *   folio_add_lru(folio)        a new cache folio: into this CPU's lru_add batch, with a
  *                               reference; PG_lru and a list only when the batch drains
@@ -12,8 +19,8 @@
  *   folio_rotate_reclaimable(f) writeback of a PG_reclaim folio ended: to the inactive tail
  *   __page_cache_release(f)     the last reference is gone: off its list (folio_put calls it)
  *   mapping_set_unevictable(m) / mapping_clear_unevictable(m)   AS_UNEVICTABLE (bit only, as
- *                               v6.10); mapping_release_unevictable(m) clears it and moves the
- *                               mapping's folios back (v6.10's shmem_unlock_mapping walk);
+ *                               Linux); mapping_release_unevictable(m) clears it and moves the
+ *                               mapping's folios back;
  *                               mapping_lock_unevictable(m) sets it and culls them at once
  *
  * Invariants: a folio is on exactly one list iff PG_lru; PG_active only on the active list,
@@ -24,7 +31,7 @@
  * isolated is on no list, has no PG_lru and holds reclaim's reference.
  * Locking: lruvec.lru_lock, taken irqsave (writeback completions rotate folios from interrupts),
  * around every list change and PG_lru/PG_active/PG_unevictable change of a listed folio; the
- * per-CPU batches by masking interrupts (v6.10: local_lock).  Lock order: xa_lock, then
+ * per-CPU batches by masking interrupts (see above).  Lock order: xa_lock, then
  * lru_lock (the lists never call into the cache).
  */
 #ifndef TINYMM_SWAP_H
@@ -37,7 +44,7 @@
 #include "pagevec.h"
 #include "spinlock.h"
 
-/* v6.10's enum lru_list: anon lists exist and stay empty until anonymous memory (MMU issue). */
+/* Linux's enum lru_list (the anon lists stay empty, see the header). */
 #define LRU_BASE	0
 #define LRU_ACTIVE	1
 #define LRU_FILE	2
@@ -51,13 +58,13 @@ enum lru_list {
 };
 #define for_each_lru(lru)	for (lru = 0; lru < NR_LRU_LISTS; lru++)
 
-/* One node, so one lruvec (v6.10: pglist_data.__lruvec, or one per memcg). */
+/* The one lruvec (see the header). */
 struct lruvec {
 	struct page_list lists[NR_LRU_LISTS];	/* head = newest, tail = oldest */
-	unsigned long nr_pages[NR_LRU_LISTS];	/* each list's length (v6.10: lru_zone_size) */
+	unsigned long nr_pages[NR_LRU_LISTS];	/* each list's length (Linux: lru_zone_size) */
 	spinlock_t lru_lock;
 	/* mm/workingset.c: the clock of evictions and activations that shadow entries are
-	 * stamped with, and reclaim's snapshot of WORKINGSET_ACTIVATE_FILE (v6.10's refaults[1]):
+	 * stamped with, and reclaim's snapshot of WORKINGSET_ACTIVATE_FILE (Linux's refaults[1]):
 	 * a change since the last reclaim run means the active list may be shrunk. */
 	atomic_long_t nonresident_age;
 	unsigned long refaults_file;
@@ -78,7 +85,7 @@ static inline bool mapping_unevictable(const struct address_space *mapping)
 	return mapping && test_bit(AS_UNEVICTABLE, &mapping->flags);
 }
 
-/* The list primitives (v6.10's mm_inline.h), lru_lock held: reclaim isolates and puts back. */
+/* The list primitives (Linux's mm_inline.h), lru_lock held: reclaim isolates and puts back. */
 void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio);
 void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio);
 void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio);
@@ -93,7 +100,7 @@ bool folio_evictable(const struct folio *folio);
 void check_move_unevictable_folios(struct folio_batch *fbatch);
 unsigned long mapping_release_unevictable(struct address_space *mapping);
 unsigned long mapping_lock_unevictable(struct address_space *mapping);
-/* The list a listed folio is on (v6.10's folio_lru_list; file folios only here). */
+/* The list a listed folio is on (Linux's folio_lru_list; file folios only here). */
 enum lru_list folio_lru_list(const struct folio *folio);
 /* Folios waiting in this CPU's batches (for tests and `lru`). */
 unsigned int lru_batched_folios(void);
@@ -101,7 +108,7 @@ unsigned int lru_batched_folios(void);
 int lru_check(int (*pr)(const char *fmt, ...));
 
 /*
- * Reclaim (mm/vmscan.c), v6.10's classic (non-MGLRU) scanner over the file lists.
+ * Reclaim (mm/vmscan.c), Linux's classic (non-MGLRU) scanner over the file lists.
  *   try_to_free_pages(gfp, order)  direct reclaim: an allocation that may sleep found no page;
  *                                  returns the pages freed (0: no progress)
  *   kswapd: a thread woken below a zone's low watermark that reclaims up to its high one
@@ -112,7 +119,7 @@ int lru_check(int (*pr)(const char *fmt, ...));
 #endif
 unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order);
 void kswapd_run(void);			/* at boot, once threads can be created */
-/* v6.10's folio_check_references() verdicts, exposed for the KTAP rules. */
+/* Linux's folio_check_references() verdicts, exposed for the KTAP rules. */
 enum folio_references {
 	FOLIOREF_RECLAIM,
 	FOLIOREF_RECLAIM_CLEAN,
@@ -120,7 +127,7 @@ enum folio_references {
 	FOLIOREF_ACTIVATE,
 };
 enum folio_references folio_check_references(struct folio *folio);
-/* v6.10's inactive_is_low() for the file lists. */
+/* Linux's inactive_is_low() for the file lists. */
 bool inactive_file_is_low(struct lruvec *lruvec);
 /* shrink_folio_list() on one listed folio, for the KTAP rules: pages freed. */
 unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgdat_dirty);

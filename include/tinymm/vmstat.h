@@ -4,6 +4,9 @@
  *   mod_node_page_state(NR_FILE_PAGES, +1); global_node_page_state(NR_FILE_PAGES)
  *   count_vm_events(PGPGIN, sectors); global_vm_event(PGPGIN)
  * `vmstat` (mm/vmstat_cmd.c) prints them with Linux's names.
+ *
+ * Where tinymm differs from v6.10, and why: ALLOCSTALL is one counter, printed as
+ * allocstall_normal (v6.10 counts per zone of the request); tinymm counts every stall there.
  */
 #ifndef TINYMM_VMSTAT_H
 #define TINYMM_VMSTAT_H
@@ -31,12 +34,12 @@ enum node_stat_item {
 };
 
 enum vm_event_item {
-	PGPGIN,			/* 512-byte sectors submitted for reading (v6.10; vmstat prints KiB) */
+	PGPGIN,			/* 512-byte sectors submitted for reading (vmstat prints KiB) */
 	PGPGOUT,		/* ... for writing */
 	PGACTIVATE,		/* folios moved to the active list */
 	PGDEACTIVATE,		/* ... to the inactive list (reclaim) */
 	PGROTATED,		/* ... to the inactive tail after writeback (folio_rotate_reclaimable) */
-	ALLOCSTALL,		/* direct reclaim entered (v6.10 counts per zone: allocstall_normal) */
+	ALLOCSTALL,		/* direct reclaim entered (one counter: see the header) */
 	PGREFILL,		/* active folios scanned (shrink_active_list) */
 	PGSCAN_KSWAPD,		/* reclaim: inactive folios scanned and reclaimed, by kswapd / direct */
 	PGSCAN_DIRECT,

@@ -44,7 +44,7 @@ typedef unsigned int xa_mark_t;
 #define XA_PRESENT		8U
 #define XA_MARK_MAX		XA_MARK_2
 
-/* The root's marks (some entry has the mark) live in xa_flags above the gfp bits, as v6.10's
+/* The root's marks (some entry has the mark) live in xa_flags above the gfp bits, as Linux's
  * XA_FLAGS_MARK(); xa_init() and XARRAY_INIT() callers must leave these bits clear. */
 #define XA_FLAGS_MARK(mark)	((gfp_t)(1U << (24 + (mark))))
 #define XA_FLAGS_MARKS		(XA_FLAGS_MARK(0) | XA_FLAGS_MARK(1) | XA_FLAGS_MARK(2))

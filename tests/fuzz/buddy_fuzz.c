@@ -199,8 +199,8 @@ static void put_one(int i, unsigned int b)
 		bool head = PageHead(h->page);
 		__free_pages(h->page, h->order);
 		if (h->refs > 1 && h->order && !head) {
-			/* v6.10: not the last reference to a non-compound block: all but its first
-			 * page go back now, and the other references hold that page alone. */
+			/* Not the last reference to a non-compound block, as in Linux: all but its
+			 * first page go back now, and the other references hold that page alone. */
 			mark(h->page + 1, h->nr - 1, HELD, FREE);
 			held_frames -= h->nr - 1;
 			h->nr = 1;

@@ -222,7 +222,7 @@ void krealloc_op(struct input *in)
 	if (p == o.p) {			/* in place: only when it fits */
 		CHECK(size <= o.ks && ksize(p) == o.ks);
 		for (size_t j = size; (gfp & __GFP_ZERO) && j < o.ks; j++)
-			CHECK(o.p[j] == 0);	/* v6.10: the spare bytes zeroed */
+			CHECK(o.p[j] == 0);	/* as in Linux: the spare bytes zeroed */
 		live[i].size = size;
 		write_pattern(&live[i], min(old, size));
 		check_live(&live[i]);

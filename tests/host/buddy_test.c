@@ -99,7 +99,7 @@ static void free_chain(struct page *chain)
 }
 
 /*
- * Out-of-range orders (run first: the warning is once per boot, as v6.10's WARN_ON_ONCE_GFP, and
+ * Out-of-range orders (run first: the warning is once per boot, as Linux's WARN_ON_ONCE_GFP, and
  * the KTAP suite meets it too): NULL without a word under __GFP_NOWARN; otherwise the one
  * WARNING, whether the order came to alloc_pages() directly or through alloc_pages_exact(); never
  * again after that.  Nothing is taken.
@@ -211,7 +211,7 @@ static size_t add(size_t pos, const char *fmt, ...)
 	return pos;
 }
 
-/* The whole report, byte for byte: v6.10's bad_page() and __dump_folio() lines, then the stack
+/* The whole report, byte for byte: Linux's bad_page() and __dump_folio() lines, then the stack
  * (its frames are this build's). */
 static void bad_page_report_text(void **state)
 {
@@ -264,7 +264,7 @@ static unsigned int reports_in_console(void)
 }
 
 /*
- * v6.10's rate limit: 60 reports, then quiet until a minute after the first of them (the rest
+ * Linux's rate limit: 60 reports, then quiet until a minute after the first of them (the rest
  * only counted, and leaked all the same), then the count of the suppressed and the next report.
  */
 static void bad_page_reports_are_rate_limited(void **state)
@@ -325,7 +325,7 @@ static void allocation_failure_warns_with_buddyinfo(void **state)
 	assert_null(alloc_page(GFP_KERNEL | __GFP_NOWARN));
 	assert_string_equal(shim_console, "");			/* counted, not printed */
 	assert_null(alloc_pages(GFP_KERNEL, 2));
-	/* v6.10's shape: the line, the stack (its frames are this build's), the memory summary. */
+	/* Linux's shape: the line, the stack (its frames are this build's), the memory summary. */
 	add(0, TS "swapper: page allocation failure: order:2, mode:0xcc0(GFP_KERNEL), nodemask=(null)\n"
 	    TS "Call trace:\n");
 	assert_memory_equal(shim_console, want, strlen(want));
@@ -337,7 +337,7 @@ static void allocation_failure_warns_with_buddyinfo(void **state)
 	assert_int_equal(buddy_check(NULL), 0);
 }
 
-/* gfp flags as v6.10's %pGg: composite names first, the rest one by one, unknown bits in hex. */
+/* gfp flags as Linux's %pGg: composite names first, the rest one by one, unknown bits in hex. */
 static void gfp_flags_print_as_linux(void **state)
 {
 	static const struct { gfp_t gfp; const char *want; } cases[] = {

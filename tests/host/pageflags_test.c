@@ -105,7 +105,7 @@ static void dump_page_of_a_hand_made_page(void **state)
 		"[    0.000000] raw: 6000000000000011 0000000000000000 0000000000012340 0000000000000007\n"
 		"[    0.000000] raw: 0000000000000abc 0000000300000000\n"
 		"[    0.000000] page dumped because: testing\n");
-	/* No reason, no last line; a zero index and flags word are 0x0, as v6.10's %#lx. */
+	/* No reason, no last line; a zero index and flags word are 0x0, as Linux's %#lx. */
 	memset(&p, 0, sizeof(p));
 	shim_console_reset();
 	dump_page(&p, NULL);
@@ -223,7 +223,7 @@ static void assert_used_by(const char *name, const char *used_by)
 	}
 }
 
-/* Every row of pageflag_table, with v6.10's aliases named independently here. */
+/* Every row of pageflag_table, with Linux's aliases named independently here. */
 static void page_flags_command_lists_every_name(void **state)
 {
 	static const struct { const char *name, *alias_of; } aliases[] = {

@@ -16,7 +16,7 @@
  *     `->_flags_1`, `._flags_1`).
  * A setter that is the whole body of an `if` testing the same name on another object,
  *     if (folio_test_dirty(src)) folio_set_dirty(dst);   (or folio_test_clear_x, PageX...)
- * copies the flag from one folio to another (soft offline's move, v6.10's folio_migrate_flags)
+ * copies the flag from one folio to another (soft offline's move, Linux's folio_migrate_flags)
  * and is not counted: it sets the flag only where some other code already had, so it is not a
  * use of the flag.  Clearing a flag is not setting it (folio_xor_flags_has_waiters() clears).
  *

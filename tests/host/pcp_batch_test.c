@@ -58,7 +58,7 @@ static void suite_passes(void)
 	assert_console_has("# totals: pass:6 fail:0 skip:0\n");
 }
 
-/* The defaults: v6.10's zone_batchsize() (3 frames for 64 MiB) and scale 5. */
+/* The defaults: Linux's zone_batchsize() (3 frames for 64 MiB) and scale 5. */
 static void defaults_bounded(void **state)
 {
 	boot("");

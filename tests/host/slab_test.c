@@ -225,7 +225,7 @@ static void min_partial_is_configurable(void **state)
 	char bad[] = "tinymm.slub_min_partial=0";
 	cmdline_parse(bad, &args, __kparams_start, __kparams_end, NULL);	/* rejected */
 	assert_int_equal(kmem_cache_create("keep2", 512, 0, 0, NULL)->min_partial, 3);
-	boot("tinymm.slub_min_partial=5");	/* leave v6.10's rule's 5..10 in place for the rest */
+	boot("tinymm.slub_min_partial=5");	/* Linux's rule's 5..10 for the rest */
 }
 
 static void impossible_size_warns_unless_nowarn(void **state)

@@ -235,7 +235,7 @@ static unsigned long isqrt(unsigned long x)
 	return r;
 }
 
-/* v6.10's init_per_zone_wmark_min() and __setup_per_zone_wmarks() for one zone. */
+/* Linux's init_per_zone_wmark_min() and __setup_per_zone_wmarks() for one zone. */
 static void watermarks(const struct zone_model *zm, int n, int i, unsigned long wm[3])
 {
 	unsigned long total = 0;
@@ -281,7 +281,7 @@ static void want_zoneinfo(void)
 	for (int i = 0; i < n; i++) {
 		unsigned long wm[3], free = count_frames(&zm[i], F_FREE);
 		watermarks(zm, n, i, wm);
-		/* v6.10's lowmem reserve: ZONE_DMA keeps 1/256 of Normal's managed frames back. */
+		/* Linux's lowmem reserve: ZONE_DMA keeps 1/256 of Normal's managed frames back. */
 		unsigned long reserve = (n == 2 && i == 0) ? managed(&zm[1]) / 256 : 0;
 		want_zoneinfo_zone(zm[i].name, free, wm, zm[i].end - zm[i].start, count_frames(&zm[i], -1),
 				   managed(&zm[i]), reserve);

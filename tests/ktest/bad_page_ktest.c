@@ -131,7 +131,7 @@ static bool checks_off(struct ktest *t)
 	return !page_checks;
 }
 
-/* v6.10's page_bad_reason(): all four tests run, the last that fails names the frame. */
+/* Linux's page_bad_reason(): all four tests run, the last that fails names the frame. */
 static void last_failing_test_names_the_frame(struct ktest *t)
 {
 	if (checks_off(t))
@@ -150,7 +150,7 @@ static void last_failing_test_names_the_frame(struct ktest *t)
 	atomic_set(&p->_mapcount, 0);
 	__SetPageLocked(p);
 	expect_free_reason(t, p, "PAGE_FLAGS_CHECK_AT_FREE flag(s) set");	/* over all */
-	/* tinymm's words for a PageBuddy frame stand where v6.10 says "nonzero mapcount"... */
+	/* tinymm's words for a PageBuddy frame stand where Linux says "nonzero mapcount"... */
 	atomic_set(&p->_refcount, 0);
 	p->mapping = NULL;
 	__ClearPageLocked(p);
@@ -171,7 +171,7 @@ static void last_failing_test_names_the_frame(struct ktest *t)
 }
 
 /*
- * v6.10's free_tail_page_prepare() words: a tail whose compound_head names another head, and a
+ * Linux's free_tail_page_prepare() words: a tail whose compound_head names another head, and a
  * frame inside the folio that is no tail at all.  The folio is kept out whole (leaked).
  */
 static void free_tail_checks_name_the_tail(struct ktest *t)
@@ -198,7 +198,7 @@ static void free_tail_checks_name_the_tail(struct ktest *t)
 }
 
 /*
- * v6.10's rate limit, with the clock stood in for by its state: after a burst of 60 a report
+ * Linux's rate limit, with the clock stood in for by its state: after a burst of 60 a report
  * before `resume` is only counted (the frame leaked all the same); the first one after it says
  * how many were suppressed, then reports, and starts the next burst.
  */
@@ -237,7 +237,7 @@ static void reports_after_a_burst_are_counted(struct ktest *t)
 
 /*
  * An order-3 free (the order 1-3 fast path, mm/page_alloc_fast.c) checks every frame: a bad
- * tail is reported by its pfn with v6.10's reason, keeps its evidence and the block is kept out
+ * tail is reported by its pfn with Linux's reason, keeps its evidence and the block is kept out
  * whole.  A tail with only flags a free clears (PG_referenced, PG_uptodate) is no bad page: no
  * report, the block is back and no frame keeps a flag.
  */

@@ -42,7 +42,7 @@ enum bad_kind { BAD_LOCKED, BAD_MLOCKED, BAD_MAPPING, BAD_MAPCOUNT, BAD_ORDER, B
 
 /*
  * Free a page made bad one way: one report (about @p, or for a too-large order about its buddy
- * @other), @p kept out, and a bad page left as it was for the post-mortem (v6.10 returns before
+ * @other), @p kept out, and a bad page left as it was for the post-mortem (Linux returns before
  * it clears a bad page's flags).  The buddy, someone else's, may still be freed by its owner.
  */
 static void bad_free(struct ktest *t, enum bad_kind kind, const char *reason)

@@ -512,11 +512,11 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 }
 
 /*
- * The order-0 fast paths: interrupts come back masked or not as they were (the one-instruction
- * restore writes the whole saved status back; the flags word's other bits, ARM's condition
- * flags among them, are not compared); a literal 0 and an order 0 only known at
- * run time free the same way (onto the list, LIFO); pcp_count() follows every push and pop; a
- * free past `high` drains a batch back to the buddy lists.
+ * The order-0 fast paths: interrupts come back masked or not as they were (their restore,
+ * local_irq_restore_unchanged(), writes the whole saved status back; the flags word's other
+ * bits, ARM's condition flags among them, are not compared); a literal 0 and an order 0 only
+ * known at run time free the same way (onto the list, LIFO); pcp_count() follows every push
+ * and pop; a free past `high` drains a batch back to the buddy lists.
  */
 static void order0_fast_paths(struct ktest *t)
 {
@@ -557,7 +557,7 @@ static void order0_fast_paths(struct ktest *t)
 	local_save_flags(after);
 	KTEST_EXPECT_EQ(t, irqs_disabled_flags(after), irqs_disabled_flags(before));
 
-	/* At high: the free that brings the count to high gives frames back at once (v6.10's
+	/* At high: the free that brings the count to high gives frames back at once (Linux's
 	 * count >= high; how many and how high moves: suite pcp). */
 	struct page *chain = NULL;
 	int held = 0, want = pcp->high_max + pcp->batch;	/* high grows as the lists refill */

@@ -68,7 +68,7 @@ const struct address_space_operations hw_aops = {
 	.name = hw_name,
 };
 
-/* v6.10's block devices: no error_remove_folio, so only a clean, unused folio can go. */
+/* Linux's block devices: no error_remove_folio, so only a clean, unused folio can go. */
 const struct address_space_operations hw_aops_noremove = {
 	.read_folio = hw_read_folio,
 	.name = hw_name,

@@ -29,7 +29,7 @@
 void log_buf_dump(void (*out)(const char *s, size_t n));	/* kernel/printk.c */
 
 /*
- * A kernel page (neither LRU nor free): v6.10's "unhandlable page.", then "unknown page",
+ * A kernel page (neither LRU nor free): Linux's "unhandlable page.", then "unknown page",
  * Ignored; its owner keeps it.  When the owner frees it, the free path sets it aside.
  */
 static void kernel_page(struct ktest *t)
@@ -186,7 +186,7 @@ static void large_folio_unsplit_thp(struct ktest *t)
 	hw_unpoison(t, pfn);
 }
 
-/* A slab page: unhandlable, Ignored; unpoison refuses it (v6.10, silently).  v6.10's table has a
+/* A slab page: unhandlable, Ignored; unpoison refuses it (as Linux, silently).  Linux's table has a
  * "kernel slab page" that nothing reports: a slab frame is an "unknown page" there too. */
 static void slab_page(struct ktest *t)
 {
@@ -252,7 +252,7 @@ static void reserved_page(struct ktest *t)
 	hw_unmark(pfn);
 }
 
-/* With the caller's reference (MF_COUNT_INCREASED) a reserved frame reaches the table: v6.10's
+/* With the caller's reference (MF_COUNT_INCREASED) a reserved frame reaches the table: Linux's
  * me_kernel(), "reserved kernel page", Ignored; the reference stays. */
 static void reserved_kernel_page_with_reference(struct ktest *t)
 {

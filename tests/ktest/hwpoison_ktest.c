@@ -3,7 +3,7 @@
  * ASan/UBSan in host scheduler threads through tests/host/hwpoison_test.c), one case per page
  * state of v6.10's table, over a fake disk whose reads complete at once and fill each page with
  * a pattern of its index (the "disk").  Each case checks:
- *   - the printed lines (from the log ring, after a mark the case prints), v6.10's words:
+ *   - the printed lines (from the log ring, after a mark the case prints), Linux's words:
  *     "Memory failure: 0x<pfn>: recovery action for <state>: <result>" and the others;
  *   - the flags and the reference count afterwards, and the counters: num_poisoned_pages and
  *     the node's statistics move by one (total and the result's), or not at all;
@@ -13,11 +13,11 @@
  *   - that no poisoned frame is handed out by 100 000 later allocations of mixed orders
  *     (hw_never_handed_out: every frame of every block is looked at), and that it is on no
  *     free list;
- * and undoes what it did (unpoison, or by hand where v6.10 refuses), so the machine stays
+ * and undoes what it did (unpoison, or by hand where Linux refuses), so the machine stays
  * whole for the suites after it: teardown checks num_poisoned_pages is back, the mapping empty
  * and the LRU consistent.  No case injects a "hardware" error: that would turn unpoison off for
- * the rest of the boot (v6.10); the QEMU test tests/qemu/hwpoison.cmake does that in a boot of
- * its own.
+ * the rest of the boot (as in Linux); the QEMU test tests/qemu/hwpoison.cmake does that in a
+ * boot of its own.
  *
  * This file holds the page-cache and buddy cases and the case table; the fake disk, setup,
  * teardown and the helpers are in hwpoison_fixture.c (see hwpoison_ktest.h for the other parts).
@@ -152,7 +152,7 @@ static void dirty_lru_page(struct ktest *t)
 	hw_expect_counted(t, &c, MF_RECOVERED);
 	hw_expect_cache_frame_isolated(t, f);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_DIRTY), dirty);
-	/* errseq: the error once, then nothing (v6.10's file_check_and_advance_wb_err). */
+	/* errseq: the error once, then nothing (Linux's file_check_and_advance_wb_err). */
 	KTEST_EXPECT_EQ(t, errseq_check_and_advance(&hw_mapping.wb_err, &cursor), -EIO);
 	KTEST_EXPECT_EQ(t, errseq_check_and_advance(&hw_mapping.wb_err, &cursor), 0);
 	KTEST_EXPECT_EQ(t, file_check_and_advance_wb_err(&hw_mapping, &cursor), 0);
@@ -211,7 +211,7 @@ static void hw_end_writeback_fn(struct timer_list *timer)
 	e->ended = true;
 }
 
-/* Under writeback: memory_failure() waits for it (v6.10: folio_wait_writeback), then clean. */
+/* Under writeback: memory_failure() waits for it (Linux: folio_wait_writeback), then clean. */
 static void writeback_page_waited_for(struct ktest *t)
 {
 	unsigned long wb = global_node_page_state(NR_WRITEBACK);
@@ -266,7 +266,7 @@ static int hw_holder_fn(void *arg)
 	return 0;
 }
 
-/* Locked by someone else: memory_failure() sleeps on the folio lock (v6.10), then acts. */
+/* Locked by someone else: memory_failure() sleeps on the folio lock (as in Linux), then acts. */
 static void locked_page_waited_for(struct ktest *t)
 {
 	struct hw_holder h = { .folio = NULL, .released = false };
@@ -324,7 +324,7 @@ static void unevictable_page(struct ktest *t)
 	mapping_clear_unevictable(&hw_mapping);
 }
 
-/* PG_mlocked (the MMU issue sets it; set by hand here): v6.10's "clean mlocked LRU page". */
+/* PG_mlocked (the MMU issue sets it; set by hand here): Linux's "clean mlocked LRU page". */
 static void mlocked_page(struct ktest *t)
 {
 	struct hw_counts c;
@@ -347,7 +347,7 @@ static void mlocked_page(struct ktest *t)
 
 /* On the LRU but out of its mapping (truncated while someone held it): Ignored, left as is.
  * A filesystem's PG_checked left on it is the swapcache bit, but without PG_swapbacked the folio
- * is not in the swap cache (v6.10's folio_test_swapcache()), so it is still "truncated". */
+ * is not in the swap cache (Linux's folio_test_swapcache()), so it is still "truncated". */
 static void already_truncated_lru_page(struct ktest *t)
 {
 	struct hw_counts c;

@@ -87,7 +87,7 @@ static void race_cleanup(struct ktest *t, struct page *p)
 }
 
 /*
- * Large by the time memory_failure() has the lock: v6.10 looks again from the start, where the
+ * Large by the time memory_failure() has the lock: Linux looks again from the start, where the
  * folio is now large: PG_has_hwpoisoned, the split fails, "unsplit thp", Ignored.  One action
  * line, counted once; no reference kept.
  */
@@ -113,7 +113,7 @@ static void became_large_before_the_lock(struct ktest *t)
 }
 
 /*
- * Small at each first look and large at each lock: retried once, then v6.10's "different
+ * Small at each first look and large at each lock: retried once, then Linux's "different
  * compound page after locking", Ignored, the folio unlocked and memory_failure()'s reference
  * kept (unpoison drops it).
  */

@@ -75,7 +75,7 @@ static void each_flag_has_its_kpf_bit(struct ktest *t)
 	KTEST_EXPECT_EQ(t, with_flag(PG_uncached), 0x8000000000LL);	/* KPF_UNCACHED 39 */
 	KTEST_EXPECT_EQ(t, with_flag(PG_arch_2), 0x20000000000LL);	/* KPF_ARCH_2 41 */
 	KTEST_EXPECT_EQ(t, with_flag(PG_arch_3), 0x40000000000LL);	/* KPF_ARCH_3 42 */
-	/* Flags v6.10 exports no bit for: waiters, workingset, young. */
+	/* Flags Linux exports no bit for: waiters, workingset, young. */
 	KTEST_EXPECT_EQ(t, with_flag(PG_waiters), 0);
 	KTEST_EXPECT_EQ(t, with_flag(PG_workingset), 0);
 	KTEST_EXPECT_EQ(t, with_flag(PG_young), 0);
@@ -148,7 +148,7 @@ static void compound_tails_take_the_folio_flags(struct ktest *t)
 	KTEST_EXPECT_EQ(t, stable_page_flags(head), 0x200008011LL);
 	for (int i = 1; i < 4; i++)
 		KTEST_EXPECT_EQ(t, stable_page_flags(&folio_pages[i]), 0x200010011LL);
-	/* A large folio on the LRU is a THP to v6.10 (KPF_THP 22), on every page. */
+	/* A large folio on the LRU is a THP to Linux (KPF_THP 22), on every page. */
 	__SetPageLRU(head);
 	KTEST_EXPECT_EQ(t, stable_page_flags(head), 0x200408031LL);
 	KTEST_EXPECT_EQ(t, stable_page_flags(&folio_pages[3]), 0x200410031LL);
@@ -204,7 +204,7 @@ static void buddy_type_encoding(struct ktest *t)
 	kpf_init_pages(&one_page, 1);
 	KTEST_EXPECT_EQ(t, one_page.page_type, 0xffffffffU);
 	KTEST_EXPECT_FALSE(t, PageBuddy(&one_page));
-	__SetPageBuddy(&one_page);			/* v6.10: a type is a cleared bit */
+	__SetPageBuddy(&one_page);			/* a type is a cleared bit */
 	KTEST_EXPECT_EQ(t, one_page.page_type, 0xffffff7fU);
 	KTEST_EXPECT_TRUE(t, PageBuddy(&one_page));
 	KTEST_EXPECT_TRUE(t, page_type_has_type(one_page.page_type));

@@ -2,7 +2,7 @@
  * lru_ktest.c - mm/swap.c's LRU rules (suite `lru`, every board, and on the host under
  * ASan/UBSan through tests/host/lru_test.c) over a fake disk whose reads complete at once:
  *   - a new cache folio waits in the lru_add batch (a reference, no PG_lru) until the batch
- *     fills (PAGEVEC_SIZE = 31, v6.10) or is drained, then sits at the inactive list's head;
+ *     fills (PAGEVEC_SIZE = 31, as Linux) or is drained, then sits at the inactive list's head;
  *   - two-touch activation, v6.10's folio_mark_accessed: touch 1 sets PG_referenced, touch 2
  *     moves the folio to the active list (PG_active, PG_referenced cleared, pgactivate + 1),
  *     touch 3 sets PG_referenced on the active list; two touches in the batch land it active;
@@ -153,7 +153,7 @@ static void batch_then_lru(struct ktest *t)
 		folio_put(f[i]);
 }
 
-/* v6.10's folio_mark_accessed, touch by touch, on a listed folio. */
+/* Linux's folio_mark_accessed, touch by touch, on a listed folio. */
 static void two_touch_activation(struct ktest *t)
 {
 	struct folio *f = lru_new(t, 3);
@@ -297,7 +297,7 @@ static void rotate_reclaimable_moves_to_tail(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, folio_test_active(f[2]));
 	folio_rotate_reclaimable(f[2]);
 	lru_add_drain();
-	KTEST_EXPECT_FALSE(t, folio_test_active(f[2]));	/* v6.10's lru_move_tail_fn */
+	KTEST_EXPECT_FALSE(t, folio_test_active(f[2]));	/* Linux's lru_move_tail_fn */
 	KTEST_EXPECT_TRUE(t, lru_is_tail(f[2], LRU_INACTIVE_FILE));
 	KTEST_EXPECT_EQ(t, lru_len(LRU_ACTIVE_FILE), 0);
 	folio_lock(f[1]);				/* locked: left alone */

@@ -11,7 +11,7 @@
 #include "tinymm/page_alloc.h"
 #include "../../mm/internal.h"
 
-/* v6.10's integer steps: __GFP_HIGH takes min - min/2, a non-blocking one a quarter off that. */
+/* Linux's integer steps: __GFP_HIGH takes min - min/2, a non-blocking one a quarter off that. */
 static void atomic_reserve_is_three_eighths_of_min(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, gfp_min_watermark(1000, GFP_ATOMIC), 375);
@@ -132,7 +132,7 @@ static struct page *head_of_free_block(struct page *page)
 
 /*
  * A block back from isolation that merges with a buddy freed meanwhile: the merged block goes to
- * its list's tail and page reporting is not told (v6.10: FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL),
+ * its list's tail and page reporting is not told (Linux: FPI_SKIP_REPORT_NOTIFY | FPI_TO_TAIL),
  * and it is not PG_reported (it is a new block).  Order 4, above the per-CPU lists' orders, so
  * the frees reach the buddy lists.
  */
@@ -174,7 +174,7 @@ static void putback_isolated_merges_quietly_to_tail(struct ktest *t)
 	KTEST_EXPECT_EQ(t, buddy_check(NULL), 0);
 }
 
-/* v6.10's folio_alloc(): a large folio is marked rmappable; freeing it clears the mark. */
+/* Linux's folio_alloc(): a large folio is marked rmappable; freeing it clears the mark. */
 static void folio_alloc_large_is_rmappable(struct ktest *t)
 {
 	struct folio *folio = folio_alloc(GFP_KERNEL | __GFP_NOWARN, 2);
@@ -193,7 +193,7 @@ static void folio_alloc_large_is_rmappable(struct ktest *t)
 }
 
 /*
- * MemFree and vmstat's nr_free_pages are v6.10's NR_FREE_PAGES: the buddy lists' frames.  A
+ * MemFree and vmstat's nr_free_pages are Linux's NR_FREE_PAGES: the buddy lists' frames.  A
  * frame freed onto a per-CPU list is not in them until a drain returns it.
  */
 static void memfree_leaves_out_per_cpu_lists(struct ktest *t)
@@ -218,7 +218,7 @@ static void memfree_leaves_out_per_cpu_lists(struct ktest *t)
 }
 
 /*
- * v6.10's __free_pages(): a reference dropped that was not the last one.  On a non-compound
+ * Linux's __free_pages(): a reference dropped that was not the last one.  On a non-compound
  * block whoever holds the first page holds only it (put_page() frees one frame), so the rest
  * goes back now; a compound block (a folio) stays whole with its holder.  Order 3 (the fast
  * path) and order 4 (the general one).

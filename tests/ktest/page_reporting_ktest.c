@@ -112,7 +112,7 @@ static void tally(struct zone *z, unsigned int o, struct page_list *l, struct pa
 	} else {
 		n_big_unreported++;
 		n_tail_breaks += seen_reported;
-		/* A pass takes at most budget + 1 batches from one list (v6.10's budget). */
+		/* A pass takes at most budget + 1 batches from one list (Linux's budget). */
 		unsigned long budget = (z->free_area[o].nr_free + PR_CAP * 16 - 1) / (PR_CAP * 16);
 		over_budget |= ++run_len > (budget + 1) * PR_CAP;
 	}
@@ -240,7 +240,7 @@ static void register_unregister(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_reporting_order, ~0u);
 	KTEST_EXPECT_TRUE(t, page_reporting_notify_fn == NULL);
 	KTEST_EXPECT_FALSE(t, page_reporting_requested());
-	/* Order 0 or too big: pageblock_order (v6.10).  Capacity 0: PAGE_REPORTING_CAPACITY. */
+	/* Order 0 or too big: pageblock_order (as Linux).  Capacity 0: PAGE_REPORTING_CAPACITY. */
 	for (int i = 0; i < 2; i++) {
 		other.order = i ? MAX_PAGE_ORDER + 1 : 0;
 		KTEST_ASSERT_EQ(t, page_reporting_register(&other), 0);
@@ -391,7 +391,7 @@ static void putback_merges_with_freed_buddy(struct ktest *t)
 
 /*
  * Unreported blocks behind reported ones (as a failed report or a merge queued at the tail leaves
- * them): a pass cut short by its budget leaves the unreported ones first (v6.10's rotations).
+ * them): a pass cut short by its budget leaves the unreported ones first (Linux's rotations).
  */
 static void budget_leaves_unreported_first(struct ktest *t)
 {
@@ -460,7 +460,7 @@ static void low_zone_is_skipped(struct ktest *t)
 	KTEST_ASSERT_EQ(t, page_reporting_register(&fake_dev), 0);
 	KTEST_ASSERT_TRUE(t, z->managed_pages);
 	unsigned long wm = z->_watermark[WMARK_LOW] + ((unsigned long)PR_CAP << PR_ORDER);
-	/* Allocate until the zone is at v6.10's reporting watermark: low + a batch's worth. */
+	/* Allocate until the zone is at Linux's reporting watermark: low + a batch's worth. */
 	for (int o = MAX_PAGE_ORDER; o >= 0; o--) {
 		while (READ_ONCE(z->free_pages) > wm) {
 			struct page *p = alloc_pages(PR_GFP, (unsigned int)o);
@@ -487,7 +487,7 @@ static void low_zone_is_skipped(struct ktest *t)
 	reset();
 }
 
-/* Unregister: v6.10 leaves PG_reported on the blocks still free; the allocator goes on as usual. */
+/* Unregister: Linux leaves PG_reported on the blocks still free; the allocator goes on as usual. */
 static void unregister_keeps_flags(struct ktest *t)
 {
 	unsigned long bad = nr_bad_pages;

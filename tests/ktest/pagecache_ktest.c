@@ -228,7 +228,7 @@ static void read_error_leaves_folio_not_uptodate(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, folio_test_uptodate(folio));
 	KTEST_EXPECT_FALSE(t, folio_test_locked(folio));
 	folio_put(folio);
-	/* v6.10: a read error is not the mapping's (writeback) error; the window is quartered. */
+	/* As in Linux: a read error is not writeback's error (AS_EIO); the window is quartered. */
 	KTEST_EXPECT_FALSE(t, test_bit(AS_EIO, &mapping.flags));
 	KTEST_EXPECT_EQ(t, ra.ra_pages, 32U / 4);	/* one failed read_folio of page 6 */
 	read_page(t, 7);
@@ -240,7 +240,7 @@ static void read_error_leaves_folio_not_uptodate(struct ktest *t)
 }
 
 /*
- * v6.10's page_cache_ra_unbounded(): -ENOMEM from filemap_add_folio() ends the window; the pages
+ * Linux's page_cache_ra_unbounded(): -ENOMEM from filemap_add_folio() ends the window; the pages
  * added before it are still read.  The first miss at 0 opens [0, 4); page 0 sits in the
  * xarray's head, page 1 needs its first node, whose allocation fails (xa_alloc_fail_nth).
  */

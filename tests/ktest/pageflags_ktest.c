@@ -43,7 +43,7 @@ static const struct acc accs[] = { __PAGEFLAG_ACCESSORS(ACC_ROW) };
 
 /*
  * The bit and policy each name must have: Linux v6.10's enum pageflags without PG_error, and
- * v6.10's policies (folio-only flags by their folio slot), except readahead: PF_NO_TAIL as
+ * its policies (folio-only flags by their folio slot), except readahead: PF_NO_TAIL as
  * page-flags.h has it (v6.10: PF_NO_COMPOUND; later Linux made it a head-page folio flag).
  */
 #define A PF_ANY
@@ -186,7 +186,7 @@ static void check_forms(struct ktest *t, const struct acc *a, bool folio, void *
 	target->flags = saved;
 }
 
-/* v6.10's bits; the table `page-flags` prints is the accessors' own (rows, bits, policies). */
+/* Linux's bits; the table `page-flags` prints is the accessors' own (rows, bits, policies). */
 static void bits_and_table(struct ktest *t)
 {
 	KTEST_EXPECT_EQ(t, NR_PAGEFLAGS, 26);
@@ -251,7 +251,7 @@ static void aliases_share_their_bit(struct ktest *t)
 					       snap[1] | 1UL << pairs[i].bit));
 		SMALL->flags = snap[1];
 	}
-	/* swapcache counts only with swapbacked (v6.10's folio_test_swapcache, PageSwapCache);
+	/* swapcache counts only with swapbacked (Linux's folio_test_swapcache, PageSwapCache);
 	 * the bit alone is a filesystem's Checked */
 	folio_set_checked((struct folio *)SMALL);
 	KTEST_EXPECT_TRUE(t, folio_test_swapcache_bit((struct folio *)SMALL));
@@ -262,7 +262,7 @@ static void aliases_share_their_bit(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, PageSwapCache(SMALL));
 	folio_clear_swapcache((struct folio *)SMALL);
 	KTEST_EXPECT_FALSE(t, folio_test_swapcache((struct folio *)SMALL));
-	/* through a tail: the folio's (v6.10's PageSwapCache is folio_test_swapcache(page_folio)) */
+	/* through a tail: the folio's (Linux: PageSwapCache is folio_test_swapcache(page_folio)) */
 	folio_set_swapbacked(large);
 	KTEST_EXPECT_FALSE(t, PageSwapCache(TAIL));
 	folio_set_swapcache(large);
@@ -458,7 +458,7 @@ static void format_page_flags_text(struct ktest *t)
 	static const struct { unsigned long flags; const char *names; } cases[] = {
 		{ 0, "" },
 		{ 1UL << PG_locked | 1UL << PG_dirty, "locked|dirty|" },
-		/* v6.10's %pGp order, not bit order */
+		/* Linux's %pGp order, not bit order */
 		{ 1UL << PG_head | 1UL << PG_writeback | 1UL << PG_waiters | 1UL << PG_locked,
 		  "locked|waiters|writeback|head|" },
 		{ 1UL << PG_young | 1UL << PG_idle | 1UL << PG_arch_3, "idle|young|arch_3|" },
@@ -483,7 +483,7 @@ static void format_page_flags_text(struct ktest *t)
 		}
 	}
 	format_page_flags(got, sizeof(got), 0);
-	KTEST_EXPECT_STREQ(t, got, "0x0(node=0|zone=0)");	/* v6.10's %#lx: 0x0, not 0 */
+	KTEST_EXPECT_STREQ(t, got, "0x0(node=0|zone=0)");	/* Linux's %#lx: 0x0, not 0 */
 	format_page_flags(got, 12, PAGEFLAGS_MASK);		/* truncates, never overflows */
 	KTEST_EXPECT_EQ(t, strlen(got), 11);
 }

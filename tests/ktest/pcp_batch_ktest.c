@@ -123,7 +123,7 @@ static int room_for(int want, unsigned int order)
 	return (int)min((unsigned long)want, (nr_free_pages() / 4) >> order);
 }
 
-/* The boot parameters are in force: the batch is tinymm.pcp_batch's (or v6.10's
+/* The boot parameters are in force: the batch is tinymm.pcp_batch's (or Linux's
  * zone_batchsize()), high_min at least four batches, the scale in 0..6. */
 static void parameters_in_force(struct ktest *t)
 {

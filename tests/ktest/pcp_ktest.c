@@ -1,7 +1,7 @@
 /*
  * pcp_ktest.c - suite `pcp`: the per-CPU lists' sizing, tuning and draining as v6.10's (mm/pcp.c)
  * on every board and on the host (tests/host/pcp_test.c).  Each case drains the lists first,
- * sets the marks it needs by hand where v6.10's tuning would take many steps to get there, and
+ * sets the marks it needs by hand where Linux's tuning would take many steps to get there, and
  * puts the pcp and the zone flags back; the allocator is left as it was found (frames and
  * buddyinfo, lists drained).
  */
@@ -104,7 +104,7 @@ static bool on_list(struct page *const *list, const struct page *page)
 	return false;
 }
 
-/* The tuning cases assume v6.10's batch and scale (tinymm.pcp_batch and
+/* The tuning cases assume Linux's batch and scale (tinymm.pcp_batch and
  * tinymm.pcp_batch_scale_max change how much each step moves: suite pcp_batch covers them). */
 static bool pcp_params_changed(struct ktest *t)
 {
@@ -114,7 +114,7 @@ static bool pcp_params_changed(struct ktest *t)
 	return true;
 }
 
-/* v6.10's zone_batchsize() and zone_highsize() at boot: high_min from the low watermark,
+/* Linux's zone_batchsize() and zone_highsize() at boot: high_min from the low watermark,
  * high_max an eighth of the zone, both at least four batches; high starts at high_min. */
 static void sizing_as_zone_highsize(struct ktest *t)
 {

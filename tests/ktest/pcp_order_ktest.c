@@ -3,9 +3,9 @@
  * v6.10's per-CPU counters exactly, on every board and on the host (tests/host/
  * pcp_order_test.c).  A fixed-seed random run of order-3 allocations and frees, with order-0
  * frees between (counts the order-0 fast path leaves for pcp_sync()), checked after every
- * order-3 call against a model of v6.10's rmqueue_pcplist() / free_unref_page_commit():
+ * order-3 call against a model of Linux's rmqueue_pcplist() / free_unref_page_commit():
  * free_count, alloc_factor, PCPF_PREV_FREE_HIGH_ORDER and the count, including free_high's
- * drains (a run of high-order frees); and a bad block taken off a list counted as v6.10 counts
+ * drains (a run of high-order frees); and a bad block taken off a list counted as Linux counts
  * it (reported and leaked on purpose: the reports in the log are expected).  The lists' high marks are set out of reach, so the only
  * drains are free_high's; the allocator is left as it was found.
  */
@@ -188,7 +188,7 @@ static void order3_counters_as_v610(struct ktest *t)
 	}
 	drain_all_pages(NULL);
 	free_before = nr_free_pages();
-	/* The zone's own batch, then 63 (v6.10's largest: a zone of 1 GiB or more) and 15. */
+	/* The zone's own batch, then 63 (Linux's largest: a zone of 1 GiB or more) and 15. */
 	if (po_run(t, pcp, pcp->batch, &n) && po_run(t, pcp, 63, &n))
 		po_run(t, pcp, 15, &n);
 	printk(KERN_INFO "pcp_order: %d hits, %d refills, %d pushes, %d free_high drains, %d "
@@ -206,7 +206,7 @@ static void order3_counters_as_v610(struct ktest *t)
 
 /*
  * A bad block popped by an order-3 allocation is reported, kept out, and the next one taken, all
- * one allocation as v6.10's __rmqueue_pcplist() (one step on free_count, the count down by every
+ * one allocation as Linux's __rmqueue_pcplist() (one step on free_count, the count down by every
  * block popped): first through the fast path (a bad top block, a good one below), then through
  * the general path's retry (two bad blocks, then a refill).
  */

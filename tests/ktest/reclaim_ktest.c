@@ -16,10 +16,10 @@
  *     <= nr_active_file; a recent refault starts active, and restores PG_workingset only if the
  *     shadow had it; a write (__GFP_WRITE) is no refault;
  *   - kswapd's pageout that cannot start (writepage: -ENOMEM, folio redirtied) keeps the folio and
- *     records no error; the allocator's retry rounds (v6.10's should_reclaim_retry) and the
+ *     records no error; the allocator's retry rounds (Linux's should_reclaim_retry) and the
  *     reserves a task inside reclaim may use;
  *   - shadow nodes: a leaf holding only shadows is counted in workingset_nodes, and the shrinker
- *     trims the excess over RAM pages / 8 by half, as v6.10's seeks-0 shrinker.
+ *     trims the excess over RAM pages / 8 by half, as Linux's seeks-0 shrinker.
  * After every case: lru_check() and the mapping emptied (shadows included).
  */
 #include <string.h>
@@ -382,7 +382,7 @@ RC_CASE(unevictable_folio_culled)
 RC_CASE(active_list_protected_until_inactive_low)
 
 /*
- * The allocator's direct-reclaim loop (mm/page_alloc.c, v6.10's should_reclaim_retry): with
+ * The allocator's direct-reclaim loop (mm/page_alloc.c, Linux's should_reclaim_retry): with
  * memory taken down to the min watermark and a counting hook in place of reclaim, how many
  * rounds each kind of request gets; then the real hook inside reclaim (PF_MEMALLOC) allocates
  * below the watermark, unless __GFP_NOMEMALLOC.  The hog uses no reclaim flags (kswapd stays

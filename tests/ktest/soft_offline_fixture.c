@@ -209,7 +209,7 @@ struct folio *so_move_tries(struct ktest *t, pgoff_t index, int tries)
 	folio_put(folio);
 
 	int ret;
-	/* A concurrent holder (the reader case) can outlast soft offline's ten passes: v6.10 gives
+	/* A concurrent holder (the reader case) can outlast soft offline's ten passes: Linux gives
 	 * up then too (-EBUSY, nothing lost).  Only that case tries more than once. */
 	while ((ret = soft_offline_page(old, 0)) == -EBUSY && --tries > 0)
 		msleep(1);

@@ -13,14 +13,14 @@
  *     bytes; one under writeback is waited for (a timer ends it, as an I/O completion would);
  *     an unevictable mapping's stays on the unevictable list (nothing culled);
  *   - a reader looking the index up throughout always finds an uptodate folio with the bytes;
- *   - a folio someone else keeps a reference to is not moved: -EBUSY, v6.10's "migration
+ *   - a folio someone else keeps a reference to is not moved: -EBUSY, Linux's "migration
  *     failed 1" line, nothing changes;
  *   - a kernel page, a slab page, a reserved frame: -EIO, "unhandlable page.", nothing changes;
- *     already poisoned: 0 and v6.10's line; no such frame (past the end, a hole): -ENXIO;
+ *     already poisoned: 0 and Linux's line; no such frame (past the end, a hole): -ENXIO;
  *   - no soft-offlined frame comes back from 100 000 allocations of orders 0-3 that exhaust
  *     memory again and again; then unpoison_memory() gives each one back.
  * num_poisoned_pages grows by exactly one per frame taken, and memory_failure()'s per-node
- * statistics never move (v6.10 does not count soft offline there).  After every case the
+ * statistics never move (Linux does not count soft offline there).  After every case the
  * mapping is truncated empty and lru_check() and buddy_check() find nothing.
  *
  * This file holds the cases and the case table; the fake disk, setup, teardown and the helpers
@@ -300,7 +300,7 @@ static void concurrent_reader_never_misses(struct ktest *t)
 		folio_put(f);
 }
 
-/* Someone keeps a reference throughout: not moved (v6.10's 10 passes, then "migration
+/* Someone keeps a reference throughout: not moved (Linux's 10 passes, then "migration
  * failed 1"), -EBUSY, the folio where it was, unpoisoned, back on its list, nothing counted. */
 static void busy_folio_is_left_alone(struct ktest *t)
 {
@@ -332,7 +332,7 @@ static void busy_folio_is_left_alone(struct ktest *t)
 
 /* ---- what cannot be soft-offlined ---- */
 
-/* -EIO and v6.10's "unhandlable page." line; the frame as it was, nothing counted. */
+/* -EIO and Linux's "unhandlable page." line; the frame as it was, nothing counted. */
 static void so_expect_refused(struct ktest *t, struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page), flags = page->flags;

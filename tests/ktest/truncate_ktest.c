@@ -249,7 +249,7 @@ static void partial_edges_zeroed(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, f[0]->mapping == &tr_mapping);
 	KTEST_EXPECT_EQ(t, tr_bytes_not(f[0], 0, 100, TR_FILL), 0);
 	KTEST_EXPECT_EQ(t, tr_bytes_not(f[0], 100, PAGE_SIZE, 0), 0);
-	KTEST_EXPECT_TRUE(t, folio_test_dirty(f[0]));		/* v6.10: kept as it was */
+	KTEST_EXPECT_TRUE(t, folio_test_dirty(f[0]));		/* as in Linux: kept as it was */
 	KTEST_EXPECT_TRUE(t, xa_get_mark(&tr_mapping.i_pages, 0, PAGECACHE_TAG_DIRTY));
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_DIRTY), tr_dirty_before + 1);
 	KTEST_EXPECT_TRUE(t, f[1]->mapping == NULL);
@@ -424,7 +424,7 @@ static void truncate_waits_for_lock(struct ktest *t)
  * mapping_try_invalidate over 0..7: 0 clean, 1 dirty, 2 locked, 3 under writeback, 4 referenced
  * by us, 5 clean but waiting in the lru_add batch (drained first, so it goes), 6 a shadow entry,
  * 7 clean; 8 clean but out of range.  Evicted: 0, 5, 7 = 3 (the shadow goes but is not
- * counted: v6.10 counts it, tinymm's drop_caches prints the count as pages); nr_failed counts
+ * counted: Linux counts it, tinymm's drop_caches prints the count as pages); nr_failed counts
  * the folios it locked and could not evict (1 and 4: the locked one and the one under writeback
  * are passed over before that).
  */
@@ -497,7 +497,7 @@ static void cancel_dirty_keeps_tags_true(struct ktest *t)
 
 /*
  * invalidate_inode_pages2_range over 0..4: 0 under writeback (ended later by a timer: waited
- * for), 1 dirty (stays: -EBUSY), 2 referenced by us (goes: v6.10 does not look at references),
+ * for), 1 dirty (stays: -EBUSY), 2 referenced by us (goes: Linux does not look at references),
  * 3 a shadow, 4 clean.  Once 1 is clean, invalidate_inode_pages2 empties the mapping: 0.
  */
 static void invalidate2_waits_and_reports_busy(struct ktest *t)

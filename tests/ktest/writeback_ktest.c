@@ -281,7 +281,7 @@ static void nr_to_write_and_cyclic_resume(struct ktest *t)
 	KTEST_EXPECT_EQ(t, written[5], 30);
 }
 
-/* A failed write: the folio is clean, uptodate and not under writeback (v6.10's block path);
+/* A failed write: the folio is clean, uptodate and not under writeback (Linux's block path);
  * the legacy flag tells the first checker, the errseq every cursor once. */
 static void write_error_reported_once_per_cursor(struct ktest *t)
 {

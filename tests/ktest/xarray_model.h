@@ -191,7 +191,7 @@ static inline unsigned int xm_erase_range(struct xm *m, unsigned long first, uns
 /* ---- shadow nodes ---- */
 
 /*
- * What v6.10's workingset_update_node() does, with a plain list for its list_lru: a leaf is on
+ * What Linux's workingset_update_node() does, with a plain list for its list_lru: a leaf is on
  * the list iff it holds entries and all of them are value entries.  One array at a time uses it
  * (xa_set_update(xa, xm_shadow_update)).  broken: a fault to show the check fails (a leaf that
  * gains a pointer stays listed).

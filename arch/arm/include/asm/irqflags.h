@@ -31,7 +31,7 @@ static inline void arch_local_irq_restore(unsigned long flags)
 	__asm__ __volatile__("msr	cpsr_c, %0" : : "r"(flags) : "memory", "cc");
 }
 
-/* MSR CPSR_c is already one instruction: nothing to gain. */
+/* MSR CPSR_c writes the saved control bits as they are: nothing to isolate, nothing to gain. */
 static inline void arch_local_irq_restore_unchanged(unsigned long flags)
 {
 	arch_local_irq_restore(flags);
