@@ -68,7 +68,7 @@ static void put_ref_page(unsigned long pfn, int flags)
 		put_page(pfn_to_page(pfn));
 }
 
-/* ---- the LRU: folio_isolate_lru() is mm/memory-failure.c's mf_folio_isolate_lru();
+/* ---- the LRU: folio_isolate_lru() is mm/hwpoison_actions.c's mf_folio_isolate_lru();
  * v6.10's folio_putback_lru() (mm/swap.c) here ---- */
 
 static void so_folio_putback_lru(struct folio *folio)

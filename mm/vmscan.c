@@ -1,12 +1,12 @@
 /*
  * vmscan.c - page reclaim, as Linux v6.10's mm/vmscan.c with the classic two-list LRU (not
- * MGLRU), over the file lists of mm/swap.c: kswapd, woken by the page allocator below a zone's
- * low watermark, reclaims until the zones are back above their high one; direct reclaim runs in
- * an allocation that may sleep and found nothing.  Both go through shrink_node(): the inactive
- * list is scanned from its tail, folio_check_references() decides each folio's fate, clean
- * unreferenced folios leave the cache (leaving a workingset shadow entry, mm/workingset.c),
- * and the active list is shrunk only when the inactive list is too small or refaults show the
- * workingset is changing.  Slab shrinkers are called from the same place.
+ * MGLRU), over the file lists of mm/swap.c.  Its two callers: kswapd (mm/kswapd.c), woken by
+ * the page allocator below a zone's low watermark, and direct reclaim (try_to_free_pages(),
+ * here), run in an allocation that may sleep and found nothing.  Both go through shrink_node():
+ * the inactive list is scanned from its tail, folio_check_references() decides each folio's
+ * fate, clean unreferenced folios leave the cache (leaving a workingset shadow entry,
+ * mm/workingset.c), and the active list is shrunk only when the inactive list is too small or
+ * refaults show the workingset is changing.  Slab shrinkers are called from the same place.
  *
  * Invariants:
  *   - a folio reclaim works on is isolated: off every list, PG_lru clear, with reclaim's
@@ -19,7 +19,7 @@
  *   - a task inside reclaim carries PF_MEMALLOC: its own allocations never reclaim again.
  * Locking: lru_lock (irqsave) around isolation and putback; the folio lock (trylock only:
  *   reclaim never sleeps on a folio) around the decision; xa_lock around removal from the cache.
- *   Order: folio lock, xa_lock, lru_lock.  kswapd's wake-up state by kswapd_wait's lock.
+ *   Order: folio lock, xa_lock, lru_lock.
  *
  * Where tinymm differs from v6.10, and why: one node, one memcg, no anon/swap, so
  * get_scan_count() is SCAN_FILE always and proportional scanning is replaced by stopping once
@@ -33,49 +33,23 @@
 #include "tinymm/timer.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
-#include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/shrinker.h"
 #include "tinymm/slab.h"
 #include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
-#include "tinymm/wait.h"
 #include "tinymm/workingset.h"
 #include "tinymm/writeback.h"
 #include "internal.h"
 
 #define DEACTIVATE_FILE		2	/* v6.10's may_deactivate bit for the file lists */
 
-struct scan_control {
-	unsigned long nr_to_reclaim;
-	gfp_t gfp_mask;
-	unsigned int order;
-	int priority;			/* scan lru_size >> priority per pass: 12 down to 0 */
-	unsigned int may_deactivate;
-	bool force_deactivate, skipped_deactivate;
-	bool may_writepage;
-	unsigned long nr_scanned, nr_reclaimed;
-	struct {			/* this shrink_node() pass, as v6.10's sc->nr */
-		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, taken, file_taken;
-	} nr;
-};
-
 struct reclaim_stat {
 	unsigned int nr_dirty, nr_unqueued_dirty, nr_congested, nr_writeback, nr_immediate;
 	unsigned int nr_pageout, nr_activate;
 };
 
-/* The node's reclaim state (v6.10's pglist_data fields). */
-#define PGDAT_DIRTY	0	/* kswapd found only dirty folios at the tail: it may write */
-#define PGDAT_WRITEBACK	1	/* ... only folios under writeback */
-static struct {
-	unsigned long flags;
-	int kswapd_failures;		/* balance_pgdat runs that reclaimed nothing */
-	struct task_struct *kswapd;
-	struct wait_queue_head kswapd_wait;
-	unsigned int kswapd_order;	/* the largest order a waker wants */
-	int kswapd_highest_zoneidx;	/* -1: nobody asked */
-} pgdat = { .kswapd_highest_zoneidx = -1 };
+struct pgdat_reclaim pgdat;
 
 static bool pgdat_test(int bit)
 {
@@ -474,7 +448,7 @@ static void prepare_scan_control(struct lruvec *lruvec, struct scan_control *sc)
 		sc->may_deactivate &= ~DEACTIVATE_FILE;
 }
 
-static void shrink_node(struct scan_control *sc)
+void shrink_node(struct scan_control *sc)
 {
 	struct lruvec *lruvec = &node_lruvec;
 	unsigned long nr_reclaimed = sc->nr_reclaimed;
@@ -498,7 +472,7 @@ static void shrink_node(struct scan_control *sc)
 		pgdat.kswapd_failures = 0;
 }
 
-static void snapshot_refaults(struct lruvec *lruvec)
+void snapshot_refaults(struct lruvec *lruvec)
 {
 	lruvec->refaults_file = global_node_page_state(WORKINGSET_ACTIVATE_FILE);
 }
@@ -549,7 +523,7 @@ unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order)
  * inside reclaim.  -1: may not reclaim here.  No progress with folios under writeback: wait a
  * little for them (HZ/10, v6.10's writeback throttle timeout), as their end frees the way.
  */
-static long direct_reclaim(gfp_t gfp, unsigned int order)
+long direct_reclaim(gfp_t gfp, unsigned int order)
 {
 	if (!current || in_interrupt())
 		return -1;
@@ -614,138 +588,4 @@ unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgda
 		clear_bit(PGDAT_DIRTY, &pgdat.flags);
 	move_folios_to_lru(&node_lruvec, &list);
 	return nr;
-}
-
-/* ---- kswapd ---- */
-
-static bool zone_balanced(const struct zone *z, unsigned int order, int highest_zoneidx)
-{
-	return z->free_pages >= z->_watermark[WMARK_HIGH] + (1UL << order) + z->lowmem_reserve[highest_zoneidx];
-}
-
-/* v6.10's pgdat_balanced(): any eligible zone above its high watermark will do. */
-static bool pgdat_balanced(unsigned int order, int highest_zoneidx)
-{
-	bool any = false;
-
-	for (int i = 0; i <= highest_zoneidx; i++) {
-		if (!zones[i].managed_pages)
-			continue;
-		any = true;
-		if (zone_balanced(&zones[i], order, highest_zoneidx))
-			return true;
-	}
-	return !any;
-}
-
-static unsigned long high_wmark_pages_sum(int highest_zoneidx)
-{
-	unsigned long sum = 0;
-
-	for (int i = 0; i <= highest_zoneidx; i++)
-		if (zones[i].managed_pages)
-			sum += max(zones[i]._watermark[WMARK_HIGH], SWAP_CLUSTER_MAX);
-	return sum;
-}
-
-/* v6.10's set_reclaim_active()/clear_reclaim_active(): while kswapd reclaims a zone its per-CPU
- * lists hold at most four batches (mm/pcp.c: nr_pcp_high). */
-static void set_reclaim_active(int highest_zoneidx, bool on)
-{
-	for (int i = 0; i <= highest_zoneidx && i < MAX_NR_ZONES; i++)
-		if (zones[i].managed_pages)
-			zone_set_flag(&zones[i], ZONE_RECLAIM_ACTIVE, on);
-}
-
-/* v6.10's balance_pgdat(): raise the priority until a pass reclaims enough, stop once balanced. */
-static void balance_pgdat(unsigned int order, int highest_zoneidx)
-{
-	struct scan_control sc = { .gfp_mask = GFP_KERNEL, .order = order, .may_writepage = true };
-	bool balanced = false;
-
-	count_vm_events(PAGEOUTRUN, 1);
-	set_reclaim_active(highest_zoneidx, true);
-	sc.priority = DEF_PRIORITY;
-	do {
-		unsigned long nr_reclaimed = sc.nr_reclaimed;
-		bool raise_priority = true;
-
-		balanced = pgdat_balanced(sc.order, highest_zoneidx);
-		if (balanced)
-			break;
-		sc.nr_to_reclaim = high_wmark_pages_sum(highest_zoneidx);
-		sc.nr_scanned = 0;
-		shrink_node(&sc);
-		if (sc.nr_scanned >= sc.nr_to_reclaim)
-			raise_priority = false;
-		if (raise_priority || sc.nr_reclaimed == nr_reclaimed)
-			sc.priority--;
-	} while (sc.priority >= 1);
-	set_reclaim_active(highest_zoneidx, false);
-	if (!sc.nr_reclaimed)
-		pgdat.kswapd_failures++;
-	if (balanced)
-		pgdat.flags &= ~(1UL << PGDAT_DIRTY | 1UL << PGDAT_WRITEBACK);
-	snapshot_refaults(&node_lruvec);
-}
-
-static bool kswapd_should_run(void)
-{
-	return READ_ONCE(pgdat.kswapd_highest_zoneidx) >= 0;
-}
-
-static int kswapd(void *unused)
-{
-	(void)unused;
-	current->flags |= PF_MEMALLOC | PF_KSWAPD;
-	for (;;) {
-		unsigned long flags;
-		/* Interruptible, as v6.10: an idle kswapd is "S", not "D" (it holds up nothing). */
-		wait_event_interruptible(pgdat.kswapd_wait, kswapd_should_run());
-		spin_lock_irqsave(&pgdat.kswapd_wait.lock, flags);
-		unsigned int order = pgdat.kswapd_order;
-		int highest = pgdat.kswapd_highest_zoneidx;
-		pgdat.kswapd_order = 0;
-		pgdat.kswapd_highest_zoneidx = -1;
-		spin_unlock_irqrestore(&pgdat.kswapd_wait.lock, flags);
-		balance_pgdat(order, highest);
-		/* Still short after a full run that achieved nothing: sleep until woken again
-		 * (wakeup_kswapd stops waking a hopeless node after MAX_RECLAIM_RETRIES). */
-	}
-	return 0;
-}
-
-/*
- * v6.10's wakeup_kswapd(), the page allocator's reclaim_wakeup_hook: any context, interrupts
- * included.  A hopeless node (kswapd failed MAX_RECLAIM_RETRIES times running) or a balanced
- * one is left alone: direct reclaim resets the count when it makes progress.
- */
-static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
-{
-	int idx = (int)(z - zones);
-	unsigned long flags;
-
-	(void)gfp;
-	if (!pgdat.kswapd)
-		return;
-	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES || pgdat_balanced(order, idx))
-		return;
-	spin_lock_irqsave(&pgdat.kswapd_wait.lock, flags);
-	if (order > pgdat.kswapd_order)
-		pgdat.kswapd_order = order;
-	if (idx > pgdat.kswapd_highest_zoneidx)
-		pgdat.kswapd_highest_zoneidx = idx;
-	spin_unlock_irqrestore(&pgdat.kswapd_wait.lock, flags);
-	wake_up(&pgdat.kswapd_wait);
-}
-
-void kswapd_run(void)
-{
-	init_waitqueue_head(&pgdat.kswapd_wait);
-	direct_reclaim_hook = direct_reclaim;
-	pgdat.kswapd = kthread_run(kswapd, NULL, "kswapd0");
-	if (!pgdat.kswapd)
-		pr_err("kswapd: cannot start the thread; only direct reclaim will run\n");
-	else
-		reclaim_wakeup_hook = wakeup_kswapd;
 }
