@@ -1,6 +1,6 @@
 /*
  * hwpoison_actions.c - what memory_failure() does with the folio once it holds it locked:
- * v6.10's error_states[] table, matched in order on the folio's flags (the first whose masked
+ * Linux's error_states[] table, matched in order on the folio's flags (the first whose masked
  * flags equal its value wins), and the actions it names, the me_*() handlers.  A kernel page is
  * left alone; a page-cache folio is taken off the LRU and out of its mapping (a_ops'
  * error_remove_folio, else invalidation), a dirty one with -EIO recorded on the mapping first;
@@ -24,7 +24,8 @@
  * folio is split or given up on before the table), and there is no user mapping to unmap.  No
  * fs-private data, so a truncated folio has no filemap_release_folio() step.  A dirty folio's
  * loss is also named in a line of tinymm's own ("dirty data lost: <disk> offset <o> length
- * <n>"), which the host-checked workload test reads.
+ * <n>"), which the host-checked workload test reads.  The catch-all is Failed, as v6.10's (6.11
+ * made it Ignored).
  */
 #define pr_fmt(fmt) "Memory failure: " fmt
 
@@ -36,7 +37,7 @@
 #include "tinymm/swap.h"
 #include "internal.h"
 
-/* v6.10's folio_isolate_lru() (mm/vmscan.c): off its list, PG_lru cleared, our reference. */
+/* folio_isolate_lru() (Linux's is in mm/vmscan.c): off its list, PG_lru cleared, our reference. */
 bool mf_folio_isolate_lru(struct folio *folio)
 {
 	unsigned long flags;
@@ -50,7 +51,7 @@ bool mf_folio_isolate_lru(struct folio *folio)
 	return true;
 }
 
-/* v6.10's delete_from_lru_cache(): off the LRU for good, with the flags the free check hates. */
+/* Off the LRU for good, with the flags the free check hates. */
 static int delete_from_lru_cache(struct folio *folio)
 {
 	if (mf_folio_isolate_lru(folio)) {
@@ -70,7 +71,6 @@ static int truncate_error_folio(struct folio *folio, unsigned long pfn,
 	if (mapping->a_ops && mapping->a_ops->error_remove_folio) {
 		int err = mapping->a_ops->error_remove_folio(mapping, folio);
 
-		/* v6.10 then releases fs-private data (filemap_release_folio); tinymm has none. */
 		if (err != 0)
 			pr_info("%#lx: Failed to punch page: %d\n", pfn, err);
 		else
@@ -93,7 +93,7 @@ struct page_state {
 	int (*action)(struct page_state *ps, struct page *p);
 };
 
-/* v6.10's has_extra_refcount(): anyone but us still holding the frame makes it Failed. */
+/* Anyone but us still holding the frame makes it Failed. */
 static bool has_extra_refcount(struct page_state *ps, struct page *p, bool extra_pins)
 {
 	int count = page_ref_count(p) - 1;
@@ -116,7 +116,7 @@ static int me_kernel(struct page_state *ps, struct page *p)
 	return MF_IGNORED;
 }
 
-/* The catch-all (v6.10 returns Failed; 6.11 made it Ignored). */
+/* The catch-all. */
 static int me_unknown(struct page_state *ps, struct page *p)
 {
 	(void)ps;
@@ -128,7 +128,7 @@ static int me_unknown(struct page_state *ps, struct page *p)
 /*
  * A page-cache folio, clean (its bytes are on the disk: the next read fetches them again) or
  * dirty (@dirty: the caller recorded -EIO on the mapping; tinymm also names what was lost, in
- * one line of its own the host-checked workload test reads).  v6.10's me_pagecache_clean().
+ * one line of its own the host-checked workload test reads).
  */
 static int me_pagecache(struct page_state *ps, struct page *p, bool dirty)
 {
@@ -175,7 +175,7 @@ static int me_pagecache_dirty(struct page_state *ps, struct page *p)
 	return me_pagecache(ps, p, true);
 }
 
-/* Swap cache: tinymm has none (a PG_swapbacked|PG_swapcache folio does not exist); v6.10's
+/* Swap cache: tinymm has none (a PG_swapbacked|PG_swapcache folio does not exist); Linux's
  * handlers without the swap cache itself. */
 static int me_swapcache_dirty(struct page_state *ps, struct page *p)
 {
@@ -203,8 +203,8 @@ static int me_swapcache_clean(struct page_state *ps, struct page *p)
 	return ret;
 }
 
-/* v6.10's me_huge_page() is hugetlb's; tinymm's large folios never reach the table (a large
- * folio is split or given up on first), so this entry only keeps the table's shape. */
+/* Linux's is hugetlb's; tinymm's large folios never reach the table (a large folio is split or
+ * given up on first), so this entry only keeps the table's shape. */
 static int me_huge_page(struct page_state *ps, struct page *p)
 {
 	(void)ps;
@@ -220,10 +220,10 @@ static int me_huge_page(struct page_state *ps, struct page *p)
 #define head		(1UL << PG_head)
 #define reserved	(1UL << PG_reserved)
 
-/* v6.10's error_states[]: matched in order, the first whose masked flags equal res wins. */
+/* Matched in order, the first whose masked flags equal res wins. */
 static struct page_state error_states[] = {
 	{ reserved,	 reserved,	MF_MSG_KERNEL,			me_kernel },
-	/* Free frames are found before the table (v6.10: PG_buddy is only a block's head). */
+	/* Free frames are found before the table (PG_buddy is only a block's head). */
 	{ head,		 head,		MF_MSG_HUGE,			me_huge_page },
 	{ sc|dirty,	 sc|dirty,	MF_MSG_DIRTY_SWAPCACHE,		me_swapcache_dirty },
 	{ sc|dirty,	 sc,		MF_MSG_CLEAN_SWAPCACHE,		me_swapcache_clean },
@@ -253,9 +253,9 @@ static int page_action(struct page_state *ps, struct page *p, unsigned long pfn)
 }
 
 /*
- * v6.10: the flags now first (they may have changed since the snapshot, e.g. the folio became
- * dirty); only if that finds nothing, the snapshot taken under the folio lock, with the current
- * dirty bit.
+ * The flags now first (they may have changed since the snapshot, e.g. the folio became dirty);
+ * only if that finds nothing, the snapshot taken under the folio lock, with the current dirty
+ * bit.
  */
 int identify_page_state(unsigned long pfn, struct page *p, unsigned long page_flags)
 {

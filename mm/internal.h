@@ -326,7 +326,7 @@ bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt)
 unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp);
 
 /* ---- reclaim: mm/vmscan.c (the scanners, direct reclaim) and mm/kswapd.c ---- */
-/* One reclaim run's parameters and tallies (v6.10's struct scan_control, the file lists' part). */
+/* One reclaim run's parameters and tallies (scan_control's fields for the file lists). */
 struct scan_control {
 	unsigned long nr_to_reclaim;
 	gfp_t gfp_mask;
@@ -336,12 +336,12 @@ struct scan_control {
 	bool force_deactivate, skipped_deactivate;
 	bool may_writepage;
 	unsigned long nr_scanned, nr_reclaimed;
-	struct {			/* this shrink_node() pass, as v6.10's sc->nr */
+	struct {			/* this shrink_node() pass (Linux's sc->nr) */
 		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, taken, file_taken;
 	} nr;
 };
-/* The node's reclaim state both files keep (v6.10's pglist_data fields; kswapd's thread and
- * wake-up request are mm/kswapd.c's alone). */
+/* The node's reclaim state both files keep (pglist_data's fields; kswapd's thread and wake-up
+ * request are mm/kswapd.c's alone). */
 #define PGDAT_DIRTY	0	/* kswapd found only dirty folios at the tail: it may write */
 #define PGDAT_WRITEBACK	1	/* ... only folios under writeback */
 struct pgdat_reclaim {
@@ -363,7 +363,7 @@ long direct_reclaim(gfp_t gfp, unsigned int order);
  * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
 int get_hwpoison_page(struct page *p, int flags);
 bool mf_folio_isolate_lru(struct folio *folio);	/* mm/hwpoison_actions.c */
-/* mm/memory-failure.c and mm/hwpoison_actions.c, under mf_mutex: the folio's action by v6.10's
+/* mm/memory-failure.c and mm/hwpoison_actions.c, under mf_mutex: the folio's action by
  * error_states[] (entered with the folio locked, left with it unlocked), and the outcome counted,
  * recorded and printed ("recovery action for <state>: <result>"); both return 0 for Recovered
  * and Delayed, -EBUSY otherwise. */

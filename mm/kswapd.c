@@ -37,7 +37,7 @@
 #include "tinymm/wait.h"
 #include "internal.h"
 
-/* kswapd's thread and its wake-up request (v6.10's pglist_data fields). */
+/* kswapd's thread and its wake-up request (pglist_data's fields). */
 static struct {
 	struct task_struct *kswapd;
 	struct wait_queue_head kswapd_wait;
@@ -50,7 +50,7 @@ static bool zone_balanced(const struct zone *z, unsigned int order, int highest_
 	return z->free_pages >= z->_watermark[WMARK_HIGH] + (1UL << order) + z->lowmem_reserve[highest_zoneidx];
 }
 
-/* v6.10's pgdat_balanced(): any eligible zone above its high watermark will do. */
+/* Any eligible zone above its high watermark will do. */
 static bool pgdat_balanced(unsigned int order, int highest_zoneidx)
 {
 	bool any = false;
@@ -75,7 +75,7 @@ static unsigned long high_wmark_pages_sum(int highest_zoneidx)
 	return sum;
 }
 
-/* v6.10's set_reclaim_active()/clear_reclaim_active(): while kswapd reclaims a zone its per-CPU
+/* set_reclaim_active()/clear_reclaim_active(): while kswapd reclaims a zone its per-CPU
  * lists hold at most four batches (mm/pcp.c: nr_pcp_high). */
 static void set_reclaim_active(int highest_zoneidx, bool on)
 {
@@ -84,7 +84,7 @@ static void set_reclaim_active(int highest_zoneidx, bool on)
 			zone_set_flag(&zones[i], ZONE_RECLAIM_ACTIVE, on);
 }
 
-/* v6.10's balance_pgdat(): raise the priority until a pass reclaims enough, stop once balanced. */
+/* Raise the priority until a pass reclaims enough, stop once balanced. */
 static void balance_pgdat(unsigned int order, int highest_zoneidx)
 {
 	struct scan_control sc = { .gfp_mask = GFP_KERNEL, .order = order, .may_writepage = true };
@@ -127,7 +127,7 @@ static int kswapd(void *unused)
 	current->flags |= PF_MEMALLOC | PF_KSWAPD;
 	for (;;) {
 		unsigned long flags;
-		/* Interruptible, as v6.10: an idle kswapd is "S", not "D" (it holds up nothing). */
+		/* Interruptible: an idle kswapd is "S", not "D" (it holds up nothing). */
 		wait_event_interruptible(kswapd_pgdat.kswapd_wait, kswapd_should_run());
 		spin_lock_irqsave(&kswapd_pgdat.kswapd_wait.lock, flags);
 		unsigned int order = kswapd_pgdat.kswapd_order;
@@ -143,9 +143,9 @@ static int kswapd(void *unused)
 }
 
 /*
- * v6.10's wakeup_kswapd(), the page allocator's reclaim_wakeup_hook: any context, interrupts
- * included.  A hopeless node (kswapd failed MAX_RECLAIM_RETRIES times running) or a balanced
- * one is left alone: direct reclaim resets the count when it makes progress.
+ * The page allocator's reclaim_wakeup_hook: any context, interrupts included.  A hopeless node
+ * (kswapd failed MAX_RECLAIM_RETRIES times running) or a balanced one is left alone: direct
+ * reclaim resets the count when it makes progress.
  */
 static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 {
