@@ -261,6 +261,7 @@ int identify_page_state(unsigned long pfn, struct page *p, unsigned long page_fl
 {
 	struct page_state *ps;
 
+	lockdep_assert_folio_locked(page_folio(p));
 	for (ps = error_states;; ps++)
 		if ((p->flags & ps->mask) == ps->res)
 			break;

@@ -95,7 +95,7 @@ bool folio_mark_dirty(struct folio *folio)
  */
 bool folio_clear_dirty_for_io(struct folio *folio)
 {
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	lockdep_assert_folio_locked(folio);
 	if (!folio_test_clear_dirty(folio))
 		return false;
 	if (folio->mapping)

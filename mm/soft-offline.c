@@ -104,6 +104,7 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 	unsigned long flags;
 	void *old;
 
+	lockdep_assert_folio_locked(src);
 	if (!mapping)
 		return false;
 	memcpy(page_address(&dst->page), page_address(&src->page), folio_nr_pages(src) * PAGE_SIZE);

@@ -197,7 +197,7 @@ void folio_cancel_dirty(struct folio *folio)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	lockdep_assert_folio_locked(folio);
 	if (!folio_test_dirty(folio) || !folio_test_clear_dirty(folio))
 		return;			/* the common case: no atomic, no lock */
 	if (!mapping)

@@ -226,6 +226,7 @@ enum pageout { PAGE_KEEP, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN, PAGE_RETRY };
  */
 static enum pageout pageout(struct folio *folio, struct address_space *mapping)
 {
+	lockdep_assert_folio_locked(folio);
 	if (!mapping->a_ops->writepage)
 		return PAGE_ACTIVATE;
 	if (!folio_clear_dirty_for_io(folio))
