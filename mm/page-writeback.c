@@ -68,6 +68,7 @@ bool folio_mark_dirty(struct folio *folio)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
+	lockdep_assert_folio_locked(folio);
 	if (folio_test_set_dirty(folio))
 		return false;
 	if (!mapping)
@@ -122,6 +123,7 @@ void __folio_start_writeback(struct folio *folio, bool keep_write)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
+	lockdep_assert_folio_locked(folio);
 	VM_BUG_ON_PAGE(folio_test_writeback(folio), &folio->page);
 	if (mapping) {
 		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
@@ -252,6 +254,7 @@ static xa_mark_t wbc_to_tag(struct writeback_control *wbc)
 static bool folio_prepare_writeback(struct address_space *mapping, struct writeback_control *wbc,
 				    struct folio *folio)
 {
+	lockdep_assert_folio_locked(folio);
 	/* Truncated or invalidated meanwhile: even an integrity pass skips it (it is gone). */
 	if (folio->mapping != mapping)
 		return false;

@@ -372,6 +372,7 @@ long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 	unsigned long flags;
 	long nr = (long)folio_nr_pages(folio);
 
+	lockdep_assert_folio_locked(folio);
 	if (!mapping)
 		return 0;		/* truncated before it was locked */
 	if (folio_test_dirty(folio) || folio_test_writeback(folio))
