@@ -38,7 +38,7 @@ endforeach()
 add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
-  mm/truncate.c mm/vmscan.c mm/memory-failure.c mm/soft-offline.c
+  mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
   tests/host/host_sched_arch.c)
 foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch bad_page)
   add_executable(${t}_test tests/host/${t}_test.c)

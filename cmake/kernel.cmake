@@ -20,8 +20,8 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
   mm/readahead.c
-  mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/page_reporting_work.c mm/vmstat_work.c
-  mm/memory-failure.c mm/hwpoison_cmd.c mm/soft-offline.c
+  mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/page_reporting_work.c mm/vmstat_work.c
+  mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
   ${TINYMM_IRQCHIP_SRCS})
 if(TINYMM_IRQSOFF_TRACER)
   list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff.c)

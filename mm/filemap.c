@@ -119,7 +119,7 @@ void __filemap_remove_folio(struct folio *folio, void *shadow)
 	struct address_space *mapping = folio->mapping;
 
 	lockdep_assert_held(&mapping->i_pages.xa_lock);
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	lockdep_assert_folio_locked(folio);
 	for (xa_mark_t m = XA_MARK_0; m <= XA_MARK_MAX; m++)
 		xa_clear_mark(&mapping->i_pages, folio->index, m);
 	if (shadow)
@@ -576,7 +576,11 @@ struct lockdep_map folio_lock_map = { .name = "PG_locked", .still_held = folio_s
 
 void folio_unlock(struct folio *folio)
 {
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	/* Reported and ignored when not locked: the XOR below would lock it instead. */
+	if (unlikely(!folio_test_locked(folio))) {
+		lockdep_assert_folio_locked(folio);
+		return;
+	}
 	lock_release(folio);
 	if (folio_xor_flags_has_waiters(folio, 1UL << PG_locked))
 		folio_wake_bit(folio, PG_locked);

@@ -2,8 +2,9 @@
  * hwpoison_state.c - what tinymm knows about its poisoned frames: num_poisoned_pages
  * (meminfo's HardwareCorrupted), the per-node memory_failure statistics, the words of the
  * "recovery action" line, and a record per poisoned frame for `hwpoison list`, with what the
- * frame was (mf_kind_of).  The handling itself is mm/memory-failure.c; this part is apart
- * because it is portable without the kernel core (meminfo reads the counter on the host too).
+ * frame was (mf_kind_of).  The handling itself is mm/memory-failure.c and
+ * mm/hwpoison_actions.c; this part is apart because it is portable without the kernel core
+ * (meminfo reads the counter on the host too).
  *
  * Invariants: num_poisoned_pages = frames marked by memory_failure() and page_handle_poison(),
  * less those unpoisoned; the statistics only grow (total = ignored + failed + delayed +

@@ -19,6 +19,7 @@
 #include "tinymm/mm.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/lockdep.h"
+#include "tinymm/memory-failure.h"
 #include "tinymm/mmzone.h"
 
 extern uintptr_t page_link_base;
@@ -329,11 +330,50 @@ bool move_freepages_block(struct zone *z, unsigned long pfn, int old_mt, int mt)
  * ALLOC_NON_BLOCK reductions of @min). */
 unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp);
 
+/* ---- reclaim: mm/vmscan.c (the scanners, direct reclaim) and mm/kswapd.c ---- */
+/* One reclaim run's parameters and tallies (scan_control's fields for the file lists). */
+struct scan_control {
+	unsigned long nr_to_reclaim;
+	gfp_t gfp_mask;
+	unsigned int order;
+	int priority;			/* scan lru_size >> priority per pass: 12 down to 0 */
+	unsigned int may_deactivate;
+	bool force_deactivate, skipped_deactivate;
+	bool may_writepage;
+	unsigned long nr_scanned, nr_reclaimed;
+	struct {			/* this shrink_node() pass (Linux's sc->nr) */
+		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, taken, file_taken;
+	} nr;
+};
+/* The node's reclaim state both files keep (pglist_data's fields; kswapd's thread and wake-up
+ * request are mm/kswapd.c's alone). */
+#define PGDAT_DIRTY	0	/* kswapd found only dirty folios at the tail: it may write */
+#define PGDAT_WRITEBACK	1	/* ... only folios under writeback */
+struct pgdat_reclaim {
+	unsigned long flags;
+	int kswapd_failures;		/* balance_pgdat runs that reclaimed nothing */
+};
+extern struct pgdat_reclaim pgdat;
+/* One pass over the node: both file lists at sc->priority, then the slab shrinkers. */
+void shrink_node(struct scan_control *sc);
+struct lruvec;
+/* Remember the refault count reclaim last saw (prepare_scan_control() compares with it). */
+void snapshot_refaults(struct lruvec *lruvec);
+/* The page allocator's direct_reclaim_hook (kswapd_run() sets it): -1 may not reclaim here,
+ * RECLAIM_USE_RESERVES inside reclaim, else the pages freed. */
+long direct_reclaim(gfp_t gfp, unsigned int order);
+
 /* mm/memory-failure.c, shared with mm/soft-offline.c: get_hwpoison_page() (per-CPU
  * lists drained; 1 in use with a reference taken, 0 free, -EBUSY/-EIO unhandlable) and
  * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
 int get_hwpoison_page(struct page *p, int flags);
-bool mf_folio_isolate_lru(struct folio *folio);
+bool mf_folio_isolate_lru(struct folio *folio);	/* mm/hwpoison_actions.c */
+/* mm/memory-failure.c and mm/hwpoison_actions.c, under mf_mutex: the folio's action by
+ * error_states[] (entered with the folio locked, left with it unlocked), and the outcome counted,
+ * recorded and printed ("recovery action for <state>: <result>"); both return 0 for Recovered
+ * and Delayed, -EBUSY otherwise. */
+int identify_page_state(unsigned long pfn, struct page *p, unsigned long page_flags);
+int action_result(unsigned long pfn, enum mf_action_page_type type, enum mf_result result);
 /* Test hook (KTAP hwpoison; NULL otherwise): what a racing thread could do to the frame where
  * memory_failure() has no lock on it: at the start of each pass (MF_RACE_PASS), and between
  * the first look at its compound state and the folio lock (MF_RACE_LOCK). */

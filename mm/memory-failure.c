@@ -1,16 +1,17 @@
 /*
- * memory-failure.c - HWPoison: a frame's memory went bad (Linux v6.10's mm/memory-failure.c, for
- * what tinymm has: free frames, page-cache folios, kernel frames; no page tables, no hugetlb, no
- * swap).  docs/hwpoison.md has the state table and the rules.
+ * memory-failure.c - HWPoison: a frame's memory went bad (Linux's mm/memory-failure.c, for what
+ * tinymm has: free frames, page-cache folios, kernel frames).  docs/hwpoison.md has the state
+ * table and the rules.
  *
- * memory_failure(pfn, flags), in v6.10's order: TestSetPageHWPoison (already set: one line,
+ * memory_failure(pfn, flags), in Linux's order: TestSetPageHWPoison (already set: one line,
  * -EHWPOISON, nothing counted); get_hwpoison_page() (per-CPU lists drained, LRU batches shaken):
  * a free frame is taken off the buddy lists and keeps one reference forever; a frame that is
  * neither on an LRU nor free (kernel, slab, reserved, a tail of a high-order block) is
  * "unhandlable": left to its owner; a large folio gets PG_has_hwpoisoned and would be split
  * ("unsplit thp" when it cannot be); then the folio lock (a folio that became large meanwhile:
  * once more from the start, then "different compound page after locking"), writeback waited
- * for, the truncated check, and v6.10's error_states[] on a flags snapshot.  Every outcome is one action_result():
+ * for, the truncated check, and the action error_states[] names for a flags snapshot
+ * (identify_page_state(), mm/hwpoison_actions.c).  Every outcome is one action_result():
  * "Memory failure: 0x<pfn>: recovery action for <state>: <result>", num_poisoned_pages and the
  * node's statistics (kept, with the per-frame records, in mm/hwpoison_state.c).
  * unpoison_memory() undoes a software injection; page_handle_poison() is the end of soft offline
@@ -22,23 +23,37 @@
  *     frame off in one interrupt-masked stretch (one CPU: nothing allocates in between), and
  *     the free path sets poisoned frames aside (mm/page_check.c).
  *   - num_poisoned_pages counts the frames marked here, each once: +1 per action_result() and
- *     per page_handle_poison(), -1 per unpoison.  The statistics only grow (v6.10).
+ *     per page_handle_poison(), -1 per unpoison.  The statistics only grow.
  *   - A frame memory_failure() recovered holds memory_failure()'s reference until unpoison:
  *     a page-cache folio out of its mapping and off the LRU, or a taken-off free frame (also
  *     marked MAGIC_HWPOISON in ->private).  A frame left to its owner (Ignored) holds none.
  * Locking: mf_mutex around each call (sleeping: folio lock, writeback); inside it the folio
- *   lock, then the zone lock (take_page_off_buddy), the mapping's xa_lock (removal) and
- *   lru_lock (isolation); mf_cur and hw_memory_failure are mf_mutex's.  Never from interrupts.
+ *   lock, then the zone lock (take_page_off_buddy), and the actions' lru_lock and xa_lock
+ *   (mm/hwpoison_actions.c); mf_cur and hw_memory_failure are mf_mutex's.  Never from interrupts.
  *
- * Where tinymm differs from v6.10, and why: no hwpoison_filter (no hwpoison-inject module), no
- * process killing or unmapping (no page tables yet), no hugetlb, no memory_failure_queue (no
- * machine-check interrupt; the shell injects), no sysctl (recovery is always on); the per-CPU
- * lists are drained with interrupts masked instead of zone_pcp_disable(); records of each
- * frame for `hwpoison list`, and a debug-level line saying what a frame left to its owner is
- * (the console shows v6.10's lines alone); unpoison of a frame left to its owner only clears the
- * mark (v6.10 would drop a reference it never took); unpoison messages are not ratelimited
- * (tests read them).  mf_race_hook lets a KTAP case change the frame where a racing thread
- * could.
+ * Where tinymm differs from v6.10, and why:
+ *   - Less to handle: no hwpoison_filter (no hwpoison-inject module), no process killing or
+ *     unmapping (hwpoison_user_mappings: no page tables yet), no hugetlb, no movable non-LRU
+ *     pages, no memory_failure_queue (no machine-check interrupt; the shell injects), no sysctl
+ *     (recovery is always on).  Unpoison has no page tables, offline pages or mapped frames to
+ *     refuse; it refuses a slab or reserved frame without a line, as v6.10 does.
+ *   - One CPU: the per-CPU lists are drained with interrupts masked instead of
+ *     zone_pcp_disable(), which keeps them empty until we are done, and a frame is marked and
+ *     taken off the buddy in the same masked stretch, so no allocation can get it in between
+ *     (v6.10 leaves that race to check_new_page(), which tinymm.check_pages=0 turns off);
+ *     lru_add_drain() stands in for lru_add_drain_all().
+ *   - A frame with no reference that is in no free block is on its way somewhere (a preempted
+ *     free, a block out with page reporting): memory_failure() unmarks it, sleeps a tick and
+ *     looks again, MF_SETTLE_TRIES times (mf_settle()), where v6.10 retries get_any_page()
+ *     three times without sleeping.  It says "unhandlable page." once, when it stops.
+ *   - No large folio can be split (split_huge_page() refuses what is neither anonymous nor in a
+ *     file's page cache, and tinymm's page cache holds order-0 folios only): always "unsplit
+ *     thp"; try_to_split_thp_page() drops the reference on failure, as 6.10's does.
+ *   - tinymm's own: a record of each frame for `hwpoison list`; a debug-level line saying what a
+ *     frame left to its owner is (the console shows v6.10's lines alone); unpoison of a frame
+ *     left to its owner only clears the mark (v6.10 would drop a reference it never took);
+ *     unpoison messages are not ratelimited (tests read them); mf_race_hook lets a KTAP case
+ *     change the frame where a racing thread could.
  */
 #define pr_fmt(fmt) "Memory failure: " fmt
 
@@ -84,13 +99,13 @@ static bool page_ref_try_get(struct page *page)
 	return true;
 }
 
-/* v6.10's is_free_buddy_page() (mm/hwpoison_state.c has it, for the records too). */
+/* is_free_buddy_page(): mm/hwpoison_state.c has it, for the records too. */
 static bool is_free_buddy_page(const struct page *page)
 {
 	return mf_is_free_buddy_page(page);
 }
 
-/* ---- soft offline's end (v6.10's page_handle_poison) ---- */
+/* ---- soft offline's end ---- */
 
 /*
  * Mark @page poisoned for soft offline and keep it: a free frame (@hugepage_or_freepage) is
@@ -107,8 +122,8 @@ bool page_handle_poison(struct page *page, bool hugepage_or_freepage, bool relea
 		unsigned long flags;
 		bool taken;
 
-		/* v6.10's __page_handle_poison(): drain, then take it off; masked, so no
-		 * allocation sees the frame between the two (one CPU). */
+		/* __page_handle_poison(): drain, then take it off; masked, so no allocation
+		 * sees the frame between the two (one CPU). */
 		local_irq_save(flags);
 		drain_all_pages(page_zone(page));
 		taken = take_page_off_buddy(page);
@@ -129,9 +144,9 @@ bool page_handle_poison(struct page *page, bool hugepage_or_freepage, bool relea
 	return true;
 }
 
-/* ---- getting hold of the frame (v6.10's get_hwpoison_page and helpers) ---- */
+/* ---- getting hold of the frame: get_hwpoison_page() and its helpers ---- */
 
-/* v6.10's HWPoisonHandlable(): tinymm has no movable non-LRU pages (soft offline's third case). */
+/* An LRU folio or a free frame: what memory_failure() and soft offline can act on. */
 static bool HWPoisonHandlable(struct page *page, int flags)
 {
 	(void)flags;
@@ -140,8 +155,7 @@ static bool HWPoisonHandlable(struct page *page, int flags)
 	return PageLRU(page) || is_free_buddy_page(page);
 }
 
-/* v6.10's shake_page(): a folio in an LRU batch has no PG_lru yet (one CPU: lru_add_drain()
- * is v6.10's lru_add_drain_all()). */
+/* A folio in an LRU batch has no PG_lru yet: drain the batches, and look again. */
 static void shake_page(struct page *p)
 {
 	if (!PageSlab(p))
@@ -165,12 +179,12 @@ static int __get_hwpoison_page(struct page *page, int flags)
 }
 
 #define GET_PAGE_MAX_RETRY_NUM 3
-/* tinymm's, from memory_failure() to get_any_page(): not a word of an unhandlable page yet.
+/* From memory_failure() to get_any_page(): not a word of an unhandlable page yet.
  * memory_failure() may look again (mf_settle) and says it once, when it stops, so the console
- * has v6.10's one "unhandlable page." line per failure. */
+ * has one "unhandlable page." line per failure. */
 #define MF_UNHANDLABLE_QUIET	(1 << 16)
 
-/* v6.10's get_any_page(): 1 (in use, referenced), 0 (free), -EBUSY / -EIO (unhandlable). */
+/* get_any_page(): 1 (in use, referenced), 0 (free), -EBUSY / -EIO (unhandlable). */
 static int get_any_page(struct page *p, int flags)
 {
 	bool count_increased = flags & MF_COUNT_INCREASED;
@@ -230,9 +244,8 @@ static int __get_unpoison_page(struct page *page)
 }
 
 /*
- * v6.10's get_hwpoison_page().  v6.10 wraps it in zone_pcp_disable() so a free frame on a
- * per-CPU list is seen in the buddy; tinymm drains the lists with interrupts masked, which on
- * one CPU keeps them empty until we are done.  The caller may hold the mask longer.
+ * The per-CPU lists drained first, so a free frame on one is seen in the buddy; the mask keeps
+ * them empty until we are done.  The caller may hold the mask longer.
  */
 int get_hwpoison_page(struct page *p, int flags)
 {
@@ -249,223 +262,12 @@ int get_hwpoison_page(struct page *p, int flags)
 	return ret;
 }
 
-/* ---- the page-cache actions ---- */
-
-/* v6.10's folio_isolate_lru() (mm/vmscan.c): off its list, PG_lru cleared, our reference. */
-bool mf_folio_isolate_lru(struct folio *folio)
-{
-	unsigned long flags;
-
-	if (!folio_test_clear_lru(folio))
-		return false;
-	folio_get(folio);
-	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
-	lruvec_del_folio(&node_lruvec, folio);		/* the list's count and node stat too */
-	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
-	return true;
-}
-
-/* v6.10's delete_from_lru_cache(): off the LRU for good, with the flags the free check hates. */
-static int delete_from_lru_cache(struct folio *folio)
-{
-	if (mf_folio_isolate_lru(folio)) {
-		folio_clear_active(folio);
-		folio_clear_unevictable(folio);
-		folio_put(folio);			/* the isolation's reference */
-		return 0;
-	}
-	return -EIO;
-}
-
-static int truncate_error_folio(struct folio *folio, unsigned long pfn,
-				struct address_space *mapping)
-{
-	int ret = MF_FAILED;
-
-	if (mapping->a_ops && mapping->a_ops->error_remove_folio) {
-		int err = mapping->a_ops->error_remove_folio(mapping, folio);
-
-		/* v6.10 then releases fs-private data (filemap_release_folio); tinymm has none. */
-		if (err != 0)
-			pr_info("%#lx: Failed to punch page: %d\n", pfn, err);
-		else
-			ret = MF_RECOVERED;
-	} else {
-		/* Without it only invalidation: fails on a dirty folio or one in use. */
-		if (mapping_evict_folio(mapping, folio))
-			ret = MF_RECOVERED;
-		else
-			pr_info("%#lx: Failed to invalidate\n", pfn);
-	}
-	return ret;
-}
-
-struct page_state {
-	unsigned long mask;
-	unsigned long res;
-	enum mf_action_page_type type;
-	/* ->action() unlocks the folio. */
-	int (*action)(struct page_state *ps, struct page *p);
-};
-
-/* v6.10's has_extra_refcount(): anyone but us still holding the frame makes it Failed. */
-static bool has_extra_refcount(struct page_state *ps, struct page *p, bool extra_pins)
-{
-	int count = page_ref_count(p) - 1;
-
-	if (extra_pins)
-		count -= (int)folio_nr_pages(page_folio(p));
-	if (count > 0) {
-		pr_err("%#lx: %s still referenced by %d users\n", page_to_pfn(p),
-		       mf_action_page_type_name(ps->type), count);
-		return true;
-	}
-	return false;
-}
-
-/* A kernel page: leave it alone, hope it is not touched. */
-static int me_kernel(struct page_state *ps, struct page *p)
-{
-	(void)ps;
-	folio_unlock(page_folio(p));
-	return MF_IGNORED;
-}
-
-/* The catch-all (v6.10 returns Failed; 6.11 made it Ignored). */
-static int me_unknown(struct page_state *ps, struct page *p)
-{
-	(void)ps;
-	pr_err("%#lx: Unknown page state\n", page_to_pfn(p));
-	folio_unlock(page_folio(p));
-	return MF_FAILED;
-}
-
-/*
- * A page-cache folio, clean (its bytes are on the disk: the next read fetches them again) or
- * dirty (@dirty: the caller recorded -EIO on the mapping; tinymm also names what was lost, in
- * one line of its own the host-checked workload test reads).  v6.10's me_pagecache_clean().
- */
-static int me_pagecache(struct page_state *ps, struct page *p, bool dirty)
-{
-	struct folio *folio = page_folio(p);
-	unsigned long pfn = page_to_pfn(p);
-	struct address_space *mapping;
-	int ret;
-
-	delete_from_lru_cache(folio);
-	mapping = folio->mapping;
-	if (!mapping) {
-		/* Torn down in the meantime. */
-		ret = MF_FAILED;
-		goto out;
-	}
-	long long pos = (long long)folio->index << PAGE_SHIFT;
-	unsigned long len = PAGE_SIZE << folio_order(folio);
-	if (mapping->size > pos && (unsigned long long)(mapping->size - pos) < len)
-		len = (unsigned long)(mapping->size - pos);
-	const char *name = mapping->a_ops && mapping->a_ops->name ? mapping->a_ops->name(mapping) : "?";
-
-	ret = truncate_error_folio(folio, pfn, mapping);
-	if (dirty && folio->mapping != mapping)		/* it left, its unwritten bytes with it */
-		pr_err("%#lx: dirty data lost: %s offset %lld length %lu\n", pfn, name, pos, len);
-	if (has_extra_refcount(ps, p, false))
-		ret = MF_FAILED;
-out:
-	folio_unlock(folio);
-	return ret;
-}
-
-static int me_pagecache_clean(struct page_state *ps, struct page *p)
-{
-	return me_pagecache(ps, p, false);
-}
-
-/* The write()/fsync()/sync after this learns of it: mapping_set_error() (errseq: once each). */
-static int me_pagecache_dirty(struct page_state *ps, struct page *p)
-{
-	struct address_space *mapping = page_folio(p)->mapping;
-
-	if (mapping)
-		mapping_set_error(mapping, -EIO);
-	return me_pagecache(ps, p, true);
-}
-
-/* Swap cache: tinymm has none (a PG_swapbacked|PG_swapcache folio does not exist); v6.10's
- * handlers without the swap cache itself. */
-static int me_swapcache_dirty(struct page_state *ps, struct page *p)
-{
-	struct folio *folio = page_folio(p);
-	int ret;
-
-	folio_clear_dirty(folio);
-	folio_clear_uptodate(folio);
-	ret = delete_from_lru_cache(folio) ? MF_FAILED : MF_DELAYED;
-	folio_unlock(folio);
-	if (has_extra_refcount(ps, p, ret == MF_DELAYED))
-		ret = MF_FAILED;
-	return ret;
-}
-
-static int me_swapcache_clean(struct page_state *ps, struct page *p)
-{
-	struct folio *folio = page_folio(p);
-	int ret;
-
-	ret = delete_from_lru_cache(folio) ? MF_FAILED : MF_RECOVERED;
-	folio_unlock(folio);
-	if (has_extra_refcount(ps, p, false))
-		ret = MF_FAILED;
-	return ret;
-}
-
-/* v6.10's me_huge_page() is hugetlb's; tinymm's large folios never reach the table (a large
- * folio is split or given up on first), so this entry only keeps the table's shape. */
-static int me_huge_page(struct page_state *ps, struct page *p)
-{
-	(void)ps;
-	folio_unlock(page_folio(p));
-	return MF_FAILED;
-}
-
-#define dirty		(1UL << PG_dirty)
-#define sc		((1UL << PG_swapcache) | (1UL << PG_swapbacked))
-#define unevict		(1UL << PG_unevictable)
-#define mlock		(1UL << PG_mlocked)
-#define lru		(1UL << PG_lru)
-#define head		(1UL << PG_head)
-#define reserved	(1UL << PG_reserved)
-
-/* v6.10's error_states[]: matched in order, the first whose masked flags equal res wins. */
-static struct page_state error_states[] = {
-	{ reserved,	 reserved,	MF_MSG_KERNEL,			me_kernel },
-	/* Free frames are found before the table (v6.10: PG_buddy is only a block's head). */
-	{ head,		 head,		MF_MSG_HUGE,			me_huge_page },
-	{ sc|dirty,	 sc|dirty,	MF_MSG_DIRTY_SWAPCACHE,		me_swapcache_dirty },
-	{ sc|dirty,	 sc,		MF_MSG_CLEAN_SWAPCACHE,		me_swapcache_clean },
-	{ mlock|dirty,	 mlock|dirty,	MF_MSG_DIRTY_MLOCKED_LRU,	me_pagecache_dirty },
-	{ mlock|dirty,	 mlock,		MF_MSG_CLEAN_MLOCKED_LRU,	me_pagecache_clean },
-	{ unevict|dirty, unevict|dirty,	MF_MSG_DIRTY_UNEVICTABLE_LRU,	me_pagecache_dirty },
-	{ unevict|dirty, unevict,	MF_MSG_CLEAN_UNEVICTABLE_LRU,	me_pagecache_clean },
-	{ lru|dirty,	 lru|dirty,	MF_MSG_DIRTY_LRU,		me_pagecache_dirty },
-	{ lru|dirty,	 lru,		MF_MSG_CLEAN_LRU,		me_pagecache_clean },
-	/* Catch-all: must be last. */
-	{ 0,		 0,		MF_MSG_UNKNOWN,			me_unknown },
-};
-
-#undef dirty
-#undef sc
-#undef unevict
-#undef mlock
-#undef lru
-#undef head
-#undef reserved
-
 /*
  * Every outcome ends here: counted (num_poisoned_pages, the node's statistics), recorded,
  * printed ("Memory failure: 0x<pfn>: recovery action for <state>: <result>", pr_err).  0 for
  * Recovered and Delayed, -EBUSY otherwise.
  */
-static int action_result(unsigned long pfn, enum mf_action_page_type type, enum mf_result result)
+int action_result(unsigned long pfn, enum mf_action_page_type type, enum mf_result result)
 {
 	num_poisoned_pages_inc(pfn);
 	mf_stats_update(pfn, result);
@@ -475,47 +277,16 @@ static int action_result(unsigned long pfn, enum mf_action_page_type type, enum 
 	return (result == MF_RECOVERED || result == MF_DELAYED) ? 0 : -EBUSY;
 }
 
-static int page_action(struct page_state *ps, struct page *p, unsigned long pfn)
-{
-	int result = ps->action(ps, p);		/* the folio is unlocked by now */
-
-	return action_result(pfn, ps->type, (enum mf_result)result);
-}
-
-/*
- * v6.10: the flags now first (they may have changed since the snapshot, e.g. the folio became
- * dirty); only if that finds nothing, the snapshot taken under the folio lock, with the current
- * dirty bit.
- */
-static int identify_page_state(unsigned long pfn, struct page *p, unsigned long page_flags)
-{
-	struct page_state *ps;
-
-	for (ps = error_states;; ps++)
-		if ((p->flags & ps->mask) == ps->res)
-			break;
-	page_flags |= p->flags & (1UL << PG_dirty);
-	if (!ps->mask)
-		for (ps = error_states;; ps++)
-			if ((page_flags & ps->mask) == ps->res)
-				break;
-	return page_action(ps, p, pfn);
-}
-
-/*
- * v6.10's try_to_split_thp_page() (its 6.10 form: the reference goes on failure).  v6.10's
- * split_huge_page() refuses a large folio that is neither anonymous nor in a file's page cache;
- * every large folio tinymm has is such (its page cache holds order-0 folios only: docs/
- * pagecache.md), so the split always fails here: "unsplit thp".
- */
+/* No large folio tinymm has can be split (the header says why): the reference goes, "unsplit
+ * thp". */
 static int try_to_split_thp_page(struct page *page)
 {
 	put_page(page);
 	return -EBUSY;
 }
 
-/* tinymm's line for a frame left to its owner, at debug level so the console shows v6.10's
- * lines alone ("unhandlable page.", then the recovery action); `dmesg` has it. */
+/* What a frame left to its owner is, at debug level so the console shows Linux's lines alone
+ * ("unhandlable page.", then the recovery action); `dmesg` has it. */
 static void mf_warn_left_alone(unsigned long pfn)
 {
 	printk(KERN_DEBUG "Memory failure: %#lx: %s: left to its owner, kept from the allocator "
@@ -524,23 +295,14 @@ static void mf_warn_left_alone(unsigned long pfn)
 
 void (*mf_race_hook)(struct page *p, enum mf_race_point where);
 
-/**
- * memory_failure - a frame is corrupt: mark it, and contain what it holds.
- * @pfn: the frame; @flags: MF_* (MF_SW_SIMULATED for a software injection; without it the
- * failure counts as a hardware one, which turns unpoison off for good).
- *
- * 0 when handled (Recovered, Delayed), -EHWPOISON when already poisoned (nothing else done),
- * -ENXIO for a frame that is not RAM, -EBUSY otherwise.  Sleeps (the folio lock, writeback).
- */
 /*
  * A frame with no reference that is not in a free block is on its way somewhere: a free that
  * was preempted between its last put and the free lists (its stale flags write would drop our
  * mark), or a block out with page reporting.  Unmark it, unmask, and give the other side a
  * tick to finish (it may be a lower-priority thread), then look again: up to MF_SETTLE_TRIES
- * times (tinymm's; v6.10 retries get_any_page() three times without sleeping and lets
- * check_new_page() catch what slips through).  What stays that way (a tail of someone's
- * high-order block) is marked and left to its owner: the free lists refuse a marked frame
- * (__free_one_page, free_unref_page), so it is set aside when the block comes back.
+ * times.  What stays that way (a tail of someone's high-order block) is marked and left to its
+ * owner: the free lists refuse a marked frame (__free_one_page, free_unref_page), so it is set
+ * aside when the block comes back.
  * true: unmarked and unmasked, try again.
  */
 #define MF_SETTLE_TRIES	3
@@ -554,6 +316,14 @@ static bool mf_settle(struct page *p, int *settle, unsigned long irqflags)
 	return true;
 }
 
+/**
+ * memory_failure - a frame is corrupt: mark it, and contain what it holds.
+ * @pfn: the frame; @flags: MF_* (MF_SW_SIMULATED for a software injection; without it the
+ * failure counts as a hardware one, which turns unpoison off for good).
+ *
+ * 0 when handled (Recovered, Delayed), -EHWPOISON when already poisoned (nothing else done),
+ * -ENXIO for a frame that is not RAM, -EBUSY otherwise.  Sleeps (the folio lock, writeback).
+ */
 int memory_failure(unsigned long pfn, int flags)
 {
 	unsigned long page_flags, irqflags;
@@ -566,7 +336,7 @@ int memory_failure(unsigned long pfn, int flags)
 	mutex_lock(&mf_mutex);
 	if (!(flags & MF_SW_SIMULATED))
 		hw_memory_failure = true;
-	/* v6.10's pfn_to_online_page(): all of tinymm's RAM is online. */
+	/* pfn_to_online_page(): all of tinymm's RAM is online. */
 	p = pfn_to_page(pfn);
 	if (!p) {
 		pr_err("%#lx: memory outside kernel control\n", pfn);
@@ -582,8 +352,7 @@ try_again:
 		mf_race_hook(p, MF_RACE_PASS);
 	mf_cur.kind = mf_kind_of(p);
 	/* Marking and taking a free frame off happen with interrupts masked: on one CPU nothing can
-	 * allocate the marked frame before it is off the lists (v6.10 lets check_new_page() catch
-	 * that race, which page checks off would not). */
+	 * allocate the marked frame before it is off the lists. */
 	local_irq_save(irqflags);
 	/* A frame on a per-CPU list goes to the buddy before it is marked: marked, the free lists
 	 * would set it aside rather than take it (__free_one_page). */
@@ -656,14 +425,14 @@ try_again:
 		folio = page_folio(p);
 	}
 
-	/* Non-LRU frames ignored for v6.10's reasons; a folio still in an LRU batch gets there. */
+	/* A folio still in an LRU batch gets onto its list before we lock it. */
 	shake_page(p);
 	if (mf_race_hook)
 		mf_race_hook(p, MF_RACE_LOCK);
 	folio_lock(folio);
 
 	/* Only a small folio is handled from here on, but its compound state may have changed
-	 * since the first look (v6.10): look again from the start, once; then give it up. */
+	 * since the first look: look again from the start, once; then give it up. */
 	if (folio_test_large(folio)) {
 		if (retry) {
 			ClearPageHWPoison(p);
@@ -684,13 +453,11 @@ try_again:
 	if (!folio_test_lru(folio) && !folio_test_writeback(folio))
 		goto identify_page_state;
 
-	/* Pages under I/O are too hard to mess with: wait (v6.10 does; no Delayed for it). */
+	/* Pages under I/O are too hard to mess with: wait (no Delayed for it). */
 	folio_wait_writeback(folio);
 	/* The end of a PG_reclaim writeback parks the folio in a rotation batch (PG_lru clear, a
 	 * batch reference): drain it, or the folio would look busy and fail. */
 	lru_add_drain();
-
-	/* v6.10 unmaps the user mappings here (hwpoison_user_mappings); tinymm has none yet. */
 
 	/* Torn down by someone else? */
 	if (folio_test_lru(folio) && !folio_test_swapcache(folio) && folio->mapping == NULL) {
@@ -710,11 +477,11 @@ unlock_mutex:
 }
 
 /**
- * unpoison_memory - give a software-poisoned frame back (v6.10's; a testing interface).
+ * unpoison_memory - give a software-poisoned frame back (a testing interface).
  *
  * 0, or -ENXIO (no such frame), -EOPNOTSUPP (a hardware failure was seen: off for good),
- * -EBUSY (not poisoned, in use, or a slab/reserved frame, which stays poisoned: v6.10 says
- * nothing about those).  Each refusal but the last prints v6.10's "Unpoison: ..." line.
+ * -EBUSY (not poisoned, in use, or a slab/reserved frame, which stays poisoned and is not
+ * mentioned).  Each refusal but the last prints Linux's "Unpoison: ..." line.
  */
 int unpoison_memory(unsigned long pfn)
 {
@@ -743,10 +510,8 @@ int unpoison_memory(unsigned long pfn)
 		printk(KERN_INFO "Unpoison: Someone grabs the hwpoison page %#lx\n", pfn);
 		goto unlock_mutex;
 	}
-	/* v6.10 also refuses page tables and offline pages; tinymm has neither. */
 	if (folio_test_slab(folio) || PageReserved(&folio->page))
 		goto unlock_mutex;
-	/* v6.10 refuses a mapped frame ("Someone maps the hwpoison page"); nothing is mapped yet. */
 	if (folio->mapping) {
 		printk(KERN_INFO "Unpoison: the hwpoison page has non-NULL mapping %#lx\n", pfn);
 		goto unlock_mutex;
@@ -774,7 +539,7 @@ int unpoison_memory(unsigned long pfn)
 		folio_put(folio);			/* the reference just taken */
 		if (TestClearPageHWPoison(p)) {
 			/* memory_failure()'s reference, if it took one: a frame it left to its
-			 * owner keeps the owner's (v6.10 drops one regardless). */
+			 * owner keeps the owner's (the header says why). */
 			if (rec.ref)
 				folio_put(folio);
 			ret = 0;

@@ -77,6 +77,7 @@ bool folio_mark_dirty(struct folio *folio)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
+	lockdep_assert_folio_locked(folio);
 	if (folio_test_set_dirty(folio))
 		return false;
 	if (!mapping)
@@ -104,7 +105,7 @@ bool folio_mark_dirty(struct folio *folio)
  */
 bool folio_clear_dirty_for_io(struct folio *folio)
 {
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	lockdep_assert_folio_locked(folio);
 	if (!folio_test_clear_dirty(folio))
 		return false;
 	if (folio->mapping)
@@ -131,6 +132,7 @@ void __folio_start_writeback(struct folio *folio, bool keep_write)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
+	lockdep_assert_folio_locked(folio);
 	VM_BUG_ON_PAGE(folio_test_writeback(folio), &folio->page);
 	if (mapping) {
 		spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
@@ -261,6 +263,7 @@ static xa_mark_t wbc_to_tag(struct writeback_control *wbc)
 static bool folio_prepare_writeback(struct address_space *mapping, struct writeback_control *wbc,
 				    struct folio *folio)
 {
+	lockdep_assert_folio_locked(folio);
 	/* Truncated or invalidated meanwhile: even an integrity pass skips it (it is gone). */
 	if (folio->mapping != mapping)
 		return false;

@@ -293,7 +293,7 @@ unsigned long nr_alloc_failures;
 
 /*
  * The reclaim hook: kswapd is woken when an allocation finds a zone below its low watermark
- * (wakeup_kswapd in the slow path); mm/vmscan.c's kswapd_run() sets this hook.  It is called
+ * (wakeup_kswapd in the slow path); mm/kswapd.c's kswapd_run() sets this hook.  It is called
  * with no lock held, in any context; kswapd_wakeups counts the calls (also without a hook).
  * This and direct_reclaim_hook are pointers, not calls, because vmscan.c is kernel core and this
  * file portable: host.buddy, host.buddy_order7, host.slab, host.vmstat, host.page_reporting (the

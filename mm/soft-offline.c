@@ -77,7 +77,7 @@ static void put_ref_page(unsigned long pfn, int flags)
 		put_page(pfn_to_page(pfn));
 }
 
-/* ---- the LRU: folio_isolate_lru() is mm/memory-failure.c's mf_folio_isolate_lru();
+/* ---- the LRU: folio_isolate_lru() is mm/hwpoison_actions.c's mf_folio_isolate_lru();
  * Linux's folio_putback_lru() (mm/swap.c) here ---- */
 
 static void so_folio_putback_lru(struct folio *folio)
@@ -113,6 +113,7 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 	unsigned long flags;
 	void *old;
 
+	lockdep_assert_folio_locked(src);
 	if (!mapping)
 		return false;
 	memcpy(page_address(&dst->page), page_address(&src->page), folio_nr_pages(src) * PAGE_SIZE);

@@ -203,7 +203,7 @@ void folio_cancel_dirty(struct folio *folio)
 	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
-	VM_BUG_ON_PAGE(!folio_test_locked(folio), &folio->page);
+	lockdep_assert_folio_locked(folio);
 	if (!folio_test_dirty(folio) || !folio_test_clear_dirty(folio))
 		return;			/* the common case: no atomic, no lock */
 	if (!mapping)
@@ -378,6 +378,7 @@ long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 	unsigned long flags;
 	long nr = (long)folio_nr_pages(folio);
 
+	lockdep_assert_folio_locked(folio);
 	if (!mapping)
 		return 0;		/* truncated before it was locked */
 	if (folio_test_dirty(folio) || folio_test_writeback(folio))

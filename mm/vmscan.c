@@ -1,31 +1,47 @@
 /*
  * vmscan.c - page reclaim, as Linux v6.10's mm/vmscan.c with the classic two-list LRU (not
- * MGLRU), over the file lists of mm/swap.c: kswapd, woken by the page allocator below a zone's
- * low watermark, reclaims until the zones are back above their high one; direct reclaim runs in
- * an allocation that may sleep and found nothing.  Both go through shrink_node(): the inactive
- * list is scanned from its tail, folio_check_references() decides each folio's fate, clean
- * unreferenced folios leave the cache (leaving a workingset shadow entry, mm/workingset.c),
- * and the active list is shrunk only when the inactive list is too small or refaults show the
- * workingset is changing.  Slab shrinkers are called from the same place.
+ * MGLRU), over the file lists of mm/swap.c.  Its two callers: kswapd (mm/kswapd.c), woken by
+ * the page allocator below a zone's low watermark, and direct reclaim (try_to_free_pages(),
+ * here), which runs in an allocation that may sleep and found nothing.  Both go through
+ * shrink_node(): the inactive list is scanned from its tail, folio_check_references() decides
+ * each folio's fate, clean unreferenced folios leave the cache (leaving a workingset shadow
+ * entry, mm/workingset.c), and the active list is shrunk only when the inactive list is too
+ * small or refaults show the workingset is changing.  Slab shrinkers are called from the same
+ * place.
  *
  * Invariants:
  *   - a folio reclaim works on is isolated: off every list, PG_lru clear, with reclaim's
  *     reference; it goes back (putback) or is freed, never both, never neither;
  *   - a folio leaves the cache here only locked, clean, not under writeback, with exactly the
  *     cache's reference and reclaim's (checked under xa_lock, which no lookup can pass);
- *   - only kswapd writes folios out (v6.10: direct reclaim's stack is someone else's), and only a
+ *   - only kswapd writes folios out (direct reclaim's stack is someone else's), and only a
  *     folio it already marked PG_reclaim once; the write ends with the folio rotated to the
  *     inactive tail (folio_rotate_reclaimable) so the next scan frees it;
  *   - a task inside reclaim carries PF_MEMALLOC: its own allocations never reclaim again.
  * Locking: lru_lock (irqsave) around isolation and putback; the folio lock (trylock only:
  *   reclaim never sleeps on a folio) around the decision; xa_lock around removal from the cache.
- *   Order: folio lock, xa_lock, lru_lock.  kswapd's wake-up state by kswapd_wait's lock.
+ *   Order: folio lock, xa_lock, lru_lock.
  *
- * Where tinymm differs from v6.10, and why: one node, one memcg, no anon/swap, so
- * get_scan_count() is SCAN_FILE always and proportional scanning is replaced by stopping once
- * nr_to_reclaim is met; no compaction, so an order > 0 request is treated as order 0 pages
- * freed; no reclaim_throttle(): direct reclaim that made no progress sleeps HZ/10 once when
- * folios are under writeback, as VMSCAN_THROTTLE_WRITEBACK's timeout.
+ * Where tinymm differs from v6.10, and why:
+ *   - One node, one memcg, no anon/swap: get_scan_count() is SCAN_FILE always, proportional
+ *     scanning is replaced by stopping once nr_to_reclaim is met, and there is no
+ *     lru_note_cost().  No compaction: an order > 0 request is treated as order 0 pages freed.
+ *   - No page tables yet: folio_referenced() is 0, so folio_check_references() never says KEEP
+ *     or ACTIVATE and shrink_active_list() deactivates every folio it scans.
+ *   - No reclaim_throttle(): direct reclaim that made no progress while folios are dirty or
+ *     under writeback wakes the flusher and sleeps HZ/10 once (VMSCAN_THROTTLE_WRITEBACK's
+ *     timeout).  v6.10 spares kernel threads and workqueue workers; every tinymm thread is a
+ *     kernel thread (the shell and test threads stand in for user tasks), so only the workers,
+ *     the flusher among them, are spared.
+ *   - pageout() has a PAGE_RETRY outcome: tinymm's writepage can fail before starting any I/O
+ *     (no memory for a bio: -ENOMEM) and then redirties the folio, so nothing is recorded on the
+ *     mapping, or the next fsync would report an error for data still safe in the cache
+ *     (v6.10's handle_write_error() records any error; its block device's bios come from a
+ *     mempool and cannot fail to start).
+ *   - __remove_mapping() proves nobody else holds the folio by its count under xa_lock, where
+ *     no lookup can run, instead of freezing the count; shrink_node() counts the slab pages
+ *     the shrinkers freed by comparing totals, without reclaim_state.
+ *   - The kswapd thread and its wake-ups are mm/kswapd.c.
  */
 #include <limits.h>
 #include <string.h>
@@ -33,49 +49,23 @@
 #include "tinymm/timer.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
-#include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/shrinker.h"
 #include "tinymm/slab.h"
 #include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
-#include "tinymm/wait.h"
 #include "tinymm/workingset.h"
 #include "tinymm/writeback.h"
 #include "internal.h"
 
-#define DEACTIVATE_FILE		2	/* v6.10's may_deactivate bit for the file lists */
-
-struct scan_control {
-	unsigned long nr_to_reclaim;
-	gfp_t gfp_mask;
-	unsigned int order;
-	int priority;			/* scan lru_size >> priority per pass: 12 down to 0 */
-	unsigned int may_deactivate;
-	bool force_deactivate, skipped_deactivate;
-	bool may_writepage;
-	unsigned long nr_scanned, nr_reclaimed;
-	struct {			/* this shrink_node() pass, as v6.10's sc->nr */
-		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, taken, file_taken;
-	} nr;
-};
+#define DEACTIVATE_FILE		2	/* may_deactivate's bit for the file lists */
 
 struct reclaim_stat {
 	unsigned int nr_dirty, nr_unqueued_dirty, nr_congested, nr_writeback, nr_immediate;
 	unsigned int nr_pageout, nr_activate;
 };
 
-/* The node's reclaim state (v6.10's pglist_data fields). */
-#define PGDAT_DIRTY	0	/* kswapd found only dirty folios at the tail: it may write */
-#define PGDAT_WRITEBACK	1	/* ... only folios under writeback */
-static struct {
-	unsigned long flags;
-	int kswapd_failures;		/* balance_pgdat runs that reclaimed nothing */
-	struct task_struct *kswapd;
-	struct wait_queue_head kswapd_wait;
-	unsigned int kswapd_order;	/* the largest order a waker wants */
-	int kswapd_highest_zoneidx;	/* -1: nobody asked */
-} pgdat = { .kswapd_highest_zoneidx = -1 };
+struct pgdat_reclaim pgdat;
 
 static bool pgdat_test(int bit)
 {
@@ -84,7 +74,7 @@ static bool pgdat_test(int bit)
 
 /* ---- the lists ---- */
 
-/* v6.10's inactive_is_low(): the inactive list may be smaller than the active one by a ratio
+/* inactive_is_low(): the inactive list may be smaller than the active one by a ratio
  * that grows with the square root of the cache size (1 below 1 GiB). */
 bool inactive_file_is_low(struct lruvec *lruvec)
 {
@@ -99,7 +89,7 @@ bool inactive_file_is_low(struct lruvec *lruvec)
 }
 
 /*
- * v6.10's isolate_lru_folios(): up to @nr_to_scan folios from the tail of @lru onto @dst, each
+ * Up to @nr_to_scan folios from the tail of @lru onto @dst, each
  * with a reference and PG_lru cleared.  A folio whose last reference is going (refcount 0: its
  * putter waits for lru_lock to take it off) is skipped.  lru_lock held.
  */
@@ -128,7 +118,7 @@ static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec 
 		page_list_add(dst, &folio->page);
 		taken += folio_nr_pages(folio);
 	}
-	/* The skipped ones go back to the head, as v6.10's move-to-src. */
+	/* The skipped ones go back to the head (Linux's move-to-src). */
 	while (!page_list_empty(&busy)) {
 		struct page *page = link_to_page(busy.last);
 		page_list_del(&busy, page);
@@ -139,13 +129,13 @@ static unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec 
 }
 
 /*
- * v6.10's move_folios_to_lru(): each folio back onto the list its flags say (an evictable-no-
+ * Each folio back onto the list its flags say (an evictable-no-
  * more folio to the unevictable list, as folio_putback_lru would); reclaim's reference goes.
  * A folio whose only reference was reclaim's (truncated meanwhile) is freed instead.
- * Returns the pages put back on an evictable list (v6.10's nr_moved: culled folios go through
- * folio_putback_lru there and are not counted).  Taken from the list's tail, which holds the
+ * Returns the pages put back on an evictable list (culled folios are not counted: Linux's
+ * go through folio_putback_lru).  Taken from the list's tail, which holds the
  * oldest (isolation takes the LRU tail first and pushes each on the head), and added at the
- * LRU head: the folios keep their relative order, as in v6.10.
+ * LRU head: the folios keep their relative order.
  */
 static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list *list)
 {
@@ -192,9 +182,8 @@ static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list 
 /* ---- deciding one folio ---- */
 
 /*
- * v6.10's folio_check_references() for a folio no page table maps (tinymm has no user mappings
- * yet: folio_referenced() is 0): a folio accessed since the last scan (PG_referenced, cleared
- * here) is reclaimed only if clean; one not accessed is reclaimed.  Referenced page-table entries
+ * For a folio no page table maps: one accessed since the last scan (PG_referenced, cleared here)
+ * is reclaimed only if clean; one not accessed is reclaimed.  Referenced page-table entries
  * (KEEP / ACTIVATE) come with the MMU.
  */
 enum folio_references folio_check_references(struct folio *folio)
@@ -207,10 +196,9 @@ enum folio_references folio_check_references(struct folio *folio)
 }
 
 /*
- * v6.10's __remove_mapping(): take a clean folio out of the cache, leaving a shadow entry.
- * Under xa_lock nothing can look the folio up, so a reference count of exactly two (the
- * cache's and ours) means nobody else uses it; v6.10 freezes the count for the same proof.
- * On success the cache's reference is dropped and ours is the last.
+ * Take a clean folio out of the cache, leaving a shadow entry.  Under xa_lock nothing can look
+ * the folio up, so a reference count of exactly two (the cache's and ours) means nobody else
+ * uses it.  On success the cache's reference is dropped and ours is the last.
  */
 static bool __remove_mapping(struct address_space *mapping, struct folio *folio)
 {
@@ -228,16 +216,17 @@ static bool __remove_mapping(struct address_space *mapping, struct folio *folio)
 	return true;
 }
 
-/* PAGE_RETRY (not v6.10's): writepage failed before starting any I/O and redirtied the folio
+/* PAGE_RETRY (tinymm's): writepage failed before starting any I/O and redirtied the folio
  * (unlocked): kept for a later pass or the flusher, and no error is recorded. */
 enum pageout { PAGE_KEEP, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN, PAGE_RETRY };
 
 /*
- * v6.10's pageout(): start writeback of one dirty folio with PG_reclaim set, so its end
- * rotates it to the inactive tail.  The folio is locked; writepage unlocks it.
+ * Start writeback of one dirty folio with PG_reclaim set, so its end rotates it to the inactive
+ * tail.  The folio is locked; writepage unlocks it.
  */
 static enum pageout pageout(struct folio *folio, struct address_space *mapping)
 {
+	lockdep_assert_folio_locked(folio);
 	if (!mapping->a_ops->writepage)
 		return PAGE_ACTIVATE;
 	if (!folio_clear_dirty_for_io(folio))
@@ -250,10 +239,7 @@ static enum pageout pageout(struct folio *folio, struct address_space *mapping)
 	int res = mapping->a_ops->writepage(folio, &wbc);
 	if (!folio_test_writeback(folio))
 		folio_clear_reclaim(folio);	/* written synchronously, or not at all */
-	/* v6.10's handle_write_error() records any error on the mapping; there a block device's
-	 * writepage cannot fail to start (its bios come from a mempool).  tinymm's can (no bio:
-	 * -ENOMEM) and then redirties the folio: nothing was lost, so nothing is recorded, or the
-	 * next fsync would report an error for data that is still safe in the cache. */
+	/* Failed to start (the header says why that records nothing): kept, still dirty. */
 	if (res < 0 && folio_test_dirty(folio) && !folio_test_writeback(folio))
 		return PAGE_RETRY;
 	if (res < 0)
@@ -263,8 +249,8 @@ static enum pageout pageout(struct folio *folio, struct address_space *mapping)
 }
 
 /*
- * v6.10's shrink_folio_list(): decide each isolated folio of @list.  Freed folios leave the
- * list; kept ones stay on it (unlocked) for the caller to put back.  Returns pages freed.
+ * Decide each isolated folio of @list.  Freed folios leave the list; kept ones stay on it
+ * (unlocked) for the caller to put back.  Returns pages freed.
  */
 static unsigned long shrink_folio_list(struct page_list *list, struct scan_control *sc,
 				       struct reclaim_stat *stat)
@@ -274,7 +260,7 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 
 	page_list_init(&ret);
 	while (!page_list_empty(list)) {
-		/* The oldest first: isolation left it at the tail (v6.10's lru_to_folio). */
+		/* The oldest first: isolation left it at the tail (lru_to_folio). */
 		struct page *page = link_to_page(list->last);
 		struct folio *folio = page_folio(page);
 		unsigned int nr_pages = (unsigned int)folio_nr_pages(folio);
@@ -288,7 +274,7 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 		if (!folio_evictable(folio))
 			goto activate_locked;	/* putback culls it to the unevictable list */
 
-		/* v6.10's folio_check_dirty_writeback() accounting, for kswapd's PGDAT_* flags. */
+		/* folio_check_dirty_writeback()'s accounting, for kswapd's PGDAT_* flags. */
 		bool dirty = folio_test_dirty(folio), writeback = folio_test_writeback(folio);
 		if (dirty || writeback)
 			stat->nr_dirty += nr_pages;
@@ -372,7 +358,6 @@ keep:
 
 /* ---- the scanners ---- */
 
-/* v6.10's shrink_inactive_list(). */
 static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruvec *lruvec,
 					  struct scan_control *sc)
 {
@@ -406,7 +391,7 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 }
 
 /*
- * v6.10's shrink_active_list() for folios no page table maps: every one scanned is deactivated
+ * For folios no page table maps: every one scanned is deactivated
  * (PG_active cleared) and marked PG_workingset: it was once in the workingset, which a later
  * refault of it will remember.  They go to the head of the inactive list.
  */
@@ -434,8 +419,8 @@ static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
 	count_vm_events(PGDEACTIVATE, (long)nr_deactivate);
 }
 
-/* v6.10's shrink_lruvec() with get_scan_count()'s SCAN_FILE: both file lists, size >> priority
- * each, in SWAP_CLUSTER_MAX steps, inactive first. */
+/* get_scan_count()'s SCAN_FILE: both file lists, size >> priority each, in SWAP_CLUSTER_MAX
+ * steps, inactive first. */
 static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
 	unsigned long nr_inactive = lruvec->nr_pages[LRU_INACTIVE_FILE] >> sc->priority;
@@ -462,7 +447,7 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 	sc->nr_reclaimed += nr_reclaimed;
 }
 
-/* v6.10's prepare_scan_control(): shrink the active list only when refaults since the last run
+/* Shrink the active list only when refaults since the last run
  * say the workingset changed, or the inactive list is too small. */
 static void prepare_scan_control(struct lruvec *lruvec, struct scan_control *sc)
 {
@@ -474,7 +459,7 @@ static void prepare_scan_control(struct lruvec *lruvec, struct scan_control *sc)
 		sc->may_deactivate &= ~DEACTIVATE_FILE;
 }
 
-static void shrink_node(struct scan_control *sc)
+void shrink_node(struct scan_control *sc)
 {
 	struct lruvec *lruvec = &node_lruvec;
 	unsigned long nr_reclaimed = sc->nr_reclaimed;
@@ -484,7 +469,6 @@ static void shrink_node(struct scan_control *sc)
 	prepare_scan_control(lruvec, sc);
 	shrink_lruvec(lruvec, sc);
 	shrink_slab(sc->gfp_mask, 0, NULL, sc->priority);
-	/* v6.10 counts the slab pages shrinkers freed (reclaim_state); tinymm compares totals. */
 	unsigned long slab_after = slab_pages_reclaimable() + slab_pages_unreclaimable();
 	if (slab_after < slab_before)
 		sc->nr_reclaimed += slab_before - slab_after;
@@ -498,14 +482,14 @@ static void shrink_node(struct scan_control *sc)
 		pgdat.kswapd_failures = 0;
 }
 
-static void snapshot_refaults(struct lruvec *lruvec)
+void snapshot_refaults(struct lruvec *lruvec)
 {
 	lruvec->refaults_file = global_node_page_state(WORKINGSET_ACTIVATE_FILE);
 }
 
 /* ---- direct reclaim ---- */
 
-/* v6.10's do_try_to_free_pages(): priority 12 down to 0 until enough is freed; if nothing was
+/* Priority 12 down to 0 until enough is freed; if nothing was
  * because the active list was left alone, once more with deactivation forced. */
 static unsigned long do_try_to_free_pages(struct scan_control *sc)
 {
@@ -537,7 +521,7 @@ unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order)
 	};
 	unsigned int saved = current->flags & PF_MEMALLOC;
 
-	current->flags |= PF_MEMALLOC;		/* v6.10's memalloc_noreclaim_save() */
+	current->flags |= PF_MEMALLOC;		/* memalloc_noreclaim_save() */
 	count_vm_events(ALLOCSTALL, 1);
 	unsigned long nr = do_try_to_free_pages(&sc);
 	current->flags = (current->flags & ~PF_MEMALLOC) | saved;
@@ -547,9 +531,9 @@ unsigned long try_to_free_pages(gfp_t gfp_mask, unsigned int order)
 /*
  * The page allocator's direct reclaim hook: reclaim only where sleeping is allowed and not from
  * inside reclaim.  -1: may not reclaim here.  No progress with folios under writeback: wait a
- * little for them (HZ/10, v6.10's writeback throttle timeout), as their end frees the way.
+ * little for them (HZ/10), as their end frees the way.
  */
-static long direct_reclaim(gfp_t gfp, unsigned int order)
+long direct_reclaim(gfp_t gfp, unsigned int order)
 {
 	if (!current || in_interrupt())
 		return -1;
@@ -558,10 +542,8 @@ static long direct_reclaim(gfp_t gfp, unsigned int order)
 	if (in_atomic() || irqs_disabled() || !(gfp & __GFP_DIRECT_RECLAIM))
 		return -1;
 	unsigned long nr = try_to_free_pages(gfp, order);
-	/* v6.10's reclaim_throttle() skips kernel threads and workqueue workers: the flusher (a
-	 * system_wq worker) must not sleep waiting for the writeback it is there to start.  Every
-	 * tinymm thread is a kernel thread; the shell and test threads stand in for user tasks, so
-	 * only the workers are spared. */
+	/* Not in a workqueue worker: the flusher (a system_wq worker) must not sleep waiting for
+	 * the writeback it is there to start. */
 	if (!nr && !(current->flags & PF_WQ_WORKER) &&
 	    (global_node_page_state(NR_WRITEBACK) || global_node_page_state(NR_FILE_DIRTY))) {
 		wakeup_flusher_threads(WB_REASON_VMSCAN);
@@ -614,138 +596,4 @@ unsigned long reclaim_folio_for_test(struct folio *folio, bool kswapd, bool pgda
 		clear_bit(PGDAT_DIRTY, &pgdat.flags);
 	move_folios_to_lru(&node_lruvec, &list);
 	return nr;
-}
-
-/* ---- kswapd ---- */
-
-static bool zone_balanced(const struct zone *z, unsigned int order, int highest_zoneidx)
-{
-	return z->free_pages >= z->_watermark[WMARK_HIGH] + (1UL << order) + z->lowmem_reserve[highest_zoneidx];
-}
-
-/* v6.10's pgdat_balanced(): any eligible zone above its high watermark will do. */
-static bool pgdat_balanced(unsigned int order, int highest_zoneidx)
-{
-	bool any = false;
-
-	for (int i = 0; i <= highest_zoneidx; i++) {
-		if (!zones[i].managed_pages)
-			continue;
-		any = true;
-		if (zone_balanced(&zones[i], order, highest_zoneidx))
-			return true;
-	}
-	return !any;
-}
-
-static unsigned long high_wmark_pages_sum(int highest_zoneidx)
-{
-	unsigned long sum = 0;
-
-	for (int i = 0; i <= highest_zoneidx; i++)
-		if (zones[i].managed_pages)
-			sum += max(zones[i]._watermark[WMARK_HIGH], SWAP_CLUSTER_MAX);
-	return sum;
-}
-
-/* v6.10's set_reclaim_active()/clear_reclaim_active(): while kswapd reclaims a zone its per-CPU
- * lists hold at most four batches (mm/pcp.c: nr_pcp_high). */
-static void set_reclaim_active(int highest_zoneidx, bool on)
-{
-	for (int i = 0; i <= highest_zoneidx && i < MAX_NR_ZONES; i++)
-		if (zones[i].managed_pages)
-			zone_set_flag(&zones[i], ZONE_RECLAIM_ACTIVE, on);
-}
-
-/* v6.10's balance_pgdat(): raise the priority until a pass reclaims enough, stop once balanced. */
-static void balance_pgdat(unsigned int order, int highest_zoneidx)
-{
-	struct scan_control sc = { .gfp_mask = GFP_KERNEL, .order = order, .may_writepage = true };
-	bool balanced = false;
-
-	count_vm_events(PAGEOUTRUN, 1);
-	set_reclaim_active(highest_zoneidx, true);
-	sc.priority = DEF_PRIORITY;
-	do {
-		unsigned long nr_reclaimed = sc.nr_reclaimed;
-		bool raise_priority = true;
-
-		balanced = pgdat_balanced(sc.order, highest_zoneidx);
-		if (balanced)
-			break;
-		sc.nr_to_reclaim = high_wmark_pages_sum(highest_zoneidx);
-		sc.nr_scanned = 0;
-		shrink_node(&sc);
-		if (sc.nr_scanned >= sc.nr_to_reclaim)
-			raise_priority = false;
-		if (raise_priority || sc.nr_reclaimed == nr_reclaimed)
-			sc.priority--;
-	} while (sc.priority >= 1);
-	set_reclaim_active(highest_zoneidx, false);
-	if (!sc.nr_reclaimed)
-		pgdat.kswapd_failures++;
-	if (balanced)
-		pgdat.flags &= ~(1UL << PGDAT_DIRTY | 1UL << PGDAT_WRITEBACK);
-	snapshot_refaults(&node_lruvec);
-}
-
-static bool kswapd_should_run(void)
-{
-	return READ_ONCE(pgdat.kswapd_highest_zoneidx) >= 0;
-}
-
-static int kswapd(void *unused)
-{
-	(void)unused;
-	current->flags |= PF_MEMALLOC | PF_KSWAPD;
-	for (;;) {
-		unsigned long flags;
-		/* Interruptible, as v6.10: an idle kswapd is "S", not "D" (it holds up nothing). */
-		wait_event_interruptible(pgdat.kswapd_wait, kswapd_should_run());
-		spin_lock_irqsave(&pgdat.kswapd_wait.lock, flags);
-		unsigned int order = pgdat.kswapd_order;
-		int highest = pgdat.kswapd_highest_zoneidx;
-		pgdat.kswapd_order = 0;
-		pgdat.kswapd_highest_zoneidx = -1;
-		spin_unlock_irqrestore(&pgdat.kswapd_wait.lock, flags);
-		balance_pgdat(order, highest);
-		/* Still short after a full run that achieved nothing: sleep until woken again
-		 * (wakeup_kswapd stops waking a hopeless node after MAX_RECLAIM_RETRIES). */
-	}
-	return 0;
-}
-
-/*
- * v6.10's wakeup_kswapd(), the page allocator's reclaim_wakeup_hook: any context, interrupts
- * included.  A hopeless node (kswapd failed MAX_RECLAIM_RETRIES times running) or a balanced
- * one is left alone: direct reclaim resets the count when it makes progress.
- */
-static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
-{
-	int idx = (int)(z - zones);
-	unsigned long flags;
-
-	(void)gfp;
-	if (!pgdat.kswapd)
-		return;
-	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES || pgdat_balanced(order, idx))
-		return;
-	spin_lock_irqsave(&pgdat.kswapd_wait.lock, flags);
-	if (order > pgdat.kswapd_order)
-		pgdat.kswapd_order = order;
-	if (idx > pgdat.kswapd_highest_zoneidx)
-		pgdat.kswapd_highest_zoneidx = idx;
-	spin_unlock_irqrestore(&pgdat.kswapd_wait.lock, flags);
-	wake_up(&pgdat.kswapd_wait);
-}
-
-void kswapd_run(void)
-{
-	init_waitqueue_head(&pgdat.kswapd_wait);
-	direct_reclaim_hook = direct_reclaim;
-	pgdat.kswapd = kthread_run(kswapd, NULL, "kswapd0");
-	if (!pgdat.kswapd)
-		pr_err("kswapd: cannot start the thread; only direct reclaim will run\n");
-	else
-		reclaim_wakeup_hook = wakeup_kswapd;
 }

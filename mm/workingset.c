@@ -80,6 +80,7 @@ void *workingset_eviction(struct folio *folio)
 	unsigned long eviction = (unsigned long)atomic_long_read(&lruvec->nonresident_age);
 
 	lockdep_assert_held(&folio->mapping->i_pages.xa_lock);
+	lockdep_assert_folio_locked(folio);
 	eviction >>= workingset_bucket_order;
 	workingset_age_nonresident(lruvec, folio_nr_pages(folio));
 	return workingset_pack_shadow(eviction, folio_test_workingset(folio));
@@ -111,6 +112,7 @@ void workingset_refault(struct folio *folio, void *shadow)
 	long nr = (long)folio_nr_pages(folio);
 	bool workingset;
 
+	lockdep_assert_folio_locked(folio);
 	mod_node_page_state(WORKINGSET_REFAULT_FILE, nr);
 	if (!workingset_test_recent(shadow, true, &workingset))
 		return;

@@ -4,8 +4,10 @@
  *   lockdep_assert_held(l)    a spinlock_t * or struct mutex *: held by this CPU / task, else a
  *                             "WARNING: ... <function>() called without <lock> held" line and a
  *                             call trace; goes on (Linux warns too: WARN_ON(!lockdep_is_held)).
- *   lockdep_assert_folio_locked(f)  the folio's PG_locked is set (Linux says
- *                             VM_BUG_ON_FOLIO(!folio_test_locked(folio), folio)).
+ *   lockdep_assert_folio_locked(f)  the folio's PG_locked is set, else the same one-line
+ *                             "WARNING: ... <function>() called without folio_lock(<f>) held"
+ *                             and a call trace; goes on (Linux has
+ *                             VM_BUG_ON_FOLIO(!folio_test_locked(folio), folio), a BUG).
  *
  * A spinlock knows its holder's CPU with TINYMM_DEBUG_SPINLOCK (spinlock.h; without it only
  * "held by someone" can be checked), a mutex its owner task.  The checks are a load and a
@@ -50,6 +52,15 @@ static inline bool mutex_is_held_by_me(struct mutex *lock)
 	do {									\
 		if (unlikely(!lockdep_is_held(l)))				\
 			__warn_lock_not_held(__FILE__, __LINE__, __func__, #l);	\
+	} while (0)
+
+/* PG_locked is a bit, not an owned lock: set by anyone will do, as in v6.10's check.  Expands
+ * to folio_test_locked(): the user has page-flags.h (pagemap.h brings both). */
+#define lockdep_assert_folio_locked(f)						\
+	do {									\
+		if (unlikely(!folio_test_locked(f)))				\
+			__warn_lock_not_held(__FILE__, __LINE__, __func__,	\
+					     "folio_lock(" #f ")");		\
 	} while (0)
 
 #endif

@@ -91,14 +91,14 @@ void kernel_poison_pages(struct page *page, unsigned long nr);
 bool check_poison_pages(struct page *page, unsigned long nr);	/* false: reported, leak it */
 
 /* Called when an allocation finds a zone below its low watermark (Linux: wakeup_kswapd);
- * mm/vmscan.c fills it in.  kswapd_wakeups counts the occasions. */
+ * mm/kswapd.c fills it in.  kswapd_wakeups counts the occasions. */
 extern void (*reclaim_wakeup_hook)(struct zone *z, unsigned int order, gfp_t gfp);
 extern unsigned long kswapd_wakeups;
-/* Direct reclaim (mm/vmscan.c sets it): called by any allocation that found no page; returns
- * pages reclaimed, -1 where reclaim may not run (no __GFP_DIRECT_RECLAIM, atomic context), or
- * RECLAIM_USE_RESERVES for a task inside reclaim (PF_MEMALLOC, not in an interrupt), which then
- * allocates below the watermarks as Linux's ALLOC_NO_WATERMARKS.  The allocator retries as
- * Linux's should_reclaim_retry (MAX_RECLAIM_RETRIES). */
+/* Direct reclaim (mm/vmscan.c's, set by kswapd_run()): called by any allocation that found no
+ * page; returns pages reclaimed, -1 where reclaim may not run (no __GFP_DIRECT_RECLAIM, atomic
+ * context), or RECLAIM_USE_RESERVES for a task inside reclaim (PF_MEMALLOC, not in an
+ * interrupt), which then allocates below the watermarks as Linux's ALLOC_NO_WATERMARKS.  The
+ * allocator retries as Linux's should_reclaim_retry (MAX_RECLAIM_RETRIES). */
 extern long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
 #define RECLAIM_USE_RESERVES	(-2L)
 #ifndef MAX_RECLAIM_RETRIES

@@ -27,6 +27,7 @@
 #include "err.h"
 #include "fs.h"
 #include "gfp.h"
+#include "lockdep.h"		/* lockdep_assert_folio_locked() comes with the folio lock */
 #include "mm_types.h"
 #include "page-flags.h"
 #include "wait.h"

@@ -108,7 +108,8 @@ unsigned int lru_batched_folios(void);
 int lru_check(int (*pr)(const char *fmt, ...));
 
 /*
- * Reclaim (mm/vmscan.c), Linux's classic (non-MGLRU) scanner over the file lists.
+ * Reclaim (mm/vmscan.c; kswapd in mm/kswapd.c), Linux's classic (non-MGLRU) scanner over the
+ * file lists.
  *   try_to_free_pages(gfp, order)  direct reclaim: an allocation that may sleep found no page;
  *                                  returns the pages freed (0: no progress)
  *   kswapd: a thread woken below a zone's low watermark that reclaims up to its high one

@@ -1,8 +1,9 @@
 /*
- * hwpoison_ktest.c - mm/memory-failure.c (suite `hwpoison`, every board, and on the host under
- * ASan/UBSan in host scheduler threads through tests/host/hwpoison_test.c), one case per page
- * state of v6.10's table, over a fake disk whose reads complete at once and fill each page with
- * a pattern of its index (the "disk").  Each case checks:
+ * hwpoison_ktest.c - mm/memory-failure.c and mm/hwpoison_actions.c (suite `hwpoison`, every
+ * board, and on the host under ASan/UBSan in host scheduler threads through
+ * tests/host/hwpoison_test.c), one case per page state of v6.10's table, over a fake disk whose
+ * reads complete at once and fill each page with a pattern of its index (the "disk").  Each
+ * case checks:
  *   - the printed lines (from the log ring, after a mark the case prints), Linux's words:
  *     "Memory failure: 0x<pfn>: recovery action for <state>: <result>" and the others;
  *   - the flags and the reference count afterwards, and the counters: num_poisoned_pages and

@@ -2,7 +2,8 @@
  * lockdep_ktest.c - suite "lockdep" (explicit: its inversions print reports on purpose): the
  * lock-order checker (kernel/lockdep.c) reports a lock taken in both orders once, with both
  * acquisition points; nesting in one order, or two locks of one class, reports nothing; the
- * mutex and the folio lock take part; lockdep_assert_held() warns a caller without the lock.
+ * mutex and the folio lock take part; lockdep_assert_held() warns a caller without the lock,
+ * lockdep_assert_folio_locked() one without the folio lock.
  * tests/qemu/lockdep.cmake boots it and expects the report lines.
  */
 #include "tinymm/gfp.h"
@@ -12,6 +13,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/spinlock.h"
+#include "tinymm/writeback.h"
 
 /* Each init call site is a class of its own. */
 static void init_ab(spinlock_t *a, spinlock_t *b)
@@ -123,11 +125,31 @@ static void assert_held_warns_without_the_lock(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_warnings(), before + 1);
 }
 
+/* folio_clear_dirty_for_io() wants the folio locked: a clean folio in no mapping, so the call
+ * changes nothing either way. */
+static void assert_folio_locked_warns_unlocked(struct ktest *t)
+{
+	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+	unsigned long before = nr_warnings();
+
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	folio_lock(folio);
+	KTEST_EXPECT_FALSE(t, folio_clear_dirty_for_io(folio));
+	folio_unlock(folio);
+	KTEST_EXPECT_EQ(t, nr_warnings(), before);
+	/* "WARNING: ... folio_clear_dirty_for_io() called without folio_lock(folio) held" */
+	KTEST_EXPECT_FALSE(t, folio_clear_dirty_for_io(folio));
+	KTEST_EXPECT_EQ(t, nr_warnings(), before + 1);
+	KTEST_EXPECT_FALSE(t, folio_test_locked(folio) || folio_test_dirty(folio));
+	folio_put(folio);
+}
+
 static const struct ktest_case lockdep_cases[] = {
 	KTEST_CASE(inversion_reported_once),
 	KTEST_CASE(same_order_nesting_is_quiet),
 	KTEST_CASE(mutex_and_folio_lock_take_part),
 	KTEST_CASE(assert_held_warns_without_the_lock),
+	KTEST_CASE(assert_folio_locked_warns_unlocked),
 	{}
 };
 KTEST_SUITE_EXPLICIT(lockdep, lockdep_cases);

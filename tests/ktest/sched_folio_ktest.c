@@ -179,6 +179,14 @@ static int writeback_waiter_fn(void *arg)
 	return folio_test_writeback(folio) ? -1 : 1;
 }
 
+/* Writeback starts under the folio lock, as write_cache_pages starts it. */
+static void start_writeback_locked(struct folio *folio)
+{
+	folio_lock(folio);
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+}
+
 /* folio_wait_writeback sleeps until folio_end_writeback; end without sleepers wakes nobody. */
 void folio_writeback_wait(struct ktest *t)
 {
@@ -186,11 +194,11 @@ void folio_writeback_wait(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, folio != NULL);
 	unsigned long wakes = folio_wake_bit_calls();
-	folio_start_writeback(folio);
+	start_writeback_locked(folio);
 	folio_end_writeback(folio);
 	KTEST_EXPECT_EQ(t, folio_wake_bit_calls(), wakes);
 
-	folio_start_writeback(folio);
+	start_writeback_locked(folio);
 	struct task_struct *w = kthread_run(writeback_waiter_fn, folio, "wb-wait");
 	KTEST_ASSERT_TRUE(t, w != NULL);
 	msleep(2);
