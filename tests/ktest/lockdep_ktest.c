@@ -141,6 +141,11 @@ static void assert_folio_locked_warns_unlocked(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, folio_clear_dirty_for_io(folio));
 	KTEST_EXPECT_EQ(t, nr_warnings(), before + 1);
 	KTEST_EXPECT_FALSE(t, folio_test_locked(folio) || folio_test_dirty(folio));
+	/* An unlock of an unlocked folio: one warning, and the folio is not locked by it (the
+	 * unlock's XOR of PG_locked would set the bit). */
+	folio_unlock(folio);
+	KTEST_EXPECT_EQ(t, nr_warnings(), before + 2);
+	KTEST_EXPECT_FALSE(t, folio_test_locked(folio));
 	folio_put(folio);
 }
 

@@ -14,7 +14,8 @@ foreach(b ${TINYMM_BOARDS})
     --expect " while holding \\(a\\) taken at take_a_then_b\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect " \\(&m\\), at: mutex_and_folio_lock_take_part\\+"
     --expect "^(\\[ *[0-9.]+\\] )?WARNING: CPU: 0 PID: 0 at tests/ktest/lockdep_ktest.c:[0-9]+ needs_assert_lock\\+0x[0-9a-f]+/0x[0-9a-f]+: needs_assert_lock\\(\\) called without &assert_lock held$"
-    --expect "^(\\[ *[0-9.]+\\] )?WARNING: CPU: 0 PID: 0 at mm/page-writeback.c:[0-9]+ folio_clear_dirty_for_io\\+0x[0-9a-f]+/0x[0-9a-f]+: folio_clear_dirty_for_io\\(\\) called without folio_lock\\(folio\\) held$")
+    --expect "^(\\[ *[0-9.]+\\] )?WARNING: CPU: 0 PID: 0 at mm/page-writeback.c:[0-9]+ folio_clear_dirty_for_io\\+0x[0-9a-f]+/0x[0-9a-f]+: folio_clear_dirty_for_io\\(\\) called without folio_lock\\(folio\\) held$"
+    --expect "^(\\[ *[0-9.]+\\] )?WARNING: CPU: 0 PID: 0 at mm/filemap.c:[0-9]+ [a-z_]+\\+0x[0-9a-f]+/0x[0-9a-f]+: folio_unlock\\(\\) called without folio_lock\\(folio\\) held$")
   boot_test(${b}.lockdep.shell ${b} --append "tinymm.run=lockdep"
     --expect "^ lock-classes: +[1-9][0-9]* \\[max: 127\\]$"
     --expect "^ direct dependencies: +[0-9]+ \\[max: 512\\]$")
