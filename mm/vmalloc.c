@@ -227,7 +227,8 @@ static void *__vmalloc_caller(unsigned long size, gfp_t gfp, const void *caller)
 	}
 	vm->pages = kcalloc(nr, sizeof(struct page *), gfp & ~__GFP_ZERO);
 	if (!vm->pages) {
-		vmalloc_warn(gfp, size, "failed to allocate pages");
+		vmalloc_warn(gfp, size, "failed to allocated page array size %lu",	/* sic, v6.10 */
+			     nr * sizeof(struct page *));
 		goto fail;
 	}
 	/* Warned once below, not once per page (v6.10 adds __GFP_NOWARN too). */

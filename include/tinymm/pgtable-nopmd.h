@@ -9,7 +9,9 @@
  * what that slot holds (a pointer to a pte table, or a leaf).  PMD_SHIFT is PGDIR_SHIFT, so a
  * pmd leaf is a pgd-sized one (Sv32's 4 MiB megapage).
  */
-#ifndef TINYMM_PGTABLE_NOPMD_H
+/* Only for a two-level <asm/pgtable.h>, which defines PGTABLE_LEVELS first: anywhere else
+ * (a tool that preprocesses every header at once) it is empty. */
+#if !defined(TINYMM_PGTABLE_NOPMD_H) && defined(PGTABLE_LEVELS) && PGTABLE_LEVELS == 2
 #define TINYMM_PGTABLE_NOPMD_H
 
 #define PMD_SHIFT	PGDIR_SHIFT

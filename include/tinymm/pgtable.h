@@ -37,6 +37,8 @@
  *                           pmd_populate_kernel(mm, pmdp, ptep)
  *   pgd (three levels only) pgd_none(), pgd_present(), pgd_bad(), pgd_page_vaddr(), pgd_clear(),
  *                           pgd_populate(mm, pgdp, pmdp)
+ *   optional                ptep_test_and_clear_young() with __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
+ *                           (below: needed where the hardware sets A/D bits)
  *   hooks                   set_pte(ptep, pte) (the store the hardware walker sees, with any
  *                           barrier it needs), flush_tlb_page(vma, addr) (vma may be NULL: a
  *                           kernel address), flush_tlb_kernel_range(start, end)
@@ -156,8 +158,14 @@ static inline void pte_clear(struct mm_struct *mm, unsigned long addr, pte_t *pt
 	set_pte_at(mm, addr, ptep, __pte(0));
 }
 
-/* Clear the accessed bit; true if it was set.  The caller flushes the TLB if it needs the next
- * access to be seen (v6.10's ptep_clear_flush_young does both). */
+/*
+ * Clear the accessed bit; true if it was set.  The caller flushes the TLB if it needs the next
+ * access to be seen (v6.10's ptep_clear_flush_young does both).  This generic one is a plain
+ * read-modify-write, as v6.10's: an architecture whose hardware sets A/D bits in the entry
+ * (QEMU's RISC-V, ARM with DBM) defines __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG and an atomic
+ * one, as v6.10's riscv and arm64 do, or a D bit set meanwhile is lost.
+ */
+#ifndef __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
 static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr,
 					    pte_t *ptep)
 {
@@ -170,6 +178,7 @@ static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned
 	set_pte(ptep, pte_mkold(pte));
 	return 1;
 }
+#endif
 
 #define pte_mkwrite(pte, vma)	((void)(vma), pte_mkwrite_novma(pte))
 

@@ -17,6 +17,7 @@
 #include "test.h"
 #include "tinymm/bug.h"
 #include "tinymm/errno.h"
+#include "tinymm/kernel-page-flags.h"
 #include "tinymm/memblock.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/page_alloc.h"
@@ -191,6 +192,11 @@ static void apply_allocates_tables(void **state)
 	pmd_t *pmd = pmd_offset(pgd, addr);
 	assert_false(pmd_none(*pmd) || pmd_leaf(*pmd));
 	assert_true(PageTable(virt_to_page((void *)pmd_page_vaddr(*pmd))));
+	assert_int_equal(stable_page_flags(virt_to_page((void *)pmd_page_vaddr(*pmd))),
+			 1ULL << KPF_PGTABLE);				/* /proc/kpageflags */
+	shim_console_reset();
+	dump_page(virt_to_page((void *)pmd_page_vaddr(*pmd)), "test");
+	assert_console_has("page_type: 0xfffffdff(table)");
 	assert_ptr_equal(virt_to_kpte(addr), pte_offset_kernel(pmd, addr));
 	assert_true(pte_none(ptep_get(virt_to_kpte(addr))));
 #if PGTABLE_LEVELS == 3
