@@ -90,6 +90,16 @@ static void assert_nothing_lost(void)
 	assert_int_equal(buddy_check(NULL), 0);
 }
 
+/* A walk over an area: which of its pages have a present pte (bit i for page i). */
+static int present_pte(pte_t *pte, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	unsigned long *bits = walk->private;
+
+	if (pte_present(ptep_get(pte)))
+		*bits |= 1UL << ((addr - VMALLOC_START) >> PAGE_SHIFT);
+	return 0;
+}
+
 static void vmalloc_maps_pages_and_a_guard(void **state)
 {
 	char *a = vmalloc(3 * P + 1);
@@ -114,7 +124,12 @@ static void vmalloc_maps_pages_and_a_guard(void **state)
 		for (unsigned int j = 0; j < i; j++)
 			assert_ptr_not_equal(vm->pages[i], vm->pages[j]);
 	}
-	/* the guard: no pte maps it */
+	/* the guard: the walk finds no pte for it, and no pte past it */
+	static const struct mm_walk_ops ops = { .pte_entry = present_pte };
+	unsigned long bits = 0;
+	assert_int_equal(walk_page_range_novma(&init_mm, VMALLOC_START, VMALLOC_START + 64 * P,
+					       &ops, NULL, &bits), 0);
+	assert_int_equal(bits, 0xfUL);
 	pte_t *guard = virt_to_kpte((unsigned long)a + 4 * P);
 	assert_true(!guard || pte_none(ptep_get(guard)));
 	assert_null(vmalloc_to_page(a + 4 * P));
