@@ -31,6 +31,21 @@ foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power memi
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
+# The MMU's portable layer (docs/mmu.md) over the fake architecture of
+# tests/host/include/asm/pgtable.h: in no board yet (no arch has <asm/pgtable.h>) and not in
+# host_kernel, because each of its tests is built twice, with three levels and with two
+# (FAKE_PGTABLE_LEVELS=2: the pmd folded, 32-bit entries).
+set(HOST_MMU_SRCS mm/pagewalk.c mm/vmalloc.c tests/host/fake_pgtable.c)
+foreach(t pgtable vmalloc)
+  add_executable(${t}_test tests/host/${t}_test.c ${HOST_MMU_SRCS})
+  target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
+  add_executable(${t}_2level_test tests/host/${t}_test.c ${HOST_MMU_SRCS})
+  target_compile_definitions(${t}_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
+  target_link_libraries(${t}_2level_test host_kernel ${CMOCKA} ${LIBFDT})
+endforeach()
+foreach(t pgtable_test pgtable_2level_test)
+  target_sources(${t} PRIVATE mm/vmstat_cmd.c)	# (see the shell commands below)
+endforeach()
 # The kernel core (cmake/kernel.cmake's TINYMM_CORE_SRCS without the device drivers) over the
 # host "architecture" of tests/host/host_sched_arch.c: ucontext threads and a simulated timer.
 # Objects, not a static library, so the core's shell commands (ps, irqs, ...) are linked too;

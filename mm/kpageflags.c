@@ -141,9 +141,11 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 		u |= KPF(KPF_BUDDY);
 
 	/* KPF_SLAB on every page of a slab (folio_test_slab); the type sits on the head.
-	 * KPF_OFFLINE, KPF_PGTABLE: no offline or page-table page types exist yet. */
+	 * KPF_PGTABLE on a page-table frame (mm/pagewalk.c).  KPF_OFFLINE: no offline pages yet. */
 	if (folio_test_slab(folio))
 		u |= KPF(KPF_SLAB);
+	if (PageTable(page))
+		u |= KPF(KPF_PGTABLE);
 
 	/* PG_idle is in the flags word on every build (see the header). */
 	u |= kpf_copy_bit(k, KPF_IDLE,		PG_idle);

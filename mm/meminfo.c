@@ -65,6 +65,13 @@ static int cmd_meminfo(int argc, char **argv)
 		show_val_kb("Slab:", sr + su);
 		show_val_kb("SReclaimable:", sr);
 		show_val_kb("SUnreclaim:", su);
+		/* The next lines (KernelStack, the commit limits... come with their subsystems). */
+		show_val_kb("PageTables:", (unsigned long long)global_node_page_state(NR_PAGETABLE)
+			    << PAGE_SHIFT);
+		show_val_kb("VmallocTotal:", vmalloc_total);
+		show_val_kb("VmallocUsed:", (unsigned long long)atomic_long_read(&nr_vmalloc_pages)
+			    << PAGE_SHIFT);
+		show_val_kb("VmallocChunk:", 0);	/* Linux always prints 0 */
 		/* After Percpu (not printed yet), in a width of its own, as Linux prints it. */
 		kprintf("HardwareCorrupted: %5lu kB\n",
 			(unsigned long)atomic_long_read(&num_poisoned_pages) << (PAGE_SHIFT - 10));

@@ -13,6 +13,8 @@
 
 atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
+unsigned long vmalloc_total;
+atomic_long_t nr_vmalloc_pages;
 
 void show_buddyinfo(int (*pr)(const char *fmt, ...))
 {

@@ -44,6 +44,7 @@ static const struct vmstat_item vmstat_items[] = {
 	NODE("nr_writeback", NR_WRITEBACK),
 	NODE("nr_vmscan_write", NR_VMSCAN_WRITE),
 	NODE("nr_vmscan_immediate_reclaim", NR_VMSCAN_IMMEDIATE),
+	NODE("nr_page_table_pages", NR_PAGETABLE),
 	EVENT("pgpgin", PGPGIN),
 	EVENT("pgpgout", PGPGOUT),
 	EVENT("allocstall_normal", ALLOCSTALL),

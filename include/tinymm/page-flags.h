@@ -359,11 +359,13 @@ void prep_compound_page(struct page *page, unsigned int order);
  * taken for a type; a typed page has all of PAGE_TYPE_BASE set.  A free buddy block's head is
  * PageBuddy with its order in page->private (buddy_order); its other pages are untyped, with
  * _refcount 0.  This is v6.10's encoding: Linux 6.11 moved the type bits to the top of the word
- * and 6.12 made the type a byte value (PGTY_buddy).
+ * and 6.12 made the type a byte value (PGTY_buddy).  PG_table marks a frame that holds a page
+ * table (pagetable_alloc(), mm/pagewalk.c), as v6.10's PAGE_TYPE_OPS(Table, table, pgtable).
  */
 #define PAGE_TYPE_BASE		0xf0000000U
 #define PAGE_MAPCOUNT_RESERVE	(-128)
 #define PG_buddy		0x00000080U
+#define PG_table		0x00000200U	/* Linux's value: a page-table frame (mm/pagewalk.c) */
 #define PG_slab			0x00001000U	/* Linux's value: a slab's head page (mm/slub.c) */
 
 #define PageType(page, flag)	(((page)->page_type & (PAGE_TYPE_BASE | (flag))) == PAGE_TYPE_BASE)
@@ -388,6 +390,29 @@ static inline void __ClearPageBuddy(struct page *page)
 {
 	VM_BUG_ON_PAGE(!PageBuddy(page), page);
 	page->page_type |= PG_buddy;
+}
+
+/* A page-table frame: order 0, never mapped to user space, so the type word is free. */
+static inline bool PageTable(const struct page *page)
+{
+	return PageType(page, PG_table);
+}
+
+static inline bool folio_test_pgtable(const struct folio *folio)
+{
+	return PageTable(&folio->page);
+}
+
+static inline void __SetPageTable(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageType(page, 0), page);
+	page->page_type &= ~PG_table;
+}
+
+static inline void __ClearPageTable(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageTable(page), page);
+	page->page_type |= PG_table;
 }
 
 /* A slab page: the type sits on the head page only (Linux's FOLIO_TYPE_OPS(slab, slab)). */

@@ -30,6 +30,7 @@ enum node_stat_item {
 	WORKINGSET_NODERECLAIM,
 	NR_VMSCAN_WRITE,	/* folios reclaim started writeback on (pageout) */
 	NR_VMSCAN_IMMEDIATE,	/* folios marked PG_reclaim to be reclaimed when their I/O ends */
+	NR_PAGETABLE,		/* page-table frames, PG_table (meminfo PageTables, nr_page_table_pages) */
 	NR_VM_NODE_STAT_ITEMS
 };
 
@@ -53,6 +54,14 @@ enum vm_event_item {
 };
 
 extern atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+/*
+ * meminfo's VmallocTotal and VmallocUsed: the size of [VMALLOC_START, VMALLOC_END) once
+ * vmalloc_init() ran (0 before, and on a board without page tables yet), and the pages vmalloc()
+ * allocated (not vmap()'s: v6.10's nr_vmalloc_pages).  v6.10 keeps both in mm/vmalloc.c; here
+ * they live in mm/vmstat.c, built on every board, so meminfo links where vmalloc does not yet.
+ */
+extern unsigned long vmalloc_total;
+extern atomic_long_t nr_vmalloc_pages;
 extern atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
 
 static inline void mod_node_page_state(enum node_stat_item item, long delta)

@@ -10,6 +10,10 @@ foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart p
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)
+foreach(t pgtable vmalloc)
+  add_test(NAME host.${t} COMMAND ${t}_test)
+  add_test(NAME host.${t}_2level COMMAND ${t}_2level_test)
+endforeach()
 add_test(NAME host.xarray COMMAND xarray_test)
 set_tests_properties(host.xarray PROPERTIES TIMEOUT 120)	# a broken xa_find_after loops
 # The kernel core's test never waits for the wall clock (simulated time): a hang is a bug.

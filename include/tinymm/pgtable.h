@@ -1,0 +1,243 @@
+/*
+ * pgtable.h - the portable page-table interface: what mm/ uses to build and read page tables
+ * with no architecture #ifdef.  Linux v6.10's names (include/linux/pgtable.h and the arch
+ * headers behind it); the layout of an entry is the architecture's, in <asm/pgtable.h>.
+ *
+ * Levels.  tinymm's walkers go pgd -> pmd -> pte.  An architecture with three levels (ARM LPAE,
+ * RV64 Sv39) has real pmd tables; one with two (RV32 Sv32) includes <tinymm/pgtable-nopmd.h>,
+ * which folds the pmd into the pgd as v6.10's asm-generic/pgtable-nopmd.h does: a pmd_t is the
+ * pgd entry itself, pgd_none() is always false, and a missing table shows as pmd_none().  The
+ * p4d and pud levels are always folded, and unlike v6.10 they are not even named: no tinymm
+ * architecture has more than three levels, and five-level walkers would only add dead code.
+ *
+ * Leaves.  A pte is a leaf of PAGE_SIZE.  A pmd is either a table of ptes or a leaf of PMD_SIZE
+ * (pmd_leaf(): an LPAE block, an Sv39 2 MiB or Sv32 4 MiB megapage), which the direct map uses;
+ * the walkers (mm/pagewalk.c) report such a leaf and never descend into it.  pgd-level leaves
+ * (Sv39 gigapages, LPAE 1 GiB blocks) are not used and need not be defined.
+ *
+ * What <asm/pgtable.h> must define (static inline functions or macros, all of them):
+ *   types and conversions   pte_t pmd_t pgd_t pgprot_t (structs, so they cannot be mixed up),
+ *                           __pte() pte_val() __pmd() pmd_val() __pgd() pgd_val() __pgprot()
+ *                           pgprot_val(); with two levels pmd_t comes from pgtable-nopmd.h
+ *   geometry                PGTABLE_LEVELS (2 or 3), PTRS_PER_PTE, PTRS_PER_PGD, PGDIR_SHIFT,
+ *                           and with three levels PTRS_PER_PMD, PMD_SHIFT
+ *   kernel range            VMALLOC_START, VMALLOC_END (page-aligned unsigned long expressions;
+ *                           they may be variables, as x86's KASLR vmalloc_base is), and
+ *                           pgd_t swapper_pg_dir[PTRS_PER_PGD] (the kernel's root table)
+ *   protections             PAGE_KERNEL (RW, NX), PAGE_KERNEL_RO, PAGE_KERNEL_EXEC (RO+X: no
+ *                           kernel mapping is W+X), pgprot_noncached(p) (device: Strongly-ordered
+ *                           / PBMT IO), pgprot_writecombine(p) (Normal non-cacheable / PBMT NC)
+ *   pte                     pfn_pte(pfn, prot), pte_pfn(), pte_none(), pte_present(),
+ *                           pte_write(), pte_exec(), pte_young(), pte_mkyoung(), pte_mkold(),
+ *                           pte_dirty(), pte_mkdirty(), pte_mkclean(), pte_wrprotect(),
+ *                           pte_mkwrite_novma(), pte_pgprot()
+ *   pmd (the table level    pmd_none(), pmd_present(), pmd_leaf(), pmd_bad() (neither table nor
+ *   above the ptes)           leaf), pmd_pfn() (a leaf's first frame), pfn_pmd(pfn, prot) (a leaf),
+ *                           pmd_page_vaddr() (a table's kernel address), set_pmd(), pmd_clear(),
+ *                           pmd_populate_kernel(mm, pmdp, ptep)
+ *   pgd (three levels only) pgd_none(), pgd_present(), pgd_bad(), pgd_page_vaddr(), pgd_clear(),
+ *                           pgd_populate(mm, pgdp, pmdp)
+ *   optional                ptep_test_and_clear_young() with __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
+ *                           (below: needed where the hardware sets A/D bits)
+ *   hooks                   set_pte(ptep, pte) (the store the hardware walker sees, with any
+ *                           barrier it needs), flush_tlb_page(vma, addr) (vma may be NULL: a
+ *                           kernel address), flush_tlb_kernel_range(start, end)
+ * Everything below is built from those.
+ *
+ * Locking.  Kernel page tables are shared by every CPU: a table is populated, and an empty one
+ * freed, under init_mm.page_table_lock (mm/pagewalk.c).  Entries below a table are owned by
+ * whoever owns the virtual range (a vmalloc area's owner), as in v6.10.
+ *
+ * Differences from v6.10: no p4d/pud (above); set_pte_at() and ptep_get() are generic here (v6.10
+ * lets an architecture override them; none of tinymm's needs to); pte_mkwrite() keeps v6.10's
+ * (pte, vma) signature but tinymm has no VMAs yet, so it is pte_mkwrite_novma(); struct mm_struct
+ * holds only the root table and its lock until user address spaces exist (include/linux/
+ * mm_types.h has the rest).
+ */
+#ifndef TINYMM_PGTABLE_H
+#define TINYMM_PGTABLE_H
+
+#include "gfp.h"
+#include "kernel.h"
+#include "spinlock.h"
+
+struct mm_struct;
+struct vm_area_struct;
+
+#include <asm/pgtable.h>
+
+#if PGTABLE_LEVELS != 2 && PGTABLE_LEVELS != 3
+#error "PGTABLE_LEVELS must be 2 or 3"
+#endif
+
+/* v6.10's struct mm_struct, reduced to its page-table root and the lock that guards the tables. */
+struct mm_struct {
+	pgd_t *pgd;
+	spinlock_t page_table_lock;	/* populating and freeing tables (not the entries in them) */
+};
+extern struct mm_struct init_mm;	/* the kernel's: pgd is swapper_pg_dir (mm/pagewalk.c) */
+
+#define PGDIR_SIZE	(1UL << PGDIR_SHIFT)
+#define PGDIR_MASK	(~(PGDIR_SIZE - 1))
+#define PMD_SIZE	(1UL << PMD_SHIFT)
+#define PMD_MASK	(~(PMD_SIZE - 1))
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+
+static inline unsigned long pte_index(unsigned long addr)
+{
+	return (addr >> PAGE_SHIFT) & (PTRS_PER_PTE - 1);
+}
+
+static inline unsigned long pmd_index(unsigned long addr)
+{
+	return (addr >> PMD_SHIFT) & (PTRS_PER_PMD - 1);
+}
+
+static inline unsigned long pgd_index(unsigned long addr)
+{
+	return (addr >> PGDIR_SHIFT) & (PTRS_PER_PGD - 1);
+}
+
+/* The entry of @mm's root table for @addr; pgd_offset_k() for the kernel's. */
+static inline pgd_t *pgd_offset(struct mm_struct *mm, unsigned long addr)
+{
+	return mm->pgd + pgd_index(addr);
+}
+#define pgd_offset_k(addr)	pgd_offset(&init_mm, (addr))
+
+#if PGTABLE_LEVELS == 3
+static inline pmd_t *pmd_offset(pgd_t *pgd, unsigned long addr)
+{
+	return (pmd_t *)pgd_page_vaddr(*pgd) + pmd_index(addr);
+}
+#endif
+
+static inline pte_t *pte_offset_kernel(pmd_t *pmd, unsigned long addr)
+{
+	return (pte_t *)pmd_page_vaddr(*pmd) + pte_index(addr);
+}
+
+/* The end of the entry covering @addr, or @end if that comes first (v6.10, overflow-safe). */
+static inline unsigned long pgd_addr_end(unsigned long addr, unsigned long end)
+{
+	unsigned long boundary = (addr + PGDIR_SIZE) & PGDIR_MASK;
+
+	return boundary - 1 < end - 1 ? boundary : end;
+}
+
+static inline unsigned long pmd_addr_end(unsigned long addr, unsigned long end)
+{
+	unsigned long boundary = (addr + PMD_SIZE) & PMD_MASK;
+
+	return boundary - 1 < end - 1 ? boundary : end;
+}
+
+/* A snapshot of one entry: the hardware may set A/D bits under us (v6.10's ptep_get). */
+static inline pte_t ptep_get(pte_t *ptep)
+{
+	return READ_ONCE(*ptep);
+}
+
+static inline pmd_t pmdp_get(pmd_t *pmdp)
+{
+	return READ_ONCE(*pmdp);
+}
+
+/* Install @pte at @ptep, which maps @addr in @mm.  No TLB flush: an entry that was not present
+ * cannot be cached (Linux's rule, kept by every tinymm architecture); changing a present entry
+ * needs a flush by the caller. */
+static inline void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte)
+{
+	(void)mm;
+	(void)addr;
+	set_pte(ptep, pte);
+}
+
+static inline void pte_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	set_pte_at(mm, addr, ptep, __pte(0));
+}
+
+/*
+ * Clear the accessed bit; true if it was set.  The caller flushes the TLB if it needs the next
+ * access to be seen (v6.10's ptep_clear_flush_young does both).  This generic one is a plain
+ * read-modify-write, as v6.10's: an architecture whose hardware sets A/D bits in the entry
+ * (QEMU's RISC-V, ARM with DBM) defines __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG and an atomic
+ * one, as v6.10's riscv and arm64 do, or a D bit set meanwhile is lost.
+ */
+#ifndef __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
+static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr,
+					    pte_t *ptep)
+{
+	pte_t pte = ptep_get(ptep);
+
+	(void)vma;
+	(void)addr;
+	if (!pte_young(pte))
+		return 0;
+	set_pte(ptep, pte_mkold(pte));
+	return 1;
+}
+#endif
+
+#define pte_mkwrite(pte, vma)	((void)(vma), pte_mkwrite_novma(pte))
+
+/* ---- page-table frames and the walkers (mm/pagewalk.c) ---- */
+struct page;
+
+/*
+ * v6.10's pagetable_alloc() with its ctor (pagetable_pte_ctor/pagetable_pmd_ctor): a zeroed
+ * frame from the buddy allocator, typed PG_table, counted in NR_PAGETABLE.  NULL when there is
+ * no memory (the allocator warns unless @gfp has __GFP_NOWARN).  pagetable_free() undoes it.
+ */
+struct page *pagetable_alloc(gfp_t gfp, unsigned int order);
+void pagetable_free(struct page *page);
+
+/* v6.10's pte_fn_t: called for one pte of apply_to_page_range(); non-zero stops the walk. */
+typedef int (*pte_fn_t)(pte_t *pte, unsigned long addr, void *data);
+/*
+ * Call @fn on every pte of [@addr, @addr + @size) in @mm, allocating missing tables (v6.10's
+ * apply_to_page_range); apply_to_existing_page_range() allocates nothing and skips the ptes
+ * that are none and the ranges with no table.  0, -ENOMEM (a table could not be allocated),
+ * -EINVAL (a pmd leaf is in the range: it cannot be split here; WARNING), or @fn's value.  @fn
+ * runs under @mm->page_table_lock and must not sleep.  Nothing is flushed.
+ */
+int apply_to_page_range(struct mm_struct *mm, unsigned long addr, unsigned long size,
+			pte_fn_t fn, void *data);
+int apply_to_existing_page_range(struct mm_struct *mm, unsigned long addr, unsigned long size,
+				 pte_fn_t fn, void *data);
+
+/*
+ * A read-only walk (v6.10's walk_page_range_novma, ptdump's): for every pmd that is present,
+ * leaf or table, pmd_entry; then, for a table, pte_entry on every pte of it; pte_hole for every
+ * range with no table, with v6.10's depth (0 pgd, 3 pmd; a folded level never has a hole).
+ * Any callback may be NULL; a non-zero return stops the walk and is returned.
+ */
+struct mm_walk;
+struct mm_walk_ops {
+	int (*pmd_entry)(pmd_t *pmd, unsigned long addr, unsigned long next, struct mm_walk *walk);
+	int (*pte_entry)(pte_t *pte, unsigned long addr, unsigned long next, struct mm_walk *walk);
+	int (*pte_hole)(unsigned long addr, unsigned long next, int depth, struct mm_walk *walk);
+};
+struct mm_walk {
+	const struct mm_walk_ops *ops;
+	struct mm_struct *mm;
+	pgd_t *pgd;
+	void *private;
+};
+int walk_page_range_novma(struct mm_struct *mm, unsigned long start, unsigned long end,
+			  const struct mm_walk_ops *ops, pgd_t *pgd, void *private);
+
+/*
+ * The kernel's own mappings, for vmalloc (v6.10: mm/vmalloc.c's vmap_pages_range and
+ * vunmap_range).  vmap_pages_range() maps @pages, one per PAGE_SIZE, at [@addr, @end) with
+ * @prot: 0 or -ENOMEM (what was mapped stays mapped: the caller unmaps the range), -EBUSY
+ * (WARNING) if a pte there is already present.  vunmap_range() clears every pte of the range,
+ * flushes the TLB for it, then frees the tables that became empty (pagewalk.c says which).
+ */
+int vmap_pages_range(unsigned long addr, unsigned long end, pgprot_t prot, struct page **pages);
+void vunmap_range(unsigned long addr, unsigned long end);
+/* The pte mapping kernel address @addr, or NULL (no table, or a pmd leaf maps it). */
+pte_t *virt_to_kpte(unsigned long addr);
+
+#endif
