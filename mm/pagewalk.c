@@ -42,7 +42,7 @@ struct mm_struct init_mm = {
 	.page_table_lock = __SPIN_LOCK_UNLOCKED(init_mm.page_table_lock),
 };
 
-/* v6.10's GFP_PGTABLE_KERNEL. */
+/* Linux's GFP_PGTABLE_KERNEL. */
 #define GFP_PGTABLE_KERNEL	(GFP_KERNEL | __GFP_ZERO)
 
 /* A larger table (an arch's 16 KiB root, say) is a compound page: the type sits on its head. */
@@ -147,7 +147,7 @@ static int walk_chunk(struct walk_ctl *c, unsigned long addr, unsigned long end)
 	if (pmd_leaf(pmdp_get(pmd)) || pmd_bad(pmdp_get(pmd))) {
 		if (c->walk)
 			return 0;			/* reported by pmd_entry; nothing below */
-		/* v6.10's apply_to_page_range says the same: a leaf cannot be split here. */
+		/* Linux's apply_to_page_range says the same: a leaf cannot be split here. */
 		WARN_ON(1);
 		return -EINVAL;
 	}
@@ -233,7 +233,7 @@ static int vmap_pte(pte_t *pte, unsigned long addr, void *data)
 	struct vmap_ctl *v = data;
 	struct page *page = v->pages[(addr - v->start) >> PAGE_SHIFT];
 
-	/* v6.10's vmap_pages_pte_range(): both are the caller's bugs. */
+	/* Linux's vmap_pages_pte_range(): both are the caller's bugs. */
 	if (WARN_ON(!pte_none(ptep_get(pte))))
 		return -EBUSY;
 	if (WARN_ON(!page))

@@ -54,7 +54,7 @@ void vmalloc_init(void)
 }
 
 /*
- * v6.10's warn_alloc() with vmalloc's message: "vmalloc error: size N, <why>", the gfp mode,
+ * Linux's warn_alloc() with vmalloc's message: "vmalloc error: size N, <why>", the gfp mode,
  * a stack and the free lists, at most 10 in 5 s.  @size is what the caller asked for.
  */
 static void __printf(3, 4) vmalloc_warn(gfp_t gfp, unsigned long size, const char *why, ...)
@@ -213,7 +213,7 @@ static void *__vmalloc_caller(unsigned long size, gfp_t gfp, const void *caller)
 	struct vm_struct *vm;
 	int err;
 
-	/* v6.10's __vmalloc_node_range(): a zero size is the caller's bug. */
+	/* Linux's __vmalloc_node_range(): a zero size is the caller's bug. */
 	if (WARN_ON_ONCE(!size))
 		return NULL;
 	if (nr > totalram_pages()) {
@@ -227,11 +227,11 @@ static void *__vmalloc_caller(unsigned long size, gfp_t gfp, const void *caller)
 	}
 	vm->pages = kcalloc(nr, sizeof(struct page *), gfp & ~__GFP_ZERO);
 	if (!vm->pages) {
-		vmalloc_warn(gfp, size, "failed to allocated page array size %lu",	/* sic, v6.10 */
+		vmalloc_warn(gfp, size, "failed to allocated page array size %lu",	/* sic, Linux */
 			     nr * sizeof(struct page *));
 		goto fail;
 	}
-	/* Warned once below, not once per page (v6.10 adds __GFP_NOWARN too). */
+	/* Warned once below, not once per page (Linux adds __GFP_NOWARN too). */
 	for (; vm->nr_pages < nr; vm->nr_pages++) {
 		vm->pages[vm->nr_pages] = alloc_page(gfp | __GFP_NOWARN);
 		if (!vm->pages[vm->nr_pages]) {
@@ -278,7 +278,7 @@ void vfree(const void *addr)
 		return;
 	vm = remove_vm_area(addr);
 	if (!vm) {
-		/* v6.10's two messages, then its WARN(); nothing is freed. */
+		/* Linux's two messages, then its WARN(); nothing is freed. */
 		if (!IS_ALIGNED((unsigned long)addr, PAGE_SIZE))
 			pr_err("Trying to vfree() bad address (%p)\n", addr);
 		else
@@ -364,7 +364,7 @@ void show_vmalloc_info(int (*pr)(const char *fmt, ...))
 	list_for_each_entry(va, &vmap_area_list, list) {
 		struct vm_struct *vm = va->vm;
 
-		/* v6.10's s_show(): range, size with the guard, caller, pages=, the kinds. */
+		/* Linux's s_show(): range, size with the guard, caller, pages=, the kinds. */
 		pr("%p-%p %7lu", vm->addr, (char *)vm->addr + vm->size, vm->size);
 		if (vm->caller) {
 			sprint_symbol(sym, sizeof(sym), (unsigned long)vm->caller);

@@ -70,7 +70,7 @@ struct vm_area_struct;
 #error "PGTABLE_LEVELS must be 2 or 3"
 #endif
 
-/* v6.10's struct mm_struct, reduced to its page-table root and the lock that guards the tables. */
+/* Linux's struct mm_struct, reduced to its page-table root and the lock that guards the tables. */
 struct mm_struct {
 	pgd_t *pgd;
 	spinlock_t page_table_lock;	/* populating and freeing tables (not the entries in them) */
@@ -117,7 +117,7 @@ static inline pte_t *pte_offset_kernel(pmd_t *pmd, unsigned long addr)
 	return (pte_t *)pmd_page_vaddr(*pmd) + pte_index(addr);
 }
 
-/* The end of the entry covering @addr, or @end if that comes first (v6.10, overflow-safe). */
+/* The end of the entry covering @addr, or @end if that comes first (Linux, overflow-safe). */
 static inline unsigned long pgd_addr_end(unsigned long addr, unsigned long end)
 {
 	unsigned long boundary = (addr + PGDIR_SIZE) & PGDIR_MASK;
@@ -132,7 +132,7 @@ static inline unsigned long pmd_addr_end(unsigned long addr, unsigned long end)
 	return boundary - 1 < end - 1 ? boundary : end;
 }
 
-/* A snapshot of one entry: the hardware may set A/D bits under us (v6.10's ptep_get). */
+/* A snapshot of one entry: the hardware may set A/D bits under us (Linux's ptep_get). */
 static inline pte_t ptep_get(pte_t *ptep)
 {
 	return READ_ONCE(*ptep);
@@ -160,10 +160,10 @@ static inline void pte_clear(struct mm_struct *mm, unsigned long addr, pte_t *pt
 
 /*
  * Clear the accessed bit; true if it was set.  The caller flushes the TLB if it needs the next
- * access to be seen (v6.10's ptep_clear_flush_young does both).  This generic one is a plain
+ * access to be seen (Linux's ptep_clear_flush_young does both).  This generic one is a plain
  * read-modify-write, as v6.10's: an architecture whose hardware sets A/D bits in the entry
  * (QEMU's RISC-V, ARM with DBM) defines __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG and an atomic
- * one, as v6.10's riscv and arm64 do, or a D bit set meanwhile is lost.
+ * one, as Linux's riscv and arm64 do, or a D bit set meanwhile is lost.
  */
 #ifndef __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
 static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr,
@@ -186,14 +186,14 @@ static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned
 struct page;
 
 /*
- * v6.10's pagetable_alloc() with its ctor (pagetable_pte_ctor/pagetable_pmd_ctor): a zeroed
+ * Linux's pagetable_alloc() with its ctor (pagetable_pte_ctor/pagetable_pmd_ctor): a zeroed
  * frame from the buddy allocator, typed PG_table, counted in NR_PAGETABLE.  NULL when there is
  * no memory (the allocator warns unless @gfp has __GFP_NOWARN).  pagetable_free() undoes it.
  */
 struct page *pagetable_alloc(gfp_t gfp, unsigned int order);
 void pagetable_free(struct page *page);
 
-/* v6.10's pte_fn_t: called for one pte of apply_to_page_range(); non-zero stops the walk. */
+/* Linux's pte_fn_t: called for one pte of apply_to_page_range(); non-zero stops the walk. */
 typedef int (*pte_fn_t)(pte_t *pte, unsigned long addr, void *data);
 /*
  * Call @fn on every pte of [@addr, @addr + @size) in @mm, allocating missing tables (v6.10's
@@ -208,9 +208,9 @@ int apply_to_existing_page_range(struct mm_struct *mm, unsigned long addr, unsig
 				 pte_fn_t fn, void *data);
 
 /*
- * A read-only walk (v6.10's walk_page_range_novma, ptdump's): for every pmd that is present,
+ * A read-only walk (Linux's walk_page_range_novma, ptdump's): for every pmd that is present,
  * leaf or table, pmd_entry; then, for a table, pte_entry on every pte of it; pte_hole for every
- * range with no table, with v6.10's depth (0 pgd, 3 pmd; a folded level never has a hole).
+ * range with no table, with Linux's depth (0 pgd, 3 pmd; a folded level never has a hole).
  * Any callback may be NULL; a non-zero return stops the walk and is returned.
  */
 struct mm_walk;
@@ -229,7 +229,7 @@ int walk_page_range_novma(struct mm_struct *mm, unsigned long start, unsigned lo
 			  const struct mm_walk_ops *ops, pgd_t *pgd, void *private);
 
 /*
- * The kernel's own mappings, for vmalloc (v6.10: mm/vmalloc.c's vmap_pages_range and
+ * The kernel's own mappings, for vmalloc (Linux: mm/vmalloc.c's vmap_pages_range and
  * vunmap_range).  vmap_pages_range() maps @pages, one per PAGE_SIZE, at [@addr, @end) with
  * @prot: 0 or -ENOMEM (what was mapped stays mapped: the caller unmaps the range), -EBUSY
  * (WARNING) if a pte there is already present.  vunmap_range() clears every pte of the range,

@@ -18,7 +18,7 @@
 #include "list.h"
 #include "pgtable.h"
 
-/* vm_struct.flags (v6.10's values) */
+/* vm_struct.flags (Linux's values) */
 #define VM_IOREMAP	0x00000001	/* ioremap() and friends (a later issue) */
 #define VM_ALLOC	0x00000002	/* vmalloc(): the area owns its pages */
 #define VM_MAP		0x00000004	/* vmap(): the caller's pages */

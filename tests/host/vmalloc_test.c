@@ -219,7 +219,7 @@ static void vmallocinfo_and_meminfo(void **state)
 
 	shim_console_reset();
 	show_vmalloc_info(kprintf);
-	/* v6.10's s_show(): range, size with the guard, caller, pages=, kind */
+	/* Linux's s_show(): range, size with the guard, caller, pages=, kind */
 	/* tinymm's %p: 0x and every digit of a pointer */
 	snprintf(want, sizeof(want), "0x%016lx-0x%016lx   20480 0x", (unsigned long)a,
 		 (unsigned long)(a + 5 * P));
@@ -285,7 +285,7 @@ static void bad_vfree_warns_and_frees_nothing(void **state)
 	unsigned long warnings = nr_warnings(), free_now = nr_free_pages_and_pcp();
 
 	shim_console_reset();
-	vfree(a + P);				/* inside, page-aligned: v6.10 would free it all */
+	vfree(a + P);				/* inside, page-aligned: Linux would free it all */
 	assert_console_has("Trying to vfree() nonexistent vm area");
 	vfree(a + 1);
 	assert_console_has("Trying to vfree() bad address");
