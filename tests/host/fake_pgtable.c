@@ -1,11 +1,13 @@
 /*
  * fake_pgtable.c - the state behind the host's fake page-table architecture
  * (tests/host/include/asm/pgtable.h): the kernel's root table, the vmalloc range, the 2-level
- * configuration's frame-number base, and a count of TLB flushes.  Built into each test and
+ * configuration's frame-number base, a count of TLB flushes, and ptdump's architecture half
+ * (its regions, attributes and line format, in the style of RISC-V's).  Built into each test and
  * fuzzer that uses page tables, once per configuration (FAKE_PGTABLE_LEVELS).
  */
 #include <string.h>
 #include "tinymm/pgtable.h"
+#include "tinymm/ptdump.h"
 #include "tinymm/vmstat.h"
 #include "fake_pgtable.h"
 
@@ -23,4 +25,34 @@ void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size)
 	fake_vmalloc_end = fake_vmalloc_start + (vmalloc_size ? vmalloc_size : FAKE_VMALLOC_DEFAULT_SIZE);
 	fake_tlb_flushes = 0;
 	atomic_long_set(&vm_node_stat[NR_PAGETABLE], 0);
+}
+
+/* ---- ptdump's architecture half (include/tinymm/ptdump.h), in RISC-V's style ---- */
+const struct ptdump_marker ptdump_markers[] = {
+	{ FAKE_VMALLOC_DEFAULT_START, "vmalloc() area" },
+	{ FAKE_VMALLOC_DEFAULT_START + FAKE_VMALLOC_DEFAULT_SIZE, "vmalloc() end" },
+#if PGTABLE_LEVELS == 3
+	{ 0, NULL },			/* to the top of the 64-bit space */
+#else
+	{ 1UL << 32, NULL },		/* to the top of the 32-bit space Sv32 has */
+#endif
+};
+
+uint64_t ptdump_attrs(uint64_t val, int level)
+{
+	return val & ~(uint64_t)_PAGE_PFN_MASK;
+}
+
+void ptdump_print(const struct ptdump_run *r, int (*pr)(const char *fmt, ...))
+{
+	static const char letters[] = "VRWXUGAD";
+	char bits[17];
+
+	for (int i = 7, j = 0; i >= 0; i--, j += 2) {
+		bits[j] = r->attrs & (1ULL << i) ? letters[i] : '.';
+		bits[j + 1] = i ? ' ' : '\0';
+	}
+	pr("0x%016lx-0x%016lx   0x%016llx %8luK %s   %s\n", r->start, r->end,
+	   (unsigned long long)r->phys, (r->end - r->start) >> 10, r->level == 3 ? "PMD" : "PTE",
+	   bits);
 }

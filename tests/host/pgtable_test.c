@@ -23,6 +23,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
+#include "tinymm/ptdump.h"
 #include "tinymm/shell.h"
 #include "tinymm/slab.h"
 #include "tinymm/time.h"
@@ -381,6 +382,58 @@ static void pmd_leaf_is_understood(void **state)
 	__free_page(page);
 }
 
+/* ptdump (mm/ptdump.c over the fake arch's format): contiguous frames with equal attributes
+ * merge into one run, a frame out of sequence, a hole or other attributes start a new one, a
+ * pmd leaf is its own run at level 3, and the region markers come in order. */
+static void ptdump_merges_runs(void **state)
+{
+	unsigned long va = VMALLOC_START, leaf = VMALLOC_START + PMD_SIZE;
+	unsigned long pfn = ALIGN(pfn0, PMD_SIZE / PAGE_SIZE);
+	struct page *blk = alloc_pages(GFP_KERNEL, 1), *ro = alloc_page(GFP_KERNEL);
+	struct page *two[2] = { blk, blk + 1 };
+	char want[200];
+
+	assert_non_null(blk);
+	assert_int_equal(vmap_pages_range(va, va + 2 * PAGE_SIZE, PAGE_KERNEL, two), 0);
+	/* The first frame again: out of sequence whatever the allocator handed out next. */
+	assert_int_equal(vmap_pages_range(va + 2 * PAGE_SIZE, va + 3 * PAGE_SIZE, PAGE_KERNEL,
+					  &blk), 0);
+	assert_int_equal(vmap_pages_range(va + 4 * PAGE_SIZE, va + 5 * PAGE_SIZE, PAGE_KERNEL_RO,
+					  &ro), 0);
+	pmd_t *pmd = pmd_offset(pgd_offset_k(leaf), leaf);
+	set_pmd(pmd, pfn_pmd(pfn, PAGE_KERNEL));
+
+	shim_console_reset();
+	assert_int_equal(ptdump_walk_kernel(kprintf), 4);
+	const char *m0 = strstr(shim_console, "---[ vmalloc() area ]---\n");
+	const char *m1 = strstr(shim_console, "---[ vmalloc() end ]---\n");
+	assert_true(m0 == shim_console && m1 > m0);
+	snprintf(want, sizeof(want), "0x%016lx-0x%016lx   0x%016llx        8K PTE   ", va,
+		 va + 2 * PAGE_SIZE, (unsigned long long)page_to_pfn(blk) << PAGE_SHIFT);
+	assert_console_has(want);
+	snprintf(want, sizeof(want), "0x%016lx-0x%016lx   0x%016llx        4K PTE   ",
+		 va + 2 * PAGE_SIZE, va + 3 * PAGE_SIZE,
+		 (unsigned long long)page_to_pfn(blk) << PAGE_SHIFT);
+	assert_console_has(want);
+	snprintf(want, sizeof(want), "0x%016lx-0x%016lx   0x%016llx        4K PTE   D A G . . . R V\n",
+		 va + 4 * PAGE_SIZE, va + 5 * PAGE_SIZE,
+		 (unsigned long long)page_to_pfn(ro) << PAGE_SHIFT);
+	assert_console_has(want);
+	snprintf(want, sizeof(want), "0x%016lx-0x%016lx   0x%016llx %8luK PMD   D A G . . W R V\n",
+		 leaf, leaf + PMD_SIZE, (unsigned long long)pfn << PAGE_SHIFT, PMD_SIZE >> 10);
+	assert_console_has(want);
+
+	shim_console_reset();
+	assert_int_equal(shim_run("ptdump"), 0);
+	assert_console_has("---[ vmalloc() end ]---\n");
+	assert_int_equal(shim_run("ptdump extra"), 2);
+
+	pmd_clear(pmd);
+	vunmap_range(va, va + 5 * PAGE_SIZE);
+	__free_pages(blk, 1);
+	__free_page(ro);
+}
+
 static void no_memory_leaves_nothing(void **state)
 {
 	struct page *held[RAM_SIZE / PAGE_SIZE];
@@ -425,6 +478,7 @@ int main(void)
 		cmocka_unit_test_setup(walk_reports_holes_ptes, setup),
 		cmocka_unit_test_setup(pmd_leaf_is_understood, setup),
 		cmocka_unit_test_setup(no_memory_leaves_nothing, setup),
+		cmocka_unit_test_setup(ptdump_merges_runs, setup),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -1,0 +1,126 @@
+/*
+ * ptdump.c - the kernel page tables as text: the `ptdump` command (Linux's
+ * /sys/kernel/debug/kernel_page_tables).  A read-only walk of init_mm (mm/pagewalk.c) notes
+ * every present leaf, pmd blocks and ptes alike; neighbours with the same level and attributes
+ * whose frames are contiguous are one run, printed by the architecture (include/tinymm/ptdump.h
+ * says what it provides) under the name of the region it is in.
+ *
+ * Invariants: runs come out in address order, never overlap, never span a region marker, and
+ * cover exactly the present leaves.
+ * Locking: the walker holds init_mm.page_table_lock over each pmd-sized chunk, so no table is
+ * freed under it; entries may change between chunks (a run is a snapshot).
+ *
+ * Where tinymm differs from v6.10, and why: Linux's arch note_page() does the merging and the
+ * printing; here the portable half merges and the architecture only prints, so the merging rule
+ * is written (and tested on the host) once.
+ */
+#include <limits.h>
+#include "tinymm/pgtable.h"
+#include "tinymm/printk.h"
+#include "tinymm/ptdump.h"
+#include "tinymm/shell.h"
+
+struct ptdump_state {
+	int (*pr)(const char *fmt, ...);
+	const struct ptdump_marker *marker;	/* the region being printed */
+	struct ptdump_run run;
+	bool have_run;
+	unsigned long runs;
+};
+
+static void flush_run(struct ptdump_state *st)
+{
+	if (!st->have_run)
+		return;
+	ptdump_print(&st->run, st->pr);
+	st->runs++;
+	st->have_run = false;
+}
+
+/* Print the markers of every region that starts at or before @addr (and after the last one). */
+static void enter_regions(struct ptdump_state *st, unsigned long addr)
+{
+	while (st->marker[1].name && addr >= st->marker[1].start_address) {
+		flush_run(st);
+		st->marker++;
+		st->pr("---[ %s ]---\n", st->marker->name);
+	}
+}
+
+static void note(struct ptdump_state *st, unsigned long addr, unsigned long next, int level,
+		 uint64_t val, phys_addr_t phys)
+{
+	uint64_t attrs = ptdump_attrs(val, level);
+	struct ptdump_run *r = &st->run;
+
+	enter_regions(st, addr);
+	if (st->have_run && r->level == level && r->attrs == attrs && r->end == addr &&
+	    phys == r->phys + (addr - r->start)) {
+		r->end = next;
+		return;
+	}
+	flush_run(st);
+	*r = (struct ptdump_run){ .start = addr, .end = next, .level = level, .attrs = attrs,
+				  .val = val, .phys = phys };
+	st->have_run = true;
+}
+
+static int ptdump_pmd(pmd_t *pmd, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	pmd_t v = pmdp_get(pmd);
+
+	if (pmd_leaf(v))
+		note(walk->private, addr, next, 3, (uint64_t)pmd_val(v),
+		     (phys_addr_t)pmd_pfn(v) << PAGE_SHIFT);
+	return 0;
+}
+
+static int ptdump_pte(pte_t *pte, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	pte_t v = ptep_get(pte);
+
+	if (pte_present(v))
+		note(walk->private, addr, next, 4, (uint64_t)pte_val(v),
+		     (phys_addr_t)pte_pfn(v) << PAGE_SHIFT);
+	else
+		flush_run(walk->private);	/* a hole ends a run */
+	return 0;
+}
+
+static int ptdump_hole(unsigned long addr, unsigned long next, int depth, struct mm_walk *walk)
+{
+	flush_run(walk->private);
+	enter_regions(walk->private, addr);
+	return 0;
+}
+
+static const struct mm_walk_ops ptdump_ops = {
+	.pmd_entry = ptdump_pmd,
+	.pte_entry = ptdump_pte,
+	.pte_hole = ptdump_hole,
+};
+
+unsigned long ptdump_walk_kernel(int (*pr)(const char *fmt, ...))
+{
+	struct ptdump_state st = { .pr = pr, .marker = ptdump_markers };
+	const struct ptdump_marker *last = ptdump_markers;
+
+	while (last->name)
+		last++;
+	pr("---[ %s ]---\n", st.marker->name);
+	walk_page_range_novma(&init_mm, ptdump_markers[0].start_address, last->start_address,
+			      &ptdump_ops, NULL, &st);
+	flush_run(&st);
+	enter_regions(&st, ULONG_MAX);		/* the walk reached the end: every region passed */
+	return st.runs;
+}
+
+static int cmd_ptdump(int argc, char **argv)
+{
+	if (shell_no_args(argc, argv))
+		return 2;
+	ptdump_walk_kernel(kprintf);
+	return 0;
+}
+SHELL_COMMAND(ptdump, "", "the kernel page tables (as /sys/kernel/debug/kernel_page_tables)",
+	      cmd_ptdump);
