@@ -71,7 +71,7 @@ typedef uint64_t pteval_t;
 #define _PAGE_MTMASK_SVPBMT	(3ULL << 61)
 #define SATP_MODE	(8UL << 60)	/* Sv39 */
 #define SATP_PPN	((1UL << 44) - 1)
-/* Linux's Sv39 VMALLOC_START (PAGE_OFFSET - VMALLOC_SIZE) and END: 64 GiB. */
+/* Linux's Sv39 vmalloc/ioremap range (Documentation/arch/riscv/vm-layout.rst): 64 GiB. */
 #define VMALLOC_START	0xffffffc600000000UL
 #define VMALLOC_END	0xffffffd600000000UL
 #else
