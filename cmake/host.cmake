@@ -32,7 +32,7 @@ foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power memi
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
 # The MMU's portable layer (docs/mmu.md) over the fake architecture of
-# tests/host/include/asm/pgtable.h: in no board yet (no arch has <asm/pgtable.h>) and not in
+# tests/host/include/asm/pgtable.h (the RISC-V images build them over arch/riscv's), not in
 # host_kernel, because each of its tests is built twice, with three levels and with two
 # (FAKE_PGTABLE_LEVELS=2: the pmd folded, 32-bit entries).
 set(HOST_MMU_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ptdump.c tests/host/fake_pgtable.c)

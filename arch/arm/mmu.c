@@ -109,3 +109,9 @@ void arch_mm_init(void)
 	__asm__ __volatile__("dsb sy\n\tmcr p15, 0, %0, c1, c0, 0\n\tisb" :: "r"(sctlr) : "memory");
 	pr_info("mmu: on, 1 MiB sections, RAM write-back shareable, MMIO device, first MiB unmapped\n");
 }
+
+/* No <asm/pgtable.h> on ARM yet, so no vmalloc: nothing to start (docs/mmu.md, Status). */
+void arch_mm_late_init(const struct dt *dt)
+{
+	(void)dt;
+}

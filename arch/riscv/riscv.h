@@ -21,5 +21,11 @@ extern struct irq_domain *riscv_intc_domain;
 void riscv_handle_irq(unsigned long code);
 /* The boot hart's /cpus node (reg 0, else the first cpu), or -1. */
 int riscv_boot_cpu_node(const struct dt *dt);
+/* The boot CPU @cpu has the multi-letter extension @ext ("sstc", "svpbmt"; cpufeature.c). */
+bool riscv_isa_extension(const struct dt *dt, int cpu, const char *ext);
+
+struct page;
+/* vmap() @pages write-combining (Svpbmt NC), or NULL with an error line without Svpbmt. */
+void *riscv_vmap_wc(struct page **pages, unsigned int count);
 
 #endif

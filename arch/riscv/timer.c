@@ -120,25 +120,6 @@ const char *arch_timer_name(void)
 	return use_sstc ? "riscv-timer (sstc)" : "riscv-timer (sbi)";
 }
 
-/* "_sstc" as a whole multi-letter extension of riscv,isa, or "sstc" in riscv,isa-extensions. */
-static bool isa_has_sstc(const struct dt *dt, int cpu)
-{
-	const char *isa = dt_getprop_str(dt, cpu, "riscv,isa");
-	int len;
-
-	for (const char *p = isa; p && (p = strstr(p, "_sstc")); p += 5)
-		if (p[5] == '\0' || p[5] == '_')
-			return true;
-	const char *ext = dt_getprop(dt, cpu, "riscv,isa-extensions", &len);
-	for (int off = 0; ext && off < len;) {
-		size_t n = strnlen(ext + off, (size_t)(len - off));
-		if (n == 4 && !memcmp(ext + off, "sstc", 4))
-			return true;
-		off += (int)n + 1;
-	}
-	return false;
-}
-
 static irqreturn_t riscv_timer_irq(int irq, void *dev_id)
 {
 	(void)irq;
@@ -151,7 +132,7 @@ static irqreturn_t riscv_timer_irq(int irq, void *dev_id)
 int arch_timer_init(const struct dt *dt)
 {
 	int cpu = riscv_boot_cpu_node(dt);
-	bool sstc = cpu >= 0 && isa_has_sstc(dt, cpu);
+	bool sstc = cpu >= 0 && riscv_isa_extension(dt, cpu, "sstc");
 
 	if (timer_param == TIMER_SBI && !HAVE_SBI_FIRMWARE)
 		pr_warn("riscv-timer: tinymm.timer=sbi ignored: no SBI firmware on this board "
