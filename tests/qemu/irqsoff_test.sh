@@ -38,7 +38,7 @@ out=$("$check" --board "$board" --irqsoff --disk "$img" --append "tinymm.run=$ru
   { printf '%s\n' "$out" | grep -v '^bench	' | tail -40; fail "boot failed"; }
 printf '%s\n' "$out" | grep -v '^bench	'
 
-printf '%s\n' "$out" | grep -qx "$want" || fail "the page-cache read's digest differs from the host's ($want)"
+grep -qx "$want" <<<"$out" || fail "the page-cache read's digest differs from the host's ($want)"
 sym='([A-Za-z_.$][A-Za-z0-9_.$]*)\+0x([0-9a-f]+)'
 line_re="^irqsoff: max ([0-9]+) instructions, from $sym to $sym\$"
 mapfile -t maxes < <(printf '%s\n' "$out" | grep '^irqsoff: max ')
@@ -59,11 +59,11 @@ rows=$(printf '%s\n' "$out" | awk '/^tinymm> irqsoff top/ { t = 1; next } /^tiny
 [ -n "$rows" ] || fail "irqsoff top printed no rows"
 first=$(printf '%s\n' "$rows" | head -1 | awk '{ print $1 }')
 [ "$first" = "$max1" ] || fail "irqsoff top's longest is $first, irqsoff's max $max1"
-printf '%s\n' "$rows" | grep -Eq '  (riscv_trap_entry|vec_irq)\+0x' ||
+grep -Eq '  (riscv_trap_entry|vec_irq)\+0x' <<<"$rows" ||
   fail "no section begun at interrupt entry (the arch's trap hook)"
-printf '%s\n' "$rows" | grep -Eq '  (rmqueue[a-z_]*|free_unref_page|free_pcppages_bulk|drain_[a-z_]*pages|__free_page[0-9a-z_]*)\+0x' ||
+grep -Eq '  (rmqueue[a-z_]*|free_unref_page|free_pcppages_bulk|drain_[a-z_]*pages|__free_page[0-9a-z_]*)\+0x' <<<"$rows" ||
   fail "no section of the page allocator"
-printf '%s\n' "$rows" | grep -Eq '  (filemap_[a-z_]*|folio_add_lru|readahead_[a-z_]*)\+0x' ||
+grep -Eq '  (filemap_[a-z_]*|folio_add_lru|readahead_[a-z_]*)\+0x' <<<"$rows" ||
   fail "no section of the page cache"
 
 # Every site printed is inside a function of this image.

@@ -172,7 +172,8 @@ tm_cmd() {
 }
 
 # tm_out_has REGEX: a line of the last command's output matches.
-tm_out_has() { printf '%s\n' "$out" | grep -Eq -- "$1"; }
+# (A here-string, not a pipe: with pipefail, grep -q leaving early would fail the printf.)
+tm_out_has() { grep -Eq -- "$1" <<<"$out"; }
 
 # tm_poweroff [STATUS]: `poweroff STATUS` typed (default 0); QEMU must exit with it in TM_TIMEOUT.
 tm_poweroff() {

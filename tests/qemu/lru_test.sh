@@ -65,10 +65,10 @@ d() { echo $(( $(val "$2" vmstat "$1") - $(val "$3" vmstat "$1") )); }	# d NAME 
 [ "$(d nr_active_file 4 3)" = 0 ] || fail "pass 3: nr_active_file moved by $(d nr_active_file 4 3)"
 [ "$(d pgpgin 4 2)" = 0 ] || fail "passes 2 and 3 read $(d pgpgin 4 2) KiB from the disk, not 0"
 # The flags of the newest folios, as `lru` prints them (%pGp order: referenced|uptodate|lru|active)
-block 2 lru | grep -qE '^inactive_file: pfn 0x[0-9a-f]+ index [0-9]+ flags: 0x[0-9a-f]+\(referenced\|uptodate\|lru\|node=' ||
+grep -qE '^inactive_file: pfn 0x[0-9a-f]+ index [0-9]+ flags: 0x[0-9a-f]+\(referenced\|uptodate\|lru\|node=' <<<"$(block 2 lru)" ||
   fail "pass 1: the newest inactive folio is not referenced|uptodate|lru"
-block 3 lru | grep -qE '^active_file: pfn 0x[0-9a-f]+ index [0-9]+ flags: 0x[0-9a-f]+\(uptodate\|lru\|active\|node=' ||
+grep -qE '^active_file: pfn 0x[0-9a-f]+ index [0-9]+ flags: 0x[0-9a-f]+\(uptodate\|lru\|active\|node=' <<<"$(block 3 lru)" ||
   fail "pass 2: the newest active folio is not uptodate|lru|active (referenced cleared)"
-block 4 lru | grep -qE '^active_file: pfn 0x[0-9a-f]+ index [0-9]+ flags: 0x[0-9a-f]+\(referenced\|uptodate\|lru\|active\|node=' ||
+grep -qE '^active_file: pfn 0x[0-9a-f]+ index [0-9]+ flags: 0x[0-9a-f]+\(referenced\|uptodate\|lru\|active\|node=' <<<"$(block 4 lru)" ||
   fail "pass 3: the newest active folio is not referenced|uptodate|lru|active"
 echo "lru_test: ok"

@@ -10,7 +10,7 @@ heap_re='_*(malloc|calloc|realloc|reallocf|reallocarray|free|cfree|memalign|alig
 [ -s "$img" ] || { echo "no_malloc: $img is missing (build the board first)"; exit 1; }
 syms=$("$nm" "$img" | awk 'NF { print $NF }') || { echo "no_malloc: $nm $img failed"; exit 1; }
 # A symbol table without the allocator's entry point is not one to trust.
-printf '%s\n' "$syms" | grep -qx alloc_pages || { echo "no_malloc: no alloc_pages in $img's symbols"; exit 1; }
+grep -qx alloc_pages <<<"$syms" || { echo "no_malloc: no alloc_pages in $img's symbols"; exit 1; }
 bad=$(printf '%s\n' "$syms" | grep -Ex "$heap_re" | sort -u | tr '\n' ' ')
 if [ -n "$bad" ]; then
   echo "no_malloc: $img links the C library's heap: $bad"
