@@ -124,6 +124,11 @@ static char cmdline_buf[1024];
 static struct boot_args boot_args;
 static int kernel_init(void *unused);
 
+/* An architecture without page tables yet (arch.h); ARM's is arch/arm/mmu_lpae.c. */
+__attribute__((weak)) void paging_init(void)
+{
+}
+
 void kmain(unsigned long hartid, uintptr_t dtb_pa)
 {
 	char err[160];
@@ -175,6 +180,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 		boot_fail("page_alloc: no memory to manage");
 	bench_init_instret = arch_instret() - init_instret;
 	kmem_cache_init();
+	paging_init();		/* page tables from the buddy allocator; vmalloc */
 	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

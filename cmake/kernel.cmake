@@ -11,6 +11,10 @@ file(GLOB TINYMM_ARCH_SRCS CONFIGURE_DEPENDS arch/${TINYMM_ARCH}/*.c arch/${TINY
 if(NOT TINYMM_MSTART)
   list(FILTER TINYMM_ARCH_SRCS EXCLUDE REGEX "mstart\\.S$")
 endif()
+# The portable page-table code, on an architecture whose <asm/pgtable.h> exists (ARM LPAE).
+if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
+  list(APPEND TINYMM_ARCH_SRCS mm/pagewalk.c mm/vmalloc.c)
+endif()
 file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 # Interrupt-controller drivers: every board links all of them; the device tree picks.
 file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)

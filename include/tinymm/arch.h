@@ -19,6 +19,14 @@ void arch_early_init(void);
  */
 void arch_mm_init(void);
 
+/*
+ * Called once the page allocator is up (Linux's paging_init, later here because tinymm's page
+ * tables come from the buddy allocator): ARM builds its LPAE tables, switches to them and starts
+ * vmalloc (arch/arm/mmu_lpae.c).  An architecture with no page tables yet gets boot/main.c's
+ * empty weak default.
+ */
+void paging_init(void);
+
 /* Free-running architected counter (ARM CNTVCT, RISC-V `time`) and its frequency in Hz if the
  * CPU knows it (ARM CNTFRQ); 0 means "ask the device tree" (RISC-V timebase-frequency). */
 uint64_t arch_counter_read(void);
