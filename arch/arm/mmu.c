@@ -40,12 +40,6 @@
 
 static uint32_t l1_table[NR_SECTIONS] __attribute__((aligned(16384)));
 
-uint32_t arm_section_entry(uintptr_t va);
-uint32_t arm_section_entry(uintptr_t va)
-{
-	return l1_table[va >> SECTION_SHIFT];
-}
-
 uint32_t arm_read_sctlr(void);
 uint32_t arm_read_sctlr(void)
 {
