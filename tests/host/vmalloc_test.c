@@ -10,7 +10,8 @@
  * exhausted) is NULL with "vmalloc error" and loses nothing; vfree of anything but an area's
  * start, twice, or vunmap of a vmalloc area, is a WARNING that frees nothing; vmalloc_check()
  * finds an unmapped page and a mapped guard when they are made on purpose; after everything is
- * freed, every frame is back but the tables the pgd points to.
+ * freed, every frame is back but the tables the pgd points to; the shell commands (vmalloc,
+ * vfree, vmallocinfo, vmalloccheck) do the same from the console, bad input one line each.
  */
 #include "test.h"
 #include "tinymm/bug.h"
@@ -333,6 +334,60 @@ static void check_catches_damage(void **state)
 	assert_nothing_lost();
 }
 
+/* The shell commands (mm/vmalloc_cmd.c): an area kept by `vmalloc`, listed, checked, a bad
+ * `vfree` refused with nothing lost, the good one; bad arguments and a request that cannot be
+ * met are one line each; `vmalloccheck` fails on damage made on purpose. */
+static void shell_commands(void **state)
+{
+	unsigned long start, end;
+	unsigned int pages;
+	char cmd[64];
+
+	shim_console_reset();
+	assert_int_equal(shim_run("vmalloc 12"), 0);
+	assert_int_equal(sscanf(shim_console, "vmalloc: %lx-%lx pages=%u\n", &start, &end, &pages), 3);
+	assert_int_equal(end - start, 3 * P);
+	assert_int_equal(pages, 3);
+	assert_true(is_vmalloc_addr((void *)start));
+	shim_console_reset();
+	assert_int_equal(shim_run("vmallocinfo"), 0);
+	assert_console_has(" pages=3 vmalloc\n");
+	assert_int_equal(shim_run("vmalloccheck"), 0);
+	assert_console_has("vmalloccheck: ok (0 problems)\n");
+
+	snprintf(cmd, sizeof(cmd), "vfree %#lx", start + P);	/* inside, not the start */
+	shim_console_reset();
+	assert_int_equal(shim_run(cmd), 1);
+	assert_console_has("WARNING:");
+	assert_console_has("is not the start of a vmalloc area: nothing freed\n");
+	assert_ptr_not_equal(find_vm_area((void *)start), NULL);
+
+	pte_t *pte = virt_to_kpte(start), saved = ptep_get(pte);
+	pte_clear(&init_mm, 0, pte);
+	shim_console_reset();
+	assert_int_equal(shim_run("vmalloccheck"), 1);
+	assert_console_has("vmalloccheck: FAILED (1 problems)\n");
+	set_pte_at(&init_mm, 0, pte, saved);
+
+	snprintf(cmd, sizeof(cmd), "vfree %#lx", start);
+	assert_int_equal(shim_run(cmd), 0);
+	assert_ptr_equal(find_vm_area((void *)start), NULL);
+
+	assert_int_equal(shim_run("vmalloc 0"), 2);	/* shim_run() keeps the last output */
+	assert_console_has("vmalloc: usage: vmalloc <KiB> (1-4194304)\n");
+	assert_int_equal(shim_run("vmalloc 4194305"), 2);
+	assert_int_equal(shim_run("vmalloc x"), 2);
+	assert_int_equal(shim_run("vfree"), 2);
+	assert_console_has("vfree: usage: vfree <addr>\n");
+	assert_int_equal(shim_run("vmallocinfo extra"), 2);
+	assert_console_has("vmallocinfo: unexpected argument 'extra'\n");
+	shim_console_reset();
+	assert_int_equal(shim_run("vmalloc 65536"), 1);		/* 64 MiB: more than the fake RAM */
+	assert_console_has("vmalloc error: size ");
+	assert_console_has("vmalloc: 65536 KiB failed (see above)\n");
+	assert_nothing_lost();
+}
+
 static void many_areas_then_none(void **state)
 {
 	char *p[40];
@@ -366,6 +421,7 @@ int main(void)
 		cmocka_unit_test_setup(bad_vfree_warns_and_frees_nothing, setup),
 		cmocka_unit_test_setup(check_catches_damage, setup),
 		cmocka_unit_test_setup(many_areas_then_none, setup),
+		cmocka_unit_test_setup(shell_commands, setup),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
