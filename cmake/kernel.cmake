@@ -13,7 +13,7 @@ if(NOT TINYMM_MSTART)
 endif()
 # The portable page-table code, on an architecture whose <asm/pgtable.h> exists (ARM LPAE).
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
-  list(APPEND TINYMM_ARCH_SRCS mm/pagewalk.c mm/vmalloc.c)
+  list(APPEND TINYMM_ARCH_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c)
 endif()
 file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 # Interrupt-controller drivers: every board links all of them; the device tree picks.
