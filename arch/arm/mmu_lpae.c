@@ -14,11 +14,15 @@
  * root is the 32-byte swapper_pg_dir in .bss.
  *
  * The switch (paging_switch): the boot table is short-descriptor and TTBCR.EAE can only change
- * while the MMU is off, so: data cache off (SCTLR.C = 0: no new dirty lines), clean+invalidate
- * the data cache by set/way so memory holds everything, MMU off (both maps are the identity, so
- * the next instruction is the same one), TTBCR/MAIR0/MAIR1/TTBR0, TLBIALL, ICIALLU, BPIALL,
- * MMU and caches on.  Between MMU off and on no load or store is made (one asm block).
- * Linux's soft_restart (cpu_v7_proc_fin, v7_flush_dcache_all) turns the MMU off the same way.
+ * while the MMU is off, so: clean+invalidate the data cache by set/way (the new tables reach
+ * memory even if a walker did not snoop the cache), then in one asm block, with no load or store:
+ * MMU and data cache off (both maps are the identity, so the next instruction is the same one),
+ * TTBCR/MAIR0/MAIR1/TTBR0, TLBIALL, ICIALLU, BPIALL, MMU and caches on.  Why no access in the
+ * window: with the MMU off data accesses are Strongly-ordered and bypass the cache, so one would
+ * miss a dirty line (the stack's, dirtied again after the clean).  With none, the physically
+ * tagged lines are still right when the MMU comes back on with the same identity map, Normal
+ * write-back as before, and nothing has to be cleaned in the window (Linux's soft_restart
+ * cleans with the cache off because it goes on running with the MMU off; this does not).
  *
  * If RAM does not fit the layout (some below the MMIO window's end or reaching 0xf0000000, where
  * vmalloc's 8 MiB gap starts), the boot table stays, one line says why, and vmalloc stays off.
@@ -145,9 +149,7 @@ static void paging_switch(void)
 	uint32_t off = sctlr & ~(SCTLR_M | SCTLR_C);
 	uint32_t on = sctlr | SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_AFE;
 
-	__asm__ __volatile__("dsb sy\n\tmcr p15, 0, %0, c1, c0, 0\n\tisb"
-			     :: "r"(sctlr & ~SCTLR_C) : "memory");
-	arm_dcache_all(true);
+	arm_dcache_all(true);	/* the new tables in memory, whatever the walker's coherency */
 	__asm__ __volatile__(
 		"mcr	p15, 0, %[off], c1, c0, 0\n\t"		/* SCTLR: MMU off */
 		"isb\n\t"
