@@ -5,7 +5,7 @@
  *   early console (board's UART) -> device tree validated -> command line -> console from
  *   /chosen/stdout-path -> power-off device -> timer frequency -> memory map (memblock)
  *   -> MMU and caches (arch_mm_init, before any atomic or lock) -> memmap (struct pages)
- *   -> slab -> page tables (arch_mm_late_init: vmalloc) -> scheduler (this context becomes
+ *   -> slab -> page tables (paging_init: vmalloc) -> scheduler (this context becomes
  *   idle) -> interrupt controllers -> clock event -> console input interrupt -> workqueue
  *   worker -> the first thread ("ktest" or "shell"), which runs tests (tinymm.test), a script
  *   (tinymm.run) or the interactive shell.
@@ -176,7 +176,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 		boot_fail("page_alloc: no memory to manage");
 	bench_init_instret = arch_instret() - init_instret;
 	kmem_cache_init();
-	arch_mm_late_init(dt);	/* vmalloc where the arch has page tables */
+	paging_init(dt);	/* page tables from the buddy allocator; vmalloc */
 	memblock_set_kernel_sizes(__pa(_sdata) - kstart, kend - __pa(_sdata));
 	meminfo_set_total(memblock_size_of(MEMBLOCK_USABLE));
 	memblock_summary(err, sizeof(err));

@@ -32,8 +32,9 @@ foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power memi
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
 # The MMU's portable layer (docs/mmu.md) over the fake architecture of
-# tests/host/include/asm/pgtable.h (the RISC-V images build them over arch/riscv's), not in
-# host_kernel, because each of its tests is built twice, with three levels and with two
+# tests/host/include/asm/pgtable.h (a board builds them where its arch has <asm/pgtable.h>:
+# cmake/kernel.cmake).  Not in host_kernel, because each of its tests is built twice, with three
+# levels and with two
 # (FAKE_PGTABLE_LEVELS=2: the pmd folded, 32-bit entries).
 set(HOST_MMU_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ptdump.c tests/host/fake_pgtable.c)
 foreach(t pgtable vmalloc)

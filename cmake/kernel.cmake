@@ -23,10 +23,10 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/page_reporting_work.c mm/vmstat_work.c
   mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
   ${TINYMM_IRQCHIP_SRCS})
-# The page-table walkers and vmalloc (docs/mmu.md) where the arch has <asm/pgtable.h>: RISC-V
-# (Sv39, Sv32); ARM's comes with its LPAE tables.
+# The page-table walkers, vmalloc and its commands (docs/mmu.md) where the arch has
+# <asm/pgtable.h>: ARM (LPAE, translation on) and RISC-V (Sv39, Sv32; paging still off).
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
-  list(APPEND TINYMM_CORE_SRCS mm/pagewalk.c mm/vmalloc.c)
+  list(APPEND TINYMM_CORE_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c)
 endif()
 if(TINYMM_IRQSOFF_TRACER)
   list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff.c)

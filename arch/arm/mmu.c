@@ -7,7 +7,8 @@
  *   - the first MiB: no mapping, so a NULL dereference faults (QEMU has flash there);
  *   - everything else: Device, shareable, execute-never.
  * A section that holds any RAM is mapped as RAM (QEMU's and real boards' banks are MiB-aligned).
- * Invariant: the table is written with the MMU and caches off, then left alone.
+ * Invariant: the table is written with the MMU and caches off, then left alone.  It is the boot
+ * table only: once the page allocator is up, mmu_lpae.c switches to LPAE tables (paging_init).
  * Locking: none; runs once on the boot CPU before anything else could use memory.
  */
 #include "tinymm/arch.h"
@@ -39,12 +40,6 @@
 
 static uint32_t l1_table[NR_SECTIONS] __attribute__((aligned(16384)));
 
-uint32_t arm_section_entry(uintptr_t va);
-uint32_t arm_section_entry(uintptr_t va)
-{
-	return l1_table[va >> SECTION_SHIFT];
-}
-
 uint32_t arm_read_sctlr(void);
 uint32_t arm_read_sctlr(void)
 {
@@ -54,9 +49,13 @@ uint32_t arm_read_sctlr(void)
 	return v;
 }
 
-/* Invalidate every data/unified cache up to the Level of Coherency, by set/way (ARM ARM B4.2.1).
- * Real cores may come out of reset with garbage lines; QEMU has no caches, so it is a no-op there. */
-static void dcache_invalidate_all(void)
+/*
+ * Invalidate (@clean false: DCISW) or clean and invalidate (DCCISW) every data/unified cache up
+ * to the Level of Coherency, by set/way (ARM ARM B4.2.1).  Real cores may come out of reset with
+ * garbage lines; mmu_lpae.c cleans before it turns the MMU off.  QEMU has no caches.
+ */
+void arm_dcache_all(bool clean);
+void arm_dcache_all(bool clean)
 {
 	uint32_t clidr, loc;
 
@@ -72,9 +71,13 @@ static void dcache_invalidate_all(void)
 		uint32_t ways = ((ccsidr >> 3) & 0x3ff) + 1, sets = ((ccsidr >> 13) & 0x7fff) + 1;
 		uint32_t way_shift = ways > 1 ? (uint32_t)__builtin_clz(ways - 1) : 0;
 		for (uint32_t way = 0; way < ways; way++)
-			for (uint32_t set = 0; set < sets; set++)
-				__asm__ __volatile__("mcr p15, 0, %0, c7, c6, 2" :: "r"(
-					(way << way_shift) | (set << line_shift) | (level << 1)));	/* DCISW */
+			for (uint32_t set = 0; set < sets; set++) {
+				uint32_t sw = (way << way_shift) | (set << line_shift) | (level << 1);
+				if (clean)
+					__asm__ __volatile__("mcr p15, 0, %0, c7, c14, 2" :: "r"(sw));	/* DCCISW */
+				else
+					__asm__ __volatile__("mcr p15, 0, %0, c7, c6, 2" :: "r"(sw));	/* DCISW */
+			}
 	}
 	__asm__ __volatile__("dsb sy\n\tisb" ::: "memory");
 }
@@ -92,7 +95,7 @@ void arch_mm_init(void)
 	}
 	l1_table[0] = 0;	/* fault: catches NULL pointers */
 
-	dcache_invalidate_all();
+	arm_dcache_all(false);
 	__asm__ __volatile__(
 		"mcr p15, 0, %0, c7, c5, 0\n\t"		/* ICIALLU */
 		"mcr p15, 0, %0, c7, c5, 6\n\t"		/* BPIALL */
@@ -108,10 +111,4 @@ void arch_mm_init(void)
 	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_Z;
 	__asm__ __volatile__("dsb sy\n\tmcr p15, 0, %0, c1, c0, 0\n\tisb" :: "r"(sctlr) : "memory");
 	pr_info("mmu: on, 1 MiB sections, RAM write-back shareable, MMIO device, first MiB unmapped\n");
-}
-
-/* No <asm/pgtable.h> on ARM yet, so no vmalloc: nothing to start (docs/mmu.md, Status). */
-void arch_mm_late_init(const struct dt *dt)
-{
-	(void)dt;
 }

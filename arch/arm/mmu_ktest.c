@@ -1,10 +1,23 @@
-/* mmu_ktest.c - the ARM MMU is on with the map mmu.c promises (suite `mmu`, ARM only). */
+/*
+ * mmu_ktest.c - the ARM MMU runs on mmu_lpae.c's LPAE tables with the map it promises (suite
+ * `mmu`, ARM only): the registers, every live entry walked and checked against the design, W^X,
+ * 2 MiB blocks, page 0, the table frames' accounting, and vmalloc through the hardware.
+ */
 #include "tinymm/ktest.h"
+#include "tinymm/memblock.h"
 #include "tinymm/memory.h"
+#include "tinymm/mm.h"
+#include "tinymm/page-flags.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/sections.h"
+#include "tinymm/vmalloc.h"
+#include "tinymm/vmstat.h"
 
-uint32_t arm_section_entry(uintptr_t va);
 uint32_t arm_read_sctlr(void);
+extern bool arm_lpae_on;
+
+#define MMIO_START	0x08000000UL
+#define MMIO_END	0x10000000UL
 
 static void mmu_caches_and_branch_prediction_on(struct ktest *t)
 {
@@ -15,30 +28,209 @@ static void mmu_caches_and_branch_prediction_on(struct ktest *t)
 	KTEST_EXPECT_EQ(t, (sctlr >> 12) & 1, 1);	/* I */
 	KTEST_EXPECT_EQ(t, (sctlr >> 11) & 1, 1);	/* Z */
 	KTEST_EXPECT_EQ(t, (sctlr >> 1) & 1, 0);	/* A: unaligned accesses allowed */
-	KTEST_EXPECT_EQ(t, (sctlr >> 28) & 1, 0);	/* TRE off: TEX/C/B mean what mmu.c says */
+	KTEST_EXPECT_EQ(t, (sctlr >> 29) & 1, 1);	/* AFE */
 }
 
-static void kernel_is_normal_writeback_shareable(struct ktest *t)
+static void lpae_registers(struct ktest *t)
 {
-	uint32_t e = arm_section_entry((uintptr_t)_start_kernel);
+	uint32_t ttbcr, mair0, mair1, lo, hi;
 
-	KTEST_EXPECT_EQ(t, e & 3, 2);				/* a section */
-	KTEST_EXPECT_EQ(t, e & 0xfff00000, (uintptr_t)_start_kernel & 0xfff00000);	/* VA == PA */
-	KTEST_EXPECT_EQ(t, (e >> 12) & 7, 1);			/* TEX 001 */
-	KTEST_EXPECT_EQ(t, (e >> 2) & 3, 3);			/* C B: write-back write-allocate */
-	KTEST_EXPECT_EQ(t, (e >> 16) & 1, 1);			/* S */
-	KTEST_EXPECT_EQ(t, (e >> 4) & 1, 0);			/* executable */
-	KTEST_EXPECT_EQ(t, __pa(_start_kernel), (uintptr_t)_start_kernel);
+	__asm__ __volatile__("mrc p15, 0, %0, c2, c0, 2" : "=r"(ttbcr));
+	__asm__ __volatile__("mrc p15, 0, %0, c10, c2, 0" : "=r"(mair0));
+	__asm__ __volatile__("mrc p15, 0, %0, c10, c2, 1" : "=r"(mair1));
+	__asm__ __volatile__("mrrc p15, 0, %0, %1, c2" : "=r"(lo), "=r"(hi));
+	KTEST_ASSERT_TRUE(t, arm_lpae_on);
+	KTEST_EXPECT_EQ(t, ttbcr >> 31, 1);			/* EAE */
+	KTEST_EXPECT_EQ(t, ttbcr & 7, 0);			/* T0SZ 0: TTBR0 maps 4 GiB */
+	KTEST_EXPECT_EQ(t, (ttbcr >> 8) & 0x3f, 0x35);		/* SH0 11, ORGN0 01, IRGN0 01 */
+	KTEST_EXPECT_EQ(t, mair0, 0x000444ff);
+	KTEST_EXPECT_EQ(t, mair1, 0);
+	KTEST_EXPECT_EQ(t, hi, 0);				/* ASID 0, table below 4 GiB */
+	KTEST_EXPECT_EQ(t, lo, (uint32_t)__pa(swapper_pg_dir));
+}
+
+/* The kernel's RAM ranges, adjacent memblock regions merged as mmu_lpae.c merges them. */
+static int ram_ranges(unsigned long (*r)[2], int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < memblock_count() && n < max; ) {
+		phys_addr_t base = memblock_region(i)->base, end = base + memblock_region(i)->size;
+
+		for (i++; i < memblock_count() && memblock_region(i)->base == end; i++)
+			end += memblock_region(i)->size;
+		r[n][0] = (unsigned long)(base & PAGE_MASK);
+		r[n][1] = (unsigned long)((end + PAGE_SIZE - 1) & PAGE_MASK);
+		n++;
+	}
+	return n;
+}
+
+struct map_check {
+	struct ktest *t;
+	unsigned long ram[MEMBLOCK_MAX_REGIONS][2];
+	int nr_ram;
+	unsigned long blocks, pte_tables, pages, wx, wrong;
+	unsigned long first_wrong;
+};
+
+static bool in_ram(struct map_check *c, unsigned long addr)
+{
+	for (int i = 0; i < c->nr_ram; i++)
+		if (addr >= c->ram[i][0] && addr < c->ram[i][1])
+			return true;
+	return false;
+}
+
+/* What mmu_lpae.c promises for the page at @addr (protection bits, type bits 0b11). */
+static bool expected_page(struct map_check *c, unsigned long addr, pteval_t *prot)
+{
+	if (addr >= VMALLOC_START && addr < VMALLOC_END)
+		*prot = pgprot_val(PAGE_KERNEL);
+	else if (addr >= (unsigned long)_start_kernel && addr < (unsigned long)_etext)
+		*prot = pgprot_val(PAGE_KERNEL_EXEC);
+	else if (addr >= (unsigned long)_etext && addr < (unsigned long)_sdata)
+		*prot = pgprot_val(PAGE_KERNEL_RO);
+	else if (in_ram(c, addr))
+		*prot = pgprot_val(PAGE_KERNEL);
+	else if (addr >= MMIO_START && addr < MMIO_END)
+		*prot = pgprot_val(PAGE_KERNEL_DEVICE);
+	else
+		return false;
+	return true;
+}
+
+static void wrong(struct map_check *c, unsigned long addr)
+{
+	if (!c->wrong++)
+		c->first_wrong = addr;
+}
+
+/* Writable (AP[2] clear) and executable at PL1 or PL0 (PXN or XN clear). */
+static bool w_and_x(pteval_t v)
+{
+	return !(v & L_PTE_RDONLY) && (v & (L_PTE_XN | L_PTE_PXN)) != (L_PTE_XN | L_PTE_PXN);
+}
+
+static int check_pmd(pmd_t *pmd, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct map_check *c = walk->private;
+	pmdval_t v = pmd_val(*pmd);
+	pteval_t prot;
+
+	if (!pmd_leaf(*pmd)) {
+		c->pte_tables++;
+		if (!PageTable(virt_to_page((void *)pmd_page_vaddr(*pmd))))
+			wrong(c, addr);
+		return 0;
+	}
+	c->blocks++;
+	if (w_and_x(v))
+		c->wx++;
+	/* A block is RAM outside the image, or MMIO: one protection all through, VA == PA. */
+	if (!expected_page(c, addr, &prot) || (v & ~PHYS_MASK_LPAE) != (prot & ~(pteval_t)2) ||
+	    pmd_pfn(*pmd) != addr >> PAGE_SHIFT ||
+	    (addr < (unsigned long)_end && next > (unsigned long)_start_kernel))
+		wrong(c, addr);
+	return 0;
+}
+
+static int check_pte(pte_t *pte, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct map_check *c = walk->private;
+	pteval_t v = pte_val(*pte), prot;
+
+	(void)next;
+	if (pte_none(*pte))
+		return 0;
+	c->pages++;
+	if (w_and_x(v))
+		c->wx++;
+	if (!expected_page(c, addr, &prot) || (v & ~PHYS_MASK_LPAE) != prot)
+		wrong(c, addr);
+	else if (!(addr >= VMALLOC_START && addr < VMALLOC_END) && pte_pfn(*pte) != addr >> PAGE_SHIFT)
+		wrong(c, addr);
+	return 0;
+}
+
+static const struct mm_walk_ops check_ops = { .pmd_entry = check_pmd, .pte_entry = check_pte };
+
+/* Whole 2 MiB blocks of RAM outside the image, plus the MMIO window's: what should be blocks. */
+static unsigned long expected_blocks(struct map_check *c)
+{
+	unsigned long n = (MMIO_END - MMIO_START) / PMD_SIZE;
+
+	for (int i = 0; i < c->nr_ram; i++)
+		for (unsigned long a = ALIGN(c->ram[i][0], PMD_SIZE); a + PMD_SIZE <= c->ram[i][1] &&
+		     a + PMD_SIZE > a; a += PMD_SIZE)
+			if (a + PMD_SIZE <= (unsigned long)_start_kernel || a >= (unsigned long)_end)
+				n++;
+	return n;
+}
+
+static struct map_check check;	/* too big for a thread stack */
+
+static void every_entry_as_designed_and_no_w_and_x(struct ktest *t)
+{
+	struct map_check *c = &check;
+	unsigned long pmd_tables = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->nr_ram = ram_ranges(c->ram, MEMBLOCK_MAX_REGIONS);
+	KTEST_ASSERT_TRUE(t, arm_lpae_on);
+	KTEST_EXPECT_EQ(t, walk_page_range_novma(&init_mm, 0, 0xfffff000UL, &check_ops,
+						 swapper_pg_dir, c), 0);
+	KTEST_EXPECT_EQ(t, c->wx, 0);
+	KTEST_EXPECT_EQ(t, c->wrong, 0);
+	KTEST_EXPECT_EQ(t, c->first_wrong, 0);		/* the first wrong entry's address */
+	KTEST_EXPECT_EQ(t, c->blocks, expected_blocks(c));
+	KTEST_EXPECT_GT(t, c->blocks, (MMIO_END - MMIO_START) / PMD_SIZE);	/* RAM has blocks */
+	/* The image's pages, all of them, as 4 KiB pages. */
+	KTEST_EXPECT_GE(t, c->pages, ((unsigned long)_end - (unsigned long)_start_kernel) >> PAGE_SHIFT);
+	/* Every table frame is PG_table and counted: the pmd tables under the pgd, the pte tables. */
+	for (int i = 0; i < PTRS_PER_PGD; i++) {
+		if (pgd_none(swapper_pg_dir[i]))
+			continue;
+		KTEST_EXPECT_FALSE(t, pgd_bad(swapper_pg_dir[i]));
+		KTEST_EXPECT_TRUE(t, PageTable(virt_to_page((void *)pgd_page_vaddr(swapper_pg_dir[i]))));
+		pmd_tables++;
+	}
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), pmd_tables + c->pte_tables);
+}
+
+static void image_sections_split_into_pages(struct ktest *t)
+{
+	pte_t *text = virt_to_kpte((unsigned long)_start_kernel);
+	pte_t *text_end = virt_to_kpte((unsigned long)_etext - PAGE_SIZE);
+	pte_t *ro = virt_to_kpte((unsigned long)_etext);
+	pte_t *data = virt_to_kpte((unsigned long)_sdata);
+	pte_t *last = virt_to_kpte((unsigned long)_end - PAGE_SIZE);
+
+	KTEST_ASSERT_TRUE(t, text && text_end && ro && data && last);
+	KTEST_EXPECT_EQ(t, pte_val(*text), pte_val(pfn_pte(__pa(_start_kernel) >> PAGE_SHIFT, PAGE_KERNEL_EXEC)));
+	KTEST_EXPECT_TRUE(t, pte_exec(*text_end) && !pte_write(*text_end));
+	KTEST_EXPECT_TRUE(t, !pte_exec(*ro) && !pte_write(*ro));
+	KTEST_EXPECT_TRUE(t, !pte_exec(*data) && pte_write(*data) && pte_young(*data));
+	KTEST_EXPECT_TRUE(t, !pte_exec(*last) && pte_write(*last));
+	/* Normal write-back, inner shareable, global. */
+	KTEST_EXPECT_EQ(t, pte_val(*data) & (L_PTE_ATTRINDX_MASK | L_PTE_SHARED | L_PTE_NG),
+			L_PTE_ATTRINDX(MT_NORMAL) | L_PTE_SHARED);
 }
 
 static void mmio_is_device_execute_never(struct ktest *t)
 {
-	uint32_t e = arm_section_entry(0x09000000);	/* QEMU virt's PL011 section */
+	pmd_t *pmd = pmd_offset(pgd_offset_k(0x09000000UL), 0x09000000UL);	/* the PL011 */
 
-	KTEST_EXPECT_EQ(t, e & 3, 2);
-	KTEST_EXPECT_EQ(t, (e >> 12) & 7, 0);
-	KTEST_EXPECT_EQ(t, (e >> 2) & 3, 1);			/* C 0 B 1: shareable Device */
-	KTEST_EXPECT_EQ(t, (e >> 4) & 1, 1);			/* XN */
+	KTEST_ASSERT_TRUE(t, pmd_leaf(*pmd));
+	KTEST_EXPECT_EQ(t, pmd_val(*pmd) & L_PTE_ATTRINDX_MASK, L_PTE_ATTRINDX(MT_DEVICE));
+	KTEST_EXPECT_NE(t, pmd_val(*pmd) & L_PTE_XN, 0);
+	KTEST_EXPECT_NE(t, pmd_val(*pmd) & L_PTE_PXN, 0);
+	KTEST_EXPECT_EQ(t, pmd_pfn(*pmd), 0x09000000UL >> PAGE_SHIFT);
+	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_noncached(PAGE_KERNEL)) & L_PTE_ATTRINDX_MASK,
+			L_PTE_ATTRINDX(MT_SO));
+	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_writecombine(PAGE_KERNEL)) & L_PTE_ATTRINDX_MASK,
+			L_PTE_ATTRINDX(MT_NORMAL_NC));
 }
 
 /* Through a volatile pointer, so the compiler neither warns about nor removes the access. */
@@ -49,18 +241,52 @@ static unsigned long read_at(uintptr_t a)
 	return *p;
 }
 
-static void first_mib_faults(struct ktest *t)
+static void page_zero_unmapped(struct ktest *t)
 {
-	KTEST_EXPECT_EQ(t, arm_section_entry(0), 0);
+	KTEST_EXPECT_TRUE(t, pmd_none(*pmd_offset(pgd_offset_k(0), 0)));
+	KTEST_EXPECT_TRUE(t, virt_to_kpte(0) == NULL);
 	KTEST_EXPECT_BUG(t, read_at(16));
-	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: translation fault (section) on read at 0x00000010") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: translation fault (level 2) on read at 0x00000010") != NULL);
+}
+
+static void vmalloc_through_the_mmu(struct ktest *t)
+{
+	const unsigned int n = 3;
+	unsigned char *p = vmalloc(n * PAGE_SIZE);
+	unsigned long guard;
+
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	KTEST_EXPECT_TRUE(t, is_vmalloc_addr(p));
+	for (unsigned int i = 0; i < n * PAGE_SIZE; i++)
+		p[i] = (unsigned char)(i * 7 + 1);
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *page = vmalloc_to_page(p + i * PAGE_SIZE);
+		const unsigned char *alias;
+		pte_t *pte = virt_to_kpte((unsigned long)p + i * PAGE_SIZE);
+
+		KTEST_ASSERT_TRUE(t, page != NULL);
+		KTEST_ASSERT_TRUE(t, pte != NULL);
+		KTEST_EXPECT_EQ(t, pte_val(*pte), pte_val(pfn_pte(page_to_pfn(page), PAGE_KERNEL)));
+		/* The same bytes through the direct map: the vmalloc pte points to this page. */
+		alias = page_address(page);
+		KTEST_EXPECT_EQ(t, memcmp(alias, p + i * PAGE_SIZE, PAGE_SIZE), 0);
+	}
+	guard = (unsigned long)p + n * PAGE_SIZE;
+	KTEST_EXPECT_TRUE(t, !virt_to_kpte(guard) || pte_none(*virt_to_kpte(guard)));
+	KTEST_EXPECT_BUG(t, read_at(guard));
+	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: translation fault (level") != NULL);
+	vfree(p);
+	KTEST_EXPECT_BUG(t, read_at((unsigned long)p));	/* unmapped and flushed */
 }
 
 static const struct ktest_case mmu_cases[] = {
 	KTEST_CASE(mmu_caches_and_branch_prediction_on),
-	KTEST_CASE(kernel_is_normal_writeback_shareable),
+	KTEST_CASE(lpae_registers),
+	KTEST_CASE(every_entry_as_designed_and_no_w_and_x),
+	KTEST_CASE(image_sections_split_into_pages),
 	KTEST_CASE(mmio_is_device_execute_never),
-	KTEST_CASE(first_mib_faults),
+	KTEST_CASE(page_zero_unmapped),
+	KTEST_CASE(vmalloc_through_the_mmu),
 	{ 0 },
 };
 KTEST_SUITE(mmu, mmu_cases);

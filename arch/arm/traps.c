@@ -44,9 +44,44 @@ static const char *mode_name(unsigned int m)
 	}
 }
 
-/* Short-descriptor fault status, FS = FSR[10] : FSR[3:0] (ARM ARM B3.13.3). */
+/*
+ * Long-descriptor fault status, FSR.STATUS = FSR[5:0], reported when FSR.LPAE (bit 9) is set:
+ * once mmu_lpae.c switched TTBCR.EAE on (ARM ARM B3.13.3, Table B3-24).  The low two bits of
+ * the walk faults are the lookup level (1 pgd, 2 pmd, 3 pte; level 0 is the TTBR itself).
+ */
+static const char *lpae_fault_status(unsigned int fsr)
+{
+	static const char *const kind[] = {
+		[0x0] = "address size fault", [0x1] = "translation fault",
+		[0x2] = "access flag fault", [0x3] = "permission fault",
+		[0x5] = "external abort on translation table walk",
+		[0x7] = "parity error on translation table walk",
+	};
+	static const char *const level[] = { "(TTBR)", "(level 1)", "(level 2)", "(level 3)" };
+	static char buf[64];	/* exceptions are masked and in_trap stops nesting: one user */
+	unsigned int status = fsr & 0x3f;
+
+	switch (status) {
+	case 0x10: return "synchronous external abort";
+	case 0x11: return "asynchronous external abort";
+	case 0x18: return "synchronous parity error";
+	case 0x19: return "asynchronous parity error";
+	case 0x21: return "alignment fault";
+	case 0x22: return "debug event";
+	case 0x30: return "TLB conflict abort";
+	}
+	if (status < 0x20 && (status >> 2) < ARRAY_SIZE(kind) && kind[status >> 2]) {
+		ksnprintf(buf, sizeof(buf), "%s %s", kind[status >> 2], level[status & 3]);
+		return buf;
+	}
+	return "unknown fault status";
+}
+
+/* Short-descriptor fault status, FS = FSR[10] : FSR[3:0] (ARM ARM B3.13.3): before the switch. */
 static const char *fault_status(unsigned int fsr)
 {
+	if (fsr & (1u << 9))
+		return lpae_fault_status(fsr);
 	switch (((fsr >> 6) & 0x10) | (fsr & 0xf)) {
 	case 0x01: return "alignment fault";
 	case 0x02: return "debug event";

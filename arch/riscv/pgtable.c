@@ -15,7 +15,7 @@ pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(4096)));
 
 bool riscv_has_svpbmt;
 
-void arch_mm_late_init(const struct dt *dt)
+void paging_init(const struct dt *dt)
 {
 	int cpu = riscv_boot_cpu_node(dt);
 

@@ -87,7 +87,7 @@ static bool with_paging(pgd_t *root, void (*fn)(void *), void *arg, unsigned lon
 	return !trapped;
 }
 
-/* arch_mm_late_init() refused the range (Sv32 with RAM reaching into it): nothing to map. */
+/* paging_init() refused the range (Sv32 with RAM reaching into it): nothing to map. */
 static bool no_vmalloc(struct ktest *t)
 {
 	if (vmalloc_total)

@@ -20,12 +20,14 @@ void arch_early_init(void);
 void arch_mm_init(void);
 
 /*
- * Called once after the slab allocator is up: the page-table side of boot.  RISC-V reads the
- * CPU's page-table extensions (Svpbmt) from the device tree and starts vmalloc's bookkeeping
- * (vmalloc_init()); ARM has no <asm/pgtable.h> yet and nothing to do.
+ * Called once the slab allocator is up (Linux's paging_init, later here because tinymm's page
+ * tables come from the buddy allocator and vmalloc's bookkeeping from the slab): ARM builds its
+ * LPAE tables, switches to them and starts vmalloc (arch/arm/mmu_lpae.c); RISC-V reads the
+ * CPU's page-table extensions (Svpbmt) from the device tree and starts vmalloc's bookkeeping,
+ * paging staying off until the address-space step (arch/riscv/pgtable.c).
  */
 struct dt;
-void arch_mm_late_init(const struct dt *dt);
+void paging_init(const struct dt *dt);
 
 /* Free-running architected counter (ARM CNTVCT, RISC-V `time`) and its frequency in Hz if the
  * CPU knows it (ARM CNTFRQ); 0 means "ask the device tree" (RISC-V timebase-frequency). */

@@ -32,14 +32,14 @@ static bool reported(const char *a, const char *b)
 static void null_read_traps(struct ktest *t)
 {
 	KTEST_EXPECT_BUG(t, read_at(0));
-	KTEST_EXPECT_TRUE(t, reported("data abort: translation fault (section) on read at 0x00000000",
+	KTEST_EXPECT_TRUE(t, reported("data abort: translation fault (level 2) on read at 0x00000000",
 				      "load access fault at 0x0"));
 }
 
 static void null_write_traps(struct ktest *t)
 {
 	KTEST_EXPECT_BUG(t, write_at(0));
-	KTEST_EXPECT_TRUE(t, reported("data abort: translation fault (section) on write at 0x00000000",
+	KTEST_EXPECT_TRUE(t, reported("data abort: translation fault (level 2) on write at 0x00000000",
 				      "store/AMO access fault at 0x0"));
 }
 

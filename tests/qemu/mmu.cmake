@@ -16,10 +16,34 @@ boot_test(qemu-virt-riscv64.riscv_pgtable.svpbmt qemu-virt-riscv64 --append "tin
   --expect "riscv_pgtable: write-combining vmap at 0xffffffc6[0-9a-f]+ is PBMT NC, read and written$"
   --expect "^    ok 4 writecombine$" --expect "^# totals: pass:4 fail:0 skip:0$"
   --reject "mapping refused")
-# VmallocTotal: Linux's 64 GiB Sv39 range, Sv32's 768 MiB; 0 on ARM (no page tables yet).
+# VmallocTotal: Linux's 64 GiB Sv39 range, Sv32's 768 MiB (ARM's: ${A}.mmu.lpae_on below).
 boot_test(qemu-virt-riscv64.meminfo_vmalloc qemu-virt-riscv64 --append "tinymm.run=meminfo"
   --expect "^VmallocTotal: +67108864 kB$" --expect "^PageTables: +0 kB$")
 boot_test(qemu-virt-riscv32.meminfo_vmalloc qemu-virt-riscv32 --append "tinymm.run=meminfo"
   --expect "vmalloc: 0xc0000000-0xefffffff, Sv32$" --expect "^VmallocTotal: +786432 kB$")
-boot_test(qemu-virt-arm.meminfo_vmalloc qemu-virt-arm --append "tinymm.run=meminfo"
-  --expect "^VmallocTotal: +0 kB$")
+
+# The ARM MMU on its LPAE tables, seen from the console (included from the end of
+# tests/qemu/tests.cmake): the boot lines, meminfo's page-table and vmalloc figures, and
+# mm/vmalloc_cmd.c's commands over real page tables.  The `mmu` KTAP suite (arch/arm/
+# mmu_ktest.c, in <b>.ktest.all) checks the tables themselves.  docs/mmu.md, "ARM".
+set(A qemu-virt-arm)
+boot_test(${A}.mmu.lpae_on ${A} --append "tinymm.run=meminfo"
+  # "." for the line's ";" and "[": a ";" splits a CMake list, and an unclosed "[" joins it
+  --expect "mmu: LPAE on, 16 KiB of page tables. text RO\\+X, rodata RO, data and RAM RW\\+XN, MMIO device. vmalloc .0xf0800000-0xff000000.$"
+  --expect "mmu: ID_MMFR2.HWAccFlg [0-9]+. LPAE has no hardware Access flag"
+  --expect "^PageTables: +16 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +0 kB$"
+  --reject "staying on 1 MiB sections")
+# 2 areas, one freed, the check, a bad free (status 1), then meminfo with 2 pages in use.
+boot_test(${A}.mmu.vmalloc_commands ${A} --status 1
+  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf0800000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
+  --expect "^vmalloc: 0xf0800000-0xf0810000 pages=16$" --expect "^vmalloc: 0xf0811000-0xf0813000 pages=2$"
+  --expect "^0xf0811000-0xf0814000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
+  --reject "^0xf0800000-0xf0811000"
+  --expect "^vmalloccheck: ok \\(0 problems\\)$"
+  --expect "^vfree: 0x40000000 is not the start of a vmalloc area: nothing freed$"
+  --expect "^VmallocUsed: +8 kB$")
+# A vmalloc area's guard page is unmapped in the hardware tables: reading it is a level-3
+# translation fault (the area's pte table exists, the guard's pte does not).
+boot_test(${A}.mmu.vmalloc_guard_faults ${A} --status 1 --timeout 10
+  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0802000"
+  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0802000$")

@@ -66,17 +66,17 @@ foreach(b ${TINYMM_BOARDS})
     --expect "^tinymm> abc\\^C$" --reject "unknown command")
   # A deliberate bad access: the full report (cause, registers, named backtrace), exit status 1.
   boot_test(${b}.fault_read_null_dumps ${b} --append "tinymm.run=fault read 0" --status 1 --timeout 10
-    --expect "(Unhandled exception: data abort: translation fault \\(section\\) on read at 0x00000000|Unhandled trap: load access fault at 0x0+)$"
+    --expect "(Unhandled exception: data abort: translation fault \\(level 2\\) on read at 0x00000000|Unhandled trap: load access fault at 0x0+)$"
     --expect "(pc|epc) : \\[<[0-9a-f]+>\\] cmd_fault\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect "(r10|s11): [0-9a-f]+" --expect "Call trace:$"
     --expect " \\[<[0-9a-f]+>\\] shell_exec\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect " \\[<[0-9a-f]+>\\] kernel_init\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect "Kernel panic - not syncing: Fatal exception$")
   boot_test(${b}.fault_exec_null_dumps ${b} --append "tinymm.run=fault exec 0" --status 1 --timeout 10
-    --expect "(prefetch abort: translation fault \\(section\\) at 0x00000000|Unhandled trap: instruction access fault at 0x0+)$"
+    --expect "(prefetch abort: translation fault \\(level 2\\) at 0x00000000|Unhandled trap: instruction access fault at 0x0+)$"
     --expect "Call trace:$")
   boot_test(${b}.fault_write_null_dumps ${b} --append "tinymm.run=fault write 0" --status 1 --timeout 10
-    --expect "(data abort: translation fault \\(section\\) on write at 0x00000000|Unhandled trap: store/AMO access fault at 0x0+)$")
+    --expect "(data abort: translation fault \\(level 2\\) on write at 0x00000000|Unhandled trap: store/AMO access fault at 0x0+)$")
   boot_test(${b}.fault_bad_argument ${b} --append "tinymm.run=fault sideways 0" --status 1
     --expect "^fault: usage: fault read\\|write\\|exec <address>$")
   # A trap inside a KTAP case fails that case, the next case still runs, the run exits non-zero.
