@@ -310,15 +310,16 @@ static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 		reclaim_wakeup_hook(z, order, gfp);
 }
 
-static void warn_alloc(gfp_t gfp, unsigned int order)
+void warn_alloc(gfp_t gfp, const char *fmt, ...)
 {
-	/* nopage_rs: at most 10 reports in 5 s (an interrupt storm of failed GFP_ATOMIC
-	 * allocations must not drown the console); the rest are only counted. */
+	/* nopage_rs: at most 10 reports in 5 s, page allocator and vmalloc together (an interrupt
+	 * storm of failed GFP_ATOMIC allocations must not drown the console). */
 	static uint64_t window_start;
 	static unsigned int in_window;
 	uint64_t now = ktime_get_ns();
+	char msg[128], names[160];
+	va_list ap;
 
-	nr_alloc_failures++;
 	if (gfp & __GFP_NOWARN)
 		return;
 	if (!in_window || now - window_start >= 5000000000ULL) {
@@ -327,12 +328,12 @@ static void warn_alloc(gfp_t gfp, unsigned int order)
 	}
 	if (++in_window > 10)
 		return;
-	char names[160];
-
+	va_start(ap, fmt);
+	kvsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	format_gfp_flags(names, sizeof(names), gfp);
 	/* Linux's line, the stack, then the summary of free memory (buddyinfo: see the header). */
-	printk(KERN_WARNING "swapper: page allocation failure: order:%u, mode:%#x(%s), nodemask=(null)\n",
-	       order, gfp, names);
+	printk(KERN_WARNING "swapper: %s, mode:%#x(%s), nodemask=(null)\n", msg, gfp, names);
 	dump_stack();
 	show_buddyinfo(printk);
 }
@@ -449,7 +450,8 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 		}
 	}
 	if (!page) {
-		warn_alloc(gfp, order);
+		nr_alloc_failures++;
+		warn_alloc(gfp, "page allocation failure: order:%u", order);
 		return NULL;
 	}
 	page->private = 0;

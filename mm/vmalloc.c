@@ -27,8 +27,7 @@
  * not thousands); no lazy purging (areas are unmapped and flushed at vfree(), not in batches);
  * only page alignment and no huge vmalloc mappings; vfree()/vunmap() want an area's exact start
  * (v6.10 frees the area containing any page-aligned address: the issue asks for a WARNING and
- * no loss instead); vunmap() of a vmalloc() area is a WARNING (v6.10 would leak its pages); the
- * failure warning has its own rate limit (v6.10 shares warn_alloc()'s).
+ * no loss instead); vunmap() of a vmalloc() area is a WARNING (v6.10 would leak its pages).
  */
 #include "tinymm/bug.h"
 #include "tinymm/errno.h"
@@ -53,35 +52,9 @@ void vmalloc_init(void)
 	atomic_long_set(&nr_vmalloc_pages, 0);
 }
 
-/*
- * Linux's warn_alloc() with vmalloc's message: "vmalloc error: size N, <why>", the gfp mode,
- * a stack and the free lists, at most 10 in 5 s.  @size is what the caller asked for.
- */
-static void __printf(3, 4) vmalloc_warn(gfp_t gfp, unsigned long size, const char *why, ...)
-{
-	static uint64_t window_start;
-	static unsigned int in_window;
-	uint64_t now = ktime_get_ns();
-	char reason[96], names[160];
-	va_list ap;
-
-	if (gfp & __GFP_NOWARN)
-		return;
-	if (!in_window || now - window_start >= 5000000000ULL) {
-		window_start = now;
-		in_window = 0;
-	}
-	if (++in_window > 10)
-		return;
-	va_start(ap, why);
-	kvsnprintf(reason, sizeof(reason), why, ap);
-	va_end(ap);
-	format_gfp_flags(names, sizeof(names), gfp);
-	printk(KERN_WARNING "swapper: vmalloc error: size %lu, %s, mode:%#x(%s), nodemask=(null)\n",
-	       size, reason, gfp, names);
-	dump_stack();
-	show_buddyinfo(printk);
-}
+/* Linux's warn_alloc() call: "vmalloc error: size N, <why>"; @size is what was asked for. */
+#define vmalloc_warn(gfp, size, why, ...)						\
+	warn_alloc(gfp, "vmalloc error: size %lu, " why, (unsigned long)(size), ##__VA_ARGS__)
 
 /* ---- the range allocator ---- */
 
