@@ -28,6 +28,10 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c)
 endif()
+# ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM, whose tables are live.
+if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)
+  list(APPEND TINYMM_CORE_SRCS mm/ptdump.c)
+endif()
 if(TINYMM_IRQSOFF_TRACER)
   list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff.c)
 else()

@@ -14,7 +14,6 @@
  * printing; here the portable half merges and the architecture only prints, so the merging rule
  * is written (and tested on the host) once.
  */
-#include <limits.h>
 #include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 #include "tinymm/ptdump.h"
@@ -22,7 +21,6 @@
 
 struct ptdump_state {
 	int (*pr)(const char *fmt, ...);
-	const struct ptdump_marker *marker;	/* the region being printed */
 	struct ptdump_run run;
 	bool have_run;
 	unsigned long runs;
@@ -37,23 +35,12 @@ static void flush_run(struct ptdump_state *st)
 	st->have_run = false;
 }
 
-/* Print the markers of every region that starts at or before @addr (and after the last one). */
-static void enter_regions(struct ptdump_state *st, unsigned long addr)
-{
-	while (st->marker[1].name && addr >= st->marker[1].start_address) {
-		flush_run(st);
-		st->marker++;
-		st->pr("---[ %s ]---\n", st->marker->name);
-	}
-}
-
 static void note(struct ptdump_state *st, unsigned long addr, unsigned long next, int level,
 		 uint64_t val, phys_addr_t phys)
 {
 	uint64_t attrs = ptdump_attrs(val, level);
 	struct ptdump_run *r = &st->run;
 
-	enter_regions(st, addr);
 	if (st->have_run && r->level == level && r->attrs == attrs && r->end == addr &&
 	    phys == r->phys + (addr - r->start)) {
 		r->end = next;
@@ -90,7 +77,6 @@ static int ptdump_pte(pte_t *pte, unsigned long addr, unsigned long next, struct
 static int ptdump_hole(unsigned long addr, unsigned long next, int depth, struct mm_walk *walk)
 {
 	flush_run(walk->private);
-	enter_regions(walk->private, addr);
 	return 0;
 }
 
@@ -102,16 +88,17 @@ static const struct mm_walk_ops ptdump_ops = {
 
 unsigned long ptdump_walk_kernel(int (*pr)(const char *fmt, ...))
 {
-	struct ptdump_state st = { .pr = pr, .marker = ptdump_markers };
-	const struct ptdump_marker *last = ptdump_markers;
+	struct ptdump_state st = { .pr = pr };
 
-	while (last->name)
-		last++;
-	pr("---[ %s ]---\n", st.marker->name);
-	walk_page_range_novma(&init_mm, ptdump_markers[0].start_address, last->start_address,
-			      &ptdump_ops, NULL, &st);
-	flush_run(&st);
-	enter_regions(&st, ULONG_MAX);		/* the walk reached the end: every region passed */
+	/* One walk per region, so a run never spans a marker and an end of 0 (the top of the
+	 * address space) is only ever a walk's end, never its start. */
+	for (const struct ptdump_marker *m = ptdump_markers; m->name; m++) {
+		pr("---[ %s ]---\n", m->name);
+		if (m[1].start_address != m->start_address)
+			walk_page_range_novma(&init_mm, m->start_address, m[1].start_address,
+					      &ptdump_ops, NULL, &st);
+		flush_run(&st);
+	}
 	return st.runs;
 }
 

@@ -47,3 +47,14 @@ boot_test(${A}.mmu.vmalloc_commands ${A} --status 1
 boot_test(${A}.mmu.vmalloc_guard_faults ${A} --status 1 --timeout 10
   --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0802000"
   --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0802000$")
+# ptdump over the live LPAE tables, in Linux's arch/arm/mm/dump.c format (arch/arm/ptdump.c):
+# the region markers, the image's text read-only and executable, RAM in 2 MiB blocks, the device
+# window, a vmalloc area, and no line both writable and executable.
+boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump"
+  --expect "^---\\[ Kernel Mapping \\]---$" --expect "^---\\[ vmalloc\\(\\) Area \\]---$"
+  --expect "^---\\[ vmalloc\\(\\) End \\]---$"
+  --expect "^0x40100000-0x401[0-9a-f]{5} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
+  --expect "^0x[0-9a-f]{8}-0x[0-9a-f]{8} +[0-9]+M RW NX SHD$"
+  --expect "^0x08000000-0x10000000 +128M RW NX SHD$"
+  --expect "^0xf0800000-0xf0802000 +8K     RW NX SHD MEM/CACHED/WBWA$"
+  --reject "RW x " --reject "RW SHD")
