@@ -11,6 +11,9 @@
  *                       context switches through schedule()
  *   pagecache-hit       filemap_get_folio() + folio_put() of a cached folio (lookup, reference,
  *                       release), in a mapping of 16384 pages (a three-level index)
+ *   vmalloc-16k         vmalloc(16384): a range, the bookkeeping, four order-0 pages, their
+ *                       ptes (the pte table stays between samples: the range is reused)
+ *   vfree-16k           vfree() of it: the ptes cleared and the TLB flushed, the pages freed
  * Locking: none beyond what each operation takes.
  */
 #include "tinymm/arch.h"
@@ -24,6 +27,7 @@
 #include "tinymm/sched.h"
 #include "tinymm/swap.h"
 #include "tinymm/timer.h"
+#include "tinymm/vmalloc.h"
 #include "tinymm/wait.h"
 
 #define NR	500
@@ -97,6 +101,26 @@ static int bench_pagecache(void)
 	return 0;
 }
 
+static uint32_t samples_free[NR];
+
+/* Alternating, so every vmalloc() finds the range its predecessor freed (first fit). */
+static int bench_vmalloc(uint32_t overhead)
+{
+	for (int i = 0; i < NR; i++) {
+		void *p;
+
+		MEASURE(samples[i], p = vmalloc(16384));
+		if (!p) {
+			kprintf("bench: vmalloc(16384) failed\n");
+			return 1;
+		}
+		MEASURE(samples_free[i], vfree(p));
+	}
+	bench_summary("vmalloc-16k", samples, NR, overhead);
+	bench_summary("vfree-16k", samples_free, NR, overhead);
+	return 0;
+}
+
 int bench_core(void)
 {
 	uint32_t overhead = ~0u;
@@ -155,6 +179,8 @@ int bench_core(void)
 	bench_summary("yield-roundtrip", samples, NR, overhead);
 	folio_put(folio);
 	int ret = bench_pagecache();
+	if (!ret)
+		ret = bench_vmalloc(overhead);
 	if (folio_wake_bit_calls() != wakes || switches < 2 * NR) {
 		kprintf("bench: the core rows were not uncontended (wake-ups %lu, switches %lu)\n",
 			folio_wake_bit_calls() - wakes, switches);

@@ -310,6 +310,24 @@ static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 		reclaim_wakeup_hook(z, order, gfp);
 }
 
+/*
+ * Zero 1 << @order pages with word stores (Linux's clear_page() is the architecture's; one
+ * portable loop serves here).  Not memset(): picolibc's, built for size, stores a byte at a time,
+ * and the optimize attribute keeps GCC from turning this loop back into a call to it.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif		/* (clang builds only the host tests and fuzzers, where speed does not matter) */
+static void clear_pages(void *addr, unsigned int order)
+{
+	unsigned long *p = addr, *end = p + ((PAGE_SIZE << order) / sizeof(*p));
+
+	for (; p < end; p += 8) {
+		p[0] = 0; p[1] = 0; p[2] = 0; p[3] = 0;
+		p[4] = 0; p[5] = 0; p[6] = 0; p[7] = 0;
+	}
+}
+
 void warn_alloc(gfp_t gfp, const char *fmt, ...)
 {
 	/* nopage_rs: at most 10 reports in 5 s, page allocator and vmalloc together (an interrupt
@@ -459,7 +477,7 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 	if (order && (gfp & __GFP_COMP))
 		prep_compound_page(page, order);
 	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+		clear_pages(page_address(page), order);
 	return page;
 }
 
