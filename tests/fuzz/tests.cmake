@@ -13,6 +13,19 @@ set(FDT_FUZZ ${CMAKE_BINARY_DIR}/fdt_fuzz)
 # The memory manager's fuzz runs and their must-abort twins (tests/fuzz/fuzz_run.sh says how
 # each is judged).
 set(FUZZ_RUN ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_run.sh)
+# fuzz_run_test(<what> <fuzzer>): fuzz.<what>, the seed-1 run.
+function(fuzz_run_test what fuzzer)
+  add_test(NAME fuzz.${what} COMMAND ${FUZZ_RUN} run ${what} ${fuzzer} ${FUZZ_DIR})
+  set_tests_properties(fuzz.${what} PROPERTIES LABELS fuzz TIMEOUT 300)
+endfunction()
+# fuzz_must_abort(<what> <fuzzer> <mode> <name> <want> [<also>]): one input with
+# <WHAT>_FUZZ_BREAK=<mode> must abort with "<what>_fuzz: <want>" (and a line matching <also>).
+function(fuzz_must_abort what fuzzer mode name want)
+  string(TOUPPER ${what} var)
+  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort ${what} ${fuzzer} ${FUZZ_DIR} ${want} ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT ${var}_FUZZ_BREAK=${mode} LABELS fuzz
+    TIMEOUT 300)
+endfunction()
 set(FUZZ_CFLAGS -std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
   -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-parameter
   -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR}/tests/fuzz)
@@ -120,22 +133,13 @@ endfunction()
 add_mm_fuzzer(buddy "mm/(page_alloc|page_alloc_fast|page_isolation|pcp|mm_init)" "mm/(buddy_check|memmap)")
 
 # Each input is at least 160 operations (about 190 on average); the run takes about 25 s.
-add_test(NAME fuzz.buddy COMMAND ${FUZZ_RUN} run buddy ${BUDDY_FUZZ} ${FUZZ_DIR})
+fuzz_run_test(buddy ${BUDDY_FUZZ})
 # A broken invariant must abort and reach the exit status: BUDDY_FUZZ_BREAK corrupts a free
 # count (buddy_check must object) or loses a free frame (the accounting must not add up).
-foreach(mode 1 2)
-  if(mode EQUAL 1)
-    set(name fuzz.buddy_corrupt_list_aborts)
-    set(want "check failed at .*: buddy_check\\(NULL\\) == 0")
-  else()
-    set(name fuzz.buddy_lost_frame_aborts)
-    set(want "check failed at .*: held_frames \\+ nr_free_pages_and_pcp\\(\\) \\+ taken_frames == totalram_pages\\(\\)")
-  endif()
-  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort buddy ${BUDDY_FUZZ} ${FUZZ_DIR} ${want})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT BUDDY_FUZZ_BREAK=${mode})
-endforeach()
-set_tests_properties(fuzz.buddy fuzz.buddy_corrupt_list_aborts fuzz.buddy_lost_frame_aborts
-  PROPERTIES LABELS fuzz TIMEOUT 300)
+fuzz_must_abort(buddy ${BUDDY_FUZZ} 1 fuzz.buddy_corrupt_list_aborts
+  "check failed at .*: buddy_check\\(NULL\\) == 0")
+fuzz_must_abort(buddy ${BUDDY_FUZZ} 2 fuzz.buddy_lost_frame_aborts
+  "check failed at .*: held_frames \\+ nr_free_pages_and_pcp\\(\\) \\+ taken_frames == totalram_pages\\(\\)")
 
 # The slab allocator; its checker and the page allocator's walk everything after every operation.
 # Without trace-cmp: its hooks in the fuzzer's pattern checks and slub_debug.c's byte walks took
@@ -144,24 +148,14 @@ add_mm_fuzzer(slab "mm/(slub|slub_debug|slab_common)" "mm/(slab_show|buddy_check
   -fno-sanitize-coverage=trace-cmp)
 
 # As fuzz.buddy: about 15 s.
-add_test(NAME fuzz.slab COMMAND ${FUZZ_RUN} run slab ${SLAB_FUZZ} ${FUZZ_DIR})
+fuzz_run_test(slab ${SLAB_FUZZ})
 # A broken object must abort and reach the exit status: SLAB_FUZZ_BREAK changes a byte of a live
 # object (the shadow must see it) or of a red zone (slab_check must report it).
-foreach(mode 1 2)
-  if(mode EQUAL 1)
-    set(name fuzz.slab_corrupt_object_aborts)
-    set(want "check failed at .*: the contents of a live object .* changed at byte")
-    set(also "^--- kernel log ---$")
-  else()
-    set(name fuzz.slab_red_zone_aborts)
-    set(want "check failed at .*: slab_check\\(NULL\\) == 0")
-    set(also "^slabcheck: kmalloc-[0-9]+ object 0x[0-9a-f]+: red zone overwritten")
-  endif()
-  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort slab ${SLAB_FUZZ} ${FUZZ_DIR} ${want} ${also})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT SLAB_FUZZ_BREAK=${mode})
-endforeach()
-set_tests_properties(fuzz.slab fuzz.slab_corrupt_object_aborts fuzz.slab_red_zone_aborts
-  PROPERTIES LABELS fuzz TIMEOUT 300)
+fuzz_must_abort(slab ${SLAB_FUZZ} 1 fuzz.slab_corrupt_object_aborts
+  "check failed at .*: the contents of a live object .* changed at byte" "^--- kernel log ---$")
+fuzz_must_abort(slab ${SLAB_FUZZ} 2 fuzz.slab_red_zone_aborts
+  "check failed at .*: slab_check\\(NULL\\) == 0"
+  "^slabcheck: kmalloc-[0-9]+ object 0x[0-9a-f]+: red zone overwritten")
 
 # The XArray (lib/xarray.c) against a sorted-array model (tests/ktest/xarray_model.h); coverage
 # feedback from lib/xarray.c and the fuzzer.  xa_check() walks the whole tree after every
@@ -169,29 +163,16 @@ set_tests_properties(fuzz.slab fuzz.slab_corrupt_object_aborts fuzz.slab_red_zon
 add_mm_fuzzer(xarray "lib/xarray" "mm/(slub|page_alloc|pcp|memmap)")
 
 # As fuzz.buddy; a mismatch with the model stops it too.
-add_test(NAME fuzz.xarray COMMAND ${FUZZ_RUN} run xarray ${XARRAY_FUZZ} ${FUZZ_DIR})
+fuzz_run_test(xarray ${XARRAY_FUZZ})
 # The harness must be able to fail: XARRAY_FUZZ_BREAK=1 stores an entry the model does not know
 # (the comparison must abort), =2 sets a root mark no entry carries (xa_check must abort), =3
 # leaves a leaf with a pointer on the shadow-node list (the workingset tracker must abort).
-foreach(mode 1 2 3)
-  if(mode EQUAL 1)
-    set(name fuzz.xarray_model_mismatch_aborts)
-    set(want "mismatch at .*: xm_compare\\(&model, &xa, eprintf\\) == 0")
-    set(also "^xarray: at 0x7 found 0xf marks 0")
-  elseif(mode EQUAL 3)
-    set(name fuzz.xarray_shadow_list_mismatch_aborts)
-    set(want "mismatch at .*: xm_shadow_check\\(&xa, eprintf\\) == 0")
-    set(also "wrongly on the shadow list")
-  else()
-    set(name fuzz.xarray_broken_invariant_aborts)
-    set(want "mismatch at .*: xa_check\\(&xa, eprintf\\) == 0")
-    set(also "^xa_check: node .*: empty array with root marks")
-  endif()
-  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort xarray ${XARRAY_FUZZ} ${FUZZ_DIR} ${want} ${also})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT XARRAY_FUZZ_BREAK=${mode})
-endforeach()
-set_tests_properties(fuzz.xarray fuzz.xarray_model_mismatch_aborts fuzz.xarray_broken_invariant_aborts
-  fuzz.xarray_shadow_list_mismatch_aborts PROPERTIES LABELS fuzz TIMEOUT 300)
+fuzz_must_abort(xarray ${XARRAY_FUZZ} 1 fuzz.xarray_model_mismatch_aborts
+  "mismatch at .*: xm_compare\\(&model, &xa, eprintf\\) == 0" "^xarray: at 0x7 found 0xf marks 0")
+fuzz_must_abort(xarray ${XARRAY_FUZZ} 2 fuzz.xarray_broken_invariant_aborts
+  "mismatch at .*: xa_check\\(&xa, eprintf\\) == 0" "^xa_check: node .*: empty array with root marks")
+fuzz_must_abort(xarray ${XARRAY_FUZZ} 3 fuzz.xarray_shadow_list_mismatch_aborts
+  "mismatch at .*: xm_shadow_check\\(&xa, eprintf\\) == 0" "wrongly on the shadow list")
 
 # vmalloc and the page-table walkers (mm/vmalloc.c, mm/pagewalk.c) over the fake MMU with three
 # levels (tests/host/include/asm/pgtable.h; cmake/host.cmake's HOST_MMU_SRCS, in no library);
@@ -204,21 +185,11 @@ add_mm_fuzzer(vmalloc "mm/(vmalloc|pagewalk)" "mm/(buddy_check|memmap|slub|page_
   -fno-sanitize-coverage=trace-cmp)
 set(HOST_KERNEL_SRCS ${saved_srcs})
 
-add_test(NAME fuzz.vmalloc COMMAND ${FUZZ_RUN} run vmalloc ${VMALLOC_FUZZ} ${FUZZ_DIR})
+fuzz_run_test(vmalloc ${VMALLOC_FUZZ})
 # The checks must be able to fail: VMALLOC_FUZZ_BREAK=1 maps a guard page (vmalloc_check must
 # object), =2 leaks a page-table frame (the tables reachable from the root must not add up).
-foreach(mode 1 2)
-  if(mode EQUAL 1)
-    set(name fuzz.vmalloc_guard_mapped_aborts)
-    set(want "check failed at .*: vmalloc_check\\(NULL\\) == 0")
-    set(also "^vmalloc: area 0x[0-9a-f]+-0x[0-9a-f]+: guard page 0x[0-9a-f]+ is mapped")
-  else()
-    set(name fuzz.vmalloc_leaked_table_aborts)
-    set(want "check failed at .*: table_frames\\(\\) == w.tables \\+ pmd_tables\\(\\)")
-    set(also "")
-  endif()
-  add_test(NAME ${name} COMMAND ${FUZZ_RUN} must-abort vmalloc ${VMALLOC_FUZZ} ${FUZZ_DIR} ${want} ${also})
-  set_tests_properties(${name} PROPERTIES ENVIRONMENT VMALLOC_FUZZ_BREAK=${mode})
-endforeach()
-set_tests_properties(fuzz.vmalloc fuzz.vmalloc_guard_mapped_aborts fuzz.vmalloc_leaked_table_aborts
-  PROPERTIES LABELS fuzz TIMEOUT 300)
+fuzz_must_abort(vmalloc ${VMALLOC_FUZZ} 1 fuzz.vmalloc_guard_mapped_aborts
+  "check failed at .*: vmalloc_check\\(NULL\\) == 0"
+  "^vmalloc: area 0x[0-9a-f]+-0x[0-9a-f]+: guard page 0x[0-9a-f]+ is mapped")
+fuzz_must_abort(vmalloc ${VMALLOC_FUZZ} 2 fuzz.vmalloc_leaked_table_aborts
+  "check failed at .*: table_frames\\(\\) == w.tables \\+ pmd_tables\\(\\)")
