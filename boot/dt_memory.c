@@ -11,6 +11,7 @@
 #include "tinymm/devicetree.h"
 #include "tinymm/errno.h"
 #include "tinymm/memblock.h"
+#include "tinymm/memory.h"
 #include "tinymm/printk.h"
 
 #define MEM_FMT "[mem 0x%016llx-0x%016llx]"
@@ -72,16 +73,24 @@ static int add_memory_node(const struct dt *dt, int node, char *err, size_t errl
 				  (unsigned long long)base);
 			return -EINVAL;
 		}
-		/* Without paging, the CPU reaches only what a pointer can hold (4 GiB on 32-bit). */
-		uint64_t limit = (uint64_t)UINTPTR_MAX;
-		if (base > limit) {
-			pr_warn("dt: %s: bank " MEM_FMT " is beyond what this CPU can address, ignored\n",
-				path, MEM_ARGS(base, size));
+		/* Only RAM the direct map can hold is used: physical [PHYS_OFFSET, lowmem's end),
+		 * which is virtual [PAGE_OFFSET, LOWMEM_END) (docs/mmu.md).  tinymm has no HIGHMEM. */
+		uint64_t lo = PHYS_OFFSET, limit = PHYS_OFFSET + (uint64_t)(LOWMEM_END - 1 - PAGE_OFFSET);
+		if (base > limit || base + size - 1 < lo) {
+			pr_warn("dt: %s: bank " MEM_FMT " is outside lowmem [0x%llx-0x%llx] (no HIGHMEM), ignored\n",
+				path, MEM_ARGS(base, size), (unsigned long long)lo, (unsigned long long)limit);
 			continue;
 		}
+		if (base < lo) {
+			pr_warn("dt: %s: bank " MEM_FMT " starts below PHYS_OFFSET: cut to start at 0x%llx\n",
+				path, MEM_ARGS(base, size), (unsigned long long)lo);
+			size -= lo - base;
+			base = lo;
+		}
 		if (size - 1 > limit - base) {
-			pr_warn("dt: %s: bank " MEM_FMT " truncated at 0x%llx, the end of the address space\n",
-				path, MEM_ARGS(base, size), (unsigned long long)limit);
+			pr_warn("dt: %s: bank " MEM_FMT " truncated at 0x%llx, the end of lowmem (no HIGHMEM): %llu MiB unused\n",
+				path, MEM_ARGS(base, size), (unsigned long long)limit,
+				(unsigned long long)((size - (limit - base + 1)) >> 20));
 			size = limit - base + 1;
 		}
 		int ret = memblock_add(base, size, &other);

@@ -18,6 +18,7 @@
 #include "tinymm/cmdline.h"
 #include "tinymm/console.h"
 #include "tinymm/devicetree.h"
+#include "tinymm/fixmap.h"
 #include "tinymm/irq.h"
 #include "tinymm/sched.h"
 #include "tinymm/timer.h"
@@ -28,6 +29,7 @@
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/page_reporting.h"
 #include "tinymm/slab.h"
 #include "tinymm/meminfo.h"
@@ -52,6 +54,14 @@ static __noreturn void boot_fail(const char *reason)
 }
 
 static int console_node = -1;	/* the console UART's device-tree node, for its interrupt */
+static phys_addr_t console_phys;	/* its registers' physical address, for the boot log */
+
+/* The console on the UART at @phys, reached through the fixmap (no ioremap() yet). */
+static int console_at(const char *compatible, phys_addr_t phys, unsigned int reg_shift)
+{
+	console_phys = phys;
+	return console_setup(compatible, set_fixmap_offset_io(FIX_EARLYCON_MEM_BASE, phys), reg_shift);
+}
 
 /* Console from /chosen/stdout-path ("/path", "alias" or either with ":options"). */
 static void console_from_dt(const struct dt *dt)
@@ -76,7 +86,7 @@ static void console_from_dt(const struct dt *dt)
 		pr_warn("console: no driver for '%s' (%s), keeping the board's UART\n", path, compat);
 		return;
 	}
-	console_setup(d->compatible, (uintptr_t)base, dt_getprop_u32(dt, node, "reg-shift", 0));
+	console_at(d->compatible, base, dt_getprop_u32(dt, node, "reg-shift", 0));
 	console_node = node;
 }
 
@@ -86,7 +96,7 @@ static void poweroff_from_dt(const struct dt *dt)
 	uint64_t base, size;
 
 	if (node >= 0 && !dt_reg(dt, node, 0, &base, &size))
-		poweroff_register(sifive_test_poweroff, (uintptr_t)base);
+		poweroff_register(sifive_test_poweroff, set_fixmap_offset_io(FIX_POWEROFF, base));
 }
 
 static void cpu_info(const struct dt *dt, unsigned long hartid)
@@ -114,6 +124,28 @@ static void cpu_info(const struct dt *dt, unsigned long hartid)
 		(unsigned long long)time_counter_freq());
 }
 
+/*
+ * A device tree outside the RAM it describes (QEMU's -dtb with a smaller memory node, a boot
+ * loader's choice) is reachable only through the boot page tables: the final ones map RAM alone.
+ * Copy it into RAM, reserved as `dtb`, and read that copy from now on.
+ */
+static const struct dt *relocate_dtb(uintptr_t *dtb_pa, char *err)
+{
+	const struct dt *old = boot_dt();
+	phys_addr_t copy = memblock_alloc(ALIGN((phys_addr_t)old->totalsize, PAGE_SIZE), PAGE_SIZE,
+					  MEMBLOCK_DTB);
+
+	if (!copy)
+		boot_fail("dt: the device tree lies outside RAM and no RAM is left to copy it to");
+	memcpy(__va(copy), __va(*dtb_pa), old->totalsize);
+	if (devicetree_init((uintptr_t)copy, err))
+		boot_fail("dt: the copy of the device tree does not read back");
+	pr_info("dt: at 0x%lx, outside RAM: copied to 0x%llx\n", (unsigned long)*dtb_pa,
+		(unsigned long long)copy);
+	*dtb_pa = (uintptr_t)copy;
+	return boot_dt();
+}
+
 static void warn_option(const char *line)
 {
 	pr_warn("cmdline: %s\n", line);
@@ -134,9 +166,9 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	memset(__tls_base + (uintptr_t)__tdata_size, 0, (uintptr_t)__tbss_size);
 	_set_tls(__tls_base);
 	arch_early_init();
-	console_setup(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
+	console_at(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
 	if (BOARD_EXIT_BASE)
-		poweroff_register(sifive_test_poweroff, BOARD_EXIT_BASE);
+		poweroff_register(sifive_test_poweroff, set_fixmap_offset_io(FIX_POWEROFF, BOARD_EXIT_BASE));
 	time_init(arch_counter_freq());
 
 	if (!dtb_pa)
@@ -159,7 +191,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	poweroff_from_dt(dt);
 	pr_info("tinymm %s on %s (%s)\n", tinymm_version, BOARD_NAME, arch_name);
 	pr_info("console: %s at 0x%lx; dtb at 0x%lx, %u bytes\n", console_name(),
-		(unsigned long)console_base(), (unsigned long)dtb_pa, (unsigned)dt->totalsize);
+		(unsigned long)console_phys, (unsigned long)dtb_pa, (unsigned)dt->totalsize);
 	if (bootargs && *bootargs)
 		pr_info("Kernel command line: %s\n", bootargs);
 	cpu_info(dt, hartid);
@@ -167,7 +199,9 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	phys_addr_t kstart = __pa(_start_kernel), kend = __pa(_end);
 	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
 		boot_fail(err);
-	arch_mm_init();		/* before any atomic: see arch.h */
+	arch_mm_init();		/* all RAM in the boot page tables */
+	if (!memblock_is_memory(dtb_pa, dt->totalsize))
+		dt = relocate_dtb(&dtb_pa, err);
 	uint64_t init_instret = arch_instret();		/* make bench: init-per-frame */
 	if (memmap_init())
 		boot_fail("memmap: not enough memory for the struct page arrays");

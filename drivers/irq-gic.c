@@ -19,6 +19,7 @@
  * device tree.
  * Locking: read-modify-write of a distributor register is done with interrupts masked (one CPU).
  */
+#include "tinymm/io.h"
 #include "tinymm/arch.h"
 #include "tinymm/fdt.h"
 #include "tinymm/irq.h"
@@ -239,24 +240,29 @@ static void gic_cpu_init(struct gic *g)
 static int gic_of_init(const struct dt *dt, int node)
 {
 	struct gic *g = &gic_data;
-	uint64_t dist, cpu, size;
+	uint64_t dist, cpu, dsize, csize;
 
 	if (gic_root) {
 		pr_err("GICv2: a second GIC (node %s) is not supported: ignored\n",
 		       dt_node_name(dt, node));
 		return -1;
 	}
-	if (dt_reg(dt, node, 0, &dist, &size) || dt_reg(dt, node, 1, &cpu, &size)) {
+	if (dt_reg(dt, node, 0, &dist, &dsize) || dt_reg(dt, node, 1, &cpu, &csize)) {
 		pr_err("GICv2: %s: reg must name the distributor and the CPU interface\n",
 		       dt_node_name(dt, node));
 		return -1;
 	}
-	if (dist > UINTPTR_MAX || cpu > UINTPTR_MAX) {
-		pr_err("GICv2: %s: registers above the address space\n", dt_node_name(dt, node));
+	g->dist = (uintptr_t)ioremap(dist, (size_t)dsize);
+	g->cpu = (uintptr_t)ioremap(cpu, (size_t)csize);
+	if (!g->dist || !g->cpu) {
+		pr_err("GICv2: %s: cannot map the registers\n", dt_node_name(dt, node));
+		if (g->dist)
+			iounmap((void *)g->dist);
+		if (g->cpu)
+			iounmap((void *)g->cpu);
+		g->dist = g->cpu = 0;
 		return -1;
 	}
-	g->dist = (uintptr_t)dist;
-	g->cpu = (uintptr_t)cpu;
 	g->nr_lines = 32 * ((readl(g->dist + GICD_TYPER) & GICD_TYPER_ITLINES) + 1);
 	if (g->nr_lines > GIC_MAX_LINES)
 		g->nr_lines = GIC_MAX_LINES;

@@ -22,6 +22,7 @@
  * Locking: enable bits change with interrupts masked (the core's rule), one hart.
  */
 #include <string.h>
+#include "tinymm/io.h"
 #include "tinymm/arch.h"
 #include "tinymm/fdt.h"
 #include "tinymm/irq.h"
@@ -217,7 +218,11 @@ static int plic_init(const struct dt *dt, int node)
 		return -1;
 	}
 
-	p->base = (uintptr_t)base;
+	p->base = (uintptr_t)ioremap(base, (size_t)size);
+	if (!p->base) {
+		pr_err("plic: %s: cannot map the registers\n", name);
+		return -1;
+	}
 	p->enable = p->base + PLIC_ENABLE(ctx);
 	p->claim = p->base + PLIC_CLAIM(ctx);
 	p->ndev = ndev;

@@ -9,6 +9,7 @@
  * The device is found in the boot device tree at every call (tests only; cheap enough).
  * Portable C: readl/writel only.  Locking: none; the caller serialises (one test at a time).
  */
+#include "tinymm/io.h"
 #include "tinymm/arch.h"
 #include "tinymm/devicetree.h"
 #include "tinymm/errno.h"
@@ -22,15 +23,21 @@
 #define RTC_CLEAR_ALARM		0x14
 #define RTC_CLEAR_INTERRUPT	0x1c
 
+/* The device's node, its registers mapped once (the first call) in *base; -1 if there is none. */
 static int goldfish_rtc_find(uintptr_t *base)
 {
+	static uintptr_t mapped;
 	const struct dt *dt = boot_dt();
 	int node = dt ? dt_find_compatible(dt, -1, "google,goldfish-rtc") : -1;
 	uint64_t addr, size;
 
 	if (node < 0 || dt_reg(dt, node, 0, &addr, &size) || size < 0x20)
 		return -1;
-	*base = (uintptr_t)addr;
+	if (!mapped)
+		mapped = (uintptr_t)ioremap(addr, (size_t)size);
+	if (!mapped)
+		return -1;
+	*base = mapped;
 	return node;
 }
 

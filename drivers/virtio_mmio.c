@@ -16,6 +16,7 @@
  * touches its transport, under its own lock.
  */
 #include <string.h>
+#include "tinymm/io.h"
 #include "tinymm/arch.h"
 #include "tinymm/delay.h"
 #include "tinymm/devicetree.h"
@@ -253,42 +254,41 @@ static const struct {
 	{ VIRTIO_ID_BALLOON, virtio_balloon_probe },
 };
 
-static void vm_probe(const struct dt *dt, int node, uint64_t addr)
+static int vm_probe_mapped(const struct dt *dt, int node, uint64_t addr, uintptr_t base)
 {
 	struct virtio_device *vdev;
-	uintptr_t base = (uintptr_t)addr;
 	uint32_t magic = readl(base + VIRTIO_MMIO_MAGIC_VALUE), version, id;
 	unsigned int d;
 
 	if (magic != VIRTIO_MAGIC) {
 		pr_warn("virtio-mmio 0x%08llx: bad magic 0x%08x, ignored\n", (unsigned long long)addr, (unsigned int)magic);
-		return;
+		return -1;
 	}
 	id = readl(base + VIRTIO_MMIO_DEVICE_ID);
 	if (!id)
-		return;		/* an empty slot */
+		return -1;	/* an empty slot */
 	version = readl(base + VIRTIO_MMIO_VERSION);
 	if (version == 1) {
 		pr_err("virtio-mmio 0x%08llx: legacy (version 1) device %u refused: tinymm drives only modern devices; use -global virtio-mmio.force-legacy=false\n",
 		       (unsigned long long)addr, (unsigned int)id);
-		return;
+		return -1;
 	}
 	if (version != 2) {
 		pr_err("virtio-mmio 0x%08llx: unknown version %u, device %u refused\n",
 		       (unsigned long long)addr, (unsigned int)version, (unsigned int)id);
-		return;
+		return -1;
 	}
 	for (d = 0; d < ARRAY_SIZE(virtio_drivers) && virtio_drivers[d].device_id != id; d++)
 		;
 	if (d == ARRAY_SIZE(virtio_drivers)) {
 		pr_info("virtio-mmio 0x%08llx: device %u has no driver, left alone\n",
 			(unsigned long long)addr, (unsigned int)id);
-		return;
+		return -1;
 	}
 	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
 	if (!vdev) {
 		pr_err("virtio-mmio 0x%08llx: no memory\n", (unsigned long long)addr);
-		return;
+		return -1;
 	}
 	vdev->base = base;
 	vdev->phys = addr;
@@ -303,8 +303,22 @@ static void vm_probe(const struct dt *dt, int node, uint64_t addr)
 	if (virtio_drivers[d].probe(vdev)) {
 		/* The driver said why; the device is told it will not be driven. */
 		virtio_set_failed(vdev);
-		return;		/* vdev stays: a failed disk may still point at it */
+		return 0;	/* vdev stays: a failed disk may still point at it */
 	}
+	return 0;
+}
+
+/* Map the transport at @addr; it stays mapped only if a driver takes the device. */
+static void vm_probe(const struct dt *dt, int node, uint64_t addr, uint64_t size)
+{
+	uintptr_t base = (uintptr_t)ioremap(addr, (size_t)size);
+
+	if (!base) {
+		pr_err("virtio-mmio 0x%08llx: cannot map the registers\n", (unsigned long long)addr);
+		return;
+	}
+	if (vm_probe_mapped(dt, node, addr, base))
+		iounmap((void *)base);
 }
 
 int virtio_request_irq(struct virtio_device *vdev, const char *name)
@@ -316,7 +330,7 @@ int virtio_request_irq(struct virtio_device *vdev, const char *name)
 
 void virtio_mmio_init(const struct dt *dt)
 {
-	struct { uint64_t addr; int node; } slot[MAX_TRANSPORTS];
+	struct { uint64_t addr, size; int node; } slot[MAX_TRANSPORTS];
 	int n = 0;
 
 	for (int node = dt_find_compatible(dt, -1, "virtio,mmio"); node >= 0;
@@ -334,8 +348,9 @@ void virtio_mmio_init(const struct dt *dt)
 		for (; i > 0 && slot[i - 1].addr < addr; i--)
 			slot[i] = slot[i - 1];
 		slot[i].addr = addr;
+		slot[i].size = size;
 		slot[i].node = node;
 	}
 	for (int i = 0; i < n; i++)
-		vm_probe(dt, slot[i].node, slot[i].addr);
+		vm_probe(dt, slot[i].node, slot[i].addr, slot[i].size);
 }

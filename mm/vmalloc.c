@@ -345,6 +345,9 @@ void show_vmalloc_info(int (*pr)(const char *fmt, ...))
 		}
 		if (vm->nr_pages)
 			pr(" pages=%u", vm->nr_pages);
+		if (vm->flags & VM_IOREMAP)	/* Linux's %pa: the full width of phys_addr_t */
+			pr(" phys=0x%0*llx", (int)(2 * sizeof(phys_addr_t)),
+			   (unsigned long long)vm->phys_addr);
 		if (vm->flags & VM_IOREMAP)
 			pr(" ioremap");
 		if (vm->flags & VM_ALLOC)
@@ -378,6 +381,15 @@ static int check_area_locked(const struct vmap_area *va, unsigned long prev_end,
 	if ((vm->flags & VM_ALLOC) && vm->nr_pages != (end - va->va_start) >> PAGE_SHIFT)
 		VBAD("vmalloc: area %#lx-%#lx: %u pages for its size\n", va->va_start, va->va_end,
 		     vm->nr_pages);
+	for (unsigned long a = va->va_start; (vm->flags & VM_IOREMAP) && a < end; a += PAGE_SIZE) {
+		pte_t *ptep = virt_to_kpte(a);
+		unsigned long want = (unsigned long)(vm->phys_addr >> PAGE_SHIFT) +
+				     ((a - va->va_start) >> PAGE_SHIFT);
+
+		if (!ptep || !pte_present(ptep_get(ptep)) || pte_pfn(ptep_get(ptep)) != want)
+			VBAD("vmalloc: ioremap area %#lx-%#lx: %#lx does not map pfn %#lx\n",
+			     va->va_start, va->va_end, a, want);
+	}
 	for (unsigned int i = 0; vm->pages && i < vm->nr_pages; i++) {
 		struct page *page = vmalloc_to_page((char *)vm->addr + (unsigned long)i * PAGE_SIZE);
 

@@ -1,14 +1,124 @@
 /*
- * entry.S - ARMv7-A start-up: QEMU (or a boot loader) enters here in SVC mode with the MMU
- * off.  Mask interrupts, give every exception mode a stack, clear .bss, call kmain(0, 0):
- * no register carries the DTB on this board family, the board says where it is.
+ * entry.S - ARMv7-A start-up: QEMU (or a boot loader) enters _start in SVC mode with the MMU
+ * off, at the image's physical address; the image is linked at its virtual one in the direct
+ * map (linker/kernel.ld.in, docs/mmu.md).  Until the MMU is on only position-independent code
+ * runs here: PC-relative addresses, and r8 = virtual - physical to turn a linked address into
+ * the physical one.  Then:
+ *   - clear .bss (the boot tables live there) at its physical address;
+ *   - build the boot tables, LPAE (docs/mmu.md, "ARM"): boot_pgd (TTBR0, T0SZ 0, 4 x 1 GiB)
+ *     with one identity 1 GiB block over the GiB the image runs in (for the instruction that
+ *     turns the MMU on), and the kernel half [0x80000000, 4 GiB) through two pmd tables,
+ *     boot_pmd: 2 MiB blocks of Normal write-back RAM from PAGE_OFFSET through _end (the device
+ *     tree at the start of RAM included), and the fixmap's pte table (fixmap_pte) at FIXADDR_START;
+ *   - invalidate the data caches (real cores may start with garbage lines), set MAIR, TTBCR,
+ *     TTBR0, invalidate the TLB, I-cache and branch predictor, turn the MMU and caches on;
+ *   - jump to the virtual address, give every exception mode a stack, set VBAR and call
+ *     kmain(0, 0): no register carries the DTB on this board family, the board says where it is.
+ * arch_mm_init() maps the rest of RAM in boot_pmd; paging_init() (mmu_lpae.c) builds the final
+ * W^X tables and switches to them.  The identity block is never used after the jump.
+ * Limits: the image must load below 2 GiB (its identity GiB then never collides with the kernel
+ * half) and PAGE_OFFSET's physical address (PHYS_OFFSET) must be 2 MiB aligned; every ARM board
+ * tinymm knows qualifies (RAM at 0 or 1 GiB).
  */
 	.syntax unified
 	.arm
+
+#define PAGE_OFFSET	0x80000000
+#define FIXADDR_START	0xffe00000
+/* A 2 MiB or 1 GiB block: valid, Normal write-back (AttrIndx 0), inner shareable, AF.  Boot
+ * mappings are RWX: the final tables (mmu_lpae.c) are W^X. */
+#define BOOT_BLOCK	0x701
+#define TTBCR_BOOT	0x80803500	/* EAE, EPD1, SH0 inner shareable, ORGN0/IRGN0 write-back WA */
+#define MAIR0_VALUE	0x000444ff	/* asm/pgtable.h */
+
 	.section .text.entry, "ax"
 	.global _start
 _start:
 	cpsid	aif
+	adr	r4, _start		/* where we run: physical */
+	ldr	r5, =_start		/* where we are linked: virtual */
+	sub	r8, r5, r4
+
+	ldr	r0, =__bss_start
+	ldr	r1, =__bss_end
+	sub	r0, r0, r8
+	sub	r1, r1, r8
+	mov	r2, #0
+1:	cmp	r0, r1
+	strlo	r2, [r0], #4
+	blo	1b
+
+	/* Identity: the 1 GiB block the image runs in (index 0 or 1 of boot_pgd). */
+	ldr	r0, =boot_pgd
+	sub	r0, r0, r8
+	mov	r2, r4, lsr #30
+	cmp	r2, #2
+	bhs	.			/* loaded at or above 2 GiB: see Limits above */
+	mov	r3, r2, lsl #30
+	orr	r3, r3, #(BOOT_BLOCK & 0xff)
+	orr	r3, r3, #(BOOT_BLOCK & 0xf00)
+	str	r3, [r0, r2, lsl #3]	/* the high word stays 0 (.bss) */
+	/* The kernel half: boot_pgd[2], [3] -> boot_pmd's two tables. */
+	ldr	r1, =boot_pmd
+	sub	r1, r1, r8
+	orr	r3, r1, #3
+	str	r3, [r0, #16]
+	add	r3, r3, #4096
+	str	r3, [r0, #24]
+	/* 2 MiB blocks from PAGE_OFFSET through _end: boot_pmd[(va - PAGE_OFFSET) >> 21]. */
+	mov	r2, #PAGE_OFFSET
+	ldr	r6, =_end
+2:	sub	r3, r2, r8		/* physical */
+	orr	r3, r3, #(BOOT_BLOCK & 0xff)
+	orr	r3, r3, #(BOOT_BLOCK & 0xf00)
+	sub	r7, r2, #PAGE_OFFSET
+	add	r7, r1, r7, lsr #18	/* 8-byte entries: (va - PAGE_OFFSET) >> 21 << 3 */
+	str	r3, [r7]
+	add	r2, r2, #0x200000
+	cmp	r2, r6
+	blo	2b
+	/* The fixmap's pte table, shared with the final tables. */
+	ldr	r3, =fixmap_pte
+	sub	r3, r3, r8
+	orr	r3, r3, #3
+	ldr	r7, =((FIXADDR_START - PAGE_OFFSET) >> 18)
+	str	r3, [r1, r7]
+
+	/* A stack at its physical address for arm_dcache_all (position independent, no globals). */
+	ldr	sp, =__boot_stack_top
+	sub	sp, sp, r8
+	mov	r0, #0
+	bl	arm_dcache_all		/* invalidate, by set/way */
+	ldr	r0, =MAIR0_VALUE
+	mcr	p15, 0, r0, c10, c2, 0	/* MAIR0 */
+	mov	r0, #0
+	mcr	p15, 0, r0, c10, c2, 1	/* MAIR1 */
+	ldr	r0, =TTBCR_BOOT
+	mcr	p15, 0, r0, c2, c0, 2	/* TTBCR */
+	ldr	r0, =boot_pgd
+	sub	r0, r0, r8
+	mov	r1, #0
+	mcrr	p15, 0, r0, r1, c2	/* TTBR0, ASID 0 */
+	isb
+	mov	r0, #0
+	mcr	p15, 0, r0, c8, c7, 0	/* TLBIALL */
+	mcr	p15, 0, r0, c7, c5, 0	/* ICIALLU */
+	mcr	p15, 0, r0, c7, c5, 6	/* BPIALL */
+	dsb	sy
+	isb
+	mrc	p15, 0, r0, c1, c0, 0	/* SCTLR */
+	bic	r0, r0, #(1 << 1)	/* A: no alignment faults */
+	bic	r0, r0, #(1 << 28)	/* TRE: (ignored with LPAE) */
+	orr	r0, r0, #(1 << 0)	/* M */
+	orr	r0, r0, #(1 << 2)	/* C */
+	orr	r0, r0, #(1 << 11)	/* Z: branch prediction */
+	orr	r0, r0, #(1 << 12)	/* I */
+	orr	r0, r0, #(1 << 29)	/* AFE */
+	mcr	p15, 0, r0, c1, c0, 0
+	isb
+	ldr	pc, =virtual_start	/* up to the linked address */
+
+virtual_start:
 	/* Exception modes (abort, undefined, IRQ, FIQ) share one small stack: a trap there reports
 	 * and powers off, it never returns, so they cannot nest usefully.  (IRQs switch to SVC mode
 	 * and the interrupted thread's stack at once; IRQ mode's sp is set only to be safe.) */
@@ -24,13 +134,6 @@ _start:
 	cps	#0x13			/* back to SVC */
 	ldr	sp, =__boot_stack_top
 
-	ldr	r0, =__bss_start
-	ldr	r1, =__bss_end
-	mov	r2, #0
-1:	cmp	r0, r1
-	strlo	r2, [r0], #4
-	blo	1b
-
 	ldr	r0, =arm_vectors
 	mcr	p15, 0, r0, c12, c0, 0	/* VBAR */
 	isb
@@ -39,8 +142,19 @@ _start:
 	mov	r0, #0			/* hart/cpu id */
 	mov	r1, #0			/* DTB: taken from the board */
 	bl	kmain
-2:	wfi
-	b	2b
+3:	wfi
+	b	3b
+
+	/* The boot tables (.bss: cleared above before they are written). */
+	.section .bss
+	.balign 4096
+	.global boot_pmd
+boot_pmd:
+	.space	2 * 4096
+	.global boot_pgd
+	.balign 32
+boot_pgd:
+	.space	32
 
 /* Vector table: the IRQ entry runs the interrupt on the interrupted thread's stack (vec_irq
  * below); every other entry saves the interrupted registers and calls arm_trap(frame, kind). */

@@ -1,44 +1,34 @@
 /*
- * mmu.c - ARMv7-A MMU and caches: a flat short-descriptor table of 1 MiB sections, VA == PA.
+ * mmu.c - ARMv7-A boot page tables, the fixmap and whole-cache maintenance.
  *
- * Why now: exclusives (ldrex/strex, so every atomic and lock) need Normal memory to be legal on
- * real hardware, and with the MMU off all memory is Strongly-ordered.  The map:
- *   - RAM (every memblock region, any type): Normal, write-back write-allocate, shareable, RWX;
- *   - the first MiB: no mapping, so a NULL dereference faults (QEMU has flash there);
- *   - everything else: Device, shareable, execute-never.
- * A section that holds any RAM is mapped as RAM (QEMU's and real boards' banks are MiB-aligned).
- * Invariant: the table is written with the MMU and caches off, then left alone.  It is the boot
- * table only: once the page allocator is up, mmu_lpae.c switches to LPAE tables (paging_init).
- * Locking: none; runs once on the boot CPU before anything else could use memory.
+ * entry.S turns the MMU on before any C runs, with LPAE boot tables (boot_pgd, boot_pmd) that
+ * map the image's 2 MiB blocks at PAGE_OFFSET and the fixmap.  arch_mm_init() adds the rest of
+ * RAM as 2 MiB blocks once memblock knows it, before the memmap is allocated from the top of
+ * RAM; paging_init() (mmu_lpae.c) then builds the final W^X tables from the page allocator and
+ * switches to them.  The fixmap's pte table is shared by both, so the early console's mapping
+ * survives the switch.
+ * Locking: arch_mm_init runs once on the boot CPU before anything else; __set_fixmap is called
+ * at boot and by console and power-off setup, one slot each, on the boot CPU.
  */
 #include "tinymm/arch.h"
+#include "tinymm/fixmap.h"
 #include "tinymm/memblock.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 
-#define SECTION_SHIFT	20
-#define NR_SECTIONS	4096
+#define BOOT_BLOCK	(PMD_TYPE_SECT | L_PTE_ATTRINDX(MT_NORMAL) | L_PTE_SHARED | L_PTE_YOUNG)
 
-/* Section descriptor bits (ARM ARM B3.5.1, short-descriptor format, TEX remap off). */
-#define SECT		(2u << 0)
-#define SECT_B		(1u << 2)
-#define SECT_C		(1u << 3)
-#define SECT_XN		(1u << 4)
-#define SECT_AP_RW	(3u << 10)	/* AP[1:0] = 11, AP[2] = 0: read/write at every level */
-#define SECT_TEX(x)	((unsigned)(x) << 12)
-#define SECT_S		(1u << 16)
+extern pmd_t boot_pmd[2 * PTRS_PER_PMD];	/* entry.S: the kernel half, [PAGE_OFFSET, 4 GiB) */
+pte_t fixmap_pte[PTRS_PER_PTE] __attribute__((aligned(4096)));
 
-#define SECT_NORMAL	(SECT | SECT_AP_RW | SECT_TEX(1) | SECT_C | SECT_B | SECT_S)	/* WB-WA */
-#define SECT_DEVICE	(SECT | SECT_AP_RW | SECT_B | SECT_XN)	/* shareable Device (TEX 0, C 0, B 1) */
+void __set_fixmap(enum fixed_addresses idx, phys_addr_t phys)
+{
+	unsigned long va = __fix_to_virt(idx);
+	pte_t *ptep = &fixmap_pte[(va >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
 
-#define SCTLR_M		(1u << 0)
-#define SCTLR_A		(1u << 1)
-#define SCTLR_C		(1u << 2)
-#define SCTLR_Z		(1u << 11)
-#define SCTLR_I		(1u << 12)
-#define SCTLR_TRE	(1u << 28)
-#define SCTLR_AFE	(1u << 29)
-
-static uint32_t l1_table[NR_SECTIONS] __attribute__((aligned(16384)));
+	set_pte(ptep, phys ? pfn_pte((unsigned long)(phys >> PAGE_SHIFT), PAGE_KERNEL_DEVICE) : __pte(0));
+	flush_tlb_kernel_range(va, va + PAGE_SIZE);
+}
 
 uint32_t arm_read_sctlr(void);
 uint32_t arm_read_sctlr(void)
@@ -82,33 +72,20 @@ void arm_dcache_all(bool clean)
 	__asm__ __volatile__("dsb sy\n\tisb" ::: "memory");
 }
 
+/* Every 2 MiB block of lowmem that holds RAM, RWX as entry.S's own: paging_init() replaces all. */
 void arch_mm_init(void)
 {
-	for (uint32_t i = 0; i < NR_SECTIONS; i++)
-		l1_table[i] = ((phys_addr_t)i << SECTION_SHIFT) | SECT_DEVICE;
 	for (int r = 0; r < memblock_count(); r++) {
 		const struct memblock_region *reg = memblock_region(r);
-		uint64_t first = reg->base >> SECTION_SHIFT;
-		uint64_t last = (reg->base + reg->size - 1) >> SECTION_SHIFT;
-		for (uint64_t s = first; s <= last && s < NR_SECTIONS; s++)
-			l1_table[s] = (uint32_t)(s << SECTION_SHIFT) | SECT_NORMAL;
-	}
-	l1_table[0] = 0;	/* fault: catches NULL pointers */
+		unsigned long va = (unsigned long)(uintptr_t)__va(reg->base) & PMD_MASK;
+		unsigned long end = (unsigned long)(uintptr_t)__va(reg->base + reg->size - 1);
 
-	arm_dcache_all(false);
-	__asm__ __volatile__(
-		"mcr p15, 0, %0, c7, c5, 0\n\t"		/* ICIALLU */
-		"mcr p15, 0, %0, c7, c5, 6\n\t"		/* BPIALL */
-		"mcr p15, 0, %0, c8, c7, 0\n\t"		/* TLBIALL */
-		"mcr p15, 0, %0, c2, c0, 2\n\t"		/* TTBCR = 0: TTBR0 only, short descriptors */
-		"dsb sy\n\tisb" :: "r"(0) : "memory");
-	/* Table walks: inner and outer write-back write-allocate (IRGN 01, RGN 01), shareable. */
-	uint32_t ttbr0 = (uint32_t)(uintptr_t)l1_table | (1u << 6) | (1u << 3) | (1u << 1);
-	__asm__ __volatile__("mcr p15, 0, %0, c2, c0, 0" :: "r"(ttbr0));
-	__asm__ __volatile__("mcr p15, 0, %0, c3, c0, 0" :: "r"(0x55555555));	/* DACR: all client */
-	uint32_t sctlr = arm_read_sctlr();
-	sctlr &= ~(SCTLR_A | SCTLR_TRE | SCTLR_AFE);
-	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_Z;
-	__asm__ __volatile__("dsb sy\n\tmcr p15, 0, %0, c1, c0, 0\n\tisb" :: "r"(sctlr) : "memory");
-	pr_info("mmu: on, 1 MiB sections, RAM write-back shareable, MMIO device, first MiB unmapped\n");
+		for (; va >= PAGE_OFFSET && va <= end && va < LOWMEM_END; va += PMD_SIZE) {
+			pmd_t *pmd = &boot_pmd[(va - PAGE_OFFSET) >> PMD_SHIFT];
+
+			if (pmd_none(*pmd))
+				set_pmd(pmd, __pmd((pmdval_t)__pa((void *)va) | BOOT_BLOCK));
+		}
+	}
+	flush_tlb_kernel_range(PAGE_OFFSET, LOWMEM_END);
 }

@@ -1,8 +1,12 @@
 /*
  * mmu_ktest.c - the ARM MMU runs on mmu_lpae.c's LPAE tables with the map it promises (suite
- * `mmu`, ARM only): the registers, every live entry walked and checked against the design, W^X,
- * 2 MiB blocks, page 0, the table frames' accounting, and vmalloc through the hardware.
+ * `mmu`, ARM only): the registers (the TTBR0/TTBR1 split), every live entry walked and checked
+ * against the design, W^X, 2 MiB blocks, the empty user half, the table frames' accounting,
+ * ioremap and the fixmap, and vmalloc through the hardware.
  */
+#include "tinymm/arch.h"
+#include "tinymm/fixmap.h"
+#include "tinymm/io.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
@@ -16,8 +20,7 @@
 uint32_t arm_read_sctlr(void);
 extern bool arm_lpae_on;
 
-#define MMIO_START	0x08000000UL
-#define MMIO_END	0x10000000UL
+#define PL011_PHYS	0x09000000UL	/* QEMU virt's UART */
 
 static void mmu_caches_and_branch_prediction_on(struct ktest *t)
 {
@@ -33,20 +36,31 @@ static void mmu_caches_and_branch_prediction_on(struct ktest *t)
 
 static void lpae_registers(struct ktest *t)
 {
-	uint32_t ttbcr, mair0, mair1, lo, hi;
+	uint32_t ttbcr, mair0, mair1, lo, hi, lo1, hi1;
 
 	__asm__ __volatile__("mrc p15, 0, %0, c2, c0, 2" : "=r"(ttbcr));
 	__asm__ __volatile__("mrc p15, 0, %0, c10, c2, 0" : "=r"(mair0));
 	__asm__ __volatile__("mrc p15, 0, %0, c10, c2, 1" : "=r"(mair1));
 	__asm__ __volatile__("mrrc p15, 0, %0, %1, c2" : "=r"(lo), "=r"(hi));
+	__asm__ __volatile__("mrrc p15, 1, %0, %1, c2" : "=r"(lo1), "=r"(hi1));
 	KTEST_ASSERT_TRUE(t, arm_lpae_on);
 	KTEST_EXPECT_EQ(t, ttbcr >> 31, 1);			/* EAE */
-	KTEST_EXPECT_EQ(t, ttbcr & 7, 0);			/* T0SZ 0: TTBR0 maps 4 GiB */
+	KTEST_EXPECT_EQ(t, ttbcr & 7, 1);			/* T0SZ 1: TTBR0 maps 2 GiB */
+	KTEST_EXPECT_EQ(t, (ttbcr >> 16) & 7, 1);		/* T1SZ 1: TTBR1 the other 2 */
+	KTEST_EXPECT_EQ(t, (ttbcr >> 7) & 1, 0);		/* EPD0: user walks allowed */
+	KTEST_EXPECT_EQ(t, (ttbcr >> 23) & 1, 0);		/* EPD1 */
 	KTEST_EXPECT_EQ(t, (ttbcr >> 8) & 0x3f, 0x35);		/* SH0 11, ORGN0 01, IRGN0 01 */
+	KTEST_EXPECT_EQ(t, (ttbcr >> 24) & 0x3f, 0x35);		/* SH1, ORGN1, IRGN1 the same */
 	KTEST_EXPECT_EQ(t, mair0, 0x000444ff);
 	KTEST_EXPECT_EQ(t, mair1, 0);
 	KTEST_EXPECT_EQ(t, hi, 0);				/* ASID 0, table below 4 GiB */
 	KTEST_EXPECT_EQ(t, lo, (uint32_t)__pa(swapper_pg_dir));
+	KTEST_EXPECT_EQ(t, hi1, 0);
+	KTEST_EXPECT_EQ(t, lo1, (uint32_t)__pa(&swapper_pg_dir[2]));
+	/* The kernel runs in the upper half, RAM mapped at PAGE_OFFSET. */
+	KTEST_EXPECT_EQ(t, PAGE_OFFSET, 0x80000000UL);
+	KTEST_EXPECT_GE(t, (unsigned long)_start_kernel, PAGE_OFFSET);
+	KTEST_EXPECT_EQ(t, (unsigned long)__va(PHYS_OFFSET), PAGE_OFFSET);
 }
 
 /* The kernel's RAM ranges, adjacent memblock regions merged as mmu_lpae.c merges them. */
@@ -59,8 +73,8 @@ static int ram_ranges(unsigned long (*r)[2], int max)
 
 		for (i++; i < memblock_count() && memblock_region(i)->base == end; i++)
 			end += memblock_region(i)->size;
-		r[n][0] = (unsigned long)(base & PAGE_MASK);
-		r[n][1] = (unsigned long)((end + PAGE_SIZE - 1) & PAGE_MASK);
+		r[n][0] = (unsigned long)(uintptr_t)__va(base & PAGE_MASK);
+		r[n][1] = (unsigned long)(uintptr_t)__va((end + PAGE_SIZE - 1) & PAGE_MASK);
 		n++;
 	}
 	return n;
@@ -85,16 +99,18 @@ static bool in_ram(struct map_check *c, unsigned long addr)
 /* What mmu_lpae.c promises for the page at @addr (protection bits, type bits 0b11). */
 static bool expected_page(struct map_check *c, unsigned long addr, pteval_t *prot)
 {
-	if (addr >= VMALLOC_START && addr < VMALLOC_END)
-		*prot = pgprot_val(PAGE_KERNEL);
+	if (addr >= VMALLOC_START && addr < VMALLOC_END) {
+		const struct vm_struct *vm = find_vm_area((void *)addr);
+
+		*prot = pgprot_val(vm && (vm->flags & VM_IOREMAP) ? PAGE_KERNEL_IO : PAGE_KERNEL);
+	} else if (addr >= FIXADDR_START)
+		*prot = pgprot_val(PAGE_KERNEL_DEVICE);
 	else if (addr >= (unsigned long)_start_kernel && addr < (unsigned long)_etext)
 		*prot = pgprot_val(PAGE_KERNEL_EXEC);
 	else if (addr >= (unsigned long)_etext && addr < (unsigned long)_sdata)
 		*prot = pgprot_val(PAGE_KERNEL_RO);
 	else if (in_ram(c, addr))
 		*prot = pgprot_val(PAGE_KERNEL);
-	else if (addr >= MMIO_START && addr < MMIO_END)
-		*prot = pgprot_val(PAGE_KERNEL_DEVICE);
 	else
 		return false;
 	return true;
@@ -119,6 +135,8 @@ static int check_pmd(pmd_t *pmd, unsigned long addr, unsigned long next, struct 
 	pteval_t prot;
 
 	if (!pmd_leaf(*pmd)) {
+		if (pmd_page_vaddr(*pmd) == (unsigned long)fixmap_pte)
+			return 0;	/* in the image, shared with the boot tables: no PG_table */
 		c->pte_tables++;
 		if (!PageTable(virt_to_page((void *)pmd_page_vaddr(*pmd))))
 			wrong(c, addr);
@@ -127,9 +145,9 @@ static int check_pmd(pmd_t *pmd, unsigned long addr, unsigned long next, struct 
 	c->blocks++;
 	if (w_and_x(v))
 		c->wx++;
-	/* A block is RAM outside the image, or MMIO: one protection all through, VA == PA. */
+	/* A block is RAM outside the image: one protection all through, at __pa(addr). */
 	if (!expected_page(c, addr, &prot) || (v & ~PHYS_MASK_LPAE) != (prot & ~(pteval_t)2) ||
-	    pmd_pfn(*pmd) != addr >> PAGE_SHIFT ||
+	    pmd_pfn(*pmd) != __pa((void *)addr) >> PAGE_SHIFT ||
 	    (addr < (unsigned long)_end && next > (unsigned long)_start_kernel))
 		wrong(c, addr);
 	return 0;
@@ -148,17 +166,17 @@ static int check_pte(pte_t *pte, unsigned long addr, unsigned long next, struct 
 		c->wx++;
 	if (!expected_page(c, addr, &prot) || (v & ~PHYS_MASK_LPAE) != prot)
 		wrong(c, addr);
-	else if (!(addr >= VMALLOC_START && addr < VMALLOC_END) && pte_pfn(*pte) != addr >> PAGE_SHIFT)
+	else if (addr < VMALLOC_START && pte_pfn(*pte) != __pa((void *)addr) >> PAGE_SHIFT)
 		wrong(c, addr);
 	return 0;
 }
 
 static const struct mm_walk_ops check_ops = { .pmd_entry = check_pmd, .pte_entry = check_pte };
 
-/* Whole 2 MiB blocks of RAM outside the image, plus the MMIO window's: what should be blocks. */
+/* Whole 2 MiB blocks of RAM outside the image: what should be blocks. */
 static unsigned long expected_blocks(struct map_check *c)
 {
-	unsigned long n = (MMIO_END - MMIO_START) / PMD_SIZE;
+	unsigned long n = 0;
 
 	for (int i = 0; i < c->nr_ram; i++)
 		for (unsigned long a = ALIGN(c->ram[i][0], PMD_SIZE); a + PMD_SIZE <= c->ram[i][1] &&
@@ -185,7 +203,7 @@ static void every_entry_as_designed_and_no_w_and_x(struct ktest *t)
 	KTEST_EXPECT_EQ(t, c->wrong, 0);
 	KTEST_EXPECT_EQ(t, c->first_wrong, 0);		/* the first wrong entry's address */
 	KTEST_EXPECT_EQ(t, c->blocks, expected_blocks(c));
-	KTEST_EXPECT_GT(t, c->blocks, (MMIO_END - MMIO_START) / PMD_SIZE);	/* RAM has blocks */
+	KTEST_EXPECT_GT(t, c->blocks, 0);			/* RAM has blocks */
 	/* The image's pages, all of them, as 4 KiB pages. */
 	KTEST_EXPECT_GE(t, c->pages, ((unsigned long)_end - (unsigned long)_start_kernel) >> PAGE_SHIFT);
 	/* Every table frame is PG_table and counted: the pmd tables under the pgd, the pte tables. */
@@ -218,15 +236,31 @@ static void image_sections_split_into_pages(struct ktest *t)
 			L_PTE_ATTRINDX(MT_NORMAL) | L_PTE_SHARED);
 }
 
-static void mmio_is_device_execute_never(struct ktest *t)
+/* ioremap(): Device, never executable, in the vmalloc range; RAM refused; the fixmap's slot. */
+static void ioremap_is_device_execute_never(struct ktest *t)
 {
-	pmd_t *pmd = pmd_offset(pgd_offset_k(0x09000000UL), 0x09000000UL);	/* the PL011 */
+	char __iomem *uart = ioremap(PL011_PHYS + 0x18, 4);	/* UARTFR, mid-page */
+	pte_t *pte = uart ? virt_to_kpte((unsigned long)uart) : NULL;
+	const struct vm_struct *vm = uart ? find_vm_area((void *)((uintptr_t)uart & PAGE_MASK)) : NULL;
 
-	KTEST_ASSERT_TRUE(t, pmd_leaf(*pmd));
-	KTEST_EXPECT_EQ(t, pmd_val(*pmd) & L_PTE_ATTRINDX_MASK, L_PTE_ATTRINDX(MT_DEVICE));
-	KTEST_EXPECT_NE(t, pmd_val(*pmd) & L_PTE_XN, 0);
-	KTEST_EXPECT_NE(t, pmd_val(*pmd) & L_PTE_PXN, 0);
-	KTEST_EXPECT_EQ(t, pmd_pfn(*pmd), 0x09000000UL >> PAGE_SHIFT);
+	KTEST_ASSERT_TRUE(t, pte != NULL && vm != NULL);
+	KTEST_EXPECT_TRUE(t, is_vmalloc_addr(uart));
+	KTEST_EXPECT_EQ(t, (uintptr_t)uart & ~PAGE_MASK, 0x18);
+	KTEST_EXPECT_EQ(t, vm->flags & VM_IOREMAP, VM_IOREMAP);
+	KTEST_EXPECT_EQ(t, vm->phys_addr, PL011_PHYS);
+	KTEST_EXPECT_EQ(t, pte_val(*pte) & L_PTE_ATTRINDX_MASK, L_PTE_ATTRINDX(MT_DEVICE));
+	KTEST_EXPECT_NE(t, pte_val(*pte) & L_PTE_XN, 0);
+	KTEST_EXPECT_NE(t, pte_val(*pte) & L_PTE_PXN, 0);
+	KTEST_EXPECT_EQ(t, pte_pfn(*pte), PL011_PHYS >> PAGE_SHIFT);
+	KTEST_EXPECT_EQ(t, readl((uintptr_t)uart) & 0x80, 0x80);	/* FR.TXFE: the UART answers */
+	KTEST_EXPECT_EQ(t, vmalloc_check(NULL), 0);
+	iounmap(uart);
+	KTEST_EXPECT_TRUE(t, find_vm_area((void *)((uintptr_t)uart & PAGE_MASK)) == NULL);
+	/* RAM is never ioremap()ed: the direct map already maps it, cacheable. */
+	KTEST_EXPECT_TRUE(t, ioremap(__pa(_sdata), PAGE_SIZE) == NULL);
+	/* The console's fixmap slot: Device, XN, the PL011. */
+	pte = &fixmap_pte[(__fix_to_virt(FIX_EARLYCON_MEM_BASE) >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
+	KTEST_EXPECT_EQ(t, pte_val(*pte), pte_val(pfn_pte(PL011_PHYS >> PAGE_SHIFT, PAGE_KERNEL_DEVICE)));
 	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_noncached(PAGE_KERNEL)) & L_PTE_ATTRINDX_MASK,
 			L_PTE_ATTRINDX(MT_SO));
 	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_writecombine(PAGE_KERNEL)) & L_PTE_ATTRINDX_MASK,
@@ -243,10 +277,13 @@ static unsigned long read_at(uintptr_t a)
 
 static void page_zero_unmapped(struct ktest *t)
 {
-	KTEST_EXPECT_TRUE(t, pmd_none(*pmd_offset(pgd_offset_k(0), 0)));
+	/* The whole user half, TTBR0's two entries, is empty: nothing at 0, no identity map. */
+	KTEST_EXPECT_TRUE(t, pgd_none(swapper_pg_dir[0]) && pgd_none(swapper_pg_dir[1]));
 	KTEST_EXPECT_TRUE(t, virt_to_kpte(0) == NULL);
 	KTEST_EXPECT_BUG(t, read_at(16));
-	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: translation fault (level 2) on read at 0x00000010") != NULL);
+	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: translation fault (level 1) on read at 0x00000010") != NULL);
+	KTEST_EXPECT_BUG(t, read_at(PHYS_OFFSET + 0x100000));	/* the image's physical address */
+	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: translation fault (level 1)") != NULL);
 }
 
 static void vmalloc_through_the_mmu(struct ktest *t)
@@ -284,7 +321,7 @@ static const struct ktest_case mmu_cases[] = {
 	KTEST_CASE(lpae_registers),
 	KTEST_CASE(every_entry_as_designed_and_no_w_and_x),
 	KTEST_CASE(image_sections_split_into_pages),
-	KTEST_CASE(mmio_is_device_execute_never),
+	KTEST_CASE(ioremap_is_device_execute_never),
 	KTEST_CASE(page_zero_unmapped),
 	KTEST_CASE(vmalloc_through_the_mmu),
 	{ 0 },

@@ -7,19 +7,20 @@
  * DEV/SHARED, SO/UNCACHED); for a 2 MiB block (level 3) only what is set of USR, ro/RW, NX and
  * SHD, as Linux's section bits.
  *
- * Where tinymm differs from v6.10, and why: the kernel still runs on an identity map (the move to
- * PAGE_OFFSET is a later step of issue 30, docs/mmu.md), so its RAM and device window are one
- * region, "Kernel Mapping", from address 0, and there are no Modules, Fixmap or Vectors regions;
- * a block's memory type is compared when merging (Linux's section bits leave it out), so RAM and
+ * Where tinymm differs from v6.10, and why: there are no Modules, FDT or Vectors regions (no
+ * modules; the device tree is read through the direct map; VBAR points at the vectors in the
+ * image), and the user half below PAGE_OFFSET, empty in the kernel's tables, is not shown; a
+ * block's memory type is compared when merging (Linux's section bits leave it out), so RAM and
  * device blocks never share a line.
  */
 #include "tinymm/pgtable.h"
 #include "tinymm/ptdump.h"
 
 const struct ptdump_marker ptdump_markers[] = {
-	{ 0, "Kernel Mapping" },
+	{ PAGE_OFFSET, "Kernel Mapping" },
 	{ VMALLOC_START, "vmalloc() Area" },
 	{ VMALLOC_END, "vmalloc() End" },
+	{ FIXADDR_START, "Fixmap Area" },
 	{ 0, NULL },			/* to the top of the 32-bit space */
 };
 

@@ -64,8 +64,3 @@ void riscv_mtrap(unsigned long mcause, unsigned long mtval, unsigned long mepc)
 		;
 }
 
-void arch_mm_init(void)
-{
-	/* Caches are always on and paging stays off (satp Bare): nothing to set up yet.  The page
-	 * tables' boot part (vmalloc) needs the slab: paging_init(), pgtable.c. */
-}

@@ -1,9 +1,45 @@
 /*
  * entry.S - RISC-V S-mode start-up, shared by every RISC-V board: firmware (OpenSBI) or
- * tinymm's own M-mode start (mstart.S) enters _sstart with a0 = hart id, a1 = DTB.
- * Mask interrupts, set gp and the stack, clear .bss, install the trap vector, call kmain.
+ * tinymm's own M-mode start (mstart.S) enters _sstart with a0 = hart id, a1 = DTB, satp Bare,
+ * at the image's physical address; the image is linked at its virtual one in the direct map
+ * (linker/kernel.ld.in, docs/mmu.md).  Code here is PC-relative until paging is on (lla; the
+ * linked addresses come from literals), and s3 = virtual - physical.  Then:
+ *   - clear .bss (the boot table lives there) at its physical address;
+ *   - build the boot table early_pg_dir: leaves of LEAF_SIZE (Sv39 1 GiB gigapages, Sv32 4 MiB
+ *     megapages), RWX, global, A and D set: one identity leaf over the image's first byte (for
+ *     the instructions right after satp is written), leaves over the image [_start_kernel, _end)
+ *     and over the DTB at their direct-map addresses, and the fixmap's pte table (fixmap_pte; on
+ *     Sv39 through early_fixmap_pmd) under FIXADDR_START;
+ *   - write satp (Sv39 / Sv32, ASID 0), sfence.vma, jump to the virtual address;
+ *   - set gp and the stack, install the trap vector, call kmain(hart id, DTB physical address).
+ * arch_mm_init() maps the rest of RAM in early_pg_dir; paging_init() (pgtable.c) builds the
+ * final W^X tables from the page allocator and switches to them.
+ * Limits: PAGE_OFFSET and PHYS_OFFSET share their offset within a LEAF_SIZE, and the identity
+ * leaf does not collide with a kernel one (true on RV32, where they are the same leaf, and on
+ * Sv39, where identity is in the lower half).
  */
 #include "asm.h"
+
+#if __riscv_xlen == 64
+#define LEAF_SHIFT	30
+#define IDX_MASK	0x1ff
+#define SATP_MODE_BOOT	(8 << 60)
+#define FIX_ROOT_IDX	0x1ff		/* (FIXADDR_START >> 30) & 0x1ff, asm/pgtable.h */
+#define FIX_PMD_IDX	0x1ff		/* (FIXADDR_START >> 21) & 0x1ff */
+#else
+#define LEAF_SHIFT	22
+#define IDX_MASK	0x3ff
+#define SATP_MODE_BOOT	(1 << 31)
+#define FIX_ROOT_IDX	0x3ff		/* FIXADDR_START >> 22 */
+#endif
+#define BOOT_LEAF	0xef		/* V R W X G A D */
+#if __riscv_xlen == 64
+#define LOG_SZREG	3
+#define PTR		.dword
+#else
+#define LOG_SZREG	2
+#define PTR		.word
+#endif
 
 	.section .text.entry.s, "ax"
 	.global _sstart
@@ -14,29 +50,114 @@ _start:
 _sstart:
 	csrw	sie, zero
 	csrci	sstatus, 2		/* SIE off */
-	.option push
-	.option norelax
-	la	gp, __global_pointer$
-	.option pop
-	la	sp, __boot_stack_top
+	csrw	satp, zero
 	mv	s1, a0
 	mv	s2, a1
+	lla	t0, _sstart		/* where we run: physical */
+	REG_L	t1, sstart_link		/* where we are linked: virtual */
+	sub	s3, t1, t0
 
-	la	t0, __bss_start
-	la	t1, __bss_end
+	lla	t0, __bss_start
+	lla	t1, __bss_end
 1:	bgeu	t0, t1, 2f
 	REG_S	zero, 0(t0)
 	addi	t0, t0, SZREG
 	j	1b
 2:
+	lla	s4, early_pg_dir
+	/* identity: the leaf holding _sstart's physical address */
+	lla	a0, _sstart
+	mv	a1, a0
+	call	boot_map_leaf
+	/* the image at its virtual addresses: [_start_kernel, _end) */
+	lla	s5, _start_kernel
+	lla	s6, _end
+3:	add	a0, s5, s3
+	mv	a1, s5
+	call	boot_map_leaf
+	li	t0, 1 << LEAF_SHIFT
+	add	s5, s5, t0
+	bltu	s5, s6, 3b
+	/* the DTB, all DT_MAX_SIZE (1 MiB) of it: it is read before arch_mm_init maps the rest */
+	beqz	s2, 4f
+	add	a0, s2, s3
+	mv	a1, s2
+	call	boot_map_leaf
+	li	t0, 0xfffff
+	add	s5, s2, t0
+	add	a0, s5, s3
+	mv	a1, s5
+	call	boot_map_leaf
+4:	/* the fixmap's pte table */
+	lla	t0, fixmap_pte
+	srli	t0, t0, 2
+	ori	t0, t0, 1		/* V: a table */
+#if __riscv_xlen == 64
+	lla	t1, early_fixmap_pmd
+	li	t2, FIX_PMD_IDX * SZREG
+	add	t2, t2, t1
+	REG_S	t0, 0(t2)
+	srli	t0, t1, 2
+	ori	t0, t0, 1
+#endif
+	li	t2, FIX_ROOT_IDX * SZREG
+	add	t2, t2, s4
+	REG_S	t0, 0(t2)
+
+	srli	t0, s4, 12
+	li	t1, SATP_MODE_BOOT
+	or	t0, t0, t1
+	sfence.vma
+	csrw	satp, t0
+	sfence.vma
+	REG_L	t0, virtual_link
+	jr	t0
+
+virtual_start:
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	la	sp, __boot_stack_top
 	la	t0, riscv_trap_entry
 	csrw	stvec, t0
 	li	s0, 0			/* end of the frame-pointer chain */
 	mv	a0, s1
 	mv	a1, s2
 	call	kmain
-3:	wfi
-	j	3b
+5:	wfi
+	j	5b
+
+/*
+ * boot_map_leaf(va = a0, pa = a1): early_pg_dir (s4) gets the leaf over @va mapping the leaf
+ * over @pa.  No stack: t registers only, returns through ra.
+ */
+boot_map_leaf:
+	srli	t0, a0, LEAF_SHIFT
+	andi	t0, t0, IDX_MASK
+	slli	t0, t0, LOG_SZREG
+	add	t0, t0, s4
+	srli	t1, a1, LEAF_SHIFT
+	slli	t1, t1, LEAF_SHIFT - 2	/* PPN at bit 10: pa >> 12 << 10 */
+	ori	t1, t1, BOOT_LEAF
+	REG_S	t1, 0(t0)
+	ret
+
+	.balign SZREG
+sstart_link:
+	PTR	_sstart
+virtual_link:
+	PTR	virtual_start
+
+	.section .bss
+	.balign 4096
+	.global early_pg_dir
+early_pg_dir:
+	.space	4096
+#if __riscv_xlen == 64
+early_fixmap_pmd:
+	.space	4096
+#endif
 
 /*
  * Trap entry (stvec, direct mode): interrupts and exceptions taken in S-mode, always on the

@@ -1,41 +1,90 @@
 /*
  * pgtable.c - what arch/riscv/include/asm/pgtable.h declares: the kernel's root table, the
- * Svpbmt check, and the page-table part of boot (vmalloc's bookkeeping).  Paging itself stays
- * off (satp Bare) until the kernel address space exists (docs/mmu.md, Status).
+ * Svpbmt check, the fixmap, and the page-table part of boot.
+ *
+ * Boot (docs/mmu.md, "RISC-V"): entry.S turns paging on with early_pg_dir, leaves of 1 GiB
+ * (Sv39) or 4 MiB (Sv32) over the image and the DTB plus the fixmap; arch_mm_init() adds leaves
+ * for the rest of RAM once memblock knows it, before the memmap is allocated from the top of RAM;
+ * paging_init() builds swapper_pg_dir from the page allocator (mm/kernel_map.c: the direct map
+ * with 2 MiB / 4 MiB leaves, the image W^X, the fixmap) and switches satp to it.  Both tables map
+ * the kernel at the same addresses, so the switch is one satp write and an sfence.vma.
+ * Locking: arch_mm_init and paging_init run once on the boot CPU before anything else;
+ * __set_fixmap is called at boot by console and power-off setup, one slot each.
  */
 #include "riscv.h"
 #include "tinymm/arch.h"
+#include "tinymm/fixmap.h"
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
 #include "tinymm/vmalloc.h"
+#include "tinymm/vmstat.h"
 
 /* The root: one page, page-aligned as satp wants.  Not typed PG_table nor counted (v6.10). */
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(4096)));
+extern pgd_t early_pg_dir[PTRS_PER_PGD];	/* entry.S */
+/* The fixmap's ptes: in the image, linked by both early_pg_dir and swapper_pg_dir. */
+pte_t fixmap_pte[PTRS_PER_PTE] __attribute__((aligned(4096)));
 
 bool riscv_has_svpbmt;
+bool riscv_paging_final;	/* satp points at swapper_pg_dir */
+
+#if PGTABLE_LEVELS == 3
+#define BOOT_LEAF_SHIFT	30	/* gigapages, in the root */
+#else
+#define BOOT_LEAF_SHIFT	22	/* megapages, in the root */
+#endif
+#define BOOT_LEAF	(_PAGE_PRESENT | _PAGE_READ | _PAGE_WRITE | _PAGE_EXEC | _PAGE_GLOBAL | \
+			 _PAGE_ACCESSED | _PAGE_DIRTY)
+
+void __set_fixmap(enum fixed_addresses idx, phys_addr_t phys)
+{
+	unsigned long va = __fix_to_virt(idx);
+	pte_t *ptep = &fixmap_pte[(va >> PAGE_SHIFT) & (PTRS_PER_PTE - 1)];
+
+	/* The console and power-off registers: device memory, PBMT IO once Svpbmt is known. */
+	set_pte(ptep, phys ? pfn_pte((unsigned long)(phys >> PAGE_SHIFT), PAGE_KERNEL_IO) : __pte(0));
+	local_flush_tlb_page(va);
+}
+
+/* Every boot leaf that holds lowmem RAM, RWX as entry.S's own: paging_init() replaces them all. */
+void arch_mm_init(void)
+{
+	const unsigned long leaf = 1UL << BOOT_LEAF_SHIFT;
+
+	for (int r = 0; r < memblock_count(); r++) {
+		const struct memblock_region *reg = memblock_region(r);
+		unsigned long va = (unsigned long)(uintptr_t)__va(reg->base) & ~(leaf - 1);
+		unsigned long end = (unsigned long)(uintptr_t)__va(reg->base + reg->size - 1);
+
+		for (; va >= PAGE_OFFSET && va <= end && va < LOWMEM_END; va += leaf) {
+			pgd_t *pgd = &early_pg_dir[(va >> BOOT_LEAF_SHIFT) & (PTRS_PER_PGD - 1)];
+
+			if (!pgd_val(*pgd))
+				*(volatile pteval_t *)&pgd->pgd = __riscv_pfn_bits(
+					(unsigned long)(__pa((void *)va) >> PAGE_SHIFT)) | BOOT_LEAF;
+		}
+	}
+	local_flush_tlb_all();
+}
 
 void paging_init(const struct dt *dt)
 {
 	int cpu = riscv_boot_cpu_node(dt);
 
 	riscv_has_svpbmt = cpu >= 0 && riscv_isa_extension(dt, cpu, "svpbmt");
-	/* Identity-mapped RAM must not reach into the vmalloc range (Sv32 with >= 1 GiB). */
-	for (int r = 0; r < memblock_count(); r++) {
-		const struct memblock_region *reg = memblock_region(r);
-
-		if (reg->base + reg->size > VMALLOC_START && reg->base < VMALLOC_END) {
-			pr_err("vmalloc: RAM at %#llx-%#llx overlaps the vmalloc range %#lx-%#lx: "
-			       "no vmalloc\n", (unsigned long long)reg->base,
-			       (unsigned long long)(reg->base + reg->size - 1), VMALLOC_START,
-			       VMALLOC_END - 1);
-			return;
-		}
+	if (map_kernel_fixmap(fixmap_pte) || map_kernel_direct()) {
+		pr_warn("mmu: no memory for the page tables: staying on the boot tables (RWX), no vmalloc\n");
+		return;
 	}
+	__asm__ __volatile__("sfence.vma\n\tcsrw satp, %0\n\tsfence.vma"
+			     : : "r"(riscv_satp_for(swapper_pg_dir)) : "memory");
+	riscv_paging_final = true;
 	vmalloc_init();
-	pr_info("vmalloc: %#lx-%#lx, %s%s\n", VMALLOC_START, VMALLOC_END - 1,
+	pr_info("mmu: %s on, %lu KiB of page tables; lowmem at %#lx, text RO+X, rodata RO, data and RAM RW+NX; vmalloc [%#lx-%#lx)%s\n",
 		PGTABLE_LEVELS == 3 ? "Sv39" : "Sv32",
-		riscv_pbmt_supported() ? ", Svpbmt" : "");
+		global_node_page_state(NR_PAGETABLE) << (PAGE_SHIFT - 10), PAGE_OFFSET,
+		VMALLOC_START, VMALLOC_END, riscv_pbmt_supported() ? ", Svpbmt" : "");
 }
 
 /*

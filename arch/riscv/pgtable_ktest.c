@@ -1,16 +1,11 @@
 /*
  * pgtable_ktest.c - suite `riscv_pgtable` (RISC-V only): asm/pgtable.h's encodings proved by the
- * hardware walker.  A case turns paging on for a moment with a private root table: the
- * swapper_pg_dir entries of the vmalloc range (what mm/vmalloc.c built), plus an identity map
- * of the rest of the low address space in gigapages (Sv39) or megapages (Sv32) so the running
- * kernel, its stack and the UART stay reachable.  Those identity leaves are RWX: acceptable in
- * this throw-away table only (no kernel protection is W+X; the address-space step brings the
- * real map).  Interrupts are masked in the window and satp is set back to 0 (Bare) after it,
- * also when the window traps, so the machine is left as found.
+ * hardware walker on the live tables: satp points at swapper_pg_dir, a vmalloc area is read and
+ * written through its ptes (the walker sets A and D), every table frame is PG_table and counted,
+ * and write-combining maps PBMT NC where the CPU has Svpbmt and is refused where it has not.
  */
 #include <string.h>
 #include "riscv.h"
-#include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
@@ -26,65 +21,6 @@ static unsigned long csr_satp(void)
 
 	__asm__ __volatile__("csrr %0, satp" : "=r"(v));
 	return v;
-}
-
-static void csr_set_satp(unsigned long v)
-{
-	__asm__ __volatile__("sfence.vma\n\tcsrw satp, %0\n\tsfence.vma" : : "r"(v) : "memory");
-}
-
-/* Is the pgd slot @i's range inside [VMALLOC_START, VMALLOC_END)? */
-static bool slot_in_vmalloc(unsigned long i)
-{
-	unsigned long a = (unsigned long)i << PGDIR_SHIFT;
-
-#if PGTABLE_LEVELS == 3
-	if (i >= PTRS_PER_PGD / 2)	/* the top half is sign-extended from bit 38 */
-		a |= ~((1UL << 39) - 1);
-#endif
-	return a >= (VMALLOC_START & ~(PGDIR_SIZE - 1)) && a < VMALLOC_END;
-}
-
-/* The private root: the vmalloc range's entries shared with swapper_pg_dir, identity elsewhere
- * (Sv39: the 256 GiB of the positive half; the negative half holds only vmalloc). */
-static pgd_t *test_root(struct page **rootp)
-{
-	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	pgd_t *root;
-
-	*rootp = page;
-	if (!page)
-		return NULL;
-	root = page_address(page);
-	for (unsigned long i = 0; i < PTRS_PER_PGD; i++) {
-		if (slot_in_vmalloc(i))
-			root[i] = swapper_pg_dir[i];
-		else if (PGTABLE_LEVELS == 2 || i < PTRS_PER_PGD / 2)
-			root[i] = __pgd(((pteval_t)(i << (PGDIR_SHIFT - PAGE_SHIFT)) << _PAGE_PFN_SHIFT) |
-					_PAGE_PRESENT | _PAGE_LEAF | _PAGE_GLOBAL |
-					_PAGE_ACCESSED | _PAGE_DIRTY);
-	}
-	return root;
-}
-
-/* Run @fn(@arg) with paging on through @root, interrupts masked; false if it trapped. */
-static bool with_paging(pgd_t *root, void (*fn)(void *), void *arg, unsigned long *satp_seen)
-{
-	struct ktest_recovery rec;
-	unsigned long flags;
-	bool trapped;
-
-	local_irq_save(flags);
-	ktest_recovery_push(&rec);
-	if (!setjmp(rec.jb)) {
-		csr_set_satp(riscv_satp_for(root));
-		*satp_seen = csr_satp();
-		fn(arg);
-	}
-	csr_set_satp(0);
-	trapped = ktest_recovery_pop(&rec);
-	local_irq_restore(flags);
-	return !trapped;
 }
 
 /* paging_init() refused the range (Sv32 with RAM reaching into it): nothing to map. */
@@ -114,13 +50,13 @@ static void encodings(struct ktest *t)
 #if PGTABLE_LEVELS == 3
 	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_noncached(PAGE_KERNEL)) >> 61, 2);	/* PBMT IO */
 	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_writecombine(PAGE_KERNEL)) >> 61, 1);	/* NC */
-	KTEST_EXPECT_EQ(t, riscv_satp_for((pgd_t *)0x80400000UL), (8UL << 60) | 0x80400);
+	KTEST_EXPECT_EQ(t, riscv_satp_for((pgd_t *)__va(0x80400000UL)), (8UL << 60) | 0x80400);
 	KTEST_EXPECT_EQ(t, pfn_pte(1UL << 43, PAGE_KERNEL_RO).pte >> 53, 1);	/* PPN to bit 53 */
 #else
 	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_noncached(PAGE_KERNEL)), k);	/* no PBMT */
 	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_writecombine(PAGE_KERNEL)), k);
 	KTEST_EXPECT_FALSE(t, riscv_pbmt_supported());
-	KTEST_EXPECT_EQ(t, riscv_satp_for((pgd_t *)0x80400000UL), (1UL << 31) | 0x80400);
+	KTEST_EXPECT_EQ(t, riscv_satp_for((pgd_t *)__va(0x80400000UL)), (1UL << 31) | 0x80400);
 	KTEST_EXPECT_EQ(t, pte_val(pfn_pte(0x3fffff, PAGE_KERNEL_RO)) >> 10, 0x3fffff);
 #endif
 }
@@ -147,20 +83,18 @@ static void touch(void *arg)
 static void vmalloc_area_through_the_walker(struct ktest *t)
 {
 	struct window w = { 0 };
-	struct page *pages[NPAGES], *rootpage;
-	unsigned long satp = 0;
-	pgd_t *root;
+	struct page *pages[NPAGES];
 
 	if (no_vmalloc(t))
 		return;
-	KTEST_ASSERT_EQ(t, csr_satp(), 0);			/* we found paging off */
+	KTEST_ASSERT_EQ(t, csr_satp(), riscv_satp_for(swapper_pg_dir));	/* the final tables */
 	w.va = vmalloc(NPAGES * PAGE_SIZE);
 	KTEST_ASSERT_TRUE(t, w.va != NULL);
 	KTEST_EXPECT_TRUE(t, is_vmalloc_addr(w.va));
 	for (int i = 0; i < NPAGES; i++) {
 		pages[i] = vmalloc_to_page(w.va + i * PAGE_SIZE);
 		KTEST_ASSERT_TRUE(t, pages[i] != NULL);
-		memset(page_address(pages[i]), 0x30 + i, PAGE_SIZE);	/* through VA == PA */
+		memset(page_address(pages[i]), 0x30 + i, PAGE_SIZE);	/* through the direct map */
 	}
 	/* Old and clean: the walker must set A on the read and D on the write. */
 	w.pte0 = virt_to_kpte((unsigned long)w.va);
@@ -168,12 +102,7 @@ static void vmalloc_area_through_the_walker(struct ktest *t)
 	set_pte(w.pte0, pte_mkclean(pte_mkold(ptep_get(w.pte0))));
 	flush_tlb_page(NULL, (unsigned long)w.va);
 
-	root = test_root(&rootpage);
-	KTEST_ASSERT_TRUE(t, root != NULL);
-	KTEST_EXPECT_TRUE(t, with_paging(root, touch, &w, &satp));
-	__free_page(rootpage);
-	KTEST_EXPECT_EQ(t, csr_satp(), 0);			/* and left it off */
-	KTEST_EXPECT_EQ(t, satp, riscv_satp_for(root));		/* the mode is supported */
+	touch(&w);
 
 	for (int i = 0; i < NPAGES; i++) {
 		unsigned char *p = page_address(pages[i]);
@@ -214,23 +143,28 @@ static int count_pmd(pmd_t *pmd, unsigned long addr, unsigned long next, struct 
 	return 0;
 }
 
-/* Every table frame under swapper_pg_dir is PG_table, and NR_PAGETABLE counts exactly them. */
+/*
+ * Every table frame under swapper_pg_dir is PG_table, and NR_PAGETABLE counts exactly them; the
+ * fixmap's pte table is in the image (shared with entry.S's boot table) and is neither.
+ */
 static unsigned long count_tables(struct ktest *t)
 {
 	static const struct mm_walk_ops ops = { .pmd_entry = count_pmd };
 	struct table_count c = { 0 };
+	unsigned long fix = (unsigned long)fixmap_pte;
 
 #if PGTABLE_LEVELS == 3
 	for (unsigned long i = 0; i < PTRS_PER_PGD; i++)
 		if (!pgd_none(swapper_pg_dir[i])) {
-			KTEST_EXPECT_TRUE(t, slot_in_vmalloc(i));
 			c.tables++;
 			c.untyped += !PageTable(virt_to_page((void *)pgd_page_vaddr(swapper_pg_dir[i])));
 		}
 #endif
-	KTEST_EXPECT_EQ(t, walk_page_range_novma(&init_mm, VMALLOC_START, VMALLOC_END, &ops,
+	KTEST_EXPECT_EQ(t, walk_page_range_novma(&init_mm, min(PAGE_OFFSET, VMALLOC_START), FIXADDR_START, &ops,
 						 NULL, &c), 0);
 	KTEST_EXPECT_EQ(t, c.untyped, 0);
+	KTEST_EXPECT_TRUE(t, pmd_page_vaddr(pmdp_get(pmd_offset(pgd_offset_k(FIXADDR_START),
+								 FIXADDR_START))) == fix);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), c.tables);
 	return c.tables;
 }
@@ -281,9 +215,6 @@ static void writecombine_refused(struct ktest *t, struct page **pages)
 static void writecombine_mapped_nc(struct ktest *t, struct page **pages)
 {
 	struct wc_window w = { 0 };
-	unsigned long satp = 0;
-	struct page *rootpage;
-	pgd_t *root;
 
 	((unsigned char *)page_address(pages[0]))[3] = 0xc3;
 	w.va = riscv_vmap_wc(pages, 2);
@@ -294,13 +225,7 @@ static void writecombine_mapped_nc(struct ktest *t, struct page **pages)
 		KTEST_EXPECT_EQ(t, pte_val(pte) & _PAGE_MTMASK_SVPBMT, _PAGE_NOCACHE_SVPBMT);
 		KTEST_EXPECT_EQ(t, pte_pfn(pte), page_to_pfn(pages[i]));
 	}
-	root = test_root(&rootpage);
-	if (root) {
-		KTEST_EXPECT_TRUE(t, with_paging(root, touch_wc, &w, &satp));
-		__free_page(rootpage);
-	}
-	KTEST_EXPECT_TRUE(t, root != NULL);
-	KTEST_EXPECT_EQ(t, csr_satp(), 0);
+	touch_wc(&w);
 	KTEST_EXPECT_EQ(t, w.seen, 0xc3);
 	KTEST_EXPECT_EQ(t, ((unsigned char *)page_address(pages[1]))[5], 0x5a);
 	printk(KERN_INFO "riscv_pgtable: write-combining vmap at %p is PBMT NC, read and written\n",

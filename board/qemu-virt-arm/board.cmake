@@ -5,6 +5,9 @@ set(TINYMM_TOOLCHAIN arm-none-eabi)
 set(TINYMM_CPU_FLAGS -marm -mcpu=cortex-a15 -mfloat-abi=soft -mno-unaligned-access)
 # QEMU loads no DTB at all if the image sits in the first MiB of RAM.
 set(TINYMM_LOAD_ADDR 0x40100000)
+# RAM starts at 1 GiB; the 2G/2G split puts it at virtual 0x80000000 (docs/mmu.md).
+set(TINYMM_PHYS_OFFSET 0x40000000)
+set(TINYMM_PAGE_OFFSET 0x80000000)
 # No register carries the DTB: QEMU puts it at the start of RAM (at most 1 MiB).
 set(BOARD_DTB_ADDR 0x40000000)
 # Console before the device tree is read (and for reporting a bad one).

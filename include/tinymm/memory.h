@@ -1,15 +1,14 @@
 /*
  * memory.h - the kernel's view of physical memory: the one place that turns a physical address
- * into a pointer and back.  Today the kernel runs identity-mapped (ARM: 1 MiB sections, VA == PA;
- * RISC-V: no paging), so both directions are the identity.  A later high kernel mapping changes
- * only this file: every other file converts through these.
+ * of RAM into a pointer and back.  RAM is mapped once, linearly: physical PHYS_OFFSET is virtual
+ * PAGE_OFFSET (<asm/memory.h> says where, docs/mmu.md why), and the kernel image lies inside
+ * that direct map, so __pa() also works on the image's own symbols.  Every other file converts
+ * through these.  Device registers are not RAM: they are reached through ioremap().
  */
 #ifndef TINYMM_MEMORY_H
 #define TINYMM_MEMORY_H
 #include "kernel.h"
-
-#define PAGE_OFFSET	0UL	/* virtual address of physical address PHYS_OFFSET */
-#define PHYS_OFFSET	0UL
+#include <asm/memory.h>
 
 static inline void *__va(phys_addr_t pa)
 {

@@ -26,7 +26,8 @@
  *                           pgd_t swapper_pg_dir[PTRS_PER_PGD] (the kernel's root table)
  *   protections             PAGE_KERNEL (RW, NX), PAGE_KERNEL_RO, PAGE_KERNEL_EXEC (RO+X: no
  *                           kernel mapping is W+X), pgprot_noncached(p) (device: Strongly-ordered
- *                           / PBMT IO), pgprot_writecombine(p) (Normal non-cacheable / PBMT NC)
+ *                           / PBMT IO), pgprot_writecombine(p) (Normal non-cacheable / PBMT NC),
+ *                           PAGE_KERNEL_IO (ioremap's: device memory, RW, never executable)
  *   pte                     pfn_pte(pfn, prot), pte_pfn(), pte_none(), pte_present(),
  *                           pte_write(), pte_exec(), pte_young(), pte_mkyoung(), pte_mkold(),
  *                           pte_dirty(), pte_mkdirty(), pte_mkclean(), pte_wrprotect(),
@@ -238,6 +239,16 @@ int walk_page_range_novma(struct mm_struct *mm, unsigned long start, unsigned lo
 int vmap_pages_range(unsigned long addr, unsigned long end, pgprot_t prot, struct page **pages);
 void vunmap_range(unsigned long addr, unsigned long end);
 /* The pte mapping kernel address @addr, or NULL (no table, or a pmd leaf maps it). */
+/*
+ * The kernel's final tables (mm/kernel_map.c), built by the architecture's paging_init() before
+ * it switches to them: map_kernel_direct() maps all RAM at __va() with the image W^X;
+ * map_kernel_fixmap() links the architecture's static fixmap pte table (FIXADDR_START).
+ * 0 or -ENOMEM.
+ */
+int map_kernel_direct(void);
+int map_kernel_fixmap(pte_t *fixmap_pte);
+extern pte_t fixmap_pte[PTRS_PER_PTE];
+
 pte_t *virt_to_kpte(unsigned long addr);
 
 #endif

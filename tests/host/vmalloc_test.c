@@ -10,11 +10,13 @@
  * exhausted) is NULL with "vmalloc error" and loses nothing; vfree of anything but an area's
  * start, twice, or vunmap of a vmalloc area, is a WARNING that frees nothing; vmalloc_check()
  * finds an unmapped page and a mapped guard when they are made on purpose; after everything is
- * freed, every frame is back but the tables the pgd points to; the shell commands (vmalloc,
+ * freed, every frame is back but the tables the pgd points to; ioremap() maps device frames
+ * and refuses RAM; the shell commands (vmalloc,
  * vfree, vmallocinfo, vmalloccheck) do the same from the console, bad input one line each.
  */
 #include "test.h"
 #include "tinymm/bug.h"
+#include "tinymm/io.h"
 #include "tinymm/memblock.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/page_alloc.h"
@@ -334,6 +336,72 @@ static void check_catches_damage(void **state)
 	assert_nothing_lost();
 }
 
+/*
+ * ioremap() (mm/ioremap.c): a device range just past RAM maps its frames PAGE_KERNEL_IO with the
+ * offset kept, shows in vmallocinfo with phys= and ioremap, is checked by vmalloc_check() (which
+ * catches a pte moved to another frame on purpose); RAM, an empty range and a wrapping one are
+ * refused in one line; iounmap() of anything but an ioremap() area is a WARNING that changes
+ * nothing; after iounmap() nothing is lost.
+ */
+static void ioremap_maps_device_frames(void **state)
+{
+	phys_addr_t dev = __pa(ram) + RAM_SIZE + 16 * P;	/* not RAM */
+	char *regs = ioremap(dev + 0x234, 2 * P);		/* mid-page: three pages */
+	unsigned long base = (unsigned long)regs & ~(P - 1);
+	const struct vm_struct *vm = find_vm_area((void *)base);
+
+	assert_non_null(regs);
+	assert_int_equal((unsigned long)regs & (P - 1), 0x234);
+	assert_non_null(vm);
+	assert_int_equal(vm->flags, VM_IOREMAP);
+	assert_int_equal(vm->phys_addr, dev);
+	assert_int_equal(get_vm_area_size(vm), 3 * P);
+	for (int i = 0; i < 3; i++) {
+		pte_t pte = ptep_get(virt_to_kpte(base + i * P));
+
+		assert_int_equal(pte_val(pte), pte_val(pfn_pte((unsigned long)(dev >> PAGE_SHIFT) + i,
+							      PAGE_KERNEL_IO)));
+		assert_false(pte_exec(pte));
+	}
+	assert_null(virt_to_kpte(base + 3 * P) && pte_present(ptep_get(virt_to_kpte(base + 3 * P))) ?
+		    (void *)1 : NULL);				/* the guard */
+	assert_int_equal(check(), 0);
+	shim_console_reset();
+	show_vmalloc_info(printk);
+	assert_console_has(" phys=0x");
+	assert_console_has(" ioremap\n");
+	assert_int_equal(atomic_long_read(&nr_vmalloc_pages), 0);	/* not VmallocUsed */
+
+	/* vmalloc_check() sees a pte pointing at the wrong frame. */
+	pte_t *p1 = virt_to_kpte(base + P), saved = ptep_get(p1);
+	set_pte_at(&init_mm, 0, p1, pfn_pte(pte_pfn(saved) + 1, PAGE_KERNEL_IO));
+	shim_console_reset();
+	assert_int_equal(vmalloc_check(printk), 1);
+	assert_console_has("does not map pfn 0x");
+	set_pte_at(&init_mm, 0, p1, saved);
+
+	/* Refused: RAM, nothing, a wrap.  Each is one line and NULL. */
+	shim_console_reset();
+	assert_null(ioremap(__pa(ram) + RAM_SIZE - P, 2 * P));	/* its first page is RAM */
+	assert_console_has("is RAM: refused");
+	assert_null(ioremap(dev, 0));
+	assert_null(ioremap((phys_addr_t)-P, 2 * P));
+	assert_console_has("empty or wraps around");
+
+	/* iounmap() of a vmalloc area, or of the middle of the ioremap one: WARNING, no change. */
+	void *v = vmalloc(P);
+	unsigned long warns = nr_warnings();
+	iounmap(v);
+	iounmap(regs + P);
+	assert_int_equal(nr_warnings(), warns + 2);
+	assert_non_null(find_vm_area(v));
+	assert_non_null(find_vm_area((void *)base));
+	vfree(v);
+	iounmap(regs);
+	assert_null(find_vm_area((void *)base));
+	assert_nothing_lost();
+}
+
 /* The shell commands (mm/vmalloc_cmd.c): an area kept by `vmalloc`, listed, checked, a bad
  * `vfree` refused with nothing lost, the good one; bad arguments and a request that cannot be
  * met are one line each; `vmalloccheck` fails on damage made on purpose. */
@@ -420,6 +488,7 @@ int main(void)
 		cmocka_unit_test_setup(exhaustion_is_null_and_a_warning, setup),
 		cmocka_unit_test_setup(bad_vfree_warns_and_frees_nothing, setup),
 		cmocka_unit_test_setup(check_catches_damage, setup),
+		cmocka_unit_test_setup(ioremap_maps_device_frames, setup),
 		cmocka_unit_test_setup(many_areas_then_none, setup),
 		cmocka_unit_test_setup(shell_commands, setup),
 	};

@@ -30,6 +30,18 @@ out=""			# what the last tm_cmd printed, its echo left out
 
 tm_init() { tm_name=$1; }
 
+# tm_pfn BOARD VADDR: the frame number of a kernel direct-map address (what `kmalloc` prints),
+# from the image's own link: virtual - physical is _start - _start_pa (docs/mmu.md).
+tm_pfn() {
+  local nm syms start start_pa
+  # shellcheck disable=SC1090  # the board's QEMU settings name its nm
+  nm=$(. "$TM_TOP/board/$1/qemu.conf" && echo "${NM:-nm}")
+  syms=$("$nm" "$TM_TOP/build/$1/tinymm.elf") || tm_fail "no symbols in build/$1/tinymm.elf"
+  start=$(awk '$3 == "_start" { print $1 }' <<<"$syms")
+  start_pa=$(awk '$3 == "_start_pa" { print $1 }' <<<"$syms")
+  printf '0x%x' $(( ($2 - 16#$start + 16#$start_pa) >> 12 ))
+}
+
 tm_fail() {
   if [ -n "$TM_LOG" ] && [ -f "$TM_LOG" ]; then
     echo "--- last $TM_TAIL console lines ---"

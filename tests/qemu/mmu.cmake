@@ -12,15 +12,21 @@ endforeach()
 # QEMU 7.2 has Svpbmt off by default; on, it appears in riscv,isa and the NC mapping works.
 boot_test(qemu-virt-riscv64.riscv_pgtable.svpbmt qemu-virt-riscv64 --append "tinymm.test=riscv_pgtable"
   --qemu "-cpu rv64,svpbmt=on" --ktap
-  --expect "vmalloc: 0xffffffc600000000-0xffffffd5ffffffff, Sv39, Svpbmt$"
-  --expect "riscv_pgtable: write-combining vmap at 0xffffffc6[0-9a-f]+ is PBMT NC, read and written$"
+  --expect "mmu: Sv39 on, [0-9]+ KiB of page tables. lowmem at 0xffffffd000000000, .* vmalloc .0xffffffc000000000-0xffffffd000000000.. Svpbmt$"
+  --expect "riscv_pgtable: write-combining vmap at 0xffffffc0[0-9a-f]+ is PBMT NC, read and written$"
   --expect "^    ok 4 writecombine$" --expect "^# totals: pass:4 fail:0 skip:0$"
   --reject "mapping refused")
-# VmallocTotal: Linux's 64 GiB Sv39 range, Sv32's 768 MiB (ARM's: ${A}.mmu.lpae_on below).
-boot_test(qemu-virt-riscv64.meminfo_vmalloc qemu-virt-riscv64 --append "tinymm.run=meminfo"
-  --expect "^VmallocTotal: +67108864 kB$" --expect "^PageTables: +0 kB$")
-boot_test(qemu-virt-riscv32.meminfo_vmalloc qemu-virt-riscv32 --append "tinymm.run=meminfo"
-  --expect "vmalloc: 0xc0000000-0xefffffff, Sv32$" --expect "^VmallocTotal: +786432 kB$")
+# The address space (docs/mmu.md): Sv39's 64 GiB vmalloc range below the direct map at
+# 0xffffffd000000000; Sv32's 2G/2G split as ARM's (${A}.mmu.lpae_on below).  The PLIC's
+# registers are the first ioremap() area, with phys=; nothing is mapped W+X.
+boot_test(qemu-virt-riscv64.meminfo_vmalloc qemu-virt-riscv64 --append "tinymm.run=meminfo$<SEMICOLON> vmallocinfo"
+  --expect "mmu: Sv39 on, [0-9]+ KiB of page tables. lowmem at 0xffffffd000000000, text RO\\+X, rodata RO, data and RAM RW\\+NX. vmalloc .0xffffffc000000000-0xffffffd000000000.$"
+  --expect "^0xffffffc000000000-0xffffffc000601000 6295552 plic_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x000000000c000000 ioremap$"
+  --expect "^VmallocTotal: +67108864 kB$" --expect "^PageTables: +[1-9][0-9]* kB$")
+boot_test(qemu-virt-riscv32.meminfo_vmalloc qemu-virt-riscv32 --append "tinymm.run=meminfo$<SEMICOLON> vmallocinfo"
+  --expect "mmu: Sv32 on, [0-9]+ KiB of page tables. lowmem at 0x80000000, text RO\\+X, rodata RO, data and RAM RW\\+NX. vmalloc .0xf0800000-0xff000000.$"
+  --expect "^0xf0800000-0xf0e01000 6295552 plic_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x000000000c000000 ioremap$"
+  --expect "^VmallocTotal: +237568 kB$")
 
 # The ARM MMU on its LPAE tables, seen from the console (included from the end of
 # tests/qemu/tests.cmake): the boot lines, meminfo's page-table and vmalloc figures, and
@@ -29,32 +35,39 @@ boot_test(qemu-virt-riscv32.meminfo_vmalloc qemu-virt-riscv32 --append "tinymm.r
 set(A qemu-virt-arm)
 boot_test(${A}.mmu.lpae_on ${A} --append "tinymm.run=meminfo"
   # "." for the line's ";" and "[": a ";" splits a CMake list, and an unclosed "[" joins it
-  --expect "mmu: LPAE on, 16 KiB of page tables. text RO\\+X, rodata RO, data and RAM RW\\+XN, MMIO device. vmalloc .0xf0800000-0xff000000.$"
+  --expect "mmu: LPAE on, 16 KiB of page tables. lowmem at 0x80000000, text RO\\+X, rodata RO, data and RAM RW\\+XN. vmalloc .0xf0800000-0xff000000.$"
   --expect "mmu: ID_MMFR2.HWAccFlg [0-9]+. LPAE has no hardware Access flag"
-  --expect "^PageTables: +16 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +0 kB$"
-  --reject "staying on 1 MiB sections")
+  --expect "^PageTables: +20 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +0 kB$"
+  --reject "staying on the boot tables")
+# The GIC's two register ranges are the first ioremap() areas (boot order is fixed), so the
+# commands below find their areas after them, at 0xf0822000.
 # 2 areas, one freed, the check, a bad free (status 1), then meminfo with 2 pages in use.
 boot_test(${A}.mmu.vmalloc_commands ${A} --status 1
-  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf0800000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
-  --expect "^vmalloc: 0xf0800000-0xf0810000 pages=16$" --expect "^vmalloc: 0xf0811000-0xf0813000 pages=2$"
-  --expect "^0xf0811000-0xf0814000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
-  --reject "^0xf0800000-0xf0811000"
+  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf0822000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
+  --expect "^vmalloc: 0xf0822000-0xf0832000 pages=16$" --expect "^vmalloc: 0xf0833000-0xf0835000 pages=2$"
+  --expect "^0xf0800000-0xf0811000 +69632 gic_of_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x0000000008000000 ioremap$"
+  --expect "^0xf0811000-0xf0822000 +69632 gic_of_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x0000000008010000 ioremap$"
+  --expect "^0xf0833000-0xf0836000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
+  --reject "^0xf0822000-0xf0833000"
   --expect "^vmalloccheck: ok \\(0 problems\\)$"
   --expect "^vfree: 0x40000000 is not the start of a vmalloc area: nothing freed$"
   --expect "^VmallocUsed: +8 kB$")
 # A vmalloc area's guard page is unmapped in the hardware tables: reading it is a level-3
 # translation fault (the area's pte table exists, the guard's pte does not).
 boot_test(${A}.mmu.vmalloc_guard_faults ${A} --status 1 --timeout 10
-  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0802000"
-  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0802000$")
+  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0824000"
+  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0824000$")
 # ptdump over the live LPAE tables, in Linux's arch/arm/mm/dump.c format (arch/arm/ptdump.c):
-# the region markers, the image's text read-only and executable, RAM in 2 MiB blocks, the device
-# window, a vmalloc area, and no line both writable and executable.
+# the region markers, the image's text read-only and executable at its virtual address, RAM in
+# 2 MiB blocks, the GIC's ioremap() areas Device, a vmalloc area, the console's fixmap slot, and
+# no line both writable and executable.
 boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump"
   --expect "^---\\[ Kernel Mapping \\]---$" --expect "^---\\[ vmalloc\\(\\) Area \\]---$"
   --expect "^---\\[ vmalloc\\(\\) End \\]---$"
-  --expect "^0x40100000-0x401[0-9a-f]{5} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
+  --expect "^---\\[ Fixmap Area \\]---$"
+  --expect "^0x80100000-0x801[0-9a-f]{5} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
   --expect "^0x[0-9a-f]{8}-0x[0-9a-f]{8} +[0-9]+M RW NX SHD$"
-  --expect "^0x08000000-0x10000000 +128M RW NX SHD$"
-  --expect "^0xf0800000-0xf0802000 +8K     RW NX SHD MEM/CACHED/WBWA$"
+  --expect "^0xf0800000-0xf0810000 +64K     RW NX SHD DEV/SHARED$"
+  --expect "^0xf0822000-0xf0824000 +8K     RW NX SHD MEM/CACHED/WBWA$"
+  --expect "^0xffeff000-0xfff00000 +4K     RW NX SHD DEV/SHARED$"
   --reject "RW x " --reject "RW SHD")

@@ -93,6 +93,9 @@ typedef struct { pteval_t pgprot; } pgprot_t;
 
 #define VMALLOC_START		0xf0800000UL	/* docs/mmu.md: after lowmem and an 8 MiB gap */
 #define VMALLOC_END		0xff000000UL
+/* The fixmap (tinymm/fixmap.h): one pte table, shared by entry.S's boot tables and the final. */
+#define FIXADDR_START		0xffe00000UL
+#define FIXADDR_TOP		0xffeff000UL	/* slot 0; Linux's FIXADDR_END - PAGE_SIZE */
 
 extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 
@@ -104,6 +107,9 @@ extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 /* The kernel's MMIO window: Device, never executable (a speculative fetch could touch it). */
 #define PAGE_KERNEL_DEVICE	__pgprot((_L_PTE_KERNEL & ~L_PTE_ATTRINDX_MASK) | \
 					 L_PTE_ATTRINDX(MT_DEVICE) | L_PTE_XN | L_PTE_PXN)
+
+/* ioremap(): Device, as Linux's MT_DEVICE. */
+#define PAGE_KERNEL_IO		PAGE_KERNEL_DEVICE
 
 static inline pgprot_t __pgprot_modify_mt(pgprot_t p, unsigned int mt)
 {

@@ -28,16 +28,17 @@
  * the walker after an SFENCE.VMA).  Linux 6.10 instead takes the spurious fault once and flushes
  * then; tinymm has no such fault path yet, and maps rarely.
  *
- * Layout (temporary, until the kernel address space: docs/mmu.md): the kernel runs with satp
- * Bare, VA == PA.  The vmalloc range avoids RAM and every device of QEMU virt: Sv39 takes
- * Linux's 39-bit vmalloc range in the sign-extended top half, Sv32 the 768 MiB from 0xc0000000
- * (RAM is at 0x80000000, so that holds for up to 1 GiB of RAM; virt has no device there).
+ * Layout (docs/mmu.md, "The kernel address space"): Sv39 puts vmalloc/ioremap in the 64 GiB
+ * below PAGE_OFFSET (0xffffffd000000000, asm/memory.h), the direct map above it, the fixmap's
+ * 2 MiB at the top; Sv32 uses the 2G/2G split ARM uses: vmalloc from 0xf0800000, after lowmem
+ * and an 8 MiB gap, to 0xff000000, the fixmap's 4 MiB slot at 0xffc00000.
  */
 #ifndef ASM_RISCV_PGTABLE_H
 #define ASM_RISCV_PGTABLE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "tinymm/memory.h"
 
 #if __riscv_xlen == 64
 #define PGTABLE_LEVELS	3
@@ -71,9 +72,11 @@ typedef uint64_t pteval_t;
 #define _PAGE_MTMASK_SVPBMT	(3ULL << 61)
 #define SATP_MODE	(8UL << 60)	/* Sv39 */
 #define SATP_PPN	((1UL << 44) - 1)
-/* Linux's Sv39 vmalloc/ioremap range (Documentation/arch/riscv/vm-layout.rst): 64 GiB. */
-#define VMALLOC_START	0xffffffc600000000UL
-#define VMALLOC_END	0xffffffd600000000UL
+/* 64 GiB below the direct map (Linux v6.10 puts its own 64 GiB at 0xffffffc600000000). */
+#define VMALLOC_START	0xffffffc000000000UL
+#define VMALLOC_END	0xffffffd000000000UL
+#define FIXADDR_START	0xffffffffffe00000UL	/* the last 2 MiB: one pte table */
+#define FIXADDR_TOP	0xffffffffffeff000UL	/* slot 0 */
 #else
 typedef uint32_t pteval_t;
 #define PTRS_PER_PTE	1024
@@ -85,8 +88,10 @@ typedef uint32_t pteval_t;
 #define _PAGE_MTMASK_SVPBMT	0U
 #define SATP_MODE	(1UL << 31)	/* Sv32 */
 #define SATP_PPN	((1UL << 22) - 1)
-#define VMALLOC_START	0xc0000000UL
-#define VMALLOC_END	0xf0000000UL
+#define VMALLOC_START	0xf0800000UL
+#define VMALLOC_END	0xff000000UL
+#define FIXADDR_START	0xffc00000UL	/* the last root slot: one pte table */
+#define FIXADDR_TOP	0xffeff000UL	/* slot 0 */
 #endif
 
 typedef struct { pteval_t pte; } pte_t;
@@ -124,6 +129,10 @@ static inline bool riscv_pbmt_supported(void)
 #define PAGE_KERNEL_RO		__pgprot(_PAGE_KERNEL_BASE)
 #define PAGE_KERNEL_EXEC	__pgprot(_PAGE_KERNEL_BASE | _PAGE_EXEC)
 
+/* ioremap(): PBMT IO where the CPU has Svpbmt, else the PMA decides (device ranges are I/O). */
+#define PAGE_KERNEL_IO		__pgprot(pgprot_val(PAGE_KERNEL) | \
+					 (riscv_pbmt_supported() ? _PAGE_IO_SVPBMT : 0))
+
 /* Sv32: no PBMT, the protection comes back unchanged (the header says what callers do). */
 static inline pgprot_t pgprot_noncached(pgprot_t p)
 {
@@ -145,10 +154,10 @@ static inline unsigned long __riscv_bits_pfn(pteval_t v)
 	return (unsigned long)((v & (pteval_t)_PAGE_PFN_MASK) >> _PAGE_PFN_SHIFT);
 }
 
-/* The kernel address of the table an entry points to: VA == PA until the direct map. */
+/* The kernel address of the table an entry points to: its frame in the direct map. */
 static inline unsigned long __riscv_table_vaddr(pteval_t v)
 {
-	return __riscv_bits_pfn(v) << 12;
+	return (unsigned long)(uintptr_t)__va((phys_addr_t)__riscv_bits_pfn(v) << 12);
 }
 
 /* ---- TLB (sfence.vma: rs1 an address or zero for all; rs2 zero for every ASID) ---- */
@@ -238,7 +247,7 @@ static inline void set_pmd(pmd_t *pmdp, pmd_t pmd)
 }
 static inline void pmd_clear(pmd_t *pmdp) { set_pmd(pmdp, __pmd(0)); }
 #define pmd_populate_kernel(mm, pmdp, ptep)						\
-	set_pmd((pmdp), __pmd(__riscv_pfn_bits((unsigned long)(uintptr_t)(ptep) >> 12) | _PAGE_TABLE))
+	set_pmd((pmdp), __pmd(__riscv_pfn_bits((unsigned long)(__pa(ptep) >> 12)) | _PAGE_TABLE))
 
 /* ---- pgd (Sv39: a pointer to a pmd table) ---- */
 #if PGTABLE_LEVELS == 3
@@ -256,13 +265,13 @@ static inline void __riscv_set_pgd(pgd_t *pgdp, pteval_t v)
 	local_flush_tlb_all();
 }
 #define pgd_populate(mm, pgdp, pmdp)							\
-	__riscv_set_pgd((pgdp), __riscv_pfn_bits((unsigned long)(uintptr_t)(pmdp) >> 12) | _PAGE_TABLE)
+	__riscv_set_pgd((pgdp), __riscv_pfn_bits((unsigned long)(__pa(pmdp) >> 12)) | _PAGE_TABLE)
 #endif
 
-/* satp for a root table at kernel address @pgd (VA == PA), ASID 0. */
+/* satp for a root table at kernel address @pgd, ASID 0 (the user-task issue adds ASIDs). */
 static inline unsigned long riscv_satp_for(const pgd_t *pgd)
 {
-	return SATP_MODE | (((unsigned long)(uintptr_t)pgd >> 12) & SATP_PPN);
+	return SATP_MODE | ((unsigned long)(__pa(pgd) >> 12) & SATP_PPN);
 }
 
 #endif

@@ -105,6 +105,8 @@ static inline pgprot_t pgprot_writecombine(pgprot_t p)
 	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MT_MASK) | _PAGE_MT_NC);
 }
 
+#define PAGE_KERNEL_IO		pgprot_noncached(PAGE_KERNEL)
+
 /* An entry's frame number and back; 2 levels store it relative to fake_pfn_base. */
 static inline pteval_t fake_pfn_bits(unsigned long pfn)
 {
