@@ -30,6 +30,7 @@
  * the walker as everywhere.
  */
 #include "tinymm/arch.h"
+#include "tinymm/cache.h"
 #include "tinymm/errno.h"
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
@@ -57,7 +58,7 @@ pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(32)));	/* TTBR0 with T
 uint32_t arm_read_sctlr(void);
 void arm_dcache_all(bool clean);
 
-bool arm_lpae_on;	/* the switch happened: the KTAP suite checks the live tables */
+bool arm_lpae_on __ro_after_init;	/* the switch happened: the KTAP suite checks the live tables */
 
 /* The protection of one page of RAM: the image's sections, or the rest of RAM. */
 static pgprot_t ram_prot(unsigned long addr)

@@ -5,6 +5,7 @@
  */
 #include "riscv.h"
 #include "tinymm/arch.h"
+#include "tinymm/cache.h"
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
@@ -13,7 +14,7 @@
 /* The root: one page, page-aligned as satp wants.  Not typed PG_table nor counted (v6.10). */
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(4096)));
 
-bool riscv_has_svpbmt;
+bool riscv_has_svpbmt __ro_after_init;
 
 void paging_init(const struct dt *dt)
 {

@@ -58,3 +58,14 @@ boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump
   --expect "^0x08000000-0x10000000 +128M RW NX SHD$"
   --expect "^0xf0800000-0xf0802000 +8K     RW NX SHD MEM/CACHED/WBWA$"
   --reject "RW x " --reject "RW SHD")
+# __ro_after_init read-only at the end of boot where the MMU runs on the kernel's tables (ARM;
+# the `mmu` suite checks the ptes and that a write faults); RISC-V, with paging off, says it
+# stays writable (mm/set_memory.c's mark_rodata_ro, docs/mmu.md).
+boot_test(${A}.mmu.ro_after_init ${A} --append "tinymm.run=version"
+  --expect "Write protecting __ro_after_init: .0x[0-9a-f]{8}-0x[0-9a-f]{8}., [0-9]+k$"
+  --reject "stays writable")
+foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
+  boot_test(${b}.mmu.ro_after_init_paging_off ${b} --append "tinymm.run=version"
+    --expect "mark_rodata_ro: the MMU is not on the kernel's page tables: __ro_after_init stays writable$"
+    --reject "Write protecting")
+endforeach()
