@@ -107,16 +107,16 @@ static bool in_leaf(unsigned long a, unsigned long base)
 	return a - base < PMD_SIZE;
 }
 
-static void split_leaf(pmd_t *pmdp, unsigned long base, struct page *table);
+static void split_leaf_locked(pmd_t *pmdp, unsigned long base, struct page *table);
 
 /*
  * Would unmapping the leaf at @base for a moment take away what the split runs on?  The pmd
- * entry it writes, this stack around here, split_leaf()'s code.
+ * entry it writes, this stack around here, split_leaf_locked()'s code.
  */
 static bool split_hazard(pmd_t *pmdp, unsigned long base)
 {
 	unsigned long sp = (unsigned long)(uintptr_t)__builtin_frame_address(0);
-	unsigned long code = (unsigned long)(uintptr_t)&split_leaf;
+	unsigned long code = (unsigned long)(uintptr_t)&split_leaf_locked;
 
 	return in_leaf((unsigned long)(uintptr_t)pmdp, base) || in_leaf(sp - SZ_1K, base) ||
 	       in_leaf(sp + SZ_1K, base) || in_leaf(code, base) || in_leaf(code + SZ_1K, base);
@@ -135,7 +135,7 @@ static bool makes_w_and_x(pte_t pte)
 }
 
 /* Step 1: may the whole range change, and how many leaves must be split for it? */
-static int check_range(struct change_ctl *c)
+static int check_range_locked(struct change_ctl *c)
 {
 	lockdep_assert_held(&init_mm.page_table_lock);
 	c->nr_splits = 0;
@@ -179,7 +179,7 @@ static int check_range(struct change_ctl *c)
  * with the same protection, break-before-make (the header says why and what may not be in the
  * leaf).  Nothing in the window touches memory but the pmd entry.
  */
-static void split_leaf(pmd_t *pmdp, unsigned long base, struct page *table)
+static void split_leaf_locked(pmd_t *pmdp, unsigned long base, struct page *table)
 {
 	pmd_t pmd = pmdp_get(pmdp);
 	pte_t *pte = page_address(table);
@@ -195,8 +195,8 @@ static void split_leaf(pmd_t *pmdp, unsigned long base, struct page *table)
 	local_irq_restore(flags);
 }
 
-/* Step 3: the change itself, on a range check_range() passed with @spare holding its tables. */
-static void change_range(struct change_ctl *c, struct page **spare, int *nr_spare)
+/* Step 3: the change itself, on a range check_range_locked() passed; @spare holds its tables. */
+static void change_range_locked(struct change_ctl *c, struct page **spare, int *nr_spare)
 {
 	lockdep_assert_held(&init_mm.page_table_lock);
 	for (unsigned long addr = c->start, next; addr != c->end; addr = next) {
@@ -213,7 +213,7 @@ static void change_range(struct change_ctl *c, struct page **spare, int *nr_spar
 				set_pmd(pmdp, pfn_pmd(pmd_pfn(pmd), pte_pgprot(new)));
 				continue;
 			}
-			split_leaf(pmdp, addr & PMD_MASK, spare[--*nr_spare]);
+			split_leaf_locked(pmdp, addr & PMD_MASK, spare[--*nr_spare]);
 		}
 		pte_t *pte = pte_offset_kernel(pmdp, addr);
 		for (unsigned long a = addr; a != next; a += PAGE_SIZE, pte++) {
@@ -245,7 +245,7 @@ static int change_memory(unsigned long addr, int numpages, enum prot_change chan
 	c.end = addr + ((unsigned long)numpages << PAGE_SHIFT);	/* 0: the top of the space */
 	for (;;) {
 		spin_lock(&init_mm.page_table_lock);
-		err = check_range(&c);
+		err = check_range_locked(&c);
 		if (err || c.nr_splits <= nr_spare)
 			break;
 		spin_unlock(&init_mm.page_table_lock);
@@ -259,7 +259,7 @@ static int change_memory(unsigned long addr, int numpages, enum prot_change chan
 		}
 	}
 	if (!err)
-		change_range(&c, spare, &nr_spare);
+		change_range_locked(&c, spare, &nr_spare);
 	spin_unlock(&init_mm.page_table_lock);
 out:
 	while (nr_spare)
