@@ -7,7 +7,8 @@
  *   -> MMU and caches (arch_mm_init, before any atomic or lock) -> memmap (struct pages)
  *   -> slab -> page tables (paging_init: vmalloc) -> scheduler (this context becomes
  *   idle) -> interrupt controllers -> clock event -> console input interrupt -> workqueue
- *   worker -> the first thread ("ktest" or "shell"), which runs tests (tinymm.test), a script
+ *   worker -> the first thread ("ktest" or "shell"), which makes __ro_after_init read-only
+ *   (mark_rodata_ro) and then runs tests (tinymm.test), a script
  *   (tinymm.run) or the interactive shell.
  * A fatal problem (bad DTB, bad memory map) is one line and a power-off with status 1.
  */
@@ -15,6 +16,7 @@
 #include "tinymm/arch.h"
 #include "tinymm/bench.h"
 #include "tinymm/board_config.h"
+#include "tinymm/cache.h"
 #include "tinymm/cmdline.h"
 #include "tinymm/console.h"
 #include "tinymm/devicetree.h"
@@ -36,6 +38,7 @@
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
 #include "tinymm/sections.h"
+#include "tinymm/set_memory.h"
 #include "tinymm/shell.h"
 #include "tinymm/time.h"
 #include "tinymm/version.h"
@@ -53,7 +56,8 @@ static __noreturn void boot_fail(const char *reason)
 	machine_poweroff(1);
 }
 
-static int console_node = -1;	/* the console UART's device-tree node, for its interrupt */
+/* The console UART's device-tree node, for its interrupt; set once while booting. */
+static int console_node __ro_after_init = -1;
 static phys_addr_t console_phys;	/* its registers' physical address, for the boot log */
 
 /* The console on the UART at @phys, reached through the fixmap (no ioremap() yet). */
@@ -154,7 +158,7 @@ static void warn_option(const char *line)
 KPARAM_UINT(loglevel, console_loglevel, 0, 8, "console log level 0-8 (default 7: all but debug)");
 
 static char cmdline_buf[1024];
-static struct boot_args boot_args;
+static struct boot_args boot_args __ro_after_init;	/* kmain's, read by kernel_init */
 static int kernel_init(void *unused);
 
 void kmain(unsigned long hartid, uintptr_t dtb_pa)
@@ -240,9 +244,14 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	cpu_idle_loop();
 }
 
-/* The first thread: KTAP suites (tinymm.test), a script (tinymm.run) or the interactive shell. */
+/*
+ * The first thread: KTAP suites (tinymm.test), a script (tinymm.run) or the interactive shell.
+ * Boot is over once it runs: __ro_after_init becomes read-only first (v6.10's kernel_init does
+ * mark_readonly() at the same point), so the tests and the shell see the final protections.
+ */
 static int kernel_init(void *unused)
 {
+	mark_rodata_ro();
 	if (boot_args.test) {
 		int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, boot_args.test);
 		machine_poweroff(failed ? 1 : 0);	/* -1: no suite matched, also a failure */

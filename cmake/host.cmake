@@ -36,8 +36,9 @@ endforeach()
 # cmake/kernel.cmake).  Not in host_kernel, because each of its tests is built twice, with three
 # levels and with two
 # (FAKE_PGTABLE_LEVELS=2: the pmd folded, 32-bit entries).
-set(HOST_MMU_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c mm/ptdump.c tests/host/fake_pgtable.c)
-foreach(t pgtable vmalloc)
+set(HOST_MMU_SRCS mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c mm/ptdump.c
+  tests/host/fake_pgtable.c)
+foreach(t pgtable vmalloc set_memory)
   add_executable(${t}_test tests/host/${t}_test.c ${HOST_MMU_SRCS})
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
   add_executable(${t}_2level_test tests/host/${t}_test.c ${HOST_MMU_SRCS})

@@ -44,6 +44,7 @@
  */
 #include <string.h>
 #include "tinymm/arch.h"
+#include "tinymm/cache.h"
 #include "tinymm/bench.h"
 #include "tinymm/gfp.h"
 #include "tinymm/memblock.h"
@@ -96,7 +97,7 @@
 #define KMIX_MAX	1024
 #define BENCH_SEED	0x2545f491u
 
-uint64_t bench_init_instret;	/* boot/main.c */
+uint64_t bench_init_instret __ro_after_init;	/* boot/main.c, once */
 
 enum bench_op {
 	OP_ORDER0_ALLOC, OP_ORDER0_FREE, OP_ORDER0_REFILL, OP_ORDER3_ALLOC, OP_ORDER3_FREE,

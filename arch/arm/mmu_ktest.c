@@ -2,9 +2,13 @@
  * mmu_ktest.c - the ARM MMU runs on mmu_lpae.c's LPAE tables with the map it promises (suite
  * `mmu`, ARM only): the registers (the TTBR0/TTBR1 split), every live entry walked and checked
  * against the design, W^X, 2 MiB blocks, the empty user half, the table frames' accounting,
- * ioremap and the fixmap, and vmalloc through the hardware.
+ * ioremap and the fixmap, vmalloc through the hardware, __ro_after_init read-only after boot, and
+ * set_memory_ro/rw splitting a direct-map block on the live tables (last: the block stays split,
+ * which the block count above would not expect).
  */
 #include "tinymm/arch.h"
+#include "tinymm/cache.h"
+#include "tinymm/errno.h"
 #include "tinymm/fixmap.h"
 #include "tinymm/io.h"
 #include "tinymm/ktest.h"
@@ -13,7 +17,9 @@
 #include "tinymm/mm.h"
 #include "tinymm/page-flags.h"
 #include "tinymm/pgtable.h"
+#include "tinymm/page_alloc.h"
 #include "tinymm/sections.h"
+#include "tinymm/set_memory.h"
 #include "tinymm/vmalloc.h"
 #include "tinymm/vmstat.h"
 
@@ -109,6 +115,9 @@ static bool expected_page(struct map_check *c, unsigned long addr, pteval_t *pro
 		*prot = pgprot_val(PAGE_KERNEL_EXEC);
 	else if (addr >= (unsigned long)_etext && addr < (unsigned long)_sdata)
 		*prot = pgprot_val(PAGE_KERNEL_RO);
+	else if (addr >= (unsigned long)__start_ro_after_init &&
+		 addr < (unsigned long)__end_ro_after_init)
+		*prot = pgprot_val(PAGE_KERNEL_RO);		/* since mark_rodata_ro() */
 	else if (in_ram(c, addr))
 		*prot = pgprot_val(PAGE_KERNEL);
 	else
@@ -222,7 +231,7 @@ static void image_sections_split_into_pages(struct ktest *t)
 	pte_t *text = virt_to_kpte((unsigned long)_start_kernel);
 	pte_t *text_end = virt_to_kpte((unsigned long)_etext - PAGE_SIZE);
 	pte_t *ro = virt_to_kpte((unsigned long)_etext);
-	pte_t *data = virt_to_kpte((unsigned long)_sdata);
+	pte_t *data = virt_to_kpte((unsigned long)__end_ro_after_init);	/* after __ro_after_init */
 	pte_t *last = virt_to_kpte((unsigned long)_end - PAGE_SIZE);
 
 	KTEST_ASSERT_TRUE(t, text && text_end && ro && data && last);
@@ -316,6 +325,113 @@ static void vmalloc_through_the_mmu(struct ktest *t)
 	KTEST_EXPECT_BUG(t, read_at((unsigned long)p));	/* unmapped and flushed */
 }
 
+static void write_at(uintptr_t a, int v)
+{
+	volatile int *volatile p = (volatile int *)a;
+
+	*p = v;
+}
+
+static int ro_after_init_probe __ro_after_init = 0x5a;
+
+/* mark_rodata_ro() ran before the first thread: the range's ptes are PAGE_KERNEL_RO and a
+ * write to it is a permission fault (recovered here; lkdtm's WRITE_RO_AFTER_INIT will panic). */
+static void ro_after_init_read_only_after_boot(struct ktest *t)
+{
+	unsigned long start = (unsigned long)__start_ro_after_init;
+	unsigned long end = (unsigned long)__end_ro_after_init;
+	unsigned long probe = (unsigned long)&ro_after_init_probe;
+	pte_t *after = virt_to_kpte(end);
+
+	KTEST_ASSERT_TRUE(t, arm_lpae_on);
+	KTEST_EXPECT_EQ(t, start, (unsigned long)_sdata);	/* its own pages, first in data */
+	KTEST_EXPECT_EQ(t, end & ~PAGE_MASK, 0);
+	KTEST_ASSERT_TRUE(t, probe >= start && probe < end);
+	KTEST_EXPECT_TRUE(t, (unsigned long)&arm_lpae_on >= start && (unsigned long)&arm_lpae_on < end);
+	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
+		pte_t *pte = virt_to_kpte(a);
+
+		KTEST_ASSERT_TRUE(t, pte != NULL);
+		KTEST_EXPECT_EQ(t, pte_val(*pte), pte_val(pfn_pte(__pa((void *)a) >> PAGE_SHIFT, PAGE_KERNEL_RO)));
+	}
+	KTEST_ASSERT_TRUE(t, after != NULL);			/* .data goes on writable */
+	KTEST_EXPECT_EQ(t, pte_val(*after), pte_val(pfn_pte(__pa((void *)end) >> PAGE_SHIFT, PAGE_KERNEL)));
+	KTEST_EXPECT_EQ(t, ro_after_init_probe, 0x5a);
+	KTEST_EXPECT_BUG(t, write_at(probe, 0xbad));
+	KTEST_EXPECT_TRUE(t, strstr(ktest_last_bug(), "data abort: permission fault (level 3) on write at") != NULL);
+	KTEST_EXPECT_EQ(t, ro_after_init_probe, 0x5a);
+}
+
+/* Every pte of the table @pmd points to maps its own frame of the block at @base, PAGE_KERNEL
+ * but for @ro (PAGE_KERNEL_RO, or none if 0): how many do not. */
+static unsigned int split_block_wrong(pmd_t *pmd, unsigned long base, unsigned long ro)
+{
+	pte_t *pte = (pte_t *)pmd_page_vaddr(*pmd);
+	unsigned int wrong = 0;
+
+	for (unsigned int i = 0; i < PTRS_PER_PTE; i++) {
+		unsigned long a = base + i * PAGE_SIZE;
+		pgprot_t prot = a == ro ? PAGE_KERNEL_RO : PAGE_KERNEL;
+
+		wrong += pte_val(pte[i]) != pte_val(pfn_pte(__pa((void *)a) >> PAGE_SHIFT, prot));
+	}
+	return wrong;
+}
+
+/*
+ * set_memory_ro() on a page of the direct map splits its 2 MiB block into a pte table, live:
+ * a whole block of our own (an order-9 allocation: naturally aligned, so exactly one block, and
+ * nothing running, no stack and no table, is in it), a page in its middle made read-only, the
+ * other 511 still PAGE_KERNEL, reads through all of it fine; then set_memory_rw() back.  The
+ * read-only page is never written (only read) while it is read-only.
+ */
+static void set_memory_splits_a_direct_map_block(struct ktest *t)
+{
+	const unsigned int order = PMD_SHIFT - PAGE_SHIFT;
+	struct page *blk = alloc_pages(GFP_KERNEL, order);
+	unsigned long base, addr, tables = global_node_page_state(NR_PAGETABLE);
+	pmd_t *pmd;
+
+	KTEST_ASSERT_TRUE(t, blk != NULL);
+	base = (unsigned long)page_address(blk);
+	addr = base + 37 * PAGE_SIZE;
+	pmd = pmd_offset(pgd_offset_k(addr), addr);
+	KTEST_EXPECT_EQ(t, base & ~PMD_MASK, 0);
+	if (!pmd_leaf(*pmd) || (base & ~PMD_MASK)) {
+		__free_pages(blk, order);
+		KTEST_ASSERT_TRUE(t, false);	/* the direct map has a block here */
+	}
+	KTEST_EXPECT_EQ(t, pmd_val(*pmd), pmd_val(pfn_pmd(__pa((void *)base) >> PAGE_SHIFT, PAGE_KERNEL)));
+	for (unsigned long a = addr - PAGE_SIZE; a <= addr + PAGE_SIZE; a += PAGE_SIZE)
+		write_at(a, (int)(a >> PAGE_SHIFT));
+
+	KTEST_EXPECT_EQ(t, set_memory_ro(addr, 1), 0);
+	KTEST_EXPECT_FALSE(t, pmd_leaf(*pmd));			/* a pte table now */
+	if (!pmd_leaf(*pmd)) {
+		KTEST_EXPECT_TRUE(t, PageTable(virt_to_page((void *)pmd_page_vaddr(*pmd))));
+		KTEST_EXPECT_EQ(t, split_block_wrong(pmd, base, addr), 0);
+		KTEST_EXPECT_FALSE(t, pte_write(*virt_to_kpte(addr)));
+		KTEST_EXPECT_TRUE(t, pte_write(*virt_to_kpte(addr - PAGE_SIZE)) &&
+				  pte_write(*virt_to_kpte(addr + PAGE_SIZE)));
+	}
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), tables + 1);
+	/* Reads through the new table; the neighbours still take writes. */
+	for (unsigned long a = addr - PAGE_SIZE; a <= addr + PAGE_SIZE; a += PAGE_SIZE)
+		KTEST_EXPECT_EQ(t, *(volatile int *)a, (int)(a >> PAGE_SHIFT));
+	write_at(addr + PAGE_SIZE, 0x1234);
+	KTEST_EXPECT_EQ(t, *(volatile int *)(addr + PAGE_SIZE), 0x1234);
+	/* W^X holds on the live tables too: RW stays not executable. */
+	KTEST_EXPECT_EQ(t, set_memory_x(addr - PAGE_SIZE, 1), -EINVAL);
+
+	KTEST_EXPECT_EQ(t, set_memory_rw(addr, 1), 0);
+	if (!pmd_leaf(*pmd))
+		KTEST_EXPECT_EQ(t, split_block_wrong(pmd, base, 0), 0);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), tables + 1);	/* stays split */
+	write_at(addr, 0x5678);
+	KTEST_EXPECT_EQ(t, *(volatile int *)addr, 0x5678);
+	__free_pages(blk, order);
+}
+
 static const struct ktest_case mmu_cases[] = {
 	KTEST_CASE(mmu_caches_and_branch_prediction_on),
 	KTEST_CASE(lpae_registers),
@@ -324,6 +440,8 @@ static const struct ktest_case mmu_cases[] = {
 	KTEST_CASE(ioremap_is_device_execute_never),
 	KTEST_CASE(page_zero_unmapped),
 	KTEST_CASE(vmalloc_through_the_mmu),
+	KTEST_CASE(ro_after_init_read_only_after_boot),
+	KTEST_CASE(set_memory_splits_a_direct_map_block),	/* last: it leaves a block split */
 	{ 0 },
 };
 KTEST_SUITE(mmu, mmu_cases);

@@ -24,6 +24,7 @@
  * the walker as everywhere.
  */
 #include "tinymm/arch.h"
+#include "tinymm/cache.h"
 #include "tinymm/errno.h"
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
@@ -45,7 +46,7 @@ pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(32)));
 			 (3u << 12) | (1u << 10) | (1u << 8) | (1u << 0))
 
 
-bool arm_lpae_on;	/* the switch happened: the KTAP suite checks the live tables */
+bool arm_lpae_on __ro_after_init;	/* the switch happened: the KTAP suite checks the live tables */
 
 static void paging_switch(void)
 {

@@ -13,6 +13,7 @@
  */
 #include "riscv.h"
 #include "tinymm/arch.h"
+#include "tinymm/cache.h"
 #include "tinymm/fixmap.h"
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
@@ -26,8 +27,8 @@ extern pgd_t early_pg_dir[PTRS_PER_PGD];	/* entry.S */
 /* The fixmap's ptes: in the image, linked by both early_pg_dir and swapper_pg_dir. */
 pte_t fixmap_pte[PTRS_PER_PTE] __attribute__((aligned(4096)));
 
-bool riscv_has_svpbmt;
-bool riscv_paging_final;	/* satp points at swapper_pg_dir */
+bool riscv_has_svpbmt __ro_after_init;
+bool riscv_paging_final __ro_after_init;	/* satp points at swapper_pg_dir */
 
 #if PGTABLE_LEVELS == 3
 #define BOOT_LEAF_SHIFT	30	/* gigapages, in the root */

@@ -31,7 +31,8 @@
  *   pte                     pfn_pte(pfn, prot), pte_pfn(), pte_none(), pte_present(),
  *                           pte_write(), pte_exec(), pte_young(), pte_mkyoung(), pte_mkold(),
  *                           pte_dirty(), pte_mkdirty(), pte_mkclean(), pte_wrprotect(),
- *                           pte_mkwrite_novma(), pte_pgprot()
+ *                           pte_mkwrite_novma(), pte_mkexec() / pte_mknexec() (kernel-executable
+ *                           or not; ARM's names), pte_pgprot()
  *   pmd (the table level    pmd_none(), pmd_present(), pmd_leaf(), pmd_bad() (neither table nor
  *   above the ptes)           leaf), pmd_pfn() (a leaf's first frame), pfn_pmd(pfn, prot) (a leaf),
  *                           pmd_page_vaddr() (a table's kernel address), set_pmd(), pmd_clear(),
@@ -40,6 +41,9 @@
  *                           pgd_populate(mm, pgdp, pmdp)
  *   optional                ptep_test_and_clear_young() with __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
  *                           (below: needed where the hardware sets A/D bits)
+ *   state                   arch_has_live_kernel_tables(): true once the CPU translates through
+ *                           swapper_pg_dir (ARM after the LPAE switch; RISC-V not while satp is
+ *                           Bare), so mark_rodata_ro() knows whether a protection would hold
  *   hooks                   set_pte(ptep, pte) (the store the hardware walker sees, with any
  *                           barrier it needs), flush_tlb_page(vma, addr) (vma may be NULL: a
  *                           kernel address), flush_tlb_kernel_range(start, end)

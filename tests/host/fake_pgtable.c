@@ -1,7 +1,8 @@
 /*
  * fake_pgtable.c - the state behind the host's fake page-table architecture
  * (tests/host/include/asm/pgtable.h): the kernel's root table, the vmalloc range, the 2-level
- * configuration's frame-number base, a count of TLB flushes, and ptdump's architecture half
+ * configuration's frame-number base, a count and log of TLB flushes, whether the tables are
+ * "live", the fake image's __ro_after_init range, and ptdump's architecture half
  * (its regions, attributes and line format, in the style of RISC-V's).  Built into each test and
  * fuzzer that uses page tables, once per configuration (FAKE_PGTABLE_LEVELS).
  */
@@ -16,6 +17,19 @@ unsigned long fake_pfn_base;
 unsigned long fake_vmalloc_start = FAKE_VMALLOC_DEFAULT_START;
 unsigned long fake_vmalloc_end = FAKE_VMALLOC_DEFAULT_START + FAKE_VMALLOC_DEFAULT_SIZE;
 unsigned long fake_tlb_flushes;
+unsigned long fake_tlb_log[FAKE_TLB_LOG][2];
+bool fake_kernel_tables_live = true;
+
+/*
+ * The fake image's __ro_after_init range, two pages where linker/kernel.ld.in puts the real one
+ * (mm/set_memory.c's mark_rodata_ro() protects it; a test maps it first).
+ */
+__asm__(".pushsection .data.fake_ro_after_init, \"aw\"\n"
+	".balign 4096\n"
+	".globl __start_ro_after_init\n__start_ro_after_init:\n"
+	".zero 8192\n"
+	".globl __end_ro_after_init\n__end_ro_after_init:\n"
+	".popsection");
 
 void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size)
 {
@@ -24,6 +38,8 @@ void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size)
 	fake_vmalloc_start = FAKE_VMALLOC_DEFAULT_START;
 	fake_vmalloc_end = fake_vmalloc_start + (vmalloc_size ? vmalloc_size : FAKE_VMALLOC_DEFAULT_SIZE);
 	fake_tlb_flushes = 0;
+	memset(fake_tlb_log, 0, sizeof(fake_tlb_log));
+	fake_kernel_tables_live = true;
 	atomic_long_set(&vm_node_stat[NR_PAGETABLE], 0);
 }
 

@@ -4,7 +4,7 @@
 
 /*
  * A new boot of the fake MMU: the root table empty, NR_PAGETABLE 0 (the frames of the last
- * boot's tables went with its fake RAM), entries relative to @pfn_base (2 levels: the fake
+ * boot's tables went with its fake RAM), no TLB flush logged, the tables "live", entries relative to @pfn_base (2 levels: the fake
  * RAM's first pfn), the vmalloc range @vmalloc_size bytes long (0: the default 256 MiB).
  */
 void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size);

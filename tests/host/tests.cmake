@@ -10,7 +10,7 @@ foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart p
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)
-foreach(t pgtable vmalloc)
+foreach(t pgtable vmalloc set_memory)
   add_test(NAME host.${t} COMMAND ${t}_test)
   add_test(NAME host.${t}_2level COMMAND ${t}_2level_test)
 endforeach()

@@ -71,3 +71,10 @@ boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump
   --expect "^0xf0822000-0xf0824000 +8K     RW NX SHD MEM/CACHED/WBWA$"
   --expect "^0xffeff000-0xfff00000 +4K     RW NX SHD DEV/SHARED$"
   --reject "RW x " --reject "RW SHD")
+# __ro_after_init read-only at the end of boot on every board (mm/set_memory.c's
+# mark_rodata_ro, docs/mmu.md); the `mmu` suite checks the ptes and that a write faults.
+foreach(b ${TINYMM_BOARDS})
+  boot_test(${b}.mmu.ro_after_init ${b} --append "tinymm.run=version"
+    --expect "Write protecting __ro_after_init: .0x[0-9a-f]{8,16}-0x[0-9a-f]{8,16}., [0-9]+k$"
+    --reject "stays writable")
+endforeach()

@@ -36,6 +36,7 @@
 #ifndef ASM_ARM_PGTABLE_H
 #define ASM_ARM_PGTABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "tinymm/memory.h"
 
@@ -99,6 +100,10 @@ typedef struct { pteval_t pgprot; } pgprot_t;
 
 extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 
+/* The MMU runs on swapper_pg_dir since paging_init()'s switch (arch/arm/mmu_lpae.c). */
+extern bool arm_lpae_on;
+static inline bool arch_has_live_kernel_tables(void) { return arm_lpae_on; }
+
 #define _L_PTE_KERNEL	(L_PTE_PRESENT | L_PTE_ATTRINDX(MT_NORMAL) | L_PTE_SHARED | L_PTE_YOUNG | \
 			 L_PTE_DIRTY)
 #define PAGE_KERNEL		__pgprot(_L_PTE_KERNEL | L_PTE_XN | L_PTE_PXN)
@@ -155,6 +160,10 @@ static inline pte_t pte_mkdirty(pte_t pte) { return __pte(pte_val(pte) | L_PTE_D
 static inline pte_t pte_mkclean(pte_t pte) { return __pte(pte_val(pte) & ~L_PTE_DIRTY); }
 static inline pte_t pte_wrprotect(pte_t pte) { return __pte(pte_val(pte) | L_PTE_RDONLY); }
 static inline pte_t pte_mkwrite_novma(pte_t pte) { return __pte(pte_val(pte) & ~L_PTE_RDONLY); }
+/* Kernel-executable is XN and PXN both clear (pte_exec); Linux ARM's pte_mkexec clears XN only,
+ * for user pages, where PXN is always set. */
+static inline pte_t pte_mkexec(pte_t pte) { return __pte(pte_val(pte) & ~(L_PTE_XN | L_PTE_PXN)); }
+static inline pte_t pte_mknexec(pte_t pte) { return __pte(pte_val(pte) | L_PTE_XN | L_PTE_PXN); }
 static inline void set_pte(pte_t *ptep, pte_t pte) { lpae_set(&ptep->pte, pte_val(pte)); }
 
 /* ---- pmd: a table of ptes or a 2 MiB block ---- */
@@ -168,6 +177,8 @@ static inline pmd_t pfn_pmd(unsigned long pfn, pgprot_t prot)
 {
 	return __pmd((((pmdval_t)pfn << PAGE_SHIFT) | pgprot_val(prot)) & ~(pmdval_t)2);
 }
+/* A block's attributes with bits[1:0] 0b11, a page's (pfn_pmd clears bit 1 again). */
+static inline pgprot_t pmd_pgprot(pmd_t pmd) { return __pgprot((pmd_val(pmd) & ~PHYS_MASK_LPAE) | PTE_TYPE_PAGE); }
 static inline unsigned long pmd_page_vaddr(pmd_t pmd) { return lpae_table_vaddr(pmd_val(pmd)); }
 static inline void set_pmd(pmd_t *pmdp, pmd_t pmd) { lpae_set(&pmdp->pmd, pmd_val(pmd)); }
 static inline void pmd_clear(pmd_t *pmdp) { set_pmd(pmdp, __pmd(0)); }

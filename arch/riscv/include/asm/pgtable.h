@@ -115,6 +115,10 @@ typedef struct { pteval_t pmd; } pmd_t;
 /* The kernel's root table, in the image (arch/riscv/pgtable.c). */
 extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 
+/* satp points at swapper_pg_dir (paging_init switched from entry.S's boot table). */
+extern bool riscv_paging_final;
+static inline bool arch_has_live_kernel_tables(void) { return riscv_paging_final; }
+
 /* The boot CPU's riscv,isa names Svpbmt (arch/riscv/pgtable.c, from the device tree). */
 extern bool riscv_has_svpbmt;
 
@@ -207,6 +211,8 @@ static inline pte_t pte_mkdirty(pte_t pte) { return __pte(pte_val(pte) | _PAGE_D
 static inline pte_t pte_mkclean(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_DIRTY); }
 static inline pte_t pte_wrprotect(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_WRITE); }
 static inline pte_t pte_mkwrite_novma(pte_t pte) { return __pte(pte_val(pte) | _PAGE_WRITE); }
+static inline pte_t pte_mkexec(pte_t pte) { return __pte(pte_val(pte) | _PAGE_EXEC); }
+static inline pte_t pte_mknexec(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_EXEC); }
 
 /* The store the walker sees; a valid entry is fenced in (the header says why). */
 static inline void set_pte(pte_t *ptep, pte_t pte)
@@ -237,6 +243,7 @@ static inline pmd_t pfn_pmd(unsigned long pfn, pgprot_t prot)
 {
 	return __pmd(__riscv_pfn_bits(pfn) | pgprot_val(prot));
 }
+static inline pgprot_t pmd_pgprot(pmd_t pmd) { return __pgprot(pmd_val(pmd) & ~(pteval_t)_PAGE_PFN_MASK); }
 static inline unsigned long pmd_page_vaddr(pmd_t pmd) { return __riscv_table_vaddr(pmd_val(pmd)); }
 /* A new table pointer must be fenced in like a new leaf. */
 static inline void set_pmd(pmd_t *pmdp, pmd_t pmd)

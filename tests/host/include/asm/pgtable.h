@@ -16,11 +16,14 @@
  *     4 GiB.
  * A pointer entry (to the next table) is V alone; a leaf has R, W or X (RISC-V's rule), at any
  * level.  VMALLOC_START/END are variables, so a test can shrink the range to exhaust it.
- * TLB flushes are counted (fake_tlb_flushes) so tests can see that unmapping flushes.
+ * TLB flushes are counted (fake_tlb_flushes) and their ranges logged (fake_tlb_log) so tests can
+ * see that unmapping and set_memory_*() flush what they changed; arch_has_live_kernel_tables() is
+ * a variable, so a test can play a CPU with translation off.
  */
 #ifndef ASM_HOST_PGTABLE_H
 #define ASM_HOST_PGTABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifndef FAKE_PGTABLE_LEVELS
@@ -86,6 +89,11 @@ typedef struct { pteval_t pmd; } pmd_t;
 extern unsigned long fake_pfn_base;		/* 2 levels: pfn - this is what an entry holds */
 extern unsigned long fake_vmalloc_start, fake_vmalloc_end;
 extern unsigned long fake_tlb_flushes;		/* flush_tlb_* calls */
+/* The ranges of the last FAKE_TLB_LOG calls, call n at [n % FAKE_TLB_LOG] (a page: its page). */
+#define FAKE_TLB_LOG	16
+extern unsigned long fake_tlb_log[FAKE_TLB_LOG][2];
+extern bool fake_kernel_tables_live;		/* arch_has_live_kernel_tables(); reset: true */
+static inline bool arch_has_live_kernel_tables(void) { return fake_kernel_tables_live; }
 extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 #define VMALLOC_START	fake_vmalloc_start
 #define VMALLOC_END	fake_vmalloc_end
@@ -147,6 +155,8 @@ static inline pte_t pte_mkdirty(pte_t pte) { return __pte(pte_val(pte) | _PAGE_D
 static inline pte_t pte_mkclean(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_DIRTY); }
 static inline pte_t pte_wrprotect(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_WRITE); }
 static inline pte_t pte_mkwrite_novma(pte_t pte) { return __pte(pte_val(pte) | _PAGE_WRITE); }
+static inline pte_t pte_mkexec(pte_t pte) { return __pte(pte_val(pte) | _PAGE_EXEC); }
+static inline pte_t pte_mknexec(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_EXEC); }
 static inline void set_pte(pte_t *ptep, pte_t pte) { *(volatile pteval_t *)&ptep->pte = pte_val(pte); }
 
 /* ---- pmd: a pointer to a pte table, or a leaf ---- */
@@ -159,6 +169,7 @@ static inline pmd_t pfn_pmd(unsigned long pfn, pgprot_t prot)
 {
 	return __pmd(fake_pfn_bits(pfn) | pgprot_val(prot));
 }
+static inline pgprot_t pmd_pgprot(pmd_t pmd) { return __pgprot(pmd_val(pmd) & ~(pteval_t)_PAGE_PFN_MASK); }
 static inline unsigned long pmd_page_vaddr(pmd_t pmd) { return fake_table_vaddr(pmd_val(pmd)); }
 static inline void set_pmd(pmd_t *pmdp, pmd_t pmd) { *(volatile pteval_t *)pmdp = pmd_val(pmd); }
 static inline void pmd_clear(pmd_t *pmdp) { set_pmd(pmdp, __pmd(0)); }
@@ -180,16 +191,15 @@ static inline void pgd_clear(pgd_t *pgdp) { *(volatile pteval_t *)&pgdp->pgd = 0
 /* ---- hooks ---- */
 static inline void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
-	(void)start;
-	(void)end;
+	fake_tlb_log[fake_tlb_flushes % FAKE_TLB_LOG][0] = start;
+	fake_tlb_log[fake_tlb_flushes % FAKE_TLB_LOG][1] = end;
 	fake_tlb_flushes++;
 }
 
 static inline void flush_tlb_page(struct vm_area_struct *vma, unsigned long addr)
 {
 	(void)vma;
-	(void)addr;
-	fake_tlb_flushes++;
+	flush_tlb_kernel_range(addr, addr + 4096);
 }
 
 #endif
