@@ -28,7 +28,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/pagewalk.c mm/vmalloc.c mm/vmalloc_cmd.c)
 endif()
-# ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM, whose tables are live.
+# ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)
   list(APPEND TINYMM_CORE_SRCS mm/ptdump.c)
 endif()
