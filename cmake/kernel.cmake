@@ -29,7 +29,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
     mm/kernel_map.c)
 endif()
-# ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM, whose tables are live.
+# ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)
   list(APPEND TINYMM_CORE_SRCS mm/ptdump.c)
 endif()

@@ -6,7 +6,8 @@
  * says what it provides) under the name of the region it is in.
  *
  * Invariants: runs come out in address order, never overlap, never span a region marker, and
- * cover exactly the present leaves.
+ * cover exactly the present leaves; the markers come out in address order whatever the order
+ * of the architecture's array.
  * Locking: the walker holds init_mm.page_table_lock over each pmd-sized chunk, so no table is
  * freed under it; entries may change between chunks (a run is a snapshot).
  *
@@ -86,17 +87,43 @@ static const struct mm_walk_ops ptdump_ops = {
 	.pte_hole = ptdump_hole,
 };
 
+/*
+ * The named marker that follows @prev in address order (markers at one address in the order
+ * the array lists them), the first one if @prev is NULL, or NULL after the last.  The array is
+ * not required to be sorted: a layout that differs between 32 and 64 bits (or is being moved)
+ * then needs no second list, and a handful of markers makes the quadratic scan free.
+ */
+static const struct ptdump_marker *next_marker(const struct ptdump_marker *prev)
+{
+	const struct ptdump_marker *best = NULL;
+
+	for (const struct ptdump_marker *m = ptdump_markers; m->name; m++) {
+		if (prev && (m->start_address < prev->start_address ||
+			     (m->start_address == prev->start_address && m <= prev)))
+			continue;
+		if (!best || m->start_address < best->start_address)
+			best = m;
+	}
+	return best;
+}
+
 unsigned long ptdump_walk_kernel(int (*pr)(const char *fmt, ...))
 {
 	struct ptdump_state st = { .pr = pr };
+	const struct ptdump_marker *end = ptdump_markers;
 
+	while (end->name)
+		end++;
 	/* One walk per region, so a run never spans a marker and an end of 0 (the top of the
 	 * address space) is only ever a walk's end, never its start. */
-	for (const struct ptdump_marker *m = ptdump_markers; m->name; m++) {
+	for (const struct ptdump_marker *m = next_marker(NULL), *n; m; m = n) {
+		unsigned long to;
+
+		n = next_marker(m);
+		to = n ? n->start_address : end->start_address;
 		pr("---[ %s ]---\n", m->name);
-		if (m[1].start_address != m->start_address)
-			walk_page_range_novma(&init_mm, m->start_address, m[1].start_address,
-					      &ptdump_ops, NULL, &st);
+		if (to != m->start_address)
+			walk_page_range_novma(&init_mm, m->start_address, to, &ptdump_ops, NULL, &st);
 		flush_run(&st);
 	}
 	return st.runs;

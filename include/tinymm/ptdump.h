@@ -6,11 +6,12 @@
  * architecture prints a run in its own format and names the regions.
  *
  * What an architecture provides (arch/<arch>/ptdump.c; tests/host/fake_pgtable.c on the host):
- *   ptdump_markers[]       the regions' first addresses and names, ascending, ended by an entry
- *                          whose name is NULL and whose address is where the walk ends (0: the
- *                          top of the address space); the walk covers [ptdump_markers[0]
- *                          .start_address, that end) and prints "---[ name ]---" as it enters
- *                          each region (a run never spans two)
+ *   ptdump_markers[]       the regions' first addresses and names, in any order (the walk
+ *                          takes them by address, equal addresses in array order), ended by an
+ *                          entry whose name is NULL and whose address is where the walk ends
+ *                          (0: the top of the address space); the walk covers [the lowest
+ *                          marker, that end) and prints "---[ name ]---" as it enters each
+ *                          region (a run never spans two)
  *   ptdump_attrs(val, lvl) the bits of an entry that are not its frame number: two entries
  *                          with equal attributes (and contiguous frames) share a run
  *   ptdump_print(run, pr)  one line for @run, in the architecture's format, through @pr

@@ -44,9 +44,11 @@ void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size)
 }
 
 /* ---- ptdump's architecture half (include/tinymm/ptdump.h), in RISC-V's style ---- */
+/* Listed out of address order on purpose: the walk sorts them (mm/ptdump.c), and
+ * host.pgtable's ptdump_merges_runs sees "vmalloc() area" come out first. */
 const struct ptdump_marker ptdump_markers[] = {
-	{ FAKE_VMALLOC_DEFAULT_START, "vmalloc() area" },
 	{ FAKE_VMALLOC_DEFAULT_START + FAKE_VMALLOC_DEFAULT_SIZE, "vmalloc() end" },
+	{ FAKE_VMALLOC_DEFAULT_START, "vmalloc() area" },
 #if PGTABLE_LEVELS == 3
 	{ 0, NULL },			/* to the top of the 64-bit space */
 #else

@@ -78,3 +78,44 @@ foreach(b ${TINYMM_BOARDS})
     --expect "Write protecting __ro_after_init: .0x[0-9a-f]{8,16}-0x[0-9a-f]{8,16}., [0-9]+k$"
     --reject "stays writable")
 endforeach()
+# RISC-V's ptdump (arch/riscv/ptdump.c, Linux v6.10's arch/riscv/mm/ptdump.c format) over
+# the live swapper_pg_dir.  At the shell
+# (tests/qemu/ptdump_test.sh says what it checks): every line in the board's exact columns,
+# the markers, a `vmalloc 16` area as 16K of PTE runs `D A G . . W R V` with its guard page
+# absent, no W+X line; on RV64 also with Svpbmt on (PMA mappings keep MT clear).  The KTAP
+# suite riscv_ptdump checks lines character for character and, with Svpbmt, MT(NC) and MT(IO)
+# on real vmaps, echoing their lines as diagnostics.
+set(PTDUMP_TEST ${CMAKE_SOURCE_DIR}/tests/qemu/ptdump_test.sh)
+foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
+  add_test(NAME ${b}.mmu.ptdump COMMAND ${PTDUMP_TEST} --dir ${CMAKE_BINARY_DIR}/ptdump/${b} --board ${b})
+  set_tests_properties(${b}.mmu.ptdump PROPERTIES TIMEOUT 60 LABELS qemu)
+  boot_test(${b}.riscv_ptdump.ktest ${b} --append "tinymm.test=riscv_ptdump" --ktap
+    --expect "^    ok 1 line_format$" --expect "^    ok 3 vmalloc_area_in_the_dump$"
+    --expect "^    # ptdump: 0x[0-9a-f]+-0x[0-9a-f]+    0x[0-9a-f]+        16K PTE( \\.   \\.\\.  )?   \\.\\.   D A G \\. \\. W R V$"
+    --expect "vmap: no Svpbmt on this CPU: write-combining mapping refused$"
+    --expect "^# totals: pass:4 fail:0 skip:0$" --reject "MT\\(")
+endforeach()
+add_test(NAME qemu-virt-riscv64.mmu.ptdump_svpbmt COMMAND ${PTDUMP_TEST}
+  --dir ${CMAKE_BINARY_DIR}/ptdump/svpbmt --board qemu-virt-riscv64 --qemu "-cpu rv64,svpbmt=on")
+set_tests_properties(qemu-virt-riscv64.mmu.ptdump_svpbmt PROPERTIES TIMEOUT 60 LABELS qemu)
+boot_test(qemu-virt-riscv64.riscv_ptdump.svpbmt qemu-virt-riscv64 --append "tinymm.test=riscv_ptdump"
+  --qemu "-cpu rv64,svpbmt=on" --ktap
+  --expect "^    # ptdump: 0x[0-9a-f]{16}-0x[0-9a-f]{16}    0x[0-9a-f]{16} +[48]K PTE \\. MT\\(NC\\)   \\.\\.   D A G \\. \\. W R V$"
+  --expect "^    # ptdump: 0x[0-9a-f]{16}-0x[0-9a-f]{16}    0x[0-9a-f]{16} +[48]K PTE \\. MT\\(IO\\)   \\.\\.   D A G \\. \\. W R V$"
+  --expect "^    ok 4 uncached_columns$" --expect "^# totals: pass:4 fail:0 skip:0$"
+  --reject "mapping refused")
+# The script's checks fail on a dump broken on purpose (--break edits it before they run): a
+# W+X line on RV64, a letter gone on RV32.
+foreach(case "qemu-virt-riscv64|wx|s/ D A G \\. \\. W R V$/ D A G . X W R V/|writable and executable"
+             "qemu-virt-riscv32|letter|s/ W R V$/ W R ./|area A: want 'PTE")
+  string(REPLACE "|" ";" case "${case}")
+  list(GET case 0 b)
+  list(GET case 1 what)
+  list(GET case 2 sed)
+  list(GET case 3 msg)
+  add_test(NAME ${b}.mmu.ptdump_check_catches_${what} COMMAND sh -c
+    "out=$(${PTDUMP_TEST} --dir ${CMAKE_BINARY_DIR}/ptdump/${b}-${what} --board ${b} --break \"$1\" 2>&1)$<SEMICOLON> rc=$?
+     printf '%s\\n' \"$out\" | tail -n 1
+     [ $rc = 1 ] && printf '%s\\n' \"$out\" | tail -n 1 | grep -qF \"$2\"" sh "${sed}" "${msg}")
+  set_tests_properties(${b}.mmu.ptdump_check_catches_${what} PROPERTIES TIMEOUT 60 LABELS qemu)
+endforeach()
