@@ -9,11 +9,22 @@
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
 #include "tinymm/vmalloc.h"
+#include "tinymm/vmstat.h"
 
 /* The root: one page, page-aligned as satp wants.  Not typed PG_table nor counted (v6.10). */
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(4096)));
 
 bool riscv_has_svpbmt;
+
+/* vmalloc memory is reachable once satp is not Bare (today only inside riscv_pgtable's windows,
+ * with interrupts masked) and vmalloc_init() ran: then kernel thread stacks come from vmalloc. */
+bool arch_vmap_stack_usable(void)
+{
+	unsigned long satp;
+
+	__asm__ __volatile__("csrr %0, satp" : "=r"(satp));
+	return vmalloc_total && (PGTABLE_LEVELS == 3 ? satp >> 60 : satp >> 31);
+}
 
 void paging_init(const struct dt *dt)
 {

@@ -31,22 +31,28 @@ boot_test(${A}.mmu.lpae_on ${A} --append "tinymm.run=meminfo"
   # "." for the line's ";" and "[": a ";" splits a CMake list, and an unclosed "[" joins it
   --expect "mmu: LPAE on, 16 KiB of page tables. text RO\\+X, rodata RO, data and RAM RW\\+XN, MMIO device. vmalloc .0xf0800000-0xff000000.$"
   --expect "mmu: ID_MMFR2.HWAccFlg [0-9]+. LPAE has no hardware Access flag"
-  --expect "^PageTables: +16 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +0 kB$"
+  # The boot threads' stacks (kworker/events and kswapd0 8 KiB, shell 16 KiB): VmallocUsed, and
+  # the vmalloc range's pmd and pte tables beside the 16 KiB of the boot line
+  --expect "^PageTables: +24 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +32 kB$"
   --reject "staying on 1 MiB sections")
-# 2 areas, one freed, the check, a bad free (status 1), then meminfo with 2 pages in use.
+# 2 areas, one freed, the check, a bad free (status 1), then meminfo with 2 pages in use.  The
+# first 0xb000 bytes of the range hold the boot threads' stacks (kernel/kthread.c), listed first.
 boot_test(${A}.mmu.vmalloc_commands ${A} --status 1
-  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf0800000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
-  --expect "^vmalloc: 0xf0800000-0xf0810000 pages=16$" --expect "^vmalloc: 0xf0811000-0xf0813000 pages=2$"
-  --expect "^0xf0811000-0xf0814000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
-  --reject "^0xf0800000-0xf0811000"
+  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf080b000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
+  --expect "^vmalloc: 0xf080b000-0xf081b000 pages=16$" --expect "^vmalloc: 0xf081c000-0xf081e000 pages=2$"
+  --expect "^0xf0800000-0xf0803000 +12288 kthread_create_opts\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
+  --expect "^0xf081c000-0xf081f000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
+  --reject "^0xf080b000-0xf081c000"
   --expect "^vmalloccheck: ok \\(0 problems\\)$"
   --expect "^vfree: 0x40000000 is not the start of a vmalloc area: nothing freed$"
-  --expect "^VmallocUsed: +8 kB$")
+  --expect "^VmallocUsed: +40 kB$")
 # A vmalloc area's guard page is unmapped in the hardware tables: reading it is a level-3
 # translation fault (the area's pte table exists, the guard's pte does not).
+# (The area follows the boot threads' stacks.)
 boot_test(${A}.mmu.vmalloc_guard_faults ${A} --status 1 --timeout 10
-  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0802000"
-  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0802000$")
+  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf080d000"
+  --expect "^vmalloc: 0xf080b000-0xf080d000 pages=2$"
+  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf080d000$")
 # ptdump over the live LPAE tables, in Linux's arch/arm/mm/dump.c format (arch/arm/ptdump.c):
 # the region markers, the image's text read-only and executable, RAM in 2 MiB blocks, the device
 # window, a vmalloc area, and no line both writable and executable.
@@ -56,5 +62,5 @@ boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump
   --expect "^0x40100000-0x401[0-9a-f]{5} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
   --expect "^0x[0-9a-f]{8}-0x[0-9a-f]{8} +[0-9]+M RW NX SHD$"
   --expect "^0x08000000-0x10000000 +128M RW NX SHD$"
-  --expect "^0xf0800000-0xf0802000 +8K     RW NX SHD MEM/CACHED/WBWA$"
+  --expect "^0xf080b000-0xf080d000 +8K     RW NX SHD MEM/CACHED/WBWA$"
   --reject "RW x " --reject "RW SHD")
