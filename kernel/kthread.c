@@ -110,7 +110,7 @@ void free_thread_stack(struct task_struct *p)
 		vs->next = dead_stacks;
 		dead_stacks = vs;
 		local_irq_restore(flags);
-		if (system_wq)		/* else freed by the first queueing once it exists */
+		if (system_wq)		/* before workqueue_init(): the next join or creation */
 			schedule_work(&thread_stack_free_work);
 	} else {
 		free_pages((unsigned long)p->stack, (unsigned int)__builtin_ctzl(p->stack_size >> PAGE_SHIFT));
@@ -122,10 +122,9 @@ void free_thread_stack(struct task_struct *p)
 void flush_thread_stack_frees(void)
 {
 	might_sleep();
-	if (system_wq) {
-		schedule_work(&thread_stack_free_work);
+	reap_dead_stacks();
+	if (system_wq)		/* a run of the work item may hold stacks it took before us */
 		flush_work(&thread_stack_free_work);
-	}
 }
 
 static __noreturn void kthread_entry(void)
