@@ -6,10 +6,12 @@
  * kernel, its stack and the UART stay reachable.  Those identity leaves are RWX: acceptable in
  * this throw-away table only (no kernel protection is W+X; the address-space step brings the
  * real map).  Interrupts are masked in the window and satp is set back to 0 (Bare) after it,
- * also when the window traps, so the machine is left as found.
+ * also when the window traps, so the machine is left as found.  The explicit suite
+ * `riscv_vmap_stack_guard` at the end rehearses a vmalloc stack's overflow in such a window.
  */
 #include <string.h>
 #include "riscv.h"
+#include "tinymm/sched.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
@@ -336,3 +338,56 @@ static const struct ktest_case riscv_pgtable_cases[] = {
 	{ 0 },
 };
 KTEST_SUITE(riscv_pgtable, riscv_pgtable_cases);
+
+/*
+ * Suite `riscv_vmap_stack_guard` (explicit: it ends the machine): what a vmalloc stack's
+ * overflow will do once paging is on, rehearsed in a window.  A 2-page vmalloc area stands in for
+ * the thread's stack (current's stack fields and the entry's bound, riscv_stack_lo, point at it
+ * for the rest of the run) behind another area, so the page below it is that area's unmapped
+ * guard.  With paging on, sp moves 16 bytes into the guard and a store there page-faults: the
+ * trap entry must find no room, save nothing there, move to the overflow stack and report
+ * `Kernel stack overflow` with the store's address (traps.c), powering off with status 1.
+ */
+extern unsigned long riscv_stack_lo;
+#if __riscv_xlen == 64
+#define REG_S_STR	"sd"
+#else
+#define REG_S_STR	"sw"
+#endif
+
+static void store_below(void *arg)
+{
+	unsigned long sp = (unsigned long)arg - 16;
+
+	riscv_stack_lo = (unsigned long)arg;
+	__asm__ __volatile__("mv sp, %0\n\t" REG_S_STR " zero, 0(sp)" : : "r"(sp) : "memory");
+}
+
+static void guard_fault_with_paging_on(struct ktest *t)
+{
+	struct page *rootpage;
+	unsigned long satp;
+	void *below, *stack;
+	pgd_t *root;
+
+	if (no_vmalloc(t))
+		return;
+	below = vmalloc(PAGE_SIZE);
+	stack = vmalloc(2 * PAGE_SIZE);
+	KTEST_ASSERT_TRUE(t, below && stack);
+	KTEST_ASSERT_TRUE(t, vmalloc_to_page((char *)stack - PAGE_SIZE) == NULL);
+	root = test_root(&rootpage);
+	KTEST_ASSERT_TRUE(t, root != NULL);
+	current->stack = stack;
+	current->stack_size = 2 * PAGE_SIZE;
+	printk(KERN_INFO "riscv_vmap_stack_guard: stack [%p-%p), store at %p with paging on\n",
+	       stack, (char *)stack + 2 * PAGE_SIZE, (char *)stack - 16);
+	with_paging(root, store_below, stack, &satp);
+	KTEST_EXPECT_TRUE(t, false);	/* not reached: the report powers off */
+}
+
+static const struct ktest_case vmap_stack_guard_cases[] = {
+	KTEST_CASE(guard_fault_with_paging_on),
+	{ 0 },
+};
+KTEST_SUITE_EXPLICIT(riscv_vmap_stack_guard, vmap_stack_guard_cases);

@@ -37,4 +37,27 @@ foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
     --expect " \\[<[0-9a-f]+>\\] bad_sp_fn\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --expect "Kernel panic - not syncing: Kernel stack overflow$"
     --reject "Fatal exception|inside the trap handler|^ok 1")
+  # The same with paging on, the way a vmalloc stack will overflow (arch/riscv/pgtable_ktest.c):
+  # a 2-page area behind another stands in for the stack; sp moves 16 bytes into the guard page
+  # below it and a store there page-faults.  The first two vmalloc areas of the range: the
+  # stand-in is at VMALLOC_START + 0x2000 (until RISC-V's own stacks come from vmalloc).
+  if(b STREQUAL qemu-virt-riscv64)
+    set(lo 0xffffffc600002000)
+    set(hi 0xffffffc600004000)
+    set(st 0xffffffc600001ff0)
+  else()
+    set(lo 0xc0002000)
+    set(hi 0xc0004000)
+    set(st 0xc0001ff0)
+  endif()
+  boot_test(${b}.riscv_vmap_stack_guard ${b} --append "tinymm.test=riscv_vmap_stack_guard" --status 1
+    --timeout 10
+    # ("." for the line's "[": an unclosed "[" joins CMake list items)
+    --expect "riscv_vmap_stack_guard: stack .${lo}-${hi}\\), store at ${st} with paging on$"
+    --expect "Insufficient stack space to handle exception!$"
+    --expect "Task stack: +\\[${lo}\\.\\.${hi}\\]$"
+    --expect "Unhandled trap: store/AMO page fault at ${st}, sp ${st}$"
+    --expect "CPU: 0 PID: [0-9]+ Comm: ktest$"
+    --expect "Kernel panic - not syncing: Kernel stack overflow$"
+    --reject "Fatal exception|inside the trap handler|^ok 1")
 endforeach()
