@@ -56,7 +56,9 @@ add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel
   kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
-  tests/host/host_sched_arch.c)
+  tests/host/host_sched_arch.c
+  # kthread.c's vmalloc stacks: linked, never taken (host_sched_arch.c: arch_vmap_stack_usable())
+  mm/pagewalk.c mm/vmalloc.c tests/host/fake_pgtable.c)
 foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch bad_page)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})

@@ -1,13 +1,26 @@
 /*
  * kthread.c - creating, ending and joining kernel threads.
  *
- * A new thread: task_struct from the "task_struct" slab cache, stack of 2^order pages from the
- * page allocator, filled with STACK_FILL (for the high-water mark) under a canary of
- * STACK_END_MAGIC words at its low end.  Its first switch-in runs kthread_entry(), which
- * unmasks interrupts and calls the thread function; returning from it is kthread_exit(ret).
+ * A new thread: task_struct from the "task_struct" slab cache, a stack of 2^order pages filled
+ * with STACK_FILL (for the high-water mark) under a canary of STACK_END_MAGIC words at its low
+ * end.  Its first switch-in runs kthread_entry(), which unmasks interrupts and calls the thread
+ * function; returning from it is kthread_exit(ret).
  * References: the thread's own (dropped when the next thread frees its stack) and the
  * creator's (dropped by kthread_join or kthread_detach); the last one frees the task_struct.
- * Locking: the task list and states change with interrupts masked.
+ *
+ * Stacks (v6.10 kernel/fork.c's alloc_thread_stack_node / free_thread_stack with
+ * CONFIG_VMAP_STACK): from vmalloc when arch_vmap_stack_usable() says the CPU can use vmalloc
+ * memory, else from the page allocator (RISC-V until paging is on).  A vmalloc area is followed
+ * by an unmapped guard page and preceded by the previous area's guard or an unmapped gap, so
+ * the page below a vmalloc stack is never mapped and an overflow faults there
+ * (task_stack_guard(), the trap handlers).  A dead thread's stack is freed by the next thread
+ * to run, inside the switch with interrupts masked, where vfree() (it may sleep) cannot run:
+ * the stack is pushed on dead_stacks, its own first word the link (v6.10 likewise keeps its
+ * rcu_head in the dead stack), and vfree()d by whichever comes first of kthread_join() (so a
+ * joined thread's stack is gone when the join returns, as a page-allocator stack is), the next
+ * kthread_create() and a work item (a detached thread's).  v6.10's per-CPU cache of two stacks
+ * is left out (docs/kernel-core.md gives the cost).
+ * Locking: the task list, states and dead_stacks change with interrupts masked.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -18,12 +31,101 @@
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/slab.h"
+#include "tinymm/vmalloc.h"
+#include "tinymm/workqueue.h"
 
 extern struct list_head sched_all_tasks;
 void finish_task_switch(void);
 
 static struct kmem_cache *task_cache;
 static int next_pid = 1;
+
+/* A dead vmalloc stack waiting for thread_stack_free_work; the link sits in the stack itself. */
+struct vm_stack {
+	struct vm_stack *next;
+};
+
+static struct vm_stack *dead_stacks;
+
+/* vfree() every queued dead stack; process context (vfree() may sleep). */
+static void reap_dead_stacks(void)
+{
+	unsigned long flags;
+	struct vm_stack *vs, *next;
+
+	if (!READ_ONCE(dead_stacks))
+		return;
+	local_irq_save(flags);
+	vs = dead_stacks;
+	dead_stacks = NULL;
+	local_irq_restore(flags);
+	for (; vs; vs = next) {
+		next = vs->next;
+		vfree(vs);
+	}
+}
+
+static void thread_stack_free_fn(struct work_struct *work)
+{
+	reap_dead_stacks();
+}
+
+static struct work_struct thread_stack_free_work = {
+	.entry = LIST_HEAD_INIT(thread_stack_free_work.entry), .func = thread_stack_free_fn,
+};
+
+/* noinline: __builtin_return_address(0) is then the creator, which vmallocinfo shows (v6.10's
+ * shows dup_task_struct). */
+static __attribute__((noinline)) int alloc_thread_stack_node(struct task_struct *p,
+							     unsigned int order)
+{
+	size_t size = PAGE_SIZE << order;
+	void *stack;
+
+	if (arch_vmap_stack_usable()) {
+		stack = __vmalloc_node(size, PAGE_SIZE, GFP_KERNEL, 0, __builtin_return_address(0));
+		if (!stack)
+			return -1;
+		p->stack_vm_area = find_vm_area(stack);
+	} else {
+		stack = (void *)__get_free_pages(GFP_KERNEL, order);
+		if (!stack)
+			return -1;
+	}
+	p->stack = stack;
+	p->stack_size = size;
+	return 0;
+}
+
+void free_thread_stack(struct task_struct *p)
+{
+	unsigned long flags;
+
+	if (!p->stack)
+		return;
+	if (p->stack_vm_area) {
+		struct vm_stack *vs = (struct vm_stack *)p->stack;
+
+		local_irq_save(flags);
+		vs->next = dead_stacks;
+		dead_stacks = vs;
+		local_irq_restore(flags);
+		if (system_wq)		/* before workqueue_init(): the next join or creation */
+			schedule_work(&thread_stack_free_work);
+	} else {
+		free_pages((unsigned long)p->stack, (unsigned int)__builtin_ctzl(p->stack_size >> PAGE_SHIFT));
+	}
+	p->stack = NULL;
+	p->stack_vm_area = NULL;
+}
+
+void flush_thread_stack_frees(void)
+{
+	might_sleep();
+	reap_dead_stacks();
+	if (system_wq)		/* a run of the work item may hold stacks it took before us */
+		flush_work(&thread_stack_free_work);
+}
 
 static __noreturn void kthread_entry(void)
 {
@@ -42,17 +144,15 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 					       __alignof__(struct task_struct), 0, NULL);
 	if (!task_cache || prio <= IDLE_PRIO || prio >= MAX_PRIO)
 		return NULL;
+	reap_dead_stacks();
 	struct task_struct *p = kmem_cache_alloc(task_cache, GFP_KERNEL);
 	if (!p)
 		return NULL;
-	unsigned long stack = __get_free_pages(GFP_KERNEL, stack_order);
-	if (!stack) {
+	memset(p, 0, sizeof(*p));
+	if (alloc_thread_stack_node(p, stack_order)) {
 		kmem_cache_free(task_cache, p);
 		return NULL;
 	}
-	memset(p, 0, sizeof(*p));
-	p->stack = (unsigned long *)stack;
-	p->stack_size = PAGE_SIZE << stack_order;
 	for (size_t i = 0; i < p->stack_size / sizeof(long); i++)
 		p->stack[i] = i < STACK_CANARY_WORDS ? STACK_END_MAGIC : STACK_FILL;
 	p->threadfn = fn;
@@ -62,7 +162,8 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 	atomic_set(&p->usage, 2);
 	INIT_LIST_HEAD(&p->run_list);
 	strncpy(p->comm, name, TASK_COMM_LEN - 1);
-	arch_context_init(&p->ctx, stack + p->stack_size, kthread_entry);
+	arch_context_init(&p->ctx, (uintptr_t)p->stack, (uintptr_t)p->stack + p->stack_size,
+			  kthread_entry);
 	local_irq_save(flags);
 	p->pid = next_pid++;
 	list_add_tail(&p->tasks, &sched_all_tasks);
@@ -116,6 +217,7 @@ int kthread_join(struct task_struct *p)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	reap_dead_stacks();	/* @p is off the CPU: its stack was queued at that switch */
 	int code = p->exit_code;
 	put_task_struct(p);
 	return code;

@@ -96,10 +96,7 @@ void finish_task_switch(void)
 
 	switched_from = NULL;
 	if (prev && prev->__state == TASK_DEAD && prev != current) {
-		if (prev->stack) {
-			free_pages((unsigned long)prev->stack, (unsigned)__builtin_ctzl(prev->stack_size >> PAGE_SHIFT));
-			prev->stack = NULL;
-		}
+		free_thread_stack(prev);
 		put_task_struct(prev);	/* the thread's own reference */
 	}
 	clockevent_update();

@@ -228,6 +228,17 @@ fail:
 	return NULL;
 }
 
+/* v6.10's __vmalloc_node() for one node: @align up to PAGE_SIZE (every area is page-aligned and
+ * nothing larger is supported: a WARNING and NULL), @node ignored, @caller for vmallocinfo. */
+void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp, int node,
+		     const void *caller)
+{
+	(void)node;
+	if (WARN_ON_ONCE(align > PAGE_SIZE))
+		return NULL;
+	return __vmalloc_caller(size, gfp, caller);
+}
+
 void *__vmalloc(unsigned long size, gfp_t gfp)
 {
 	return __vmalloc_caller(size, gfp, __builtin_return_address(0));

@@ -59,8 +59,10 @@ void arm_thread_start(void);
  * sp = @stack_top (8-byte aligned as AAPCS wants; the caller passes 16).  IRQs stay masked:
  * the switch is made with them masked.
  */
-void arch_context_init(struct arch_context *ctx, uintptr_t stack_top, void (*entry)(void))
+void arch_context_init(struct arch_context *ctx, uintptr_t stack_lo, uintptr_t stack_top,
+		       void (*entry)(void))
 {
+	(void)stack_lo;		/* an overflow is caught by its fault address (traps.c) */
 	*ctx = (struct arch_context){
 		.r4 = (unsigned long)entry,
 		.fp = 0,

@@ -235,9 +235,14 @@ vec_irq:
 	pop	{r0-r5, r12, lr}
 	rfeia	sp!			/* pc and CPSR back: IRQs as they were */
 
+	/* A trap report formats text and walks the stack here: never on the interrupted thread's
+	 * stack, so a kernel stack overflow (a data abort in the guard page below a vmalloc stack)
+	 * is reported from here too (traps.c: "Overflow stack"). */
 	.section .bss
 	.balign 16
-	.space 8192		/* a trap report formats text and walks the stack here */
+	.global __exc_stack_bottom, __exc_stack_top
+__exc_stack_bottom:
+	.space 8192
 __exc_stack_top:
 
 /*

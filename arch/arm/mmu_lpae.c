@@ -68,6 +68,12 @@ static void paging_switch(void)
 		: "memory");
 }
 
+/* vmalloc runs exactly when the LPAE tables are live (paging_init() below). */
+bool arch_vmap_stack_usable(void)
+{
+	return arm_lpae_on;
+}
+
 void paging_init(const struct dt *dt)
 {
 	uint32_t mmfr2;

@@ -2,6 +2,11 @@
  * traps.c - what an unexpected ARM exception prints: the cause in words and its raw registers
  * (mode, DFSR/DFAR or IFSR/IFAR), every general register with the interrupted mode's sp and lr,
  * and a named backtrace; then the machine powers off with status 1 (or a KTAP case fails).
+ * A data abort in the guard page just below the running thread's vmalloc stack is a kernel
+ * stack overflow: v6.10's handle_bad_stack() lines (its "Overflow stack" is the exception
+ * stack this runs on: entry.S never pushes on the overflowed SVC stack), its die() line, the
+ * thread's name, the usual report, then `Kernel panic - not syncing: Kernel stack overflow`
+ * and power-off with status 1, never a KTAP recovery (the case's stack is the broken one).
  * Locking: none; exceptions are masked while this runs.
  */
 #include <setjmp.h>
@@ -11,6 +16,7 @@
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
 #include "tinymm/stacktrace.h"
 
 /* Saved by the vector entry code in entry.S, lowest address first. */
@@ -24,6 +30,7 @@ struct arm_trap_frame {
 /* IRQs never come here: entry.S hands them to arm_irq_handler() and returns. */
 enum { TRAP_UNDEF = 1, TRAP_SVC, TRAP_PABT, TRAP_DABT, TRAP_FIQ = 7 };
 
+extern char __exc_stack_bottom[], __exc_stack_top[];
 void arm_banked_sp_lr(unsigned int mode, unsigned long out[2]);
 __noreturn void arm_longjmp_svc(jmp_buf jb);
 void arm_trap(struct arm_trap_frame *f, int kind);
@@ -130,6 +137,18 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
 	arm_banked_sp_lr(f->spsr, banked);
 
+	bool overflow = kind == TRAP_DABT && current && task_stack_guard(current, dfar);
+	if (overflow) {
+		/* v6.10 arch/arm/kernel/traps.c handle_bad_stack(), then its die() line. */
+		unsigned long stk = (unsigned long)current->stack;
+
+		printk(KERN_EMERG "Insufficient stack space to handle exception!\n");
+		printk(KERN_EMERG "Task stack:     [0x%08lx..0x%08lx]\n", stk, stk + current->stack_size);
+		printk(KERN_EMERG "Overflow stack: [0x%08lx..0x%08lx]\n",
+		       (unsigned long)__exc_stack_bottom, (unsigned long)__exc_stack_top);
+		printk(KERN_EMERG "Internal error: kernel stack overflow: 0 [#1] ARM\n");
+		printk(KERN_EMERG "CPU: 0 PID: %d Comm: %s\n", current->pid, current->comm);
+	}
 	switch (kind) {
 	case TRAP_DABT:
 		ksnprintf(reason, sizeof(reason), "Unhandled exception: data abort: %s on %s at 0x%08x",
@@ -164,6 +183,10 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 
 	struct stackframe sf = { .fp = f->r[11], .pc = f->pc, .ra_hint = banked[1] };
 	show_stack(&sf);
+	if (overflow) {
+		printk(KERN_EMERG "Kernel panic - not syncing: Kernel stack overflow\n");
+		machine_poweroff(1);
+	}
 	struct ktest_recovery *r = ktest_recovery_take(reason);
 	in_trap = false;
 	if (r)

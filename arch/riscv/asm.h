@@ -27,4 +27,7 @@
 #define FRAME_FP	34
 #define FRAME_EPC	35
 #define FRAME_WORDS	36
+
+/* The stack the trap entry moves to when the thread's stack has no room (traps.c). */
+#define OVERFLOW_STACK_SIZE	4096	/* v6.10's SZ_4K */
 #endif

@@ -172,6 +172,21 @@ early_fixmap_pmd:
 	.balign 4
 	.global riscv_trap_entry
 riscv_trap_entry:
+	/*
+	 * Room for the frame on the current stack?  riscv_stack_lo is the running thread's stack
+	 * bottom (switch.S keeps it; 0 means unchecked): an sp less than a frame above it has
+	 * overflowed, or would with the frame (with vmalloc stacks: the store into the guard page
+	 * below the stack that faulted to get here), and pushing anything would fault again, for
+	 * ever, or corrupt what lies below.  t0 waits in sscratch (unused otherwise: tinymm has no
+	 * user mode yet) while it holds the bound.  v6.10 tests a bit of sp instead (its vmalloc
+	 * stacks are aligned to twice their size); tinymm's stacks are 8 or 16 KiB and, until RISC-V
+	 * paging is on, from the page allocator (aligned to their size only), so it compares.
+	 */
+	csrw	sscratch, t0
+	REG_L	t0, riscv_stack_lo
+	addi	t0, t0, FRAME_WORDS * SZREG
+	bltu	sp, t0, handle_kernel_stack_overflow
+	csrr	t0, sscratch
 	addi	sp, sp, -FRAME_WORDS * SZREG
 #ifdef CONFIG_IRQSOFF_TRACER
 	/* The irqsoff tracer's clock, read before the saves: the hardware masked at the trap.  a0
@@ -219,3 +234,34 @@ riscv_trap_entry:
 	.endr
 	addi	sp, sp, FRAME_WORDS * SZREG
 	sret
+
+/*
+ * The trap found no room on the thread's stack (above): build the same frame on the overflow
+ * stack (v6.10's handle_kernel_stack_overflow; one CPU, so one stack, in traps.c) and report
+ * (handle_bad_stack, which never returns).  t0 is still in sscratch; the overflowed sp is kept
+ * in t0 until it is saved as the frame's sp.
+ */
+handle_kernel_stack_overflow:
+	mv	t0, sp
+	la	sp, riscv_overflow_stack + OVERFLOW_STACK_SIZE
+	addi	sp, sp, -FRAME_WORDS * SZREG
+	REG_S	t0, 2 * SZREG(sp)	/* the interrupted sp */
+	csrr	t0, sscratch
+	REG_S	x1, 1 * SZREG(sp)
+	.irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	REG_S	x\n, \n * SZREG(sp)
+	.endr
+	csrr	t1, sstatus
+	csrr	t2, scause
+	csrr	t3, stval
+	csrr	t4, sepc
+	REG_S	t1, FRAME_SSTATUS * SZREG(sp)
+	REG_S	t2, FRAME_SCAUSE * SZREG(sp)
+	REG_S	t3, FRAME_STVAL * SZREG(sp)
+	REG_S	s0, FRAME_FP * SZREG(sp)
+	REG_S	t4, FRAME_EPC * SZREG(sp)
+	addi	s0, sp, FRAME_WORDS * SZREG
+	mv	a0, sp
+	call	handle_bad_stack
+1:	wfi
+	j	1b

@@ -69,6 +69,12 @@ void arch_mm_init(void)
 	local_flush_tlb_all();
 }
 
+/* Kernel thread stacks come from vmalloc once the final tables are live and vmalloc is up. */
+bool arch_vmap_stack_usable(void)
+{
+	return riscv_paging_final && vmalloc_total;
+}
+
 void paging_init(const struct dt *dt)
 {
 	int cpu = riscv_boot_cpu_node(dt);

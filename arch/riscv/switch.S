@@ -13,6 +13,7 @@
 #define CTX_RA	0
 #define CTX_SP	1
 #define CTX_S(n)	(2 + (n))
+#define CTX_STACK_LO	14
 
 	.section .text.arch_context_switch, "ax"
 	.balign 4
@@ -34,6 +35,13 @@ arch_context_switch:
 	REG_S	s9, CTX_S(9) * SZREG(a0)
 	REG_S	s10, CTX_S(10) * SZREG(a0)
 	REG_S	s11, CTX_S(11) * SZREG(a0)
+	/* The trap entry's stack bound follows sp: prev keeps the one it ran with (the idle
+	 * thread's, the boot stack's, is set nowhere else), next's becomes live. */
+	la	t0, riscv_stack_lo
+	REG_L	t1, 0(t0)
+	REG_S	t1, CTX_STACK_LO * SZREG(a0)
+	REG_L	t1, CTX_STACK_LO * SZREG(a1)
+	REG_S	t1, 0(t0)
 
 	REG_L	ra, CTX_RA * SZREG(a1)
 	REG_L	sp, CTX_SP * SZREG(a1)
@@ -53,8 +61,8 @@ arch_context_switch:
 	.size arch_context_switch, . - arch_context_switch
 
 /*
- * void arch_context_init(struct arch_context *ctx (a0), uintptr_t stack_top (a1),
- *                        void (*entry)(void) (a2))
+ * void arch_context_init(struct arch_context *ctx (a0), uintptr_t stack_lo (a1),
+ *                        uintptr_t stack_top (a2), void (*entry)(void) (a3))
  * The first switch to @ctx "returns" into riscv_thread_start with sp = stack_top, s0 = 0 and
  * s1 = entry; every other register of the context is zero.
  */
@@ -65,9 +73,10 @@ arch_context_switch:
 arch_context_init:
 	la	t0, riscv_thread_start
 	REG_S	t0, CTX_RA * SZREG(a0)
-	REG_S	a1, CTX_SP * SZREG(a0)
+	REG_S	a2, CTX_SP * SZREG(a0)
 	REG_S	zero, CTX_S(0) * SZREG(a0)
-	REG_S	a2, CTX_S(1) * SZREG(a0)
+	REG_S	a3, CTX_S(1) * SZREG(a0)
+	REG_S	a1, CTX_STACK_LO * SZREG(a0)
 	.irp n, 2,3,4,5,6,7,8,9,10,11
 	REG_S	zero, CTX_S(\n) * SZREG(a0)
 	.endr

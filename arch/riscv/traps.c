@@ -6,6 +6,10 @@
  * thread next runs.  An exception is unexpected: it prints the cause in words with scause,
  * stval and sepc, all 31 registers by ABI name, and a named backtrace; then power-off with
  * status 1 (or, inside a KTAP case, back to the test runner).
+ * A trap that finds no room on the thread's stack (entry.S compares sp with riscv_stack_lo)
+ * comes to handle_bad_stack() on the overflow stack instead: v6.10's report, `Kernel stack
+ * overflow` naming the thread, and power-off with status 1 (no KTAP recovery: the case's stack
+ * is the broken one).
  * Locking: none; sstatus.SIE is clear while this runs (the hardware cleared it on entry).
  */
 #include <setjmp.h>
@@ -17,6 +21,8 @@
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/sections.h"
 #include "tinymm/stacktrace.h"
 
 #define W (int)(sizeof(long) * 2)
@@ -55,6 +61,52 @@ static void print_sym(const char *label, unsigned long addr)
 	printk(KERN_EMERG "%s[<%0*lx>] %s\n", label, W, addr, sym);
 }
 
+/* The running thread's stack bottom for the trap entry's check (switch.S keeps it; 0 turns the
+ * check off), and the stack the entry moves to when the check fails. */
+unsigned long riscv_stack_lo = (unsigned long)__boot_stack_bottom;
+unsigned long riscv_overflow_stack[OVERFLOW_STACK_SIZE / sizeof(long)] __attribute__((aligned(16)));
+
+static void show_regs(const unsigned long *regs)
+{
+	unsigned long scause = regs[FRAME_SCAUSE], stval = regs[FRAME_STVAL], sepc = regs[FRAME_EPC];
+
+	printk(KERN_EMERG "scause 0x%0*lx stval 0x%0*lx sepc 0x%0*lx\n", W, scause, W, stval, W, sepc);
+	print_sym("epc : ", sepc);
+	print_sym(" ra : ", regs[1]);
+	for (int i = 1; i < 32; i++)
+		printk(KERN_EMERG "%4s: %0*lx%s", reg_names[i], W, regs[i],
+		       (i % 4 == 3 || i == 31) ? "\n" : "  ");
+
+	struct stackframe sf = { .fp = regs[8], .pc = sepc, .ra_hint = regs[1] };
+	show_stack(&sf);
+}
+
+/* v6.10 arch/riscv/kernel/traps.c's handle_bad_stack(), with the thread named (its
+ * __show_regs() line "CPU: 0 PID: <pid> Comm: <name>"). */
+__noreturn void handle_bad_stack(unsigned long *regs);
+__noreturn void handle_bad_stack(unsigned long *regs)
+{
+	unsigned long tsk_stk = (unsigned long)__boot_stack_bottom, tsk_end = (unsigned long)__boot_stack_top;
+	unsigned long ovf_stk = (unsigned long)riscv_overflow_stack;
+
+	riscv_stack_lo = 0;	/* a fault from here on is reported as any other, on this stack */
+	if (current && current->stack) {
+		tsk_stk = (unsigned long)current->stack;
+		tsk_end = tsk_stk + current->stack_size;
+	}
+	printk(KERN_EMERG "Insufficient stack space to handle exception!\n");
+	printk(KERN_EMERG "Task stack:     [0x%0*lx..0x%0*lx]\n", W, tsk_stk, W, tsk_end);
+	printk(KERN_EMERG "Overflow stack: [0x%0*lx..0x%0*lx]\n", W, ovf_stk, W,
+	       ovf_stk + OVERFLOW_STACK_SIZE);
+	printk(KERN_EMERG "CPU: 0 PID: %d Comm: %s\n", current ? current->pid : 0,
+	       current ? current->comm : "swapper");
+	printk(KERN_EMERG "Unhandled trap: %s at 0x%0*lx, sp 0x%0*lx\n",
+	       riscv_cause_name(regs[FRAME_SCAUSE]), W, regs[FRAME_STVAL], W, regs[2]);
+	show_regs(regs);
+	printk(KERN_EMERG "Kernel panic - not syncing: Kernel stack overflow\n");
+	machine_poweroff(1);
+}
+
 /* An exception: report it, then back to the KTAP case that caused it or power off. */
 static __noreturn __attribute__((noinline)) void riscv_exception(unsigned long *regs)
 {
@@ -70,15 +122,7 @@ static __noreturn __attribute__((noinline)) void riscv_exception(unsigned long *
 	ksnprintf(reason, sizeof(reason), "Unhandled trap: %s at 0x%0*lx", riscv_cause_name(scause),
 		  W, stval);
 	printk(KERN_EMERG "%s\n", reason);
-	printk(KERN_EMERG "scause 0x%0*lx stval 0x%0*lx sepc 0x%0*lx\n", W, scause, W, stval, W, sepc);
-	print_sym("epc : ", sepc);
-	print_sym(" ra : ", regs[1]);
-	for (int i = 1; i < 32; i++)
-		printk(KERN_EMERG "%4s: %0*lx%s", reg_names[i], W, regs[i],
-		       (i % 4 == 3 || i == 31) ? "\n" : "  ");
-
-	struct stackframe sf = { .fp = regs[8], .pc = sepc, .ra_hint = regs[1] };
-	show_stack(&sf);
+	show_regs(regs);
 	struct ktest_recovery *r = ktest_recovery_take(reason);
 	in_trap = false;
 	if (r)

@@ -29,6 +29,17 @@ void arch_mm_init(void);
 struct dt;
 void paging_init(const struct dt *dt);
 
+/*
+ * True once vmalloc() memory can be used by the CPU: translation is on and vmalloc_init() ran.
+ * Kernel thread stacks come from vmalloc, with the unmapped guard page below them, exactly when
+ * this is true at kthread_create() (kernel/kthread.c; v6.10's CONFIG_VMAP_STACK as a run-time
+ * switch).  ARM: once paging_init() switched to the LPAE tables.  RISC-V: once satp is not Bare
+ * and vmalloc_init() ran, which today is only inside the riscv_pgtable suite's windows (interrupts
+ * masked: no thread is created there); when paging goes on for good it is true with no other
+ * change.  False before paging_init() (the boot context keeps the boot stack).
+ */
+bool arch_vmap_stack_usable(void);
+
 /* Free-running architected counter (ARM CNTVCT, RISC-V `time`) and its frequency in Hz if the
  * CPU knows it (ARM CNTFRQ); 0 means "ask the device tree" (RISC-V timebase-frequency). */
 uint64_t arch_counter_read(void);
@@ -48,14 +59,16 @@ void arch_cpu_relax(void);
 /*
  * Threads (kernel/sched.c).  <asm/context.h> defines struct arch_context: the registers a C
  * function must preserve, and the stack pointer.
- *   arch_context_init(): a context that, when switched to, runs @entry() on the stack ending at
- *     @stack_top (16-byte aligned) with interrupts masked, frame-pointer chain ended.  @entry
- *     never returns.
+ *   arch_context_init(): a context that, when switched to, runs @entry() on the stack
+ *     [@stack_lo, @stack_top) (@stack_top 16-byte aligned) with interrupts masked, frame-pointer
+ *     chain ended.  @entry never returns.  @stack_lo is for an architecture whose trap entry
+ *     checks the stack pointer (RISC-V: an sp below it is a stack overflow).
  *   arch_context_switch(): save the caller's registers in @prev, resume @next where it was.
  *     Called with interrupts masked; returns when something switches back to @prev.
  */
 struct arch_context;
-void arch_context_init(struct arch_context *ctx, uintptr_t stack_top, void (*entry)(void));
+void arch_context_init(struct arch_context *ctx, uintptr_t stack_lo, uintptr_t stack_top,
+		       void (*entry)(void));
 void arch_context_switch(struct arch_context *prev, struct arch_context *next);
 
 /*

@@ -1,8 +1,12 @@
 /*
  * sched.h - kernel threads and the scheduler (kernel/sched.c, kernel/kthread.c).
  *
- * A thread is a struct task_struct (from the slab) and a stack (from the page allocator, with a
- * canary at its low end checked at every switch).  Priorities run 0..MAX_PRIO-1 and a higher
+ * A thread is a struct task_struct (from the slab) and a stack with a canary at its low end
+ * checked at every switch.  The stack comes from vmalloc where the architecture runs on page
+ * tables (arch_vmap_stack_usable(): v6.10's CONFIG_VMAP_STACK, decided at boot): the page below
+ * it is then never mapped, so an overflow faults there and the trap handler reports `Kernel stack
+ * overflow` naming the thread; elsewhere (RISC-V until paging is on) from the page allocator, where
+ * only the canary can tell.  Priorities run 0..MAX_PRIO-1 and a higher
  * number runs first (as SCHED_RR's sched_priority; Linux's kernel prio numbers run the other
  * way); equal priorities take turns every SCHED_SLICE_NS.  Priority 0 belongs to the idle
  * thread, which runs only when nothing else can and waits for interrupts with wfi.
@@ -16,7 +20,8 @@
  * own and the creator's.  wake_up_process() starts it.  The creator then either joins it
  * (kthread_join: waits for it to exit, returns its exit code, drops the reference) or detaches
  * (kthread_detach).  A thread ends by kthread_exit(code) or by returning from its function; its
- * stack goes back to the page allocator on the next switch, its task_struct with the last
+ * stack is freed by the next thread to run (a vmalloc stack through a work item, since vfree()
+ * may sleep and the switch runs with interrupts masked), its task_struct with the last
  * reference.
  * Locking: the run queue and every task's state are changed with interrupts masked (one CPU).
  */
@@ -59,6 +64,8 @@
 
 #define SCHED_SLICE_NS		10000000ULL	/* 10 ms round-robin quantum */
 
+struct vm_struct;
+
 struct task_struct {
 	struct arch_context ctx;	/* saved registers while not on the CPU */
 	volatile long __state;		/* TASK_* */
@@ -69,8 +76,9 @@ struct task_struct {
 	struct list_head run_list;	/* on a run queue while runnable and not current */
 	struct list_head tasks;		/* on the list of every task (ps) */
 	atomic_t usage;			/* references: the thread itself, its creator's handle */
-	unsigned long *stack;		/* lowest address; NULL for the boot (idle) thread */
+	unsigned long *stack;		/* lowest address (the boot stack for idle); NULL once freed */
 	size_t stack_size;
+	struct vm_struct *stack_vm_area;	/* the stack's vmalloc area; NULL: page allocator */
 	int (*threadfn)(void *);
 	void *data;
 	int exit_code;
@@ -134,6 +142,22 @@ int kthread_join(struct task_struct *p);
 void kthread_detach(struct task_struct *p);
 void get_task_struct(struct task_struct *p);
 void put_task_struct(struct task_struct *p);
+
+/*
+ * Thread stacks (kernel/kthread.c).  free_thread_stack(): called by the next thread to run once
+ * @p is dead, interrupts masked; a vmalloc stack is queued and vfree()d by a work item.
+ * flush_thread_stack_frees(): wait until every stack queued so far is freed (may sleep; tests).
+ * task_stack_guard(): @addr lies in the unmapped page just below @p's vmalloc stack, where an
+ * overflow faults (the trap handlers' test for `Kernel stack overflow`).
+ */
+void free_thread_stack(struct task_struct *p);
+void flush_thread_stack_frees(void);
+static inline bool task_stack_guard(const struct task_struct *p, unsigned long addr)
+{
+	unsigned long lo = (unsigned long)p->stack;
+
+	return p->stack_vm_area && addr < lo && addr >= lo - PAGE_SIZE;
+}
 
 /* Bytes of @p's stack ever used (the deepest point the fill pattern was overwritten). */
 size_t task_stack_high_water(const struct task_struct *p);

@@ -51,6 +51,10 @@ void vmalloc_init(void);
 void *vmalloc(unsigned long size);
 void *vzalloc(unsigned long size);
 void *__vmalloc(unsigned long size, gfp_t gfp);
+/* __vmalloc() naming its @caller for vmallocinfo (kernel thread stacks: kernel/kthread.c);
+ * @align at most PAGE_SIZE, @node ignored (one node). */
+void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp, int node,
+		     const void *caller);
 void vfree(const void *addr);
 void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_t prot);
 void vunmap(const void *addr);

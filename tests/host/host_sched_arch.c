@@ -92,12 +92,20 @@ static void thread_trampoline(void)
 	abort();
 }
 
-void arch_context_init(struct arch_context *ctx, uintptr_t stack_top, void (*entry)(void))
+/* No page tables on the host: thread stacks come from the page allocator (kernel/kthread.c). */
+bool arch_vmap_stack_usable(void)
+{
+	return false;
+}
+
+void arch_context_init(struct arch_context *ctx, uintptr_t stack_lo, uintptr_t stack_top,
+		       void (*entry)(void))
 {
 	/* Only kthread_create_opts() makes contexts, with the task's stack already set. */
 	struct task_struct *p = container_of(ctx, struct task_struct, ctx);
 
-	if ((uintptr_t)p->stack + p->stack_size != stack_top || stack_top % 16) {
+	if ((uintptr_t)p->stack != stack_lo || (uintptr_t)p->stack + p->stack_size != stack_top ||
+	    stack_top % 16) {
 		fprintf(stderr, "host_sched_arch: stack top %#lx is not the end of %s's stack\n",
 			(unsigned long)stack_top, p->comm);
 		abort();

@@ -2,12 +2,12 @@
  * sched_ktest.c - the kernel core on every board (suite `sched`): timers against their
  * deadlines, thread ping-pong through a wait queue, a mutex under contention, the folio lock
  * with PG_waiters (exclusion, no wake-up when uncontended, shared hash buckets), priorities and
- * round-robin, join/exit/cleanup, completions, workqueues, might_sleep(), and an interrupt
- * line with no handler.  The stack-overflow panic has its own explicit suite (`sched_overflow`)
- * because it ends the machine.
+ * round-robin, join/exit/cleanup, thread stacks (vmalloc with a guard page), completions,
+ * workqueues, might_sleep(), and an interrupt line with no handler.  The stack-overflow panic
+ * has its own explicit suite (`sched_overflow`) because it ends the machine.
  *
- * The folio-lock cases are in sched_folio_ktest.c (declared in sched_ktest.h); the case table,
- * one for the suite, is here.
+ * The folio-lock cases are in sched_folio_ktest.c and the stack case in sched_stack_ktest.c
+ * (declared in sched_ktest.h); the case table, one for the suite, is here.
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
@@ -514,6 +514,7 @@ static const struct ktest_case sched_cases[] = {
 	KTEST_CASE(round_robin_and_priority),
 	KTEST_CASE(higher_priority_preempts),
 	KTEST_CASE(exit_join_and_cleanup),
+	KTEST_CASE(thread_stack_vmalloc_with_guard),
 	KTEST_CASE(completion_and_timeout),
 	KTEST_CASE(workqueue_runs_work),
 	KTEST_CASE(might_sleep_warns_in_atomic),

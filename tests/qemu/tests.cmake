@@ -78,7 +78,7 @@ foreach(b ${TINYMM_BOARDS})
   boot_test(${b}.fault_write_null_dumps ${b} --append "tinymm.run=fault write 0" --status 1 --timeout 10
     --expect "(data abort: translation fault \\(level 1\\) on write at 0x00000000|Unhandled trap: store/AMO page fault at 0x0+)$")
   boot_test(${b}.fault_bad_argument ${b} --append "tinymm.run=fault sideways 0" --status 1
-    --expect "^fault: usage: fault read\\|write\\|exec <address>$")
+    --expect "^fault: usage: fault read\\|write\\|exec <address> \\| fault stack$")
   # A trap inside a KTAP case fails that case, the next case still runs, the run exits non-zero.
   boot_test(${b}.ktest.trap_in_test_fails_the_case ${b} --append "tinymm.test=ktest_trap_in_test"
     --status 1 --expect "^    # traps_unexpectedly: unexpected BUG/panic/trap: Unhandled "
