@@ -26,6 +26,7 @@
 #include "tinymm/timer.h"
 #include "tinymm/workqueue.h"
 #include "tinymm/ktest.h"
+#include "tinymm/lkdtm.h"
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
 #include "tinymm/mm.h"
@@ -234,6 +235,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 
 	boot_args = args;
+	lkdtm_perms_init();	/* a __ro_after_init write, while it is still allowed */
 	/* 16 KiB: shell commands and KTAP cases format text and walk tables on this stack. */
 	struct task_struct *init = kthread_create_opts(kernel_init, NULL,
 						       args.test ? "ktest" : "shell", DEFAULT_PRIO, 2);
