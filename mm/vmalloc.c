@@ -10,6 +10,14 @@
  *   - a VM_ALLOC area's pages[i] is mapped at addr + i * PAGE_SIZE and belongs to the area
  *     alone; a VM_MAP area's ptes point at the caller's pages and the area has no pages array.
  *   - nr_vmalloc_pages is the sum of the VM_ALLOC areas' nr_pages.
+ *   - a VM_UNCACHED area (mapped with a non-cacheable protection: pgprot_writecombine() or
+ *     pgprot_noncached()) holds pages that carry PG_uncached, and only while it maps them: the
+ *     flag is set after arch_dma_prep_coherent() cleaned the page out of the caches and before
+ *     the ptes exist, and cleared after they are gone.  A page is in at most one such area
+ *     (a second non-cacheable mapping of it is refused), and a CPU that has no non-cacheable
+ *     type (RISC-V without Svpbmt, Sv32) gets no such mapping at all: mapping RAM cacheable
+ *     where the caller asked otherwise would look fine and be wrong.  tinymm's use of the bit:
+ *     v6.10 has PG_uncached only with x86 PAT (docs/page-flags.rst).
  * First fit: a new area takes the lowest gap that holds it (guard included), so a freed range is
  * reused by the next allocation that fits.  The scan is linear and ends: an impossible request
  * fails, with the allocation-failure warning, and never waits.
@@ -30,6 +38,7 @@
  * no loss instead); vunmap() of a vmalloc() area is a WARNING (v6.10 would leak its pages).
  */
 #include "tinymm/bug.h"
+#include "tinymm/cacheflush.h"
 #include "tinymm/errno.h"
 #include "tinymm/kallsyms.h"
 #include "tinymm/lockdep.h"
@@ -173,6 +182,51 @@ struct vm_struct *remove_vm_area(const void *addr)
 
 /* ---- vmalloc / vfree / vmap / vunmap ---- */
 
+/*
+ * Before @nr pages are mapped with @prot: nothing for a cacheable protection; for a
+ * non-cacheable one, refuse where the CPU has no such type or a page already is mapped so,
+ * else clean each page out of the caches and mark it PG_uncached.  0 or -EOPNOTSUPP/-EBUSY.
+ */
+static int uncached_prepare(struct page **pages, unsigned int nr, pgprot_t prot,
+			    unsigned long *flags)
+{
+	if (!pgprot_noncacheable(prot))
+		return 0;
+	if (!arch_noncached_supported()) {
+		pr_err("vmap: this CPU has no non-cacheable memory type: mapping refused\n");
+		return -EOPNOTSUPP;
+	}
+	for (unsigned int i = 0; i < nr; i++)
+		if (PageUncached(pages[i])) {
+			pr_err("vmap: pfn %#lx is already mapped non-cacheable: refused\n",
+			       page_to_pfn(pages[i]));
+			return -EBUSY;
+		}
+	for (unsigned int i = 0; i < nr; i++) {
+		arch_dma_prep_coherent(pages[i], PAGE_SIZE);
+		SetPageUncached(pages[i]);
+	}
+	*flags |= VM_UNCACHED;
+	return 0;
+}
+
+static void uncached_release(struct page **pages, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		ClearPageUncached(pages[i]);
+}
+
+/* A VM_UNCACHED vmap() area keeps no pages array: its ptes name the pages (before the unmap). */
+static void uncached_release_mapped(const struct vm_struct *vm)
+{
+	for (unsigned int i = 0; i < vm->nr_pages; i++) {
+		struct page *page = vmalloc_to_page((char *)vm->addr + (unsigned long)i * PAGE_SIZE);
+
+		if (page)
+			ClearPageUncached(page);
+	}
+}
+
 static void free_area_pages(struct vm_struct *vm)
 {
 	for (unsigned int i = 0; i < vm->nr_pages; i++)
@@ -180,7 +234,8 @@ static void free_area_pages(struct vm_struct *vm)
 	kfree(vm->pages);
 }
 
-static void *__vmalloc_caller(unsigned long size, gfp_t gfp, const void *caller)
+static void *__vmalloc_caller(unsigned long size, gfp_t gfp, pgprot_t prot,
+			      const void *caller)
 {
 	unsigned long nr = PFN_UP(size);
 	struct vm_struct *vm;
@@ -212,8 +267,10 @@ static void *__vmalloc_caller(unsigned long size, gfp_t gfp, const void *caller)
 			goto fail;
 		}
 	}
+	if (uncached_prepare(vm->pages, (unsigned int)nr, prot, &vm->flags))
+		goto fail;
 	err = vmap_pages_range((unsigned long)vm->addr, (unsigned long)vm->addr + nr * PAGE_SIZE,
-			       PAGE_KERNEL, vm->pages);
+			       prot, vm->pages);
 	if (err) {
 		vmalloc_warn(gfp, size, "failed to map pages");
 		goto fail;
@@ -222,6 +279,8 @@ static void *__vmalloc_caller(unsigned long size, gfp_t gfp, const void *caller)
 	return vm->addr;
 fail:
 	remove_vm_area(vm->addr);	/* unmaps what was mapped, frees emptied tables */
+	if (vm->flags & VM_UNCACHED)
+		uncached_release(vm->pages, vm->nr_pages);
 	if (vm->pages)
 		free_area_pages(vm);
 	kfree(vm);
@@ -236,22 +295,28 @@ void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp, int nod
 	(void)node;
 	if (WARN_ON_ONCE(align > PAGE_SIZE))
 		return NULL;
-	return __vmalloc_caller(size, gfp, caller);
+	return __vmalloc_caller(size, gfp, PAGE_KERNEL, caller);
 }
 
 void *__vmalloc(unsigned long size, gfp_t gfp)
 {
-	return __vmalloc_caller(size, gfp, __builtin_return_address(0));
+	return __vmalloc_caller(size, gfp, PAGE_KERNEL, __builtin_return_address(0));
+}
+
+void *__vmalloc_prot(unsigned long size, gfp_t gfp, pgprot_t prot)
+{
+	return __vmalloc_caller(size, gfp, prot, __builtin_return_address(0));
 }
 
 void *vmalloc(unsigned long size)
 {
-	return __vmalloc_caller(size, GFP_KERNEL, __builtin_return_address(0));
+	return __vmalloc_caller(size, GFP_KERNEL, PAGE_KERNEL, __builtin_return_address(0));
 }
 
 void *vzalloc(unsigned long size)
 {
-	return __vmalloc_caller(size, GFP_KERNEL | __GFP_ZERO, __builtin_return_address(0));
+	return __vmalloc_caller(size, GFP_KERNEL | __GFP_ZERO, PAGE_KERNEL,
+				__builtin_return_address(0));
 }
 
 void vfree(const void *addr)
@@ -272,6 +337,8 @@ void vfree(const void *addr)
 	}
 	if (vm->flags & VM_ALLOC)
 		atomic_long_sub((long)vm->nr_pages, &nr_vmalloc_pages);
+	if (vm->flags & VM_UNCACHED)
+		uncached_release(vm->pages, vm->nr_pages);	/* the ptes are gone */
 	if (vm->pages)
 		free_area_pages(vm);
 	kfree(vm);
@@ -289,8 +356,14 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags, pgprot_
 	if (!vm)
 		return NULL;
 	addr = (unsigned long)vm->addr;
+	if (uncached_prepare(pages, count, prot, &vm->flags)) {
+		kfree(remove_vm_area(vm->addr));
+		return NULL;
+	}
 	if (vmap_pages_range(addr, addr + ((unsigned long)count << PAGE_SHIFT), prot, pages)) {
 		remove_vm_area(vm->addr);
+		if (vm->flags & VM_UNCACHED)
+			uncached_release(pages, count);
 		kfree(vm);
 		return NULL;
 	}
@@ -310,6 +383,8 @@ void vunmap(const void *addr)
 		WARN_ON(1);
 		return;
 	}
+	if (vm && vm->addr == addr && (vm->flags & VM_UNCACHED))
+		uncached_release_mapped(vm);	/* its pages, while the ptes still name them */
 	vm = remove_vm_area(addr);
 	if (!vm) {
 		pr_err("Trying to vunmap() nonexistent vm area (%p)\n", addr);
@@ -400,6 +475,13 @@ static int check_area_locked(const struct vmap_area *va, unsigned long prev_end,
 		if (!ptep || !pte_present(ptep_get(ptep)) || pte_pfn(ptep_get(ptep)) != want)
 			VBAD("vmalloc: ioremap area %#lx-%#lx: %#lx does not map pfn %#lx\n",
 			     va->va_start, va->va_end, a, want);
+	}
+	for (unsigned int i = 0; (vm->flags & VM_UNCACHED) && i < vm->nr_pages; i++) {
+		struct page *page = vmalloc_to_page((char *)vm->addr + (unsigned long)i * PAGE_SIZE);
+
+		if (page && !PageUncached(page))
+			VBAD("vmalloc: uncached area %#lx-%#lx: page %u lacks PG_uncached\n",
+			     va->va_start, va->va_end, i);
 	}
 	for (unsigned int i = 0; vm->pages && i < vm->nr_pages; i++) {
 		struct page *page = vmalloc_to_page((char *)vm->addr + (unsigned long)i * PAGE_SIZE);

@@ -6,9 +6,11 @@
  * Locking: none of its own; each command calls mm/vmalloc.c as any caller does.
  *
  * Where tinymm differs from v6.10, and why: Linux has no such commands (test_vmalloc.ko drives
- * vmalloc from a module); these give a person at the console the same handles.  `vmalloc ... nc`
- * (a write-combining mapping) comes with the non-cacheable mappings of issue 30.
+ * vmalloc from a module); these give a person at the console the same handles.  `vmalloc <KiB> nc`
+ * maps the area write-combining (pgprot_writecombine: ARM Normal non-cacheable, RISC-V PBMT NC),
+ * its pages PG_uncached while it lasts, or is refused where the CPU has no such type.
  */
+#include <string.h>
 #include "tinymm/cmdline.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -21,10 +23,13 @@
 static int cmd_vmalloc(int argc, char **argv)
 {
 	unsigned long kib;
+	bool nc = argc == 3 && !strcmp(argv[2], "nc");
 
-	if (argc != 2 || kstrtoul(argv[1], &kib) || !kib || kib > VMALLOC_CMD_MAX_KIB)
-		return shell_usage_error(argv[0], "usage: vmalloc <KiB> (1-4194304)");
-	void *p = vmalloc(kib << 10);
+	if (argc < 2 || argc > 3 || (argc == 3 && !nc) || kstrtoul(argv[1], &kib) || !kib ||
+	    kib > VMALLOC_CMD_MAX_KIB)
+		return shell_usage_error(argv[0], "usage: vmalloc <KiB> (1-4194304) [nc]");
+	void *p = nc ? __vmalloc_prot(kib << 10, GFP_KERNEL, pgprot_writecombine(PAGE_KERNEL)) :
+		       vmalloc(kib << 10);
 	if (!p) {
 		kprintf("vmalloc: %lu KiB failed (see above)\n", kib);
 		return 1;
@@ -34,7 +39,7 @@ static int cmd_vmalloc(int argc, char **argv)
 		(unsigned long)p + get_vm_area_size(vm), vm->nr_pages);
 	return 0;
 }
-SHELL_COMMAND(vmalloc, "<KiB>", "map pages at a free vmalloc range (kept until `vfree`)",
+SHELL_COMMAND(vmalloc, "<KiB> [nc]", "map pages at a free vmalloc range, nc: write-combining (kept until `vfree`)",
 	      cmd_vmalloc);
 
 static int cmd_vfree(int argc, char **argv)

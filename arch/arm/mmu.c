@@ -11,6 +11,8 @@
  * at boot and by console and power-off setup, one slot each, on the boot CPU.
  */
 #include "tinymm/arch.h"
+#include "tinymm/cacheflush.h"
+#include "tinymm/mm.h"
 #include "tinymm/fixmap.h"
 #include "tinymm/memblock.h"
 #include "tinymm/pgtable.h"
@@ -88,4 +90,22 @@ void arch_mm_init(void)
 		}
 	}
 	flush_tlb_kernel_range(PAGE_OFFSET, LOWMEM_END);
+}
+
+/*
+ * Before RAM is mapped non-cacheable: clean and invalidate its lines to the Point of Coherency
+ * by address through the direct map (DCCIMVAC, the line size from CTR.DminLine), then DSB, so
+ * neither a dirty line written back later nor a stale one read through the cacheable alias
+ * disagrees with the uncached mapping (v6.10: arch_dma_prep_coherent -> dmac_flush_range).
+ */
+void arch_dma_prep_coherent(struct page *page, size_t size)
+{
+	unsigned long start = (unsigned long)page_address(page), end = start + size;
+	unsigned int ctr, line;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c0, c0, 1" : "=r"(ctr));
+	line = 4u << ((ctr >> 16) & 0xf);
+	for (unsigned long a = start & ~(unsigned long)(line - 1); a < end; a += line)
+		__asm__ __volatile__("mcr p15, 0, %0, c7, c14, 1" :: "r"(a) : "memory");	/* DCCIMVAC */
+	__asm__ __volatile__("dsb sy" ::: "memory");
 }

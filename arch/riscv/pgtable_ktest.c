@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "riscv.h"
+#include "tinymm/kernel-page-flags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
@@ -53,8 +54,11 @@ static void encodings(struct ktest *t)
 	KTEST_EXPECT_EQ(t, riscv_satp_for((pgd_t *)__va(0x80400000UL)), (8UL << 60) | 0x80400);
 	KTEST_EXPECT_EQ(t, pfn_pte(1UL << 43, PAGE_KERNEL_RO).pte >> 53, 1);	/* PPN to bit 53 */
 #else
-	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_noncached(PAGE_KERNEL)), k);	/* no PBMT */
-	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_writecombine(PAGE_KERNEL)), k);
+	/* No PBMT: only the request, in a software bit that no pte ever holds (refused). */
+	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_noncached(PAGE_KERNEL)), k | _PAGE_NC_REQUEST);
+	KTEST_EXPECT_EQ(t, pgprot_val(pgprot_writecombine(PAGE_KERNEL)), k | _PAGE_NC_REQUEST);
+	KTEST_EXPECT_TRUE(t, pgprot_noncacheable(pgprot_writecombine(PAGE_KERNEL)));
+	KTEST_EXPECT_FALSE(t, pgprot_noncacheable(PAGE_KERNEL));
 	KTEST_EXPECT_FALSE(t, riscv_pbmt_supported());
 	KTEST_EXPECT_EQ(t, riscv_satp_for((pgd_t *)__va(0x80400000UL)), (1UL << 31) | 0x80400);
 	KTEST_EXPECT_EQ(t, pte_val(pfn_pte(0x3fffff, PAGE_KERNEL_RO)) >> 10, 0x3fffff);
@@ -207,7 +211,8 @@ static void touch_wc(void *arg)
 /* Without Svpbmt (every Sv32 CPU) there is no uncached mapping: refused, never cacheable. */
 static void writecombine_refused(struct ktest *t, struct page **pages)
 {
-	KTEST_EXPECT_TRUE(t, riscv_vmap_wc(pages, 2) == NULL);
+	KTEST_EXPECT_TRUE(t, vmap(pages, 2, VM_MAP, pgprot_writecombine(PAGE_KERNEL)) == NULL);
+	KTEST_EXPECT_FALSE(t, PageUncached(pages[0]) || PageUncached(pages[1]));
 	KTEST_EXPECT_EQ(t, vmalloc_check(NULL), 0);
 }
 
@@ -217,7 +222,7 @@ static void writecombine_mapped_nc(struct ktest *t, struct page **pages)
 	struct wc_window w = { 0 };
 
 	((unsigned char *)page_address(pages[0]))[3] = 0xc3;
-	w.va = riscv_vmap_wc(pages, 2);
+	w.va = vmap(pages, 2, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
 	KTEST_ASSERT_TRUE(t, w.va != NULL);
 	for (int i = 0; i < 2; i++) {
 		pte_t pte = ptep_get(virt_to_kpte((unsigned long)w.va + i * PAGE_SIZE));
@@ -225,12 +230,18 @@ static void writecombine_mapped_nc(struct ktest *t, struct page **pages)
 		KTEST_EXPECT_EQ(t, pte_val(pte) & _PAGE_MTMASK_SVPBMT, _PAGE_NOCACHE_SVPBMT);
 		KTEST_EXPECT_EQ(t, pte_pfn(pte), page_to_pfn(pages[i]));
 	}
+	/* PG_uncached while mapped so (tinymm's use of the bit: docs/page-flags.rst), and
+	 * kpageflags' KPF_UNCACHED with it. */
+	KTEST_EXPECT_TRUE(t, PageUncached(pages[0]) && PageUncached(pages[1]));
+	KTEST_EXPECT_NE(t, stable_page_flags(pages[0]) & (1ULL << KPF_UNCACHED), 0);
 	touch_wc(&w);
 	KTEST_EXPECT_EQ(t, w.seen, 0xc3);
 	KTEST_EXPECT_EQ(t, ((unsigned char *)page_address(pages[1]))[5], 0x5a);
 	printk(KERN_INFO "riscv_pgtable: write-combining vmap at %p is PBMT NC, read and written\n",
 	       w.va);
 	vunmap(w.va);
+	KTEST_EXPECT_FALSE(t, PageUncached(pages[0]) || PageUncached(pages[1]));
+	KTEST_EXPECT_EQ(t, stable_page_flags(pages[0]) & (1ULL << KPF_UNCACHED), 0);
 }
 
 static void writecombine(struct ktest *t)

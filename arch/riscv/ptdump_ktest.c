@@ -193,19 +193,21 @@ static void vmalloc_area_in_the_dump(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, strstr(dump, start) == NULL);
 }
 
-/* With Svpbmt: a write-combining vmap prints MT(NC) and an uncached one MT(IO).  Without (plain
- * RV64, every Sv32 CPU): the request is refused and nothing new appears in the dump. */
+/* With Svpbmt: a write-combining vmap prints MT(NC) and an uncached one MT(IO), each of its own
+ * pages (a page is in one non-cacheable mapping at most).  Without (plain RV64, every Sv32 CPU):
+ * the request is refused and nothing new appears in the dump. */
 static void uncached_columns(struct ktest *t)
 {
-	struct page *pages[2] = { alloc_page(GFP_KERNEL), alloc_page(GFP_KERNEL) };
+	struct page *pages[4] = { alloc_page(GFP_KERNEL), alloc_page(GFP_KERNEL),
+				  alloc_page(GFP_KERNEL), alloc_page(GFP_KERNEL) };
 	size_t before;
 
-	KTEST_ASSERT_TRUE(t, pages[0] && pages[1]);
+	KTEST_ASSERT_TRUE(t, pages[0] && pages[1] && pages[2] && pages[3]);
 	if (!vmalloc_total) {
 		ktest_skip(t, "no vmalloc range: RAM overlaps it");
 	} else if (riscv_pbmt_supported()) {
-		void *wc = riscv_vmap_wc(pages, 2);
-		void *io = vmap(pages, 2, VM_MAP, pgprot_noncached(PAGE_KERNEL));
+		void *wc = vmap(pages, 2, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
+		void *io = vmap(pages + 2, 2, VM_MAP, pgprot_noncached(PAGE_KERNEL));
 
 		KTEST_EXPECT_TRUE(t, wc && io);
 		capture_reset();
@@ -221,12 +223,14 @@ static void uncached_columns(struct ktest *t)
 		capture_reset();
 		ptdump_walk_kernel(capture);
 		before = dump_len;
-		KTEST_EXPECT_TRUE(t, riscv_vmap_wc(pages, 2) == NULL);
+		KTEST_EXPECT_TRUE(t, vmap(pages, 2, VM_MAP, pgprot_writecombine(PAGE_KERNEL)) == NULL);
 		capture_reset();
 		ptdump_walk_kernel(capture);
 		KTEST_EXPECT_EQ(t, dump_len, before);
 		KTEST_EXPECT_TRUE(t, strstr(dump, "MT(") == NULL);
 	}
+	__free_page(pages[3]);
+	__free_page(pages[2]);
 	__free_page(pages[1]);
 	__free_page(pages[0]);
 }

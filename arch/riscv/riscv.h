@@ -24,8 +24,5 @@ int riscv_boot_cpu_node(const struct dt *dt);
 /* The boot CPU @cpu has the multi-letter extension @ext ("sstc", "svpbmt"; cpufeature.c). */
 bool riscv_isa_extension(const struct dt *dt, int cpu, const char *ext);
 
-struct page;
-/* vmap() @pages write-combining (Svpbmt NC), or NULL with an error line without Svpbmt. */
-void *riscv_vmap_wc(struct page **pages, unsigned int count);
 
 #endif

@@ -27,7 +27,10 @@
  *   protections             PAGE_KERNEL (RW, NX), PAGE_KERNEL_RO, PAGE_KERNEL_EXEC (RO+X: no
  *                           kernel mapping is W+X), pgprot_noncached(p) (device: Strongly-ordered
  *                           / PBMT IO), pgprot_writecombine(p) (Normal non-cacheable / PBMT NC),
- *                           PAGE_KERNEL_IO (ioremap's: device memory, RW, never executable)
+ *                           PAGE_KERNEL_IO (ioremap's: device memory, RW, never executable),
+ *                           pgprot_noncacheable(p) (does @p ask for a non-cacheable type?) and
+ *                           arch_noncached_supported() (can this CPU give one? mm/vmalloc.c
+ *                           refuses such a mapping of RAM where it cannot)
  *   pte                     pfn_pte(pfn, prot), pte_pfn(), pte_none(), pte_present(),
  *                           pte_write(), pte_exec(), pte_young(), pte_mkyoung(), pte_mkold(),
  *                           pte_dirty(), pte_mkdirty(), pte_mkclean(), pte_wrprotect(),
@@ -42,8 +45,8 @@
  *   optional                ptep_test_and_clear_young() with __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
  *                           (below: needed where the hardware sets A/D bits)
  *   state                   arch_has_live_kernel_tables(): true once the CPU translates through
- *                           swapper_pg_dir (ARM after the LPAE switch; RISC-V not while satp is
- *                           Bare), so mark_rodata_ro() knows whether a protection would hold
+ *                           swapper_pg_dir (after paging_init()'s switch), so mark_rodata_ro()
+ *                           knows whether a protection would hold
  *   hooks                   set_pte(ptep, pte) (the store the hardware walker sees, with any
  *                           barrier it needs), flush_tlb_page(vma, addr) (vma may be NULL: a
  *                           kernel address), flush_tlb_kernel_range(start, end)

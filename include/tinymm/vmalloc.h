@@ -22,6 +22,8 @@
 #define VM_IOREMAP	0x00000001	/* ioremap() and friends (a later issue) */
 #define VM_ALLOC	0x00000002	/* vmalloc(): the area owns its pages */
 #define VM_MAP		0x00000004	/* vmap(): the caller's pages */
+/* tinymm's: mapped with a non-cacheable protection; each RAM page carries PG_uncached while it is */
+#define VM_UNCACHED	0x00000008
 
 struct vm_struct {
 	void *addr;
@@ -51,6 +53,9 @@ void vmalloc_init(void);
 void *vmalloc(unsigned long size);
 void *vzalloc(unsigned long size);
 void *__vmalloc(unsigned long size, gfp_t gfp);
+/* vmalloc() with protection @prot, e.g. pgprot_writecombine(PAGE_KERNEL) (v6.10 passes it
+ * through __vmalloc_node_range()); a non-cacheable @prot sets PG_uncached or is refused. */
+void *__vmalloc_prot(unsigned long size, gfp_t gfp, pgprot_t prot);
 /* __vmalloc() naming its @caller for vmallocinfo (kernel thread stacks: kernel/kthread.c);
  * @align at most PAGE_SIZE, @node ignored (one node). */
 void *__vmalloc_node(unsigned long size, unsigned long align, gfp_t gfp, int node,

@@ -19,6 +19,8 @@ unsigned long fake_vmalloc_end = FAKE_VMALLOC_DEFAULT_START + FAKE_VMALLOC_DEFAU
 unsigned long fake_tlb_flushes;
 unsigned long fake_tlb_log[FAKE_TLB_LOG][2];
 bool fake_kernel_tables_live = true;
+bool fake_noncached_ok = true;
+unsigned long fake_prep_coherent_pages;	/* arch_dma_prep_coherent()'s pages, for the tests */
 
 /*
  * The fake image's __ro_after_init range, two pages where linker/kernel.ld.in puts the real one
@@ -40,6 +42,8 @@ void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size)
 	fake_tlb_flushes = 0;
 	memset(fake_tlb_log, 0, sizeof(fake_tlb_log));
 	fake_kernel_tables_live = true;
+	fake_noncached_ok = true;
+	fake_prep_coherent_pages = 0;
 	atomic_long_set(&vm_node_stat[NR_PAGETABLE], 0);
 }
 
@@ -73,4 +77,11 @@ void ptdump_print(const struct ptdump_run *r, int (*pr)(const char *fmt, ...))
 	pr("0x%016lx-0x%016lx   0x%016llx %8luK %s   %s\n", r->start, r->end,
 	   (unsigned long long)r->phys, (r->end - r->start) >> 10, r->level == 3 ? "PMD" : "PTE",
 	   bits);
+}
+
+/* The host has no cache to clean: count the pages, so the tests see each one prepared. */
+void arch_dma_prep_coherent(struct page *page, size_t size)
+{
+	(void)page;
+	fake_prep_coherent_pages += size >> PAGE_SHIFT;
 }

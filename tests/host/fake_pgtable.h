@@ -8,4 +8,7 @@
  * RAM's first pfn), the vmalloc range @vmalloc_size bytes long (0: the default 256 MiB).
  */
 void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size);
+
+/* Pages arch_dma_prep_coherent() prepared since the reset (a non-cacheable mapping's). */
+extern unsigned long fake_prep_coherent_pages;
 #endif

@@ -278,11 +278,12 @@ static void page_flags_command_lists_every_name(void **state)
 	 * (arch_2, arch_3 and private_2 have no user on these architectures at all), and two that
 	 * are set (host.pageflags_users holds the whole column to the code) */
 	static const char *const unused[] = { "arch_1", "dcache_clean", "mlocked", "young", "idle",
-		"anon_exclusive", "swapbacked", "swapcache", "uncached", "arch_2", "arch_3", "isolated",
+		"anon_exclusive", "swapbacked", "swapcache", "arch_2", "arch_3", "isolated",
 		"private", "private_2", "checked", "mappedtodisk" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
 	assert_used_by("reserved", "mm/memmap.c,mm/mm_init.c");
+	assert_used_by("uncached", "mm/vmalloc.c");
 	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c");
 	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");

@@ -153,10 +153,13 @@ static void pte_accessors(void **state)
 		assert_int_not_equal(pte_val(nc), pte_val(pte));
 		assert_int_not_equal(pte_val(io), pte_val(pte));
 		assert_int_not_equal(pte_val(nc), pte_val(io));
-	} else {	/* no field: unchanged, as on a CPU without Svpbmt */
-		assert_int_equal(pte_val(nc), pte_val(pte));
-		assert_int_equal(pte_val(io), pte_val(pte));
+	} else {	/* no field, as Sv32: only the request, in a software bit, refused by vmap() */
+		assert_int_equal(pte_val(nc), pte_val(pte) | _PAGE_MT_NC);
+		assert_int_equal(pte_val(io), pte_val(pte) | _PAGE_MT_IO);
+		assert_false(arch_noncached_supported());
 	}
+	assert_true(pgprot_noncacheable(pgprot_writecombine(PAGE_KERNEL)));
+	assert_false(pgprot_noncacheable(PAGE_KERNEL));
 }
 
 struct count { unsigned long calls, first, last; };

@@ -11,7 +11,7 @@
  * start, twice, or vunmap of a vmalloc area, is a WARNING that frees nothing; vmalloc_check()
  * finds an unmapped page and a mapped guard when they are made on purpose; after everything is
  * freed, every frame is back but the tables the pgd points to; ioremap() maps device frames
- * and refuses RAM; the shell commands (vmalloc,
+ * and refuses RAM; non-cacheable mappings mark their pages PG_uncached or are refused; the shell commands (vmalloc,
  * vfree, vmallocinfo, vmalloccheck) do the same from the console, bad input one line each.
  */
 #include "test.h"
@@ -337,6 +337,80 @@ static void check_catches_damage(void **state)
 }
 
 /*
+ * Non-cacheable mappings of RAM: with a CPU that has the type (three levels here), a
+ * write-combining vmap() and __vmalloc_prot() clean each page (arch_dma_prep_coherent) and mark
+ * it PG_uncached while mapped, the ptes carry the type, vmalloc_check() sees a flag lost on
+ * purpose, a second non-cacheable mapping of a page is refused, and the flags go at vunmap() and
+ * vfree().  Without the type (two levels, as Sv32, or the CPU saying no) every such request is
+ * refused in one line and nothing is mapped or marked.
+ */
+static void noncacheable_mappings_mark_pg_uncached(void **state)
+{
+	pgprot_t wc = pgprot_writecombine(PAGE_KERNEL);
+	struct page *pages[2] = { alloc_page(GFP_KERNEL), alloc_page(GFP_KERNEL) };
+
+	assert_true(pgprot_noncacheable(wc) && !pgprot_noncacheable(PAGE_KERNEL));
+	if (FAKE_PGTABLE_LEVELS == 2) {
+		shim_console_reset();
+		assert_null(vmap(pages, 2, VM_MAP, wc));
+		assert_null(__vmalloc_prot(P, GFP_KERNEL, wc));
+		assert_console_has("vmap: this CPU has no non-cacheable memory type: mapping refused");
+		assert_false(PageUncached(pages[0]) || PageUncached(pages[1]));
+		assert_int_equal(fake_prep_coherent_pages, 0);
+		goto out;
+	}
+	char *v = vmap(pages, 2, VM_MAP, wc);
+	const struct vm_struct *vm = find_vm_area(v);
+
+	assert_non_null(v);
+	assert_true(vm->flags & VM_UNCACHED);
+	assert_true(PageUncached(pages[0]) && PageUncached(pages[1]));
+	assert_int_equal(fake_prep_coherent_pages, 2);
+	assert_int_equal(pte_val(ptep_get(virt_to_kpte((unsigned long)v + P))),
+			 pte_val(pfn_pte(page_to_pfn(pages[1]), wc)));
+	assert_int_equal(check(), 0);
+	/* A second non-cacheable mapping of the same page: refused; a cacheable one is fine. */
+	shim_console_reset();
+	assert_null(vmap(&pages[1], 1, VM_MAP, pgprot_noncached(PAGE_KERNEL)));
+	assert_console_has("is already mapped non-cacheable: refused");
+	void *c = vmap(&pages[1], 1, VM_MAP, PAGE_KERNEL);
+	assert_non_null(c);
+	vunmap(c);
+	assert_true(PageUncached(pages[1]));		/* still the uncached area's */
+	/* vmalloc_check() notices the flag gone. */
+	ClearPageUncached(pages[0]);
+	shim_console_reset();
+	assert_int_equal(vmalloc_check(printk), 1);
+	assert_console_has("page 0 lacks PG_uncached");
+	SetPageUncached(pages[0]);
+	vunmap(v);
+	assert_false(PageUncached(pages[0]) || PageUncached(pages[1]));
+
+	/* __vmalloc_prot(): its own pages, marked while they are the area's, clean at vfree(). */
+	char *w = __vmalloc_prot(3 * P, GFP_KERNEL, wc);
+	struct page *p0 = vmalloc_to_page(w);
+	assert_non_null(w);
+	assert_true(PageUncached(p0) && PageUncached(vmalloc_to_page(w + 2 * P)));
+	assert_int_equal(pte_val(ptep_get(virt_to_kpte((unsigned long)w + 2 * P))),
+			 pte_val(pfn_pte(page_to_pfn(vmalloc_to_page(w + 2 * P)), wc)));
+	assert_int_equal(fake_prep_coherent_pages, 5);
+	vfree(w);
+	assert_false(PageUncached(p0));
+
+	/* A CPU without the type: refused, nothing marked. */
+	fake_noncached_ok = false;
+	shim_console_reset();
+	assert_null(vmap(pages, 2, VM_MAP, wc));
+	assert_console_has("vmap: this CPU has no non-cacheable memory type: mapping refused");
+	assert_false(PageUncached(pages[0]));
+	fake_noncached_ok = true;
+out:
+	__free_page(pages[0]);
+	__free_page(pages[1]);
+	assert_nothing_lost();
+}
+
+/*
  * ioremap() (mm/ioremap.c): a device range just past RAM maps its frames PAGE_KERNEL_IO with the
  * offset kept, shows in vmallocinfo with phys= and ioremap, is checked by vmalloc_check() (which
  * catches a pte moved to another frame on purpose); RAM, an empty range and a wrapping one are
@@ -442,7 +516,9 @@ static void shell_commands(void **state)
 	assert_ptr_equal(find_vm_area((void *)start), NULL);
 
 	assert_int_equal(shim_run("vmalloc 0"), 2);	/* shim_run() keeps the last output */
-	assert_console_has("vmalloc: usage: vmalloc <KiB> (1-4194304)\n");
+	assert_console_has("vmalloc: usage: vmalloc <KiB> (1-4194304) [nc]\n");
+	assert_int_equal(shim_run("vmalloc 4 wc"), 2);
+	assert_int_equal(shim_run("vmalloc 4 nc 1"), 2);
 	assert_int_equal(shim_run("vmalloc 4194305"), 2);
 	assert_int_equal(shim_run("vmalloc x"), 2);
 	assert_int_equal(shim_run("vfree"), 2);
@@ -489,6 +565,7 @@ int main(void)
 		cmocka_unit_test_setup(bad_vfree_warns_and_frees_nothing, setup),
 		cmocka_unit_test_setup(check_catches_damage, setup),
 		cmocka_unit_test_setup(ioremap_maps_device_frames, setup),
+		cmocka_unit_test_setup(noncacheable_mappings_mark_pg_uncached, setup),
 		cmocka_unit_test_setup(many_areas_then_none, setup),
 		cmocka_unit_test_setup(shell_commands, setup),
 	};

@@ -122,6 +122,9 @@ static inline pgprot_t __pgprot_modify_mt(pgprot_t p, unsigned int mt)
 }
 #define pgprot_noncached(p)	__pgprot_modify_mt((p), MT_SO)
 #define pgprot_writecombine(p)	__pgprot_modify_mt((p), MT_NORMAL_NC)
+/* Does @p ask for a non-cacheable type?  Every ARMv7 CPU can give one (MAIR). */
+#define pgprot_noncacheable(p)	((pgprot_val(p) & L_PTE_ATTRINDX_MASK) != L_PTE_ATTRINDX(MT_NORMAL))
+#define arch_noncached_supported()	true
 
 static inline unsigned long lpae_table_vaddr(uint64_t v)
 {

@@ -137,16 +137,31 @@ static inline bool riscv_pbmt_supported(void)
 #define PAGE_KERNEL_IO		__pgprot(pgprot_val(PAGE_KERNEL) | \
 					 (riscv_pbmt_supported() ? _PAGE_IO_SVPBMT : 0))
 
-/* Sv32: no PBMT, the protection comes back unchanged (the header says what callers do). */
+/*
+ * Sv32 has no PBMT field: the request is kept in a software bit (RSW bit 8, which the walker
+ * ignores) so that mm/vmalloc.c sees it and refuses, as it refuses PBMT on an Sv39 CPU without
+ * Svpbmt; no pte ever holds it.
+ */
+#define _PAGE_NC_REQUEST	(PGTABLE_LEVELS == 2 ? (pteval_t)1 << 8 : (pteval_t)0)
+
 static inline pgprot_t pgprot_noncached(pgprot_t p)
 {
-	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MTMASK_SVPBMT) | _PAGE_IO_SVPBMT);
+	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MTMASK_SVPBMT) | _PAGE_IO_SVPBMT |
+			_PAGE_NC_REQUEST);
 }
 
 static inline pgprot_t pgprot_writecombine(pgprot_t p)
 {
-	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MTMASK_SVPBMT) | _PAGE_NOCACHE_SVPBMT);
+	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MTMASK_SVPBMT) | _PAGE_NOCACHE_SVPBMT |
+			_PAGE_NC_REQUEST);
 }
+
+/* Does @p ask for a non-cacheable type?  Can this CPU give one? (include/tinymm/pgtable.h) */
+static inline bool pgprot_noncacheable(pgprot_t p)
+{
+	return (pgprot_val(p) & ((pteval_t)_PAGE_MTMASK_SVPBMT | _PAGE_NC_REQUEST)) != 0;
+}
+static inline bool arch_noncached_supported(void) { return riscv_pbmt_supported(); }
 
 static inline pteval_t __riscv_pfn_bits(unsigned long pfn)
 {

@@ -60,9 +60,9 @@ typedef uint32_t pteval_t;
 #define PTRS_PER_PGD	1024
 #define PGDIR_SHIFT	22
 #define _PAGE_PFN_MASK	0xfffffc00U
-#define _PAGE_MT_NC	0
-#define _PAGE_MT_IO	0
-#define _PAGE_MT_MASK	0
+#define _PAGE_MT_NC	(1U << 8)	/* no memory-type field: a software bit, as Sv32's */
+#define _PAGE_MT_IO	(1U << 8)
+#define _PAGE_MT_MASK	(1U << 8)
 #define FAKE_VMALLOC_DEFAULT_START	0xa0000000UL
 #endif
 #define FAKE_VMALLOC_DEFAULT_SIZE	(256UL << 20)
@@ -114,6 +114,12 @@ static inline pgprot_t pgprot_writecombine(pgprot_t p)
 }
 
 #define PAGE_KERNEL_IO		pgprot_noncached(PAGE_KERNEL)
+
+/* Non-cacheable requests: seen by their bits; granted with three levels (an Sv39 with Svpbmt)
+ * unless a test says the CPU cannot (fake_noncached_ok), refused with two (Sv32). */
+extern bool fake_noncached_ok;
+static inline bool pgprot_noncacheable(pgprot_t p) { return (pgprot_val(p) & _PAGE_MT_MASK) != 0; }
+static inline bool arch_noncached_supported(void) { return FAKE_PGTABLE_LEVELS == 3 && fake_noncached_ok; }
 
 /* An entry's frame number and back; 2 levels store it relative to fake_pfn_base. */
 static inline pteval_t fake_pfn_bits(unsigned long pfn)
