@@ -3,11 +3,14 @@
  * direct map of RAM with the image's W^X protections, and the fixmap's pte table (Linux does
  * this per architecture: map_lowmem() on ARM, setup_vm_final() on RISC-V).
  *
- * map_kernel_direct(): every memblock region (adjacent ones merged) at __va(), in PMD_SIZE
+ * map_kernel_direct(): every memblock region (adjacent ones merged) but the no-map ones at __va(), in PMD_SIZE
  * leaves (LPAE and Sv39 2 MiB blocks, Sv32 4 MiB megapages) wherever a whole leaf is RAM outside
  * the image, 4 KiB pages elsewhere; the image at its linker boundaries: text PAGE_KERNEL_EXEC
  * (read-only, executable), rodata PAGE_KERNEL_RO, everything from _sdata to _end PAGE_KERNEL.
- * No mapping is both writable and executable.
+ * No mapping is both writable and executable.  Regions the device tree marks no-map
+ * (MEMBLOCK_NOMAP, and OpenSBI's own, MEMBLOCK_FIRMWARE, which it marks so) are left out, as
+ * Linux leaves them out of its linear map: the firmware protects them, and a cacheable mapping
+ * would invite speculative accesses to memory the kernel must not touch.
  * map_kernel_fixmap(): the pmd entry over FIXADDR_START points at the architecture's static
  * fixmap pte table, the one its boot tables use, so fixmap slots survive the switch.
  * Tables come from pagetable_alloc() (PG_table, NR_PAGETABLE).  On failure the caller keeps its
@@ -86,15 +89,26 @@ static int map_ram(unsigned long start, unsigned long end)
 	return 0;
 }
 
+static bool mapped_type(int r)
+{
+	enum memblock_type t = memblock_region(r)->type;
+
+	return t != MEMBLOCK_NOMAP && t != MEMBLOCK_FIRMWARE;
+}
+
 int map_kernel_direct(void)
 {
 	int err = 0;
 
 	for (int r = 0; r < memblock_count() && !err; ) {
+		if (!mapped_type(r)) {
+			r++;
+			continue;
+		}
 		phys_addr_t base = memblock_region(r)->base;
 		phys_addr_t end = base + memblock_region(r)->size;
 
-		for (r++; r < memblock_count() && memblock_region(r)->base == end; r++)
+		for (r++; r < memblock_count() && memblock_region(r)->base == end && mapped_type(r); r++)
 			end += memblock_region(r)->size;
 		err = map_ram((unsigned long)(uintptr_t)__va(base & PAGE_MASK),
 			      (unsigned long)(uintptr_t)__va((end + PAGE_SIZE - 1) & PAGE_MASK));

@@ -179,7 +179,10 @@ arm_vectors:
 	mov	r0, sp
 	mov	r1, #\kind
 	bl	arm_trap
-	b	.
+	/* arm_trap returned: the fault was resolved (an Access flag fault), retry the access. */
+	pop	{r0, r1}
+	msr	spsr_cxsf, r0
+	ldm	sp!, {r0-r12, pc}^	/* pc and CPSR (from SPSR) back together */
 .endm
 
 vec_undef:	trap_entry 1, 4

@@ -15,6 +15,7 @@
 #include "tinymm/kallsyms.h"
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/stacktrace.h"
@@ -126,15 +127,22 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	unsigned long banked[2];
 	char reason[128];
 
+	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 0" : "=r"(dfsr));
+	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 0" : "=r"(dfar));
+	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
+	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
+	/* An Access flag fault (long-descriptor STATUS 0b0010LL) on a kernel pte: set AF, retry. */
+	if (!in_trap && kind == TRAP_DABT && (dfsr & (1u << 9)) && (dfsr & 0x3c) == 0x08 &&
+	    kernel_access_fault(dfar, dfsr & (1u << 11), false))
+		return;
+	if (!in_trap && kind == TRAP_PABT && (ifsr & (1u << 9)) && (ifsr & 0x3c) == 0x08 &&
+	    kernel_access_fault(ifar, false, true))
+		return;
 	if (in_trap) {		/* a fault while reporting a fault: say the least and stop */
 		printk(KERN_EMERG "Unhandled exception inside the trap handler, pc 0x%08x\n", f->pc);
 		machine_poweroff(1);
 	}
 	in_trap = true;
-	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 0" : "=r"(dfsr));
-	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 0" : "=r"(dfar));
-	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
-	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
 	arm_banked_sp_lr(f->spsr, banked);
 
 	bool overflow = kind == TRAP_DABT && current && task_stack_guard(current, dfar);

@@ -20,6 +20,7 @@
 #include "tinymm/kallsyms.h"
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/sections.h"
@@ -136,8 +137,15 @@ void riscv_trap(unsigned long *regs)
 {
 	unsigned long scause = regs[FRAME_SCAUSE];
 
-	if (!(scause >> (__riscv_xlen - 1)))
+	if (!(scause >> (__riscv_xlen - 1))) {
+		/* A page fault on a kernel pte whose A (or, for a store, D) bit is clear, on a core
+		 * that traps instead of updating them (Svade): set them and retry (sepc is the
+		 * faulting instruction).  12 instruction, 13 load, 15 store/AMO page fault. */
+		if ((scause == 12 || scause == 13 || scause == 15) &&
+		    kernel_access_fault(regs[FRAME_STVAL], scause == 15, scause == 12))
+			return;
 		riscv_exception(regs);
+	}
 	irq_enter();
 	riscv_handle_irq(scause << 1 >> 1);
 	irq_exit();

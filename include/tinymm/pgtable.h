@@ -253,6 +253,10 @@ void vunmap_range(unsigned long addr, unsigned long end);
  * 0 or -ENOMEM.
  */
 int map_kernel_direct(void);
+/* A fault on a kernel address whose pte permits the access but is old (or clean, for a write):
+ * made young (and dirty), true, and the trap handler retries the access (mm/kernel_fault.c). */
+bool kernel_access_fault(unsigned long addr, bool write, bool exec);
+extern unsigned long nr_kernel_access_faults;	/* how many it resolved */
 int map_kernel_fixmap(pte_t *fixmap_pte);
 extern pte_t fixmap_pte[PTRS_PER_PTE];
 
