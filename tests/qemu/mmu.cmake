@@ -28,10 +28,49 @@ boot_test(qemu-virt-riscv32.meminfo_vmalloc qemu-virt-riscv32 --append "tinymm.r
   --expect "^0xf0800000-0xf0e01000 6295552 plic_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x000000000c000000 ioremap$"
   --expect "^VmallocTotal: +237568 kB$")
 
+# The portable KTAP suite `mmu` (tests/ktest/mmu_ktest.c; docs/mmu.md, "Tests") on every board:
+# the whole-table walk, W^X, the direct map's leaves, the table frames, the empty user half, the
+# image's boundaries, vmalloc, ioremap and the fixmap, __ro_after_init, a non-cacheable vmap()
+# with PG_uncached (mapped on ARM and RV64 with Svpbmt, refused elsewhere) and a set_memory split.
+# The walk prints its figures; the user half's NULL read must trap at 0x...10 in either wording.
+set(MMU_CASES every_entry_as_designed_and_no_w_and_x user_half_empty
+  image_sections_at_their_boundaries vmalloc_through_the_mmu ioremap_console_uart
+  ro_after_init_read_only_after_boot noncacheable_vmap_marks_pg_uncached
+  set_memory_splits_a_direct_map_leaf)
+set(MMU_EXPECT --expect "^    1\\.\\.8$"
+  --expect "mmu: [1-9][0-9]* leaves, [1-9][0-9]* pages, [1-9][0-9]* fixmap slots, [0-9]+ pmd \\+ [1-9][0-9]* pte tables$"
+  --expect "(translation fault \\(level 1\\) on read|load page fault) at 0x0+10$"
+  --expect "^# totals: pass:8 fail:0 skip:0$")
+set(i 0)
+foreach(c ${MMU_CASES})
+  math(EXPR i "${i} + 1")
+  list(APPEND MMU_EXPECT --expect "^    ok ${i} ${c}$")
+endforeach()
+foreach(b ${TINYMM_BOARDS})
+  # ARM has a non-cacheable type; QEMU's RISC-V CPUs without -cpu ...,svpbmt=on do not.
+  set(nc "refused")
+  if(b STREQUAL qemu-virt-arm)
+    set(nc "mapped, PG_uncached set and cleared")
+  endif()
+  boot_test(${b}.mmu.ktest ${b} --append "tinymm.test=mmu" --ktap ${MMU_EXPECT}
+    --expect "^    # mmu: non-cacheable vmap ${nc}$")
+endforeach()
+# With Svpbmt, ioremap()'s PAGE_KERNEL_IO carries PBMT IO (the walk compares it exactly) while the
+# fixmap slots, set before Svpbmt was read, do not (the walk checks them for W and not X).
+boot_test(qemu-virt-riscv64.mmu.ktest_svpbmt qemu-virt-riscv64 --append "tinymm.test=mmu"
+  --qemu "-cpu rv64,svpbmt=on" --ktap ${MMU_EXPECT}
+  --expect "mmu: Sv39 on, .*, Svpbmt$"
+  --expect "^    # mmu: non-cacheable vmap mapped, PG_uncached set and cleared$")
+# ARM's own: the registers, the memory types, the fault status in arch/arm/traps.c's words.
+boot_test(qemu-virt-arm.mmu_lpae.ktest qemu-virt-arm --append "tinymm.test=mmu_lpae" --ktap
+  --expect "^    ok 2 lpae_registers$" --expect "^    ok 3 memory_types$"
+  --expect "^    ok 4 fault_status_words$" --expect "^# totals: pass:4 fail:0 skip:0$")
+
 # The ARM MMU on its LPAE tables, seen from the console (included from the end of
 # tests/qemu/tests.cmake): the boot lines, meminfo's page-table and vmalloc figures, and
-# mm/vmalloc_cmd.c's commands over real page tables.  The `mmu` KTAP suite (arch/arm/
-# mmu_ktest.c, in <b>.ktest.all) checks the tables themselves.  docs/mmu.md, "ARM".
+# mm/vmalloc_cmd.c's commands over real page tables.  The `mmu` KTAP suite (above) checks the
+# tables themselves, `mmu_lpae` (arch/arm/mmu_ktest.c) ARM's registers and memory types.
+# docs/mmu.md, "ARM".
 set(A qemu-virt-arm)
 boot_test(${A}.mmu.lpae_on ${A} --append "tinymm.run=meminfo"
   # "." for the line's ";" and "[": a ";" splits a CMake list, and an unclosed "[" joins it
