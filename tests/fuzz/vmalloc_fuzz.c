@@ -104,13 +104,7 @@ static void boot(unsigned int cfg)
 {
 	static const unsigned long range[4] = { 64 * PAGE_SIZE, 600 * PAGE_SIZE, 4 * SZ_1M, 0 };
 
-	if (fake_ram_one_bank(__pa(ram), RAM_SIZE))
-		abort();
-	fake_ram_reserve_kernel(__pa(ram));
-	CHECK(memmap_init() == 0);
-	CHECK(page_alloc_init() == 0);
-	kmem_cache_init();
-	fake_pgtable_reset(pfn0, range[cfg & 3]);
+	CHECK(fake_mmu_boot(ram, RAM_SIZE, range[cfg & 3], &pfn0) == 0);
 	if ((cfg & 3) == 2) {		/* across two pmd boundaries: three pte tables */
 		fake_vmalloc_start += SZ_1M;
 		fake_vmalloc_end += SZ_1M;

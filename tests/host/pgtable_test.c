@@ -50,14 +50,7 @@ static int group_teardown(void **state)
 
 static int setup(void **state)
 {
-	assert_int_equal(fake_ram_one_bank(__pa(ram), RAM_SIZE), 0);
-	fake_ram_reserve_kernel(__pa(ram));
-	assert_int_equal(memmap_init(), 0);
-	assert_int_equal(page_alloc_init(), 0);
-	kmem_cache_init();
-	meminfo_set_total(RAM_SIZE);
-	pfn0 = (unsigned long)(__pa(ram) >> PAGE_SHIFT);
-	fake_pgtable_reset(pfn0, 0);
+	assert_int_equal(fake_mmu_boot(ram, RAM_SIZE, 0, &pfn0), 0);
 	time_init(1000000);
 	console_loglevel = 7;
 	shim_console_reset();

@@ -53,13 +53,9 @@ static int group_teardown(void **state)
 
 static void boot(unsigned long vmalloc_size)
 {
-	assert_int_equal(fake_ram_one_bank(__pa(ram), RAM_SIZE), 0);
-	fake_ram_reserve_kernel(__pa(ram));
-	assert_int_equal(memmap_init(), 0);
-	assert_int_equal(page_alloc_init(), 0);
-	kmem_cache_init();
-	meminfo_set_total(RAM_SIZE);
-	fake_pgtable_reset((unsigned long)(__pa(ram) >> PAGE_SHIFT), vmalloc_size);
+	unsigned long pfn0;
+
+	assert_int_equal(fake_mmu_boot(ram, RAM_SIZE, vmalloc_size, &pfn0), 0);
 	vmalloc_init();
 	time_init(1000000);
 	shim_counter += 10 * shim_counter_freq;	/* past the failure warning's 5 s window */
