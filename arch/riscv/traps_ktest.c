@@ -1,11 +1,11 @@
 /*
  * traps_ktest.c - suite `riscv_bad_stack` (RISC-V only, explicit: it ends the machine): the
- * trap entry's stack check (entry.S) exercised with paging off.  A thread named "bad-sp" moves
+ * trap entry's stack check (entry.S) exercised directly.  A thread named "bad-sp" moves
  * sp to 16 bytes above its stack's bottom, less than a trap frame, and executes ebreak: the
  * entry must not push the frame there but move to the overflow stack and report `Kernel stack
- * overflow` naming the thread (traps.c, handle_bad_stack), then power off with status 1.  With
- * vmalloc stacks (paging on) the same path is reached by the store into the guard page that an
- * overflowing thread makes; that part needs paging on and is not exercised here.
+ * overflow` naming the thread (traps.c, handle_bad_stack), then power off with status 1.  The
+ * same path is reached by the store into the guard page that an overflowing thread makes on its
+ * vmalloc stack: `fault stack` (<board>.fault.stack_overflow) checks that one.
  */
 #include "tinymm/ktest.h"
 #include "tinymm/sched.h"
