@@ -342,10 +342,14 @@ void irq_init(const struct dt *dt)
 			     e < __irqchip_table_end; e++) {
 				if (!dt_is_compatible(dt, node, e->compatible))
 					continue;
-				bool root = !dt_getprop(dt, node, "interrupts-extended", NULL) &&
-					    !dt_getprop(dt, node, "interrupts", NULL);
-				if (!root && dt_getprop(dt, node, "interrupts", NULL) &&
-				    !irq_find_host(interrupt_parent(dt, node)))
+				/* A controller whose own interrupt (a GIC's maintenance interrupt, on
+				 * QEMU's virt with virtualization=on) goes to itself is still the root,
+				 * as Linux's of_irq_init() has it. */
+				bool has_irq = dt_getprop(dt, node, "interrupts", NULL) != NULL;
+				bool root = (!dt_getprop(dt, node, "interrupts-extended", NULL) &&
+					     !has_irq) ||
+					    (has_irq && interrupt_parent(dt, node) == node);
+				if (!root && has_irq && !irq_find_host(interrupt_parent(dt, node)))
 					break;		/* parent not up yet: a later round */
 				if (e->init(dt, node)) {
 					pr_err("irq: %s at node %s failed to initialise\n", e->compatible,

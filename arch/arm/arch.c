@@ -6,12 +6,21 @@
 #include <asm/context.h>
 #include "tinymm/arch.h"
 #include "tinymm/irq.h"
+#include "tinymm/printk.h"
 
 const char arch_name[] = "armv7-a";
 
+/* The mode the boot loader entered _start in (CPSR.M): entry.S stores it. */
+unsigned int arm_boot_mode;
+
 void arch_early_init(void)
 {
-	/* VBAR is set in entry.S before C runs, so even a fault here is reported. */
+	/* VBAR is set in entry.S before C runs, so even a fault here is reported.  Linux's
+	 * hyp_mode_check() words; tinymm keeps no HYP stub, so HYP is not usable afterwards. */
+	if (arm_boot_mode == 0x1a)
+		pr_info("CPU: All CPU(s) started in HYP mode: dropped to SVC (no HYP stub kept)\n");
+	else
+		pr_info("CPU: All CPU(s) started in SVC mode.\n");
 }
 
 uint64_t arch_counter_read(void)

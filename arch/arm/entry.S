@@ -22,6 +22,7 @@
  */
 	.syntax unified
 	.arm
+	.arch_extension virt	/* eret, elr_hyp: the entry from HYP mode */
 
 #define PAGE_OFFSET	0x80000000
 #define FIXADDR_START	0xffe00000
@@ -35,7 +36,33 @@
 	.global _start
 _start:
 	cpsid	aif
-	adr	r4, _start		/* where we run: physical */
+	/*
+	 * Entered in HYP mode (U-Boot's bootm on the Orange Pi PC, QEMU's virt with
+	 * virtualization=on): leave PL1 the counter and timers (CNTHCTL.PL1PCEN/PL1PCTEN), make the
+	 * virtual counter the physical one (CNTVOFF 0: tinymm's clock is the virtual timer), trap
+	 * nothing to HYP (HCR, HSTR 0) and drop to SVC with every exception masked, as Linux's
+	 * __hyp_stub_install does before it returns to SVC; no HYP vectors are installed, so nothing
+	 * may enter HYP again (KVM-style use of HYP is not tinymm's).  `msr spsr_cxsf` in HYP writes
+	 * SPSR_hyp (QEMU-FACTS: writing it by name hangs QEMU 7.2).
+	 */
+	mrs	r0, cpsr
+	and	r10, r0, #0x1f		/* the entry mode, kept for arm_boot_mode below */
+	cmp	r10, #0x1a
+	bne	0f
+	mov	r1, #3
+	mcr	p15, 4, r1, c14, c1, 0	/* CNTHCTL */
+	mov	r1, #0
+	mcrr	p15, 4, r1, r1, c14	/* CNTVOFF */
+	mcr	p15, 4, r1, c1, c1, 0	/* HCR */
+	mcr	p15, 4, r1, c1, c1, 3	/* HSTR */
+	bic	r0, r0, #0x1f
+	orr	r0, r0, #0x13		/* SVC */
+	orr	r0, r0, #0x1c0		/* A, I, F masked */
+	msr	spsr_cxsf, r0
+	adr	r1, 0f
+	msr	elr_hyp, r1
+	eret
+0:	adr	r4, _start		/* where we run: physical */
 	ldr	r5, =_start		/* where we are linked: virtual */
 	sub	r8, r5, r4
 
@@ -119,6 +146,8 @@ _start:
 	ldr	pc, =virtual_start	/* up to the linked address */
 
 virtual_start:
+	ldr	r0, =arm_boot_mode
+	str	r10, [r0]
 	/* Exception modes (abort, undefined, IRQ, FIQ) share one small stack: a trap there reports
 	 * and powers off, it never returns, so they cannot nest usefully.  (IRQs switch to SVC mode
 	 * and the interrupted thread's stack at once; IRQ mode's sp is set only to be safe.) */

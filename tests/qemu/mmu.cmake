@@ -195,3 +195,13 @@ foreach(b ${TINYMM_BOARDS})
     --expect "^    # mmu_fault: an old pte made young by the ${by}$"
     --expect "^# totals: pass:2 fail:0 skip:0$")
 endforeach()
+
+# Entered in HYP mode (the Orange Pi PC's U-Boot bootm does that; QEMU's virt with
+# virtualization=on too): arch/arm/entry.S drops to SVC, leaving PL1 the timers, and everything
+# runs as from SVC: the mmu suite and the timer (uptime's clock is the virtual counter).
+boot_test(${A}.boot_from_hyp ${A} --qemu "-machine virtualization=on"
+  --append "tinymm.run=dmesg$<SEMICOLON> ktest mmu$<SEMICOLON> sleep 20$<SEMICOLON> uptime"
+  --expect "CPU: All CPU\\(s\\) started in HYP mode: dropped to SVC \\(no HYP stub kept\\)$"
+  --expect "^# totals: pass:8 fail:0 skip:0$" --expect "^up [0-9]+\\.[0-9]+$")
+boot_test(${A}.boot_from_svc ${A} --append "tinymm.run=dmesg"
+  --expect "CPU: All CPU\\(s\\) started in SVC mode\\.$" --reject "HYP")
