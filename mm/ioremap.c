@@ -19,6 +19,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
 #include "tinymm/vmalloc.h"
+#include "tinymm/vmstat.h"
 
 static int ioremap_pte(pte_t *ptep, unsigned long addr, void *data)
 {
@@ -38,6 +39,11 @@ void __iomem *ioremap(phys_addr_t phys, size_t size)
 
 	if (!size || last < phys) {
 		pr_err("ioremap: [mem %#llx size %#zx]: empty or wraps around\n",
+		       (unsigned long long)phys, size);
+		return NULL;
+	}
+	if (!vmalloc_total) {
+		pr_err("ioremap: [mem %#llx size %#zx]: before vmalloc_init(): use the fixmap\n",
 		       (unsigned long long)phys, size);
 		return NULL;
 	}

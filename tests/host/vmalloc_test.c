@@ -457,6 +457,11 @@ static void ioremap_maps_device_frames(void **state)
 	assert_null(ioremap(dev, 0));
 	assert_null(ioremap((phys_addr_t)-P, 2 * P));
 	assert_console_has("empty or wraps around");
+	unsigned long total = vmalloc_total;		/* as before vmalloc_init() */
+	vmalloc_total = 0;
+	assert_null(ioremap(dev, P));
+	assert_console_has("before vmalloc_init(): use the fixmap");
+	vmalloc_total = total;
 
 	/* iounmap() of a vmalloc area, or of the middle of the ioremap one: WARNING, no change. */
 	void *v = vmalloc(P);
