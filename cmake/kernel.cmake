@@ -1,6 +1,6 @@
 # The kernel image for one board (included from CMakeLists.txt when BOARD is set).
 if(NOT EXISTS ${CMAKE_SOURCE_DIR}/board/${BOARD}/board.cmake)
-  message(FATAL_ERROR "unknown board '${BOARD}' (boards: ${TINYMM_BOARDS})")
+  message(FATAL_ERROR "unknown board '${BOARD}' (boards: ${TINYMM_BOARDS} ${TINYMM_REAL_BOARDS})")
 endif()
 include(${CMAKE_SOURCE_DIR}/board/${BOARD}/board.cmake)
 # Board settings most boards leave out: QEMU runs the board with -semihosting (RISC-V powers
