@@ -208,8 +208,7 @@ static int plic_init(const struct dt *dt, int node)
 		return -1;
 	}
 
-	/* Only up to our context's claim register: the FU540's reg is 64 MiB, 16384 ptes. */
-	p->base = (uintptr_t)ioremap(base, (size_t)PLIC_CLAIM(ctx) + 4);
+	p->base = (uintptr_t)ioremap(base, (size_t)size);
 	if (!p->base) {
 		pr_err("plic: %s: cannot map the registers\n", name);
 		return -1;
