@@ -1,21 +1,24 @@
 # tinymm - the thin front door.  The build is CMake (CMakePresets.json); this file only drives it.
 #   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]] [IRQSOFF=1]
+#   make image [BOARD=b]   build only the board's artifact (build/<b>/tinymm.bin on the HiFive
+#                    Unleashed, build/<b>/tinymm.elf on the virt boards)
 #   make test        build everything, run every test through CTest
 #   make gdb [BOARD=b]
 BOARD ?= qemu-virt-arm
-MEM ?= 256M
+# MEM: the board's own RAM unless given (tools/run: qemu.conf's QEMU_MEM_DEFAULT, else 256M).
+MEM ?=
 ARGS ?=
 QEMUFLAGS ?=
 DISK ?=
 # IRQSOFF=1: the irqsoff-tracer build (preset <board>-irqsoff, build/<board>-irqsoff), booted under
 # -icount with tinymm.irqsoff=1 (docs/irqsoff.md).
 IRQSOFF ?=
-BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32
+BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
 export ARGS QEMUFLAGS
 
-.PHONY: all run test gdb deps clean $(BOARDS) $(BOARDS:%=%-irqsoff) host check-board bench
+.PHONY: all run image test gdb deps clean $(BOARDS) $(BOARDS:%=%-irqsoff) host check-board bench
 
 all: $(BOARDS) host
 
@@ -39,8 +42,12 @@ host: deps
 
 run: check-board
 	@$(MAKE) --no-print-directory $(BOARD)$(if $(filter 1,$(IRQSOFF)),-irqsoff)
-	@tools/run --board $(BOARD) --mem $(MEM) --append "$$ARGS" $(if $(DISK),--disk $(DISK)) \
+	@tools/run --board $(BOARD) $(if $(MEM),--mem $(MEM)) --append "$$ARGS" $(if $(DISK),--disk $(DISK)) \
 		$(if $(filter 1,$(IRQSOFF)),--irqsoff) -- $$QEMUFLAGS
+
+image: check-board
+	@$(MAKE) --no-print-directory $(BOARD)
+	@. board/$(BOARD)/qemu.conf && echo "$(BOARD): build/$(BOARD)/$${QEMU_ARTIFACT:-tinymm.elf}"
 
 gdb: check-board
 	@$(MAKE) --no-print-directory $(BOARD)

@@ -33,6 +33,19 @@ void dt_node_path(const struct dt *dt, int node, char *buf, size_t len)
 	}
 }
 
+int dt_boot_cpu_node(const struct dt *dt, uint64_t hwid)
+{
+	int cpus = dt_path(dt, "/cpus", 5);
+
+	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
+		const char *type = dt_getprop_str(dt, n, "device_type");
+		uint64_t reg, size;
+		if (type && !strcmp(type, "cpu") && !dt_reg(dt, n, 0, &reg, &size) && reg == hwid)
+			return n;
+	}
+	return -1;
+}
+
 static bool node_enabled(const struct dt *dt, int node)
 {
 	const char *st = dt_getprop_str(dt, node, "status");

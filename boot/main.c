@@ -106,7 +106,7 @@ static void poweroff_from_dt(const struct dt *dt)
 
 static void cpu_info(const struct dt *dt, unsigned long hartid)
 {
-	int cpus = dt_path(dt, "/cpus", 5);
+	int cpus = dt_path(dt, "/cpus", 5), boot = dt_boot_cpu_node(dt, hartid);
 	uint32_t tb = cpus >= 0 ? dt_getprop_u32(dt, cpus, "timebase-frequency", 0) : 0;
 	int ncpus = 0;
 
@@ -114,16 +114,24 @@ static void cpu_info(const struct dt *dt, unsigned long hartid)
 		time_init(tb);
 	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
 		const char *type = dt_getprop_str(dt, n, "device_type");
-		if (!type || strcmp(type, "cpu"))
-			continue;
-		if (!ncpus++) {
-			const char *isa = dt_getprop_str(dt, n, "riscv,isa");
-			const char *compat = dt_getprop_str(dt, n, "compatible");
-			int elen;
-			const char *ext = dt_getprop(dt, n, "riscv,isa-extensions", &elen);
-			pr_info("cpu0: %s%s%s%s\n", compat ? compat : "?", isa ? ", isa " : "", isa ? isa : "",
-				ext ? ", with riscv,isa-extensions" : "");
-		}
+		if (type && !strcmp(type, "cpu"))
+			ncpus++;
+	}
+	/* The boot CPU's node holds its ISA and its interrupt controller: without it nothing
+	 * below would find them (a firmware that booted on a hart the tree does not list). */
+	if (ncpus && boot < 0) {
+		char line[120];
+		ksnprintf(line, sizeof(line), "cpus: the boot hart/cpu %lu has no /cpus node (reg %lu)",
+			  hartid, hartid);
+		boot_fail(line);
+	}
+	if (boot >= 0) {
+		const char *isa = dt_getprop_str(dt, boot, "riscv,isa");
+		const char *compat = dt_getprop_str(dt, boot, "compatible");
+		int elen;
+		const char *ext = dt_getprop(dt, boot, "riscv,isa-extensions", &elen);
+		pr_info("cpu%lu: %s%s%s%s\n", hartid, compat ? compat : "?", isa ? ", isa " : "",
+			isa ? isa : "", ext ? ", with riscv,isa-extensions" : "");
 	}
 	pr_info("cpus: %d in the device tree, booting on hart/cpu %lu; timer %llu Hz\n", ncpus, hartid,
 		(unsigned long long)time_counter_freq());
@@ -158,6 +166,7 @@ static void warn_option(const char *line)
 
 KPARAM_UINT(loglevel, console_loglevel, 0, 8, "console log level 0-8 (default 7: all but debug)");
 
+unsigned long boot_cpu_hwid __ro_after_init;	/* devicetree.h */
 static char cmdline_buf[1024];
 static struct boot_args boot_args __ro_after_init;	/* kmain's, read by kernel_init */
 static int kernel_init(void *unused);
@@ -170,6 +179,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	/* picolibc's TLS block: .tdata is loaded in place; .tbss follows it and is not in .bss. */
 	memset(__tls_base + (uintptr_t)__tdata_size, 0, (uintptr_t)__tbss_size);
 	_set_tls(__tls_base);
+	boot_cpu_hwid = hartid;
 	arch_early_init();
 	console_at(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
 	if (BOARD_EXIT_BASE)

@@ -1,8 +1,16 @@
 # The kernel image for one board (included from CMakeLists.txt when BOARD is set).
 if(NOT EXISTS ${CMAKE_SOURCE_DIR}/board/${BOARD}/board.cmake)
-  message(FATAL_ERROR "unknown board '${BOARD}' (boards: ${TINYMM_BOARDS})")
+  message(FATAL_ERROR "unknown board '${BOARD}' (boards: ${TINYMM_BOARDS} ${TINYMM_REAL_BOARDS})")
 endif()
 include(${CMAKE_SOURCE_DIR}/board/${BOARD}/board.cmake)
+# Board settings most boards leave out: QEMU runs the board with -semihosting (RISC-V powers
+# off through it then; ARM always tries it), and the flashable artifact besides tinymm.elf.
+if(NOT DEFINED BOARD_SEMIHOSTING)
+  set(BOARD_SEMIHOSTING 0)
+endif()
+if(NOT DEFINED BOARD_IMAGE)
+  set(BOARD_IMAGE "")
+endif()
 
 configure_file(include/tinymm/board_config.h.in ${CMAKE_BINARY_DIR}/gen/tinymm/board_config.h @ONLY)
 configure_file(linker/kernel.ld.in ${CMAKE_BINARY_DIR}/kernel.ld @ONLY)
@@ -90,3 +98,12 @@ add_custom_command(TARGET tinymm.elf POST_BUILD
 add_custom_command(TARGET tinymm.elf POST_BUILD
   COMMAND ${CMAKE_SIZE} tinymm.elf
   COMMENT "${BOARD}: image size")
+# A raw payload (BOARD_IMAGE tinymm.bin: the HiFive's OpenSBI next stage) is every loaded byte
+# from the load address on, .bss included as zeros because .kallsyms is loaded after it;
+# tools/check-image says the first bytes are _sstart's and the file reaches the image's end.
+if(BOARD_IMAGE STREQUAL "tinymm.bin")
+  add_custom_command(TARGET tinymm.elf POST_BUILD
+    COMMAND ${CMAKE_OBJCOPY} -O binary tinymm.elf tinymm.bin
+    COMMAND ${CMAKE_SOURCE_DIR}/tools/check-image ${CMAKE_NM} ${CMAKE_OBJCOPY} tinymm.elf tinymm.bin
+    COMMENT "${BOARD}: tinymm.bin, the raw payload")
+endif()

@@ -24,6 +24,7 @@
 #include <string.h>
 #include "tinymm/io.h"
 #include "tinymm/arch.h"
+#include "tinymm/devicetree.h"
 #include "tinymm/fdt.h"
 #include "tinymm/irq.h"
 #include "tinymm/printk.h"
@@ -135,23 +136,12 @@ static irqreturn_t plic_handle(int irq, void *dev_id)
 	return IRQ_HANDLED;	/* the parent line is ours alone: never "nobody cared" */
 }
 
-/* The boot hart's riscv,cpu-intc node: under the /cpus child with reg 0 (else the first cpu). */
+/* The boot hart's riscv,cpu-intc node: under the /cpus child whose reg is the boot hart id
+ * (the HiFive boots on any of harts 1-4; hart 0 is the E51, with no S-mode context). */
 static int boot_hart_intc(const struct dt *dt)
 {
-	int cpus = dt_path(dt, "/cpus", 5), cpu = -1;
+	int cpu = dt_boot_cpu_node(dt, boot_cpu_hwid);
 
-	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
-		const char *type = dt_getprop_str(dt, n, "device_type");
-		uint64_t reg, size;
-		if (!type || strcmp(type, "cpu"))
-			continue;
-		if (!dt_reg(dt, n, 0, &reg, &size) && reg == 0) {
-			cpu = n;
-			break;
-		}
-		if (cpu < 0)
-			cpu = n;
-	}
 	for (int n = cpu >= 0 ? dt_first_child(dt, cpu) : -1; n >= 0; n = dt_next_sibling(dt, n))
 		if (dt_is_compatible(dt, n, "riscv,cpu-intc"))
 			return n;

@@ -1,5 +1,5 @@
 /*
- * uart.c - polled console UARTs: ARM PL011 and NS16550A (8250 family).
+ * uart.c - polled console UARTs: ARM PL011, NS16550A (8250 family) and SiFive's UART0.
  *
  * Output waits for FIFO room.  Input is polled, or, once drivers/console_input.c has the
  * UART's interrupt, woken by the receive interrupt (rx_irq turns it on and off: the handler
@@ -92,10 +92,60 @@ static void ns16550_rx_irq(uintptr_t base, unsigned shift, bool on)
 	writeb(on ? UART_IER_RDI : 0, base + (UART_IER << shift));
 }
 
+/*
+ * SiFive UART (sifive,uart0; FU540-C000 manual, chapter 13): 32-bit registers.  txdata's bit 31
+ * says the transmit FIFO is full; reading rxdata pops a byte, bit 31 set meaning there was none,
+ * so the flag and the byte come from the same read.  The receive watermark interrupt (ie.rxwm)
+ * is pending while the FIFO holds more than rxctrl.rxcnt (0: any) bytes.
+ */
+#define SIFIVE_TXDATA		0x00
+#define SIFIVE_RXDATA		0x04
+#define SIFIVE_TXCTRL		0x08
+#define SIFIVE_RXCTRL		0x0c
+#define SIFIVE_IE		0x10
+#define SIFIVE_IP		0x14
+#define SIFIVE_TXDATA_FULL	(1u << 31)
+#define SIFIVE_RXDATA_EMPTY	(1u << 31)
+#define SIFIVE_CTRL_EN		(1u << 0)	/* txctrl.txen, rxctrl.rxen */
+#define SIFIVE_CTRL_CNT		(7u << 16)	/* txcnt, rxcnt: the watermark */
+#define SIFIVE_IE_RXWM		(1u << 1)
+
+static void sifive_init(uintptr_t base, unsigned shift)
+{
+	(void)shift;
+	/* The firmware set the divisor (115200 8N1) and enabled transmit; make sure receive is on
+	 * with a watermark of 0, so one byte is enough to interrupt.  No FIFO is flushed. */
+	writel(readl(base + SIFIVE_TXCTRL) | SIFIVE_CTRL_EN, base + SIFIVE_TXCTRL);
+	writel((readl(base + SIFIVE_RXCTRL) & ~SIFIVE_CTRL_CNT) | SIFIVE_CTRL_EN, base + SIFIVE_RXCTRL);
+}
+
+static void sifive_putc(uintptr_t base, unsigned shift, char c)
+{
+	(void)shift;
+	while (readl(base + SIFIVE_TXDATA) & SIFIVE_TXDATA_FULL)
+		;
+	writel((uint8_t)c, base + SIFIVE_TXDATA);
+}
+
+static int sifive_getc(uintptr_t base, unsigned shift)
+{
+	uint32_t v = readl(base + SIFIVE_RXDATA);
+
+	(void)shift;
+	return v & SIFIVE_RXDATA_EMPTY ? -1 : (int)(v & 0xff);
+}
+
+static void sifive_rx_irq(uintptr_t base, unsigned shift, bool on)
+{
+	(void)shift;
+	writel(on ? SIFIVE_IE_RXWM : 0, base + SIFIVE_IE);
+}
+
 static const struct uart_driver uart_drivers[] = {
 	{ "arm,pl011", pl011_init, pl011_putc, pl011_getc, pl011_rx_irq },
 	{ "ns16550a", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq },
 	{ "ns16550", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq },
+	{ "sifive,uart0", sifive_init, sifive_putc, sifive_getc, sifive_rx_irq },
 };
 
 const struct uart_driver *uart_find_driver(const char *list, int len)

@@ -4,15 +4,16 @@
  *
  * Linux (drivers/misc/lkdtm/rodata.c) compiles an ordinary function and renames the object's
  * .text to .rodata with objcopy.  Here the section attribute does it: GCC emits the function
- * into `.rodata.lkdtm_rodata_do_nothing` (flagged "ax", which only the ELF segment sees), and
- * linker/kernel.ld.in's `*(.rodata .rodata.*)` places it between _etext and _sdata, the range
- * the page tables map read-only and execute-never.  kernel/lkdtm.c checks that it landed there.
+ * into a section of its own, `lkdtm_rodata` (flagged "ax", which only the ELF segment sees; a
+ * name under .rodata.* would make the assembler warn about the flags), and
+ * linker/kernel.ld.in's rodata output section takes it, between _etext and _sdata, the range the
+ * page tables map read-only and execute-never.  kernel/lkdtm.c checks that it landed there.
  * The function is empty and uses no literal pool, so it needs nothing outside itself.
  */
 #include "tinymm/kernel.h"
 #include "tinymm/lkdtm.h"
 
-__section(".rodata.lkdtm_rodata_do_nothing") __attribute__((noinline))
+__section("lkdtm_rodata") __attribute__((noinline))
 void lkdtm_rodata_do_nothing(void)
 {
 }

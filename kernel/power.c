@@ -1,6 +1,7 @@
 /*
  * power.c - machine_poweroff(status): the registered device (drivers/), else the
- * architecture's own way (ARM semihosting), else a loud message and a halt.
+ * architecture's own way (ARM semihosting; RISC-V semihosting or SBI SRST on boards without an
+ * exit device, arch/riscv/poweroff.c), else a loud message and a halt.
  * Locking: none (called once, at the very end).
  */
 #include "tinymm/arch.h"

@@ -1,7 +1,7 @@
 /*
  * arch.c - the RISC-V side of include/tinymm/arch.h (RV32 and RV64, S-mode): the `time`
  * counter, and the report for a trap in tinymm's own M-mode start (S-mode traps: traps.c).
- * Power-off needs a device (sifive,test), so arch_poweroff() has nothing of its own to do.
+ * Power-off: the board's device (sifive,test0), else poweroff.c (semihosting, SBI SRST).
  */
 #include "asm/counter.h"
 #include "tinymm/arch.h"
@@ -29,11 +29,6 @@ uint64_t arch_counter_read(void)
 uint64_t arch_counter_freq(void)
 {
 	return 0;	/* the device tree's /cpus/timebase-frequency says */
-}
-
-void arch_poweroff(int status)
-{
-	(void)status;
 }
 
 void arch_cpu_relax(void)

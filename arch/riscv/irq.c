@@ -12,6 +12,7 @@
 #include <string.h>
 #include "riscv.h"
 #include "tinymm/arch.h"
+#include "tinymm/devicetree.h"
 #include "tinymm/fdt.h"
 #include "tinymm/irq.h"
 #include "tinymm/printk.h"
@@ -50,19 +51,7 @@ static int intc_xlate(struct irq_domain *d, const uint32_t *spec, int cells, uns
 
 int riscv_boot_cpu_node(const struct dt *dt)
 {
-	int cpus = dt_path(dt, "/cpus", 5), first = -1;
-
-	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
-		const char *type = dt_getprop_str(dt, n, "device_type");
-		uint64_t reg, size;
-		if (!type || strcmp(type, "cpu"))
-			continue;
-		if (!dt_reg(dt, n, 0, &reg, &size) && reg == 0)
-			return n;
-		if (first < 0)
-			first = n;
-	}
-	return first;
+	return dt_boot_cpu_node(dt, boot_cpu_hwid);
 }
 
 void riscv_handle_irq(unsigned long code)

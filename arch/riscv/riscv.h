@@ -19,10 +19,11 @@ struct irq_domain;
 extern struct irq_domain *riscv_intc_domain;
 /* An interrupt with cause @code arrived (riscv_trap, interrupts masked). */
 void riscv_handle_irq(unsigned long code);
-/* The boot hart's /cpus node (reg 0, else the first cpu), or -1. */
+/* The boot hart's /cpus node (reg = the hart id in a0, boot_cpu_hwid), or -1. */
 int riscv_boot_cpu_node(const struct dt *dt);
 /* The boot CPU @cpu has the multi-letter extension @ext ("sstc", "svpbmt"; cpufeature.c). */
 bool riscv_isa_extension(const struct dt *dt, int cpu, const char *ext);
-
+/* A breakpoint at the semihosting ebreak (no debugger: a real board): step over it, true. */
+bool riscv_semihost_trap(unsigned long *epc);
 
 #endif

@@ -144,6 +144,8 @@ void riscv_trap(unsigned long *regs)
 		if ((scause == 12 || scause == 13 || scause == 15) &&
 		    kernel_access_fault(regs[FRAME_STVAL], scause == 15, scause == 12))
 			return;
+		if (scause == 3 && riscv_semihost_trap(&regs[FRAME_EPC]))
+			return;
 		riscv_exception(regs);
 	}
 	irq_enter();

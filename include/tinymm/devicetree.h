@@ -17,6 +17,12 @@ phys_addr_t boot_dt_phys(void);
 /* "/soc/serial@10000000" for @node into @buf (always NUL-terminated, truncated if needed). */
 void dt_node_path(const struct dt *dt, int node, char *buf, size_t len);
 
+/* The boot CPU's hardware id as the firmware passed it (the RISC-V hart id in a0; 0 on ARM). */
+extern unsigned long boot_cpu_hwid;
+/* The /cpus child (device_type "cpu") whose reg is @hwid, or -1: never "the first" or "reg 0",
+ * the HiFive's boot hart is any of 1-4. */
+int dt_boot_cpu_node(const struct dt *dt, uint64_t hwid);
+
 /*
  * Read every /memory node, /reserved-memory and /memreserve/ into memblock, then claim the kernel
  * image [kstart, kend) and the DTB.  0, or -1 with a one-line reason in @err (@errlen bytes):

@@ -81,6 +81,32 @@ static void qemu_trees(void **state)
 	free(blob);
 }
 
+/* QEMU's sifive_u (HiFive Unleashed): 8 GiB, and the boot CPU found by its hart id alone. */
+static void sifive_u_tree_and_boot_hart(void **state)
+{
+	char err[200], derr[DT_ERR_MAX], path[512];
+	void *blob;
+	size_t len;
+	struct dt dt;
+
+	assert_int_equal(load(qemu_dir, "sifive_u-8G.dtb", 0x80200000, 0x80320000, err, &blob), 0);
+	assert_int_equal(memblock_phys_mem_size(), 8ULL << 30);
+	assert_int_equal(memblock_region(0)->base, 0x80000000);
+	free(blob);
+	snprintf(path, sizeof(path), "%s/sifive_u-8G.dtb", qemu_dir);
+	blob = shim_read_file(path, &len);
+	assert_int_equal(dt_open(&dt, blob, len, derr), 0);
+	for (unsigned int hart = 0; hart <= 4; hart++) {
+		char name[16];
+		int node = dt_boot_cpu_node(&dt, hart);
+		snprintf(name, sizeof(name), "cpu@%u", hart);
+		assert_true(node >= 0);
+		assert_string_equal(dt_node_name(&dt, node), name);	/* not the first, not reg 0 */
+	}
+	assert_int_equal(dt_boot_cpu_node(&dt, 5), -1);			/* no such hart */
+	free(blob);
+}
+
 static void dma_ranges_give_the_dma_limit(void **state)
 {
 	char path[512], derr[DT_ERR_MAX];
@@ -105,6 +131,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(bad_trees_are_refused_with_one_line),
 		cmocka_unit_test(good_tree_gives_typed_map),
 		cmocka_unit_test(qemu_trees),
+		cmocka_unit_test(sifive_u_tree_and_boot_hart),
 		cmocka_unit_test(dma_ranges_give_the_dma_limit),
 	};
 	if (argc != 3) {

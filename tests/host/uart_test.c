@@ -1,4 +1,4 @@
-/* uart_test.c - the PL011 and NS16550 drivers against fake register files. */
+/* uart_test.c - the PL011, NS16550 and SiFive UART drivers against fake register files. */
 #include "test.h"
 #include "tinymm/console.h"
 
@@ -46,12 +46,41 @@ static void ns16550_uses_reg_shift(void **state)
 	assert_int_equal(console_getc(), 'k');
 }
 
+static void sifive_uart0_flags_enable_and_rx_irq(void **state)
+{
+	static uint32_t regs[8];
+	const char compat[] = "sifive,fu540-c000-uart\0sifive,uart0";
+
+	assert_string_equal(uart_find_driver(compat, sizeof(compat))->compatible, "sifive,uart0");
+	regs[2] = 0x10001;			/* txctrl: txen, txcnt 1 (firmware's) */
+	regs[3] = 0x30000;			/* rxctrl: off, rxcnt 3 */
+	assert_int_equal(console_setup("sifive,uart0", (uintptr_t)regs, 0), 0);
+	assert_int_equal(regs[2], 0x10001);	/* transmit left as the firmware set it */
+	assert_int_equal(regs[3], 1);		/* receive on, watermark 0: one byte interrupts */
+	console_write("s", 1);
+	assert_int_equal(regs[0], 's');
+	console_write("\n", 1);
+	assert_int_equal(regs[0], '\n');
+	regs[1] = 0x80000000u | 'x';		/* rxdata: empty flag set, stale byte ignored */
+	assert_int_equal(console_getc(), -1);
+	regs[1] = 'y';
+	assert_int_equal(console_getc(), 'y');
+	regs[1] = 0xff;				/* a byte 0xff is data, not "empty" */
+	assert_int_equal(console_getc(), 0xff);
+	console_rx_irq(true);
+	assert_int_equal(regs[4], 2);		/* ie.rxwm */
+	console_rx_irq(false);
+	assert_int_equal(regs[4], 0);
+	assert_string_equal(console_name(), "sifive,uart0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(driver_lookup_by_compatible_list),
 		cmocka_unit_test(pl011_writes_dr_and_expands_newlines),
 		cmocka_unit_test(ns16550_uses_reg_shift),
+		cmocka_unit_test(sifive_uart0_flags_enable_and_rx_irq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # boot_check.sh - boot one tinymm image under QEMU and check what it printed and how it exited.
 #   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
-#                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--ktap] [--timeout S]
+#                 [--expect REGEX]... [--reject REGEX]... [--memcheck] [--ktap] [--ktap-skip N]
+#                 [--timeout S]
 #                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]... [--irqsoff]
 # --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
 # QEMU holds it back until the UART can take it, so none of it is lost.
@@ -10,11 +11,11 @@
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.
 # --ktap: the console holds a KTAP run that passed (tests/qemu/lib.sh, tm_ktap): the header, no
-# "not ok" case, "# totals: pass:N fail:0 skip:0" with N > 0.
+# "not ok" case, "# totals: pass:N fail:0 skip:0" with N > 0; --ktap-skip N: exactly N skipped.
 . "$(dirname "$0")/lib.sh"
 tm_init boot_check
 top=$TM_TOP
-board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu="" ktap=0
+board="" mem=256M append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu="" ktap=0 ktap_skip=0
 expect=() reject=() disks=() irqsoff=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,6 +28,7 @@ while [ $# -gt 0 ]; do
     --reject) reject+=("$2"); shift 2 ;;
     --memcheck) memcheck=1; shift ;;
     --ktap) ktap=1; shift ;;
+    --ktap-skip) ktap=1; ktap_skip=$2; shift 2 ;;
     --input) input=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --qemu) qemu=$2; shift 2 ;;
@@ -74,7 +76,7 @@ done
 for re in "${reject[@]}"; do
   ! grep -Eq -- "$re" "$out" || fail "a line matches what must not appear: $re"
 done
-[ "$ktap" = 1 ] && tm_ktap "$(cat "$out")"
+[ "$ktap" = 1 ] && tm_ktap "$(cat "$out")" "$ktap_skip"
 if [ "$memcheck" = 1 ]; then
   want=$(tm_bytes "$mem")
   total=0 usable=0

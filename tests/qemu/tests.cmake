@@ -110,6 +110,10 @@ boot_test(${R}.dtb.good ${R} --dtb ${D}/good.dtb --append "tinymm.run=memmap"
   --expect "^\\[mem 0x0000000089fff000-0x0000000089ffffff\\] dtb$"
   --expect "memmap: 24576 pages, struct page 32 bytes, 768K \\(0\\.78% of RAM\\)$"
   --expect "dt: /reserved-memory/stray@86000000: \\[mem 0x0000000086000000-0x0000000086000fff\\] is not in RAM, ignored")
+# The boot hart has no /cpus node (the HiFive's boot hart is any of 1-4: tinymm looks for the
+# node whose reg is a0, never "the first"): one line, status 1.
+boot_test(${R}.dtb.no_boot_cpu ${R} --dtb ${D}/no-boot-cpu.dtb --status 1 --timeout 10
+  --expect "tinymm: cpus: the boot hart/cpu 0 has no /cpus node \\(reg 0\\)$")
 boot_test(${R}.dtb.no_memory ${R} --dtb ${D}/no-memory.dtb --status 1 --timeout 10
   --expect "tinymm: dt: no /memory node \\(device_type = \"memory\"\\): RAM unknown$")
 boot_test(${R}.dtb.bad_cells ${R} --dtb ${D}/bad-cells.dtb --status 1 --timeout 10
@@ -192,3 +196,4 @@ include(${CMAKE_CURRENT_LIST_DIR}/irqsoff.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/lockdep.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/mmu.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/lkdtm.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/boards.cmake)

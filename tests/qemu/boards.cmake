@@ -1,0 +1,113 @@
+# Real development boards (TINYMM_REAL_BOARDS, issue 31): QEMU's model of each board boots the
+# flashable artifact itself (tools/run: the board's QEMU_ARTIFACT and QEMU_MEM_DEFAULT from
+# qemu.conf).  These boards have no virtio-mmio, no sifive,test0 and no Goldfish RTC, so the
+# per-board tests of tests/qemu/*.cmake (TINYMM_BOARDS, QEMU virt) do not apply; these do.
+# Included from the end of tests/qemu/tests.cmake (boot_test, CHECK, D are set there).
+
+# --- HiFive Unleashed (-M sifive_u, OpenSBI payload tinymm.bin, 8 GiB, boot hart 1-4) ---
+set(H hifive-unleashed)
+set(HBIN ${CMAKE_SOURCE_DIR}/build/${H}/tinymm.bin)
+set(HELF ${CMAKE_SOURCE_DIR}/build/${H}/tinymm.elf)
+set(HCHECK ${CMAKE_SOURCE_DIR}/tools/check-image riscv64-unknown-elf-nm riscv64-unknown-elf-objcopy)
+
+# The payload: first bytes _sstart's, .bss and the symbol table covered (tools/check-image);
+# and the check fails on a payload cut short.
+add_test(NAME ${H}.image_is_a_complete_payload COMMAND ${HCHECK} ${HELF} ${HBIN})
+add_test(NAME ${H}.image_check_catches_truncation COMMAND sh -c
+  "t=$(mktemp)$<SEMICOLON> head -c 65536 '${HBIN}' >\"$t\"
+   out=$(${CMAKE_SOURCE_DIR}/tools/check-image riscv64-unknown-elf-nm riscv64-unknown-elf-objcopy '${HELF}' \"$t\" 2>&1)$<SEMICOLON> rc=$?
+   rm -f \"$t\"$<SEMICOLON> echo \"$out\"
+   [ $rc = 1 ] && echo \"$out\" | grep -q 'bytes do not cover .bss'")
+set_tests_properties(${H}.image_is_a_complete_payload ${H}.image_check_catches_truncation
+  PROPERTIES TIMEOUT 20 LABELS qemu)
+
+# Every KTAP suite the glob selects (none of them needs a virtio device); sched's
+# unhandled_irq_is_masked skips (no Goldfish RTC or GIC to raise a stray interrupt with).
+# The boot line names the hart OpenSBI chose: 1-4, never the E51 (0); its PLIC context is the
+# hart's S-mode one (2 x hart).
+# Under -icount (1 us per instruction, idle time skipped), as <b>.ktest.all_icount on virt: the
+# sched suite's wall-clock bounds allow 50 ms of host jitter, and two 8 GiB guests on a loaded
+# 2-core host once stalled a msleep(20) for 108 ms; guest time tied to instructions cannot.
+boot_test(${H}.ktest.all ${H} --mem 8G --append "tinymm.test=*" --timeout 150 --ktap-skip 1
+  --qemu "-icount shift=10,sleep=off"
+  --expect "booting on hart/cpu [1-4]$<SEMICOLON> timer 1000000 Hz$"
+  --expect "^\\[ *[0-9.]+\\] cpu[1-4]: " --expect "plic: .* context [2468], chained"
+  --expect "riscv-timer: SBI TIME set_timer, one-shot"
+  --expect "^    ok [0-9]+ unhandled_irq_is_masked # SKIP no Goldfish RTC and no GIC"
+  --reject "booting on hart/cpu 0")
+set_tests_properties(${H}.ktest.all PROPERTIES TIMEOUT 180)
+# The explicit-only suites that need no device (virtio_blk needs a virtio disk: skipped; the
+# must-fail, trap and overflow suites exist to fail and are covered on the virt boards, except
+# ktest_must_fail below).
+boot_test(${H}.ktest.buddy ${H} --mem 8G --append "tinymm.test=buddy" --timeout 120
+  --expect "^    ok [0-9]+ zones_never_merge_across # SKIP one zone"
+  --expect "^# totals: pass:[1-9][0-9]* fail:0 skip:1$" --reject "^    not ok")
+set_tests_properties(${H}.ktest.buddy PROPERTIES TIMEOUT 150)
+boot_test(${H}.ktest.slab ${H} --mem 8G --append "tinymm.test=slab" --timeout 60
+  --expect "^# totals: pass:12 fail:0 skip:0$" --reject "^    not ok")
+boot_test(${H}.ktest.lockdep ${H} --mem 8G --append "tinymm.test=lockdep" --timeout 60
+  --expect "^# totals: pass:5 fail:0 skip:0$" --reject "^    not ok")
+boot_test(${H}.ktest.bad_page ${H} --mem 8G --append "tinymm.test=bad_page" --timeout 60
+  --expect "^# totals: pass:4 fail:0 skip:0$" --reject "^    not ok")
+# A failing case powers off with status 1 through semihosting, and the KTAP check catches it.
+add_test(NAME ${H}.ktest.must_fail_is_caught COMMAND sh -c
+  "out=$(${CHECK} --board ${H} --mem 8G --append tinymm.test=ktest_must_fail --status 1 --ktap)$<SEMICOLON> rc=$?
+   printf '%s\\n' \"$out\" | tail -n 3
+   [ $rc = 1 ] && printf '%s\\n' \"$out\" | grep -q '^boot_check: FAIL: KTAP cases failed:$' &&
+     printf '%s\\n' \"$out\" | grep -q '^    not ok 1 fails_on_purpose$'")
+set_tests_properties(${H}.ktest.must_fail_is_caught PROPERTIES TIMEOUT 60 LABELS qemu)
+
+# The memory map is the DTB's: 8 GiB at 0x80000000 (--memcheck: the regions add up to exactly
+# 8G, MemTotal is the usable part), OpenSBI's no-map 0x80000000-0x8007ffff left out, RAM up to
+# 0x27fffffff; buddyinfo's free pages add up to MemFree.
+set(BMAP ${CMAKE_CURRENT_LIST_DIR}/board_memmap.sh)
+add_test(NAME ${H}.memmap_matches_dtb COMMAND ${BMAP} ${H} 8G
+  --expect "^\\[mem 0x0000000080000000-0x000000008007ffff\\] firmware$"
+  --expect "^\\[mem 0x0000000080080000-0x00000000801fffff\\] usable$"
+  --expect "^\\[mem 0x0000000080200000-0x[0-9a-f]+\\] kernel$"
+  --expect "^\\[mem 0x[0-9a-f]+-0x000000027fffffff\\] "
+  --expect "memmap: 2097152 pages, struct page [0-9]+ bytes")
+# The same check fails when QEMU is given other RAM than the test claims (a later -m wins).
+add_test(NAME ${H}.memcheck_catches_wrong_size COMMAND sh -c
+  "out=$(${BMAP} ${H} 8G --qemu '-m 4G')$<SEMICOLON> rc=$?$<SEMICOLON> printf '%s\\n' \"$out\" | tail -n 3
+   [ $rc != 0 ] && printf '%s\\n' \"$out\" | grep -q 'memmap covers 4294967296 bytes, QEMU was given 8589934592'")
+set_tests_properties(${H}.memmap_matches_dtb ${H}.memcheck_catches_wrong_size PROPERTIES
+  TIMEOUT 60 LABELS qemu)
+
+# Bad input: an unknown option warns, a bad command powers off with status 1; a fault is the
+# full report and status 1; `poweroff N` exits N (semihosting carries the status).
+boot_test(${H}.bad_cmdline_status ${H} --mem 8G --append "tinymm.bogus=1 tinymm.run=nosuchcmd"
+  --status 1 --expect "cmdline: unknown option 'tinymm.bogus'$"
+  --expect "^nosuchcmd: unknown command \\(try 'help'\\)$")
+boot_test(${H}.fault_read_null_dumps ${H} --mem 8G --append "tinymm.run=fault read 0" --status 1
+  --expect "Unhandled trap: load page fault at 0x0+$"
+  --expect "epc : \\[<[0-9a-f]+>\\] cmd_fault\\+0x[0-9a-f]+/0x[0-9a-f]+$" --expect "Call trace:$"
+  --expect "Kernel panic - not syncing: Fatal exception$")
+boot_test(${H}.poweroff_status ${H} --mem 8G --append "tinymm.run=poweroff 7" --status 7)
+# The real board's path: with semihosting off (a later -semihosting-config wins) the ebreak is a
+# breakpoint the trap handler steps over, SBI SRST fails in QEMU (-2, not supported), and the
+# kernel says so and halts: the boot must hang after "reboot: System halted", not exit.
+add_test(NAME ${H}.poweroff_without_semihosting_halts COMMAND sh -c
+  "out=$(${CHECK} --board ${H} --mem 8G --append 'tinymm.run=poweroff 7' --status 7 --timeout 8 --qemu '-semihosting-config enable=off')$<SEMICOLON> rc=$?
+   printf '%s\\n' \"$out\" | tail -n 4
+   [ $rc != 0 ] && printf '%s\\n' \"$out\" | grep -q 'no power-off within 8s (hang)' &&
+     printf '%s\\n' \"$out\" | grep -Eq 'poweroff: SBI system reset failed \\(error -2\\), status 7$' &&
+     printf '%s\\n' \"$out\" | grep -Eq '\\] reboot: System halted$'")
+set_tests_properties(${H}.poweroff_without_semihosting_halts PROPERTIES TIMEOUT 30 LABELS qemu)
+
+# The console: the DT's (/chosen/stdout-path -> sifive,uart0) with its receive interrupt through
+# the PLIC, typed at; and the board's early UART alone when the tree names none.
+boot_test(${H}.shell_typed_input ${H} --mem 8G --input "helx\\x7fp\\rmeminfo\\rpoweroff 5\\r"
+  --status 5 --expect "console: sifive,uart0 at 0x10010000$<SEMICOLON> dtb at "
+  --expect "console: receive interrupt on irq [0-9]+$" --expect "^  meminfo +memory usage"
+  --expect "^MemTotal: +[0-9]+ kB$" --reject "unknown command")
+set(HDTB ${CMAKE_BINARY_DIR}/dtb/hifive-no-stdout-path.dtb)
+add_custom_command(OUTPUT ${HDTB}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/dtb
+  COMMAND qemu-system-riscv64 -M sifive_u,dumpdtb=${HDTB} -smp 5 -m 8G -nographic -nic none >/dev/null
+  COMMAND fdtput -d ${HDTB} /chosen stdout-path
+  COMMENT "QEMU's sifive_u device tree without /chosen/stdout-path")
+add_custom_target(hifive_test_dtb ALL DEPENDS ${HDTB})
+boot_test(${H}.early_console_without_stdout_path ${H} --mem 8G --dtb ${HDTB}
+  --append "tinymm.run=version" --expect "console: no /chosen/stdout-path, keeping the board's UART$"
+  --expect "^tinymm [^ ]+ \\(${H}, rv64\\)")
