@@ -13,7 +13,7 @@ DISK ?=
 # IRQSOFF=1: the irqsoff-tracer build (preset <board>-irqsoff, build/<board>-irqsoff), booted under
 # -icount with tinymm.irqsoff=1 (docs/irqsoff.md).
 IRQSOFF ?=
-BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed
+BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed orangepi-pc
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
 export ARGS QEMUFLAGS

@@ -104,6 +104,27 @@ static void poweroff_from_dt(const struct dt *dt)
 		poweroff_register(sifive_test_poweroff, set_fixmap_offset_io(FIX_POWEROFF, base));
 }
 
+/*
+ * The ARM generic timer's frequency, as Linux's arch_timer_of_init() decides it: the timer
+ * node's clock-frequency when the tree has one (for firmware known to program CNTFRQ wrong),
+ * else CNTFRQ as time_init() had it.  On the Orange Pi PC U-Boot writes 24 MHz, the H3's real
+ * oscillator, while QEMU's counter ticks at 62.5 MHz: only a tree that says so corrects QEMU.
+ */
+static void timer_freq_from_dt(const struct dt *dt)
+{
+	int node = dt_find_compatible(dt, -1, "arm,armv7-timer");
+	uint32_t f;
+
+	if (node < 0)
+		node = dt_find_compatible(dt, -1, "arm,armv8-timer");
+	f = node >= 0 ? dt_getprop_u32(dt, node, "clock-frequency", 0) : 0;
+	if (f && f != time_counter_freq()) {
+		pr_info("arch_timer: clock-frequency %u Hz from the device tree, not CNTFRQ's %llu Hz\n",
+			(unsigned)f, (unsigned long long)time_counter_freq());
+		time_init(f);
+	}
+}
+
 static void cpu_info(const struct dt *dt, unsigned long hartid)
 {
 	int cpus = dt_path(dt, "/cpus", 5), boot = dt_boot_cpu_node(dt, hartid);
@@ -181,7 +202,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	_set_tls(__tls_base);
 	boot_cpu_hwid = hartid;
 	arch_early_init();
-	console_at(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, 0);
+	console_at(BOARD_EARLY_UART_COMPAT, BOARD_EARLY_UART_BASE, BOARD_EARLY_UART_SHIFT);
 	if (BOARD_EXIT_BASE)
 		poweroff_register(sifive_test_poweroff, set_fixmap_offset_io(FIX_POWEROFF, BOARD_EXIT_BASE));
 	time_init(arch_counter_freq());
@@ -209,6 +230,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 		(unsigned long)console_phys, (unsigned long)dtb_pa, (unsigned)dt->totalsize);
 	if (bootargs && *bootargs)
 		pr_info("Kernel command line: %s\n", bootargs);
+	timer_freq_from_dt(dt);
 	cpu_info(dt, hartid);
 
 	phys_addr_t kstart = __pa(_start_kernel), kend = __pa(_end);

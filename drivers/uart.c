@@ -1,5 +1,6 @@
 /*
- * uart.c - polled console UARTs: ARM PL011, NS16550A (8250 family) and SiFive's UART0.
+ * uart.c - polled console UARTs: ARM PL011, NS16550A (8250 family), the DesignWare APB UART
+ * (a 16550 with 32-bit registers) and SiFive's UART0.
  *
  * Output waits for FIFO room.  Input is polled, or, once drivers/console_input.c has the
  * UART's interrupt, woken by the receive interrupt (rx_irq turns it on and off: the handler
@@ -93,6 +94,37 @@ static void ns16550_rx_irq(uintptr_t base, unsigned shift, bool on)
 }
 
 /*
+ * Synopsys DesignWare APB UART (snps,dw-apb-uart: Allwinner H3, Rockchip, ...): a 16550 whose
+ * registers are 32-bit words (reg-io-width 4, reg-shift 2 in every such device tree); byte
+ * accesses are not guaranteed to reach it, so every access is a 32-bit one and only the low
+ * byte counts.  LCR and the divisor are the firmware's (USR.BUSY rules for writing LCR never
+ * apply: it is not written).
+ */
+static void dw_apb_init(uintptr_t base, unsigned shift)
+{
+	(void)base; (void)shift;	/* as ns16550_init: the FIFOs keep what was typed */
+}
+
+static void dw_apb_putc(uintptr_t base, unsigned shift, char c)
+{
+	while (!(readl(base + (UART_LSR << shift)) & UART_LSR_THRE))
+		;
+	writel((uint8_t)c, base + (UART_THR << shift));
+}
+
+static int dw_apb_getc(uintptr_t base, unsigned shift)
+{
+	if (!(readl(base + (UART_LSR << shift)) & UART_LSR_DR))
+		return -1;
+	return (int)(readl(base + (UART_RBR << shift)) & 0xff);
+}
+
+static void dw_apb_rx_irq(uintptr_t base, unsigned shift, bool on)
+{
+	writel(on ? UART_IER_RDI : 0, base + (UART_IER << shift));
+}
+
+/*
  * SiFive UART (sifive,uart0; FU540-C000 manual, chapter 13): 32-bit registers.  txdata's bit 31
  * says the transmit FIFO is full; reading rxdata pops a byte, bit 31 set meaning there was none,
  * so the flag and the byte come from the same read.  The receive watermark interrupt (ie.rxwm)
@@ -146,6 +178,7 @@ static const struct uart_driver uart_drivers[] = {
 	{ "ns16550a", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq },
 	{ "ns16550", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq },
 	{ "sifive,uart0", sifive_init, sifive_putc, sifive_getc, sifive_rx_irq },
+	{ "snps,dw-apb-uart", dw_apb_init, dw_apb_putc, dw_apb_getc, dw_apb_rx_irq },
 };
 
 const struct uart_driver *uart_find_driver(const char *list, int len)

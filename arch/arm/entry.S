@@ -13,7 +13,8 @@
  *   - invalidate the data caches (real cores may start with garbage lines), set MAIR, TTBCR,
  *     TTBR0, invalidate the TLB, I-cache and branch predictor, turn the MMU and caches on;
  *   - jump to the virtual address, give every exception mode a stack, set VBAR and call
- *     kmain(0, 0): no register carries the DTB on this board family, the board says where it is.
+ *     kmain(0, dtb): the DTB a boot loader passed in r2 (U-Boot's bootm), vetted and mapped,
+ *     else 0 and the board says where it is (QEMU virt puts it at the start of RAM).
  * arch_mm_init() maps the rest of RAM in boot_pmd; paging_init() (mmu_lpae.c) builds the final
  * W^X tables and switches to them.  The identity block is never used after the jump.
  * Limits: the image must load below 2 GiB (its identity GiB then never collides with the kernel
@@ -36,6 +37,7 @@
 	.global _start
 _start:
 	cpsid	aif
+	mov	r11, r2			/* the DTB a boot loader passed (vetted below) */
 	/*
 	 * Entered in HYP mode (U-Boot's bootm on the Orange Pi PC, QEMU's virt with
 	 * virtualization=on): leave PL1 the counter and timers (CNTHCTL.PL1PCEN/PL1PCTEN), make the
@@ -104,6 +106,38 @@ _start:
 	add	r2, r2, #0x200000
 	cmp	r2, r6
 	blo	2b
+	/*
+	 * The DTB a boot loader passed in r2 (U-Boot's bootm relocates it high in RAM, e.g.
+	 * 0x49ff7000 on the Orange Pi PC), vetted as Linux's __vet_atags does: word aligned, inside
+	 * the kernel half's direct map below the fixmap, FDT magic at its first word (read at its
+	 * physical address: the MMU is off).  Then the two 2 MiB blocks from the one holding it
+	 * (DT_MAX_SIZE is 1 MiB) join the boot tables; RAM it sits in is mapped here anyway.  r11 =
+	 * 0 if not vetted: kmain falls back to the board's BOARD_DTB_ADDR (QEMU virt passes none).
+	 */
+	tst	r11, #3
+	bne	4f
+	add	r7, r11, r8		/* its virtual address in the direct map */
+	sub	r7, r7, #PAGE_OFFSET
+	ldr	r3, =(FIXADDR_START - PAGE_OFFSET - 0x200000)
+	cmp	r7, r3
+	bhs	4f
+	ldr	r3, [r11]
+	ldr	r6, =0xedfe0dd0		/* 0xd00dfeed, big-endian */
+	cmp	r3, r6
+	bne	4f
+	mov	r7, r7, lsr #21
+	mov	r7, r7, lsl #21		/* the block's offset in the direct map */
+	add	r3, r7, #PAGE_OFFSET
+	sub	r3, r3, r8		/* the block's physical address */
+	orr	r3, r3, #(BOOT_BLOCK & 0xff)
+	orr	r3, r3, #(BOOT_BLOCK & 0xf00)
+	add	r7, r1, r7, lsr #18
+	str	r3, [r7]
+	add	r3, r3, #0x200000
+	str	r3, [r7, #8]
+	b	5f
+4:	mov	r11, #0
+5:
 	/* The fixmap's pte table, shared with the final tables. */
 	ldr	r3, =fixmap_pte
 	sub	r3, r3, r8
@@ -167,9 +201,9 @@ virtual_start:
 	mcr	p15, 0, r0, c12, c0, 0	/* VBAR */
 	isb
 
+	mov	r1, r11			/* the vetted DTB, or 0: taken from the board */
 	mov	fp, #0			/* end of the frame-pointer chain */
 	mov	r0, #0			/* hart/cpu id */
-	mov	r1, #0			/* DTB: taken from the board */
 	bl	kmain
 3:	wfi
 	b	3b

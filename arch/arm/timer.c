@@ -16,6 +16,7 @@
 #include "tinymm/fdt.h"
 #include "tinymm/irq.h"
 #include "tinymm/printk.h"
+#include "tinymm/time.h"
 #include "tinymm/timer.h"
 
 #define CNTV_CTL_ENABLE		(1u << 0)
@@ -82,6 +83,6 @@ int arch_timer_init(const struct dt *dt)
 		return -1;
 	}
 	pr_info("arch_timer: virtual timer, irq %u, %llu Hz\n", irq,
-		(unsigned long long)arch_counter_freq());
+		(unsigned long long)time_counter_freq());	/* the DT's clock-frequency may win */
 	return 0;
 }

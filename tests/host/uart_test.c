@@ -1,11 +1,12 @@
-/* uart_test.c - the PL011, NS16550 and SiFive UART drivers against fake register files. */
+/* uart_test.c - the PL011, NS16550, DesignWare APB and SiFive UART drivers against fake
+ * register files. */
 #include "test.h"
 #include "tinymm/console.h"
 
 static void driver_lookup_by_compatible_list(void **state)
 {
 	const char list[] = "arm,pl011\0arm,primecell";
-	const char ns[] = "snps,dw-apb-uart\0ns16550a";
+	const char ns[] = "vendor,uart16550\0ns16550a";
 	const char none[] = "vendor,unknown";
 
 	assert_string_equal(uart_find_driver(list, sizeof(list))->compatible, "arm,pl011");
@@ -46,6 +47,32 @@ static void ns16550_uses_reg_shift(void **state)
 	assert_int_equal(console_getc(), 'k');
 }
 
+/* The H3's UART0 node: "snps,dw-apb-uart", reg-shift 2, reg-io-width 4.  Every access is a
+ * whole word (a byte store would leave the upper bytes), and only the low byte counts on reads. */
+static void dw_apb_uart_uses_words_and_reg_shift(void **state)
+{
+	static uint32_t regs[16];
+	const char compat[] = "snps,dw-apb-uart";
+
+	assert_string_equal(uart_find_driver(compat, sizeof(compat))->compatible, "snps,dw-apb-uart");
+	regs[0] = 0xdeadbe00;
+	regs[2] = 0xc1;				/* IIR/FCR: FIFOs on, left alone */
+	regs[5] = 0xffffff60;			/* LSR: THR empty, no data; junk above the byte */
+	assert_int_equal(console_setup("snps,dw-apb-uart", (uintptr_t)regs, 2), 0);
+	assert_int_equal(regs[2], 0xc1);
+	console_write("z", 1);
+	assert_int_equal(regs[0], 'z');		/* a 32-bit store */
+	assert_int_equal(console_getc(), -1);
+	regs[5] = 0x61;
+	regs[0] = 0xabcd006b;
+	assert_int_equal(console_getc(), 'k');
+	console_rx_irq(true);
+	assert_int_equal(regs[1], 1);		/* IER.ERBFI at word 1 (offset 4 = 1 << 2) */
+	console_rx_irq(false);
+	assert_int_equal(regs[1], 0);
+	assert_string_equal(console_name(), "snps,dw-apb-uart");
+}
+
 static void sifive_uart0_flags_enable_and_rx_irq(void **state)
 {
 	static uint32_t regs[8];
@@ -80,6 +107,7 @@ int main(void)
 		cmocka_unit_test(driver_lookup_by_compatible_list),
 		cmocka_unit_test(pl011_writes_dr_and_expands_newlines),
 		cmocka_unit_test(ns16550_uses_reg_shift),
+		cmocka_unit_test(dw_apb_uart_uses_words_and_reg_shift),
 		cmocka_unit_test(sifive_uart0_flags_enable_and_rx_irq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

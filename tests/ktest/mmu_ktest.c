@@ -451,7 +451,7 @@ static int console_uart(uint64_t *base, const char **compat)
 }
 
 /* A status bit that an idle UART reads as 1: PL011 FR.TXFE, 16550 LSR.THRE (reg-shift 0, as
- * on QEMU's RISC-V virt).  0 for a UART this suite does not know. */
+ * on QEMU's RISC-V virt; 2 on the DesignWare UART).  0 for a UART this suite does not know. */
 static unsigned int idle_bit(const char *compat, unsigned long *off)
 {
 	if (!strcmp(compat, "arm,pl011")) {
@@ -460,6 +460,10 @@ static unsigned int idle_bit(const char *compat, unsigned long *off)
 	}
 	if (!strcmp(compat, "ns16550a") || !strcmp(compat, "ns16550")) {
 		*off = 5;
+		return 0x20;
+	}
+	if (!strcmp(compat, "snps,dw-apb-uart")) {	/* LSR.THRE, reg-shift 2 */
+		*off = 5 << 2;
 		return 0x20;
 	}
 	return 0;
