@@ -1,7 +1,9 @@
 # tinymm - the thin front door.  The build is CMake (CMakePresets.json); this file only drives it.
 #   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]] [IRQSOFF=1]
-#   make image [BOARD=b]   build only the board's artifact (build/<b>/tinymm.bin on the HiFive
-#                    Unleashed, build/<b>/tinymm.elf on the virt boards)
+#            [SDIMG=card.img]   (orangepi-pc: boot another card image, ARGS in its boot script)
+#   make image [BOARD=b]   build only the board's artifact (build/<b>/sdcard.img on the Orange
+#                    Pi PC, build/<b>/tinymm.bin on the HiFive Unleashed, build/<b>/tinymm.elf
+#                    on the virt boards)
 #   make test        build everything, run every test through CTest
 #   make gdb [BOARD=b]
 BOARD ?= qemu-virt-arm
@@ -10,6 +12,7 @@ MEM ?=
 ARGS ?=
 QEMUFLAGS ?=
 DISK ?=
+SDIMG ?=
 # IRQSOFF=1: the irqsoff-tracer build (preset <board>-irqsoff, build/<board>-irqsoff), booted under
 # -icount with tinymm.irqsoff=1 (docs/irqsoff.md).
 IRQSOFF ?=
@@ -43,6 +46,7 @@ host: deps
 run: check-board
 	@$(MAKE) --no-print-directory $(BOARD)$(if $(filter 1,$(IRQSOFF)),-irqsoff)
 	@tools/run --board $(BOARD) $(if $(MEM),--mem $(MEM)) --append "$$ARGS" $(if $(DISK),--disk $(DISK)) \
+		$(if $(SDIMG),--sdimg $(SDIMG)) \
 		$(if $(filter 1,$(IRQSOFF)),--irqsoff) -- $$QEMUFLAGS
 
 image: check-board

@@ -110,3 +110,11 @@ if(BOARD_IMAGE STREQUAL "tinymm.bin")
     COMMAND ${CMAKE_SOURCE_DIR}/tools/check-image ${CMAKE_NM} ${CMAKE_OBJCOPY} tinymm.elf tinymm.bin
     COMMENT "${BOARD}: tinymm.bin, the raw payload")
 endif()
+# A board booted from an SD card (board/<board>/mkimage.sh: the Orange Pi PC) gets its card
+# image, sdcard.img, from tinymm.bin and the boot chain's Debian packages; a missing one is a
+# one-line error naming the package.
+if(EXISTS ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh)
+  add_custom_command(TARGET tinymm.elf POST_BUILD
+    COMMAND ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh sdcard.img tinymm.bin
+    COMMENT "${BOARD}: sdcard.img, the SD-card image")
+endif()
