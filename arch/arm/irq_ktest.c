@@ -12,10 +12,11 @@
 #include "tinymm/sched.h"
 #include "tinymm/timer.h"
 
-/* Lines nothing on QEMU virt uses (its devices sit on SPIs 1-47). */
-#define TEST_SPI_NOBODY		(32 + 200)
-#define TEST_SPI_LEVEL		(32 + 201)
-#define TEST_SPI_EDGE		(32 + 202)
+/* Lines no device uses, below every board's GIC size: QEMU virt's devices sit on SPIs 1-47 of
+ * 256, the Allwinner H3's (Orange Pi PC) on SPIs up to 120 of 128. */
+#define TEST_SPI_NOBODY		(32 + 125)
+#define TEST_SPI_LEVEL		(32 + 126)
+#define TEST_SPI_EDGE		(32 + 127)
 #define TEST_SGI		3
 
 static struct irq_domain *gic_domain(void)

@@ -5,8 +5,10 @@
  * MAIR), the memory types in the entries (Normal write-back shareable, Device, Strongly-ordered,
  * Normal non-cacheable), and the LPAE fault status the trap handler decodes, in its exact words.
  */
+#include <string.h>
 #include "tinymm/arch.h"
 #include "tinymm/cache.h"
+#include "tinymm/console.h"
 #include "tinymm/fixmap.h"
 #include "tinymm/io.h"
 #include "tinymm/ktest.h"
@@ -66,6 +68,10 @@ static void lpae_registers(struct ktest *t)
  * uncached protections Strongly-ordered and Normal non-cacheable (MAIR0's indices). */
 static void memory_types(struct ktest *t)
 {
+	if (strcmp(console_name(), "arm,pl011")) {
+		ktest_skip(t, "the console is not QEMU virt's PL011");
+		return;
+	}
 	pte_t *data = virt_to_kpte((unsigned long)__end_ro_after_init);	/* .data */
 	char __iomem *uart = ioremap(PL011_PHYS + 0x18, 4);	/* UARTFR */
 	pte_t *pte = uart ? virt_to_kpte((unsigned long)uart) : NULL;

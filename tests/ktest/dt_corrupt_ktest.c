@@ -16,7 +16,7 @@
 
 #define HDR 40u			/* a version-17 header */
 
-static uint8_t blob[16384] __attribute__((aligned(8)));
+static uint8_t blob[32768] __attribute__((aligned(8)));	/* the H3's tree is 24 KiB */
 static unsigned size, off_struct, off_strings, size_struct, size_strings;
 
 static void put32(uint8_t *p, uint32_t v)
