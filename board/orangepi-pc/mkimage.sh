@@ -12,8 +12,10 @@
 # bootdelay, serial only, bootcmd = boot.scr) boots in ~1.3 s instead of ~7 s (HDMI, USB, the
 # distro-boot scan).  Every missing input is one line naming the Debian package.
 set -euo pipefail
-UBOOT=/usr/lib/u-boot/orangepi_plus/u-boot-sunxi-with-spl.bin	# Debian has no orangepi_pc build
-DTB=/usr/local/share/tinymm/dtbs/sun8i-h3-orangepi-pc.dtb	# tools/install-deps puts it there
+# Where the inputs are (ORANGEPI_UBOOT / ORANGEPI_DTB override them: the vendor's orangepi_pc
+# U-Boot, a DTB of one's own; the tests point them at missing files).
+UBOOT=${ORANGEPI_UBOOT:-/usr/lib/u-boot/orangepi_plus/u-boot-sunxi-with-spl.bin}	# Debian has no orangepi_pc build
+DTB=${ORANGEPI_DTB:-/usr/local/share/tinymm/dtbs/sun8i-h3-orangepi-pc.dtb}	# tools/install-deps puts it there
 DTB_NAME=sun8i-h3-orangepi-pc.dtb	# its name on the card, whichever file --dtb gives
 LOAD=0x40008000
 die() { echo "mkimage-orangepi: $*" >&2; exit 1; }
