@@ -41,8 +41,10 @@ uint64_t arch_counter_freq(void)
 
 /*
  * Semihosting SYS_EXIT_EXTENDED (0x20): r1 points at {ADP_Stopped_ApplicationExit, status}.
- * Plain SYS_EXIT (0x18) cannot carry a status on 32-bit ARM.  QEMU needs -semihosting; without
- * it the SVC reaches our own vector and arm_trap() says so.
+ * Plain SYS_EXIT (0x18) cannot carry a status on 32-bit ARM.  With no semihosting host (a real
+ * board, or QEMU without -semihosting) the SVC reaches our own vector, which steps over it with
+ * r0 = -1 (arm_trap); then nothing can power the machine off: the boards tinymm knows have no
+ * PSCI SYSTEM_OFF (the Orange Pi PC's U-Boot implements PSCI 0.1 only), so say so and halt.
  */
 void arch_poweroff(int status)
 {
@@ -53,6 +55,10 @@ void arch_poweroff(int status)
 	block[0] = 0x20026;
 	block[1] = (uint32_t)status;
 	__asm__ __volatile__("svc 0x123456" : "+r"(r0) : "r"(r1) : "memory");
+	printk(KERN_EMERG "poweroff: no semihosting host and no PSCI SYSTEM_OFF, status %d\n", status);
+	printk(KERN_EMERG "reboot: System halted\n");
+	for (;;)
+		arch_cpu_relax();
 }
 
 void arch_cpu_relax(void)

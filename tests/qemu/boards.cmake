@@ -219,3 +219,21 @@ add_test(NAME ${O}.sdimg_boots_another_card COMMAND sh -c
    t=$(sha256sum <$c)$<SEMICOLON> rm -f $c$<SEMICOLON> printf '%s\\n' \"$out\" | tail -n 3
    [ $rc = 4 ] && [ \"$s\" = \"$t\" ] && printf '%s\\n' \"$out\" | grep -q 'Kernel command line: tinymm.run=poweroff 4'")
 set_tests_properties(${O}.sdimg_boots_another_card PROPERTIES TIMEOUT 40 LABELS qemu)
+# The real board's path: with semihosting off (a later -semihosting-config wins) the `svc` is
+# stepped over, PSCI 0.1 has no SYSTEM_OFF, and the kernel says so and halts: the boot must hang
+# after "reboot: System halted", not exit; a fault's panic ends the same way.
+add_test(NAME ${O}.poweroff_without_semihosting_halts COMMAND sh -c
+  "out=$(${CHECK} --board ${O} --mem 1G --append 'tinymm.run=poweroff 7' --status 7 --timeout 8 --qemu '-semihosting-config enable=off')$<SEMICOLON> rc=$?
+   printf '%s\\n' \"$out\" | tail -n 4
+   [ $rc != 0 ] && printf '%s\\n' \"$out\" | grep -q 'no power-off within 8s (hang)' &&
+     printf '%s\\n' \"$out\" | grep -Eq 'poweroff: no semihosting host and no PSCI SYSTEM_OFF, status 7$' &&
+     printf '%s\\n' \"$out\" | grep -Eq '\\] reboot: System halted$'")
+add_test(NAME ${O}.fault_without_semihosting_halts COMMAND sh -c
+  "out=$(${CHECK} --board ${O} --mem 1G --append 'tinymm.run=fault read 0' --status 1 --timeout 8 --qemu '-semihosting-config enable=off')$<SEMICOLON> rc=$?
+   printf '%s\\n' \"$out\" | tail -n 4
+   [ $rc != 0 ] && printf '%s\\n' \"$out\" | grep -q 'no power-off within 8s (hang)' &&
+     printf '%s\\n' \"$out\" | grep -q 'Kernel panic - not syncing: Fatal exception' &&
+     printf '%s\\n' \"$out\" | grep -Eq 'poweroff: no semihosting host and no PSCI SYSTEM_OFF, status 1$' &&
+     printf '%s\\n' \"$out\" | grep -Eq '\\] reboot: System halted$'")
+set_tests_properties(${O}.poweroff_without_semihosting_halts ${O}.fault_without_semihosting_halts
+  PROPERTIES TIMEOUT 30 LABELS qemu)
