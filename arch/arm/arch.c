@@ -16,9 +16,9 @@ unsigned int arm_boot_mode;
 void arch_early_init(void)
 {
 	/* VBAR is set in entry.S before C runs, so even a fault here is reported.  Linux's
-	 * hyp_mode_check() words; tinymm keeps no HYP stub, so HYP is not usable afterwards. */
+	 * hyp_mode_check() words; tinymm installs no HYP vectors, so HYP is left unused afterwards. */
 	if (arm_boot_mode == 0x1a)
-		pr_info("CPU: All CPU(s) started in HYP mode: dropped to SVC (no HYP stub kept)\n");
+		pr_info("CPU: All CPU(s) started in HYP mode: running in SVC, HYP left unused\n");
 	else
 		pr_info("CPU: All CPU(s) started in SVC mode.\n");
 }

@@ -42,8 +42,8 @@ _start:
 	 * Entered in HYP mode (U-Boot's bootm on the Orange Pi PC, QEMU's virt with
 	 * virtualization=on): leave PL1 the counter and timers (CNTHCTL.PL1PCEN/PL1PCTEN), make the
 	 * virtual counter the physical one (CNTVOFF 0: tinymm's clock is the virtual timer), trap
-	 * nothing to HYP (HCR, HSTR 0) and drop to SVC with every exception masked, as Linux's
-	 * __hyp_stub_install does before it returns to SVC; no HYP vectors are installed, so nothing
+	 * nothing to HYP (HCR, HSTR 0) and drop to SVC with every exception masked, as Linux's own
+	 * HYP entry code does before it returns to SVC; no HYP vectors are installed, so nothing
 	 * may enter HYP again (KVM-style use of HYP is not tinymm's).  `msr spsr_cxsf` in HYP writes
 	 * SPSR_hyp (QEMU-FACTS: writing it by name hangs QEMU 7.2).
 	 */

@@ -170,7 +170,7 @@ boot_test(${O}.ktest.bad_page ${O} --mem 1G --append "tinymm.test=bad_page" --ti
 # (vetted from r2 and mapped by entry.S), not one at the start of RAM.
 boot_test(${O}.boots_from_uboot_in_hyp ${O} --mem 1G --append "tinymm.run=dmesg"
   --expect "^Starting kernel \\.\\.\\.$"
-  --expect "CPU: All CPU\\(s\\) started in HYP mode: dropped to SVC \\(no HYP stub kept\\)$"
+  --expect "CPU: All CPU\\(s\\) started in HYP mode: running in SVC, HYP left unused$"
   --expect "dtb at 0x[4-7][0-9a-f]{7}, [0-9]+ bytes$" --reject "dtb at 0x40000000")
 # The timer: CNTFRQ as U-Boot wrote it (24 MHz, the H3's oscillator) unless the tree's timer
 # node has clock-frequency (QEMU's counter really ticks at 62.5 MHz).

@@ -201,7 +201,7 @@ endforeach()
 # runs as from SVC: the mmu suite and the timer (uptime's clock is the virtual counter).
 boot_test(${A}.boot_from_hyp ${A} --qemu "-machine virtualization=on"
   --append "tinymm.run=dmesg$<SEMICOLON> ktest mmu$<SEMICOLON> sleep 20$<SEMICOLON> uptime"
-  --expect "CPU: All CPU\\(s\\) started in HYP mode: dropped to SVC \\(no HYP stub kept\\)$"
+  --expect "CPU: All CPU\\(s\\) started in HYP mode: running in SVC, HYP left unused$"
   --expect "^# totals: pass:8 fail:0 skip:0$" --expect "^up [0-9]+\\.[0-9]+$")
 boot_test(${A}.boot_from_svc ${A} --append "tinymm.run=dmesg"
   --expect "CPU: All CPU\\(s\\) started in SVC mode\\.$" --reject "HYP")
