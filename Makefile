@@ -2,8 +2,8 @@
 #   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]] [IRQSOFF=1]
 #            [SDIMG=card.img]   (orangepi-pc: boot another card image, ARGS in its boot script)
 #   make image [BOARD=b]   build only the board's artifact (build/<b>/sdcard.img on the Orange
-#                    Pi PC, build/<b>/tinymm.bin on the HiFive Unleashed, build/<b>/tinymm.elf
-#                    on the virt boards)
+#                    Pi PC, the folder build/<b>/boot on the Raspberry Pi, build/<b>/tinymm.bin
+#                    on the HiFive Unleashed, build/<b>/tinymm.elf on the virt boards)
 #   make test        build everything, run every test through CTest
 #   make gdb [BOARD=b]
 BOARD ?= qemu-virt-arm
@@ -16,7 +16,7 @@ SDIMG ?=
 # IRQSOFF=1: the irqsoff-tracer build (preset <board>-irqsoff, build/<board>-irqsoff), booted under
 # -icount with tinymm.irqsoff=1 (docs/irqsoff.md).
 IRQSOFF ?=
-BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed orangepi-pc
+BOARDS := qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed orangepi-pc raspi2b
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
 export ARGS QEMUFLAGS

@@ -82,7 +82,7 @@ static void console_from_dt(const struct dt *dt)
 	}
 	node = dt_path(dt, path, strcspn(path, ":"));
 	compat = node >= 0 ? dt_getprop(dt, node, "compatible", &len) : NULL;
-	if (!compat || dt_reg(dt, node, 0, &base, &size)) {
+	if (!compat || dt_address(dt, node, 0, &base, &size)) {
 		pr_warn("console: stdout-path '%s' names no usable device, keeping the board's UART\n", path);
 		return;
 	}
@@ -100,8 +100,10 @@ static void poweroff_from_dt(const struct dt *dt)
 	int node = dt_find_compatible(dt, -1, "sifive,test0");
 	uint64_t base, size;
 
-	if (node >= 0 && !dt_reg(dt, node, 0, &base, &size))
+	if (node >= 0 && !dt_address(dt, node, 0, &base, &size))
 		poweroff_register(sifive_test_poweroff, set_fixmap_offset_io(FIX_POWEROFF, base));
+	else
+		bcm2835_wdt_init(dt);
 }
 
 /*
@@ -130,7 +132,11 @@ static void cpu_info(const struct dt *dt, unsigned long hartid)
 	int cpus = dt_path(dt, "/cpus", 5), boot = dt_boot_cpu_node(dt, hartid);
 	uint32_t tb = cpus >= 0 ? dt_getprop_u32(dt, cpus, "timebase-frequency", 0) : 0;
 	int ncpus = 0;
+	/* RISC-V hart ids are small numbers; ARM's are MPIDR affinity fields (0xf00 on the
+	 * BCM2836), which read best in hex, as the tree's cpu@f00 writes them. */
+	char id[24];
 
+	ksnprintf(id, sizeof(id), hartid < 10 ? "%lu" : "%#lx", hartid);
 	if (!time_counter_freq() && tb)
 		time_init(tb);
 	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
@@ -142,8 +148,8 @@ static void cpu_info(const struct dt *dt, unsigned long hartid)
 	 * below would find them (a firmware that booted on a hart the tree does not list). */
 	if (ncpus && boot < 0) {
 		char line[120];
-		ksnprintf(line, sizeof(line), "cpus: the boot hart/cpu %lu has no /cpus node (reg %lu)",
-			  hartid, hartid);
+		ksnprintf(line, sizeof(line), "cpus: the boot hart/cpu %s has no /cpus node (reg %s)",
+			  id, id);
 		boot_fail(line);
 	}
 	if (boot >= 0) {
@@ -151,10 +157,10 @@ static void cpu_info(const struct dt *dt, unsigned long hartid)
 		const char *compat = dt_getprop_str(dt, boot, "compatible");
 		int elen;
 		const char *ext = dt_getprop(dt, boot, "riscv,isa-extensions", &elen);
-		pr_info("cpu%lu: %s%s%s%s\n", hartid, compat ? compat : "?", isa ? ", isa " : "",
+		pr_info("cpu%s: %s%s%s%s\n", id, compat ? compat : "?", isa ? ", isa " : "",
 			isa ? isa : "", ext ? ", with riscv,isa-extensions" : "");
 	}
-	pr_info("cpus: %d in the device tree, booting on hart/cpu %lu; timer %llu Hz\n", ncpus, hartid,
+	pr_info("cpus: %d in the device tree, booting on hart/cpu %s; timer %llu Hz\n", ncpus, id,
 		(unsigned long long)time_counter_freq());
 }
 

@@ -79,8 +79,10 @@ add_executable(irqsoff_test tests/host/irqsoff_test.c kernel/trace_irqsoff.c ker
 target_compile_definitions(irqsoff_test PRIVATE CONFIG_IRQSOFF_TRACER=1)
 target_link_libraries(irqsoff_test ${CMOCKA})
 add_executable(fdt_test tests/host/fdt_test.c tests/host/fdt_test_mutate.c tests/host/fdt_test_blobs.c
-  lib/fdt.c lib/fdt_check.c)
+  lib/fdt.c lib/fdt_address.c lib/fdt_check.c)
 target_link_libraries(fdt_test ${CMOCKA} ${LIBFDT})
+add_executable(fdt_address_test tests/host/fdt_address_test.c lib/fdt.c lib/fdt_address.c lib/fdt_check.c)
+target_link_libraries(fdt_address_test ${CMOCKA} ${LIBFDT})
 
 include(${CMAKE_SOURCE_DIR}/tests/host/tests.cmake)
 include(${CMAKE_SOURCE_DIR}/tests/qemu/tests.cmake)

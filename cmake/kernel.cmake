@@ -14,6 +14,9 @@ endif()
 if(NOT DEFINED BOARD_IMAGE)
   set(BOARD_IMAGE "")
 endif()
+if(NOT DEFINED BOARD_ARTIFACT)		# what board/<board>/mkimage.sh makes from tinymm.bin
+  set(BOARD_ARTIFACT sdcard.img)
+endif()
 
 configure_file(include/tinymm/board_config.h.in ${CMAKE_BINARY_DIR}/gen/tinymm/board_config.h @ONLY)
 configure_file(linker/kernel.ld.in ${CMAKE_BINARY_DIR}/kernel.ld @ONLY)
@@ -27,7 +30,7 @@ file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
-  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c mm/filemap.c
+  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c drivers/bcm2835_wdt.c mm/filemap.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
   mm/readahead.c
@@ -110,11 +113,11 @@ if(BOARD_IMAGE STREQUAL "tinymm.bin")
     COMMAND ${CMAKE_SOURCE_DIR}/tools/check-image ${CMAKE_NM} ${CMAKE_OBJCOPY} tinymm.elf tinymm.bin
     COMMENT "${BOARD}: tinymm.bin, the raw payload")
 endif()
-# A board booted from an SD card (board/<board>/mkimage.sh: the Orange Pi PC) gets its card
-# image, sdcard.img, from tinymm.bin and the boot chain's Debian packages; a missing one is a
-# one-line error naming the package.
+# A board with an image recipe (board/<board>/mkimage.sh) gets its flashable artifact from
+# tinymm.bin and the boot chain's Debian packages: the Orange Pi PC's SD-card image sdcard.img,
+# the Raspberry Pi's boot folder boot/; a missing package is a one-line error naming it.
 if(EXISTS ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh)
   add_custom_command(TARGET tinymm.elf POST_BUILD
-    COMMAND ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh sdcard.img tinymm.bin
-    COMMENT "${BOARD}: sdcard.img, the SD-card image")
+    COMMAND ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh ${BOARD_ARTIFACT} tinymm.bin
+    COMMENT "${BOARD}: ${BOARD_ARTIFACT}, the flashable artifact")
 endif()

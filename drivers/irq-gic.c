@@ -123,11 +123,30 @@ static int gic_set_type(struct irq_domain *d, unsigned int hwirq, unsigned int t
 	return 0;
 }
 
+/* Pending by software (irq_set_irqchip_state): GICD_ISPENDR / GICD_ICPENDR; an SGI is sent to
+ * this CPU instead (its ISPENDR bits are read-only), and has nothing to drop once taken. */
+static int gic_set_state(struct irq_domain *d, unsigned int hwirq, enum irqchip_irq_state which,
+			 bool state)
+{
+	struct gic *g = d->chip_data;
+
+	if (which != IRQCHIP_STATE_PENDING || hwirq >= g->nr_lines)
+		return -1;
+	if (hwirq < GIC_NR_SGI) {
+		if (state)
+			writel(GICD_SGIR_TO_SELF | hwirq, g->dist + GICD_SGIR);
+		return 0;
+	}
+	writel(1u << (hwirq % 32), g->dist + (state ? GICD_ISPENDR(hwirq / 32) : GICD_ICPENDR(hwirq / 32)));
+	return 0;
+}
+
 static const struct irq_chip gic_chip = {
 	.name = "GICv2",
 	.irq_mask = gic_mask,
 	.irq_unmask = gic_unmask,
 	.irq_set_type = gic_set_type,
+	.irq_set_irqchip_state = gic_set_state,
 };
 
 static int gic_xlate(struct irq_domain *d, const uint32_t *spec, int cells, unsigned int *hwirq,
@@ -201,13 +220,7 @@ int gic_set_pending(unsigned int hwirq)
 {
 	struct gic *g = gic_root;
 
-	if (!g || hwirq >= g->nr_lines)
-		return -1;
-	if (hwirq < GIC_NR_SGI)		/* SGIs' pending bits are read-only: send it instead */
-		writel(GICD_SGIR_TO_SELF | hwirq, g->dist + GICD_SGIR);
-	else
-		writel(1u << (hwirq % 32), g->dist + GICD_ISPENDR(hwirq / 32));
-	return 0;
+	return g ? gic_set_state(g->domain, hwirq, IRQCHIP_STATE_PENDING, true) : -1;
 }
 
 static void gic_dist_init(struct gic *g)
@@ -247,7 +260,7 @@ static int gic_of_init(const struct dt *dt, int node)
 		       dt_node_name(dt, node));
 		return -1;
 	}
-	if (dt_reg(dt, node, 0, &dist, &dsize) || dt_reg(dt, node, 1, &cpu, &csize)) {
+	if (dt_address(dt, node, 0, &dist, &dsize) || dt_address(dt, node, 1, &cpu, &csize)) {
 		pr_err("GICv2: %s: reg must name the distributor and the CPU interface\n",
 		       dt_node_name(dt, node));
 		return -1;

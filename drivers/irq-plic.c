@@ -176,7 +176,7 @@ static int plic_init(const struct dt *dt, int node)
 		pr_warn("plic: %s: only one PLIC is supported, ignored\n", name);
 		return -1;
 	}
-	if (dt_reg(dt, node, 0, &base, &size) || !size) {
+	if (dt_address(dt, node, 0, &base, &size) || !size) {
 		pr_err("plic: %s: no usable reg\n", name);
 		return -1;
 	}

@@ -31,7 +31,7 @@ static int goldfish_rtc_find(uintptr_t *base)
 	int node = dt ? dt_find_compatible(dt, -1, "google,goldfish-rtc") : -1;
 	uint64_t addr, size;
 
-	if (node < 0 || dt_reg(dt, node, 0, &addr, &size) || size < 0x20)
+	if (node < 0 || dt_address(dt, node, 0, &addr, &size) || size < 0x20)
 		return -1;
 	if (!mapped)
 		mapped = (uintptr_t)ioremap(addr, (size_t)size);

@@ -337,7 +337,7 @@ void virtio_mmio_init(const struct dt *dt)
 	     node = dt_find_compatible(dt, node, "virtio,mmio")) {
 		uint64_t addr, size;
 
-		if (dt_reg(dt, node, 0, &addr, &size) || size < VIRTIO_MMIO_CONFIG)
+		if (dt_address(dt, node, 0, &addr, &size) || size < VIRTIO_MMIO_CONFIG)
 			continue;
 		if (n == MAX_TRANSPORTS) {
 			pr_warn("virtio-mmio: more than %d transports, the rest ignored\n", MAX_TRANSPORTS);

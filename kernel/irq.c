@@ -161,6 +161,15 @@ int irq_set_irq_type(unsigned int irq, unsigned int type)
 	return 0;
 }
 
+int irq_set_irqchip_state(unsigned int irq, enum irqchip_irq_state which, bool state)
+{
+	struct irq_desc *desc = desc_of(irq);
+
+	if (!desc || !desc->domain->chip->irq_set_irqchip_state)
+		return -1;
+	return desc->domain->chip->irq_set_irqchip_state(desc->domain, desc->hwirq, which, state);
+}
+
 int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags, const char *name,
 		void *dev_id)
 {

@@ -8,6 +8,7 @@
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
 
+void (*pm_power_off)(void);
 static void (*poweroff_fn)(uintptr_t, int);
 static uintptr_t poweroff_base;
 

@@ -6,6 +6,7 @@
 #include <asm/context.h>
 #include "tinymm/arch.h"
 #include "tinymm/irq.h"
+#include "tinymm/power.h"
 #include "tinymm/printk.h"
 
 const char arch_name[] = "armv7-a";
@@ -43,8 +44,10 @@ uint64_t arch_counter_freq(void)
  * Semihosting SYS_EXIT_EXTENDED (0x20): r1 points at {ADP_Stopped_ApplicationExit, status}.
  * Plain SYS_EXIT (0x18) cannot carry a status on 32-bit ARM.  With no semihosting host (a real
  * board, or QEMU without -semihosting) the SVC reaches our own vector, which steps over it with
- * r0 = -1 (arm_trap); then nothing can power the machine off: the boards tinymm knows have no
- * PSCI SYSTEM_OFF (the Orange Pi PC's U-Boot implements PSCI 0.1 only), so say so and halt.
+ * r0 = -1 (arm_trap); then the board's power controller if it has one (pm_power_off: the
+ * Raspberry Pi's watchdog halt, which carries no status), else nothing can power the machine
+ * off: the boards tinymm knows have no PSCI SYSTEM_OFF (the Orange Pi PC's U-Boot implements
+ * PSCI 0.1 only), so say so and halt.
  */
 void arch_poweroff(int status)
 {
@@ -55,6 +58,13 @@ void arch_poweroff(int status)
 	block[0] = 0x20026;
 	block[1] = (uint32_t)status;
 	__asm__ __volatile__("svc 0x123456" : "+r"(r0) : "r"(r1) : "memory");
+	if (pm_power_off) {
+		/* The board's own (the Raspberry Pi's watchdog halt): it cannot carry the status. */
+		printk(KERN_EMERG "poweroff: no semihosting host: the board's power controller, status %d not carried\n",
+		       status);
+		printk(KERN_EMERG "reboot: Power down\n");
+		pm_power_off();
+	}
 	printk(KERN_EMERG "poweroff: no semihosting host and no PSCI SYSTEM_OFF, status %d\n", status);
 	printk(KERN_EMERG "reboot: System halted\n");
 	for (;;)

@@ -64,7 +64,79 @@ _start:
 	adr	r1, 0f
 	msr	elr_hyp, r1
 	eret
-0:	adr	r4, _start		/* where we run: physical */
+0:	/*
+	 * Entered somewhere else than _start_pa: move the image there first.  QEMU's raspi2b loads
+	 * kernel7.img at 0x10000, the Pi's firmware at 0x8000 (where it is linked), and the same
+	 * file boots both, so the image moves itself as Linux's zImage does.  Every loaded byte
+	 * moves (_start .. _image_end: .bss is zeros in the file, .kallsyms comes after it).
+	 * Downwards (the destination below the source) the copy runs ascending, and would
+	 * overwrite its own loop once the two overlap: so the head of the image (up to
+	 * reloc_head_end, nothing but this code) is copied first and the copy loop runs from the
+	 * destination, where the bytes it stores over itself are its own.  Upwards it runs
+	 * descending from the source, whose code the copy reaches last.  Word copies: loaders put
+	 * images at least 4 KiB apart from where they are linked (one page of distance is
+	 * required, so that the head copy never overlaps itself).  The I-cache and branch
+	 * predictor may hold the old bytes (caches are on as the firmware left them on a real
+	 * core): invalidated before the jump to the moved image's label 0 (mode and r11 kept).
+	 */
+	adr	r4, _start		/* where we run */
+	ldr	r5, =_start_pa		/* where the image is linked to run */
+	cmp	r4, r5
+	beq	8f
+	ldr	r7, =_image_end
+	ldr	r3, =_start
+	sub	r7, r7, r3		/* bytes to move */
+	subs	r1, r4, r5		/* distance, source - destination */
+	rsblo	r1, r1, #0
+	cmp	r1, #4096
+	blo	.			/* under a page apart: see above (no console yet) */
+	cmp	r4, r5
+	blo	reloc_down
+	ldr	r1, =reloc_head_end
+	sub	r1, r1, r3		/* the head's length */
+	mov	r0, #0
+1:	ldr	r3, [r4, r0]
+	str	r3, [r5, r0]
+	add	r0, r0, #4
+	cmp	r0, r1
+	blo	1b
+	bl	reloc_sync_icache
+	adr	r0, reloc_up
+	sub	r0, r0, r4
+	add	r0, r0, r5
+	bx	r0			/* into the head's copy: it reads no literal past the head */
+reloc_up:
+	mov	r0, #0
+2:	ldr	r3, [r4, r0]
+	str	r3, [r5, r0]
+	add	r0, r0, #4
+	cmp	r0, r7
+	blo	2b
+	b	reloc_enter
+reloc_down:
+	mov	r0, r7
+3:	subs	r0, r0, #4
+	ldr	r3, [r4, r0]
+	str	r3, [r5, r0]
+	bne	3b
+reloc_enter:
+	bl	reloc_sync_icache
+	adr	r0, 0b			/* in whichever copy runs this ... */
+	adr	r1, _start
+	sub	r0, r0, r1
+	add	r0, r0, r5
+	bx	r0			/* ... to label 0 of the moved image: r4 == r5 there */
+reloc_sync_icache:
+	mov	r0, #0
+	dsb	sy
+	mcr	p15, 0, r0, c7, c5, 0	/* ICIALLU */
+	mcr	p15, 0, r0, c7, c5, 6	/* BPIALL */
+	dsb	sy
+	isb
+	bx	lr
+reloc_head_end:
+
+8:	adr	r4, _start		/* where we run: physical */
 	ldr	r5, =_start		/* where we are linked: virtual */
 	sub	r8, r5, r4
 
@@ -203,7 +275,10 @@ virtual_start:
 
 	mov	r1, r11			/* the vetted DTB, or 0: taken from the board */
 	mov	fp, #0			/* end of the frame-pointer chain */
-	mov	r0, #0			/* hart/cpu id */
+	/* The boot CPU's id as the tree's cpu nodes give it: MPIDR's affinity fields (Linux's
+	 * MPIDR_HWID_BITMASK): 0 on QEMU virt and the H3, 0xf00 on the BCM2836. */
+	mrc	p15, 0, r0, c0, c0, 5	/* MPIDR */
+	bic	r0, r0, #0xff000000
 	bl	kmain
 3:	wfi
 	b	3b

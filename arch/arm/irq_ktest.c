@@ -1,7 +1,7 @@
 /*
- * irq_ktest.c - the ARM interrupt path end to end (suite `arm_irq`, ARM only): GICv2 lines
- * raised by software (gic_set_pending) through vec_irq and the irq core; the virtual timer as
- * the clock event; preemption from the IRQ entry keeps every register of the interrupted thread.
+ * irq_ktest.c - the ARM interrupt path end to end (suite `arm_irq`, ARM only): lines of the root
+ * controller (GICv2, or the BCM2836's per-core one) raised by software (irq_set_irqchip_state)
+ * through vec_irq and the irq core; the virtual timer as the clock event; preemption from the IRQ entry keeps every register of the interrupted thread.
  */
 #include "tinymm/arch.h"
 #include "tinymm/devicetree.h"
@@ -12,21 +12,46 @@
 #include "tinymm/sched.h"
 #include "tinymm/timer.h"
 
-/* Lines no device uses, below every board's GIC size: QEMU virt's devices sit on SPIs 1-47 of
- * 256, the Allwinner H3's (Orange Pi PC) on SPIs up to 120 of 128. */
-#define TEST_SPI_NOBODY		(32 + 125)
-#define TEST_SPI_LEVEL		(32 + 126)
-#define TEST_SPI_EDGE		(32 + 127)
-#define TEST_SGI		3
+/*
+ * Lines software can raise (irq_set_irqchip_state) that no device uses, on the root controller
+ * the tree names.  GICv2: SPIs below every board's GIC size (QEMU virt's devices sit on SPIs
+ * 1-47 of 256, the Allwinner H3's on SPIs up to 120 of 128: 125-127 are free on both), one
+ * of them switched to edge, and an SGI.  BCM2836 (Raspberry Pi 2): mailboxes 1-3 of the boot
+ * core (hwirqs 5-7), level only: a mailbox interrupts until it is cleared, so the handlers
+ * below drop the line they ran for, which on a GIC (pending cleared by the acknowledge) has
+ * nothing left to do.
+ */
+struct test_lines {
+	struct irq_domain *d;
+	unsigned int nobody;
+	unsigned int raise[3];		/* requested and raised in turn */
+	unsigned int edge;		/* one of raise[] made edge-triggered, or ~0u */
+	unsigned int not_raisable;	/* a line software cannot raise (CNTV), or ~0u: none */
+};
 
-static struct irq_domain *gic_domain(void)
+static bool test_lines(struct test_lines *l)
 {
 	const struct dt *dt = boot_dt();
-	int node = dt_find_compatible(dt, -1, "arm,cortex-a15-gic");
+	int node;
 
-	if (node < 0)
-		node = dt_find_compatible(dt, -1, "arm,gic-400");
-	return node >= 0 ? irq_find_host(node) : NULL;
+	if ((node = dt_find_compatible(dt, -1, "arm,cortex-a15-gic")) >= 0 ||
+	    (node = dt_find_compatible(dt, -1, "arm,gic-400")) >= 0)
+		*l = (struct test_lines){ .nobody = 32 + 125, .raise = { 32 + 126, 32 + 127, 3 },
+					  .edge = 32 + 127, .not_raisable = ~0u };
+	else if ((node = dt_find_compatible(dt, -1, "brcm,bcm2836-l1-intc")) >= 0)
+		*l = (struct test_lines){ .nobody = 7, .raise = { 5, 6, 4 }, .edge = ~0u,
+					  .not_raisable = 3 };
+	else
+		return false;
+	l->d = irq_find_host(node);
+	return l->d != NULL;
+}
+
+static int raise_hw(struct test_lines *l, unsigned int hwirq, bool state)
+{
+	unsigned int virq = irq_find_mapping(l->d, hwirq);
+
+	return virq ? irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, state) : -1;
 }
 
 /* Spin with interrupts enabled until @counter moves or 10 ms pass (QEMU delivers a pending
@@ -55,44 +80,46 @@ static irqreturn_t count_handler(int irq, void *dev_id)
 	KTEST_EXPECT_TRUE((struct ktest *)dev_id, irqs_disabled());
 	last_irq = (unsigned int)irq;
 	handled++;
+	irq_set_irqchip_state((unsigned int)irq, IRQCHIP_STATE_PENDING, false);	/* as a device ack */
 	return IRQ_HANDLED;
 }
 
 static void line_nobody_requested_is_masked_once(struct ktest *t)
 {
-	struct irq_domain *d = gic_domain();
-	KTEST_ASSERT_TRUE(t, d != NULL);
-	unsigned int virq = irq_find_mapping(d, TEST_SPI_NOBODY);
+	struct test_lines l;
+	KTEST_ASSERT_TRUE(t, test_lines(&l));
+	unsigned int virq = irq_find_mapping(l.d, l.nobody);
 	KTEST_ASSERT_NE(t, virq, 0);
-	KTEST_EXPECT_TRUE(t, irq_is_masked(virq));	/* no handler: disabled at the GIC */
+	KTEST_EXPECT_TRUE(t, irq_is_masked(virq));	/* no handler: disabled at the controller */
 	enable_irq(virq);				/* as a buggy driver might */
 	unsigned long before = irq_unhandled_count(), count = kstat_irqs(virq);
 
-	KTEST_EXPECT_EQ(t, gic_set_pending(TEST_SPI_NOBODY), 0);
+	KTEST_EXPECT_EQ(t, raise_hw(&l, l.nobody, true), 0);
 	spin_10ms();
 	KTEST_EXPECT_EQ(t, irq_unhandled_count(), before + 1);
 	KTEST_EXPECT_EQ(t, kstat_irqs(virq), count + 1);
 	KTEST_EXPECT_TRUE(t, irq_is_masked(virq));
 	/* Masked now: raising it again delivers nothing. */
-	KTEST_EXPECT_EQ(t, gic_set_pending(TEST_SPI_NOBODY), 0);
+	KTEST_EXPECT_EQ(t, raise_hw(&l, l.nobody, true), 0);
 	spin_10ms();
 	KTEST_EXPECT_EQ(t, irq_unhandled_count(), before + 1);
 	KTEST_EXPECT_EQ(t, kstat_irqs(virq), count + 1);
+	raise_hw(&l, l.nobody, false);
 }
 
 static void requested_lines_run_their_handler_once(struct ktest *t)
 {
-	static const unsigned int hw[] = { TEST_SPI_LEVEL, TEST_SPI_EDGE, TEST_SGI };
-	struct irq_domain *d = gic_domain();
-	KTEST_ASSERT_TRUE(t, d != NULL);
+	struct test_lines l;
+	KTEST_ASSERT_TRUE(t, test_lines(&l));
 
-	for (unsigned int i = 0; i < ARRAY_SIZE(hw); i++) {
-		unsigned int virq = irq_find_mapping(d, hw[i]);
-		if (hw[i] == TEST_SPI_EDGE)
+	for (unsigned int i = 0; i < ARRAY_SIZE(l.raise); i++) {
+		unsigned int hw = l.raise[i], virq = irq_find_mapping(l.d, hw);
+		KTEST_ASSERT_NE(t, virq, 0);
+		if (hw == l.edge)
 			KTEST_EXPECT_EQ(t, irq_set_irq_type(virq, IRQ_TYPE_EDGE_RISING), 0);
 		KTEST_ASSERT_EQ(t, request_irq(virq, count_handler, 0, "arm_irq-test", t), 0);
 		unsigned long before = handled;
-		KTEST_EXPECT_EQ(t, gic_set_pending(hw[i]), 0);
+		KTEST_EXPECT_EQ(t, raise_hw(&l, hw, true), 0);
 		wait_for_change(&handled, before);
 		wait_for_change(&handled, before + 1);	/* a second one would be a bug */
 		KTEST_EXPECT_EQ(t, handled, before + 1);
@@ -100,15 +127,26 @@ static void requested_lines_run_their_handler_once(struct ktest *t)
 		KTEST_EXPECT_FALSE(t, irq_is_masked(virq));
 		free_irq(virq, t);
 		KTEST_EXPECT_TRUE(t, irq_is_masked(virq));
-		if (hw[i] == TEST_SPI_EDGE)
+		if (hw == l.edge)
 			irq_set_irq_type(virq, IRQ_TYPE_LEVEL_HIGH);
 	}
 }
 
 static void bad_lines_are_refused(struct ktest *t)
 {
-	KTEST_EXPECT_EQ(t, gic_set_pending(1020), -1);
-	KTEST_EXPECT_EQ(t, gic_set_pending(~0u), -1);
+	struct test_lines l;
+	KTEST_ASSERT_TRUE(t, test_lines(&l));
+
+	if (l.not_raisable != ~0u)
+		KTEST_EXPECT_EQ(t, raise_hw(&l, l.not_raisable, true), -1);
+	KTEST_EXPECT_EQ(t, raise_hw(&l, l.d->size, true), -1);		/* beyond the domain */
+	KTEST_EXPECT_EQ(t, irq_set_irqchip_state(0, IRQCHIP_STATE_PENDING, true), -1);
+	KTEST_EXPECT_EQ(t, irq_set_irqchip_state(NR_IRQS, IRQCHIP_STATE_PENDING, true), -1);
+	if (dt_find_compatible(boot_dt(), -1, "arm,cortex-a15-gic") >= 0 ||
+	    dt_find_compatible(boot_dt(), -1, "arm,gic-400") >= 0) {
+		KTEST_EXPECT_EQ(t, gic_set_pending(1020), -1);
+		KTEST_EXPECT_EQ(t, gic_set_pending(~0u), -1);
+	}
 }
 
 static volatile int hr_fired;

@@ -87,6 +87,13 @@ int dt_size_cells(const struct dt *dt, int node);
  * entry, -2 if "reg" is malformed (length not a multiple of the entry size, or cells > 2).
  */
 int dt_reg(const struct dt *dt, int node, int index, uint64_t *addr, uint64_t *size);
+/*
+ * Entry @index of @node's "reg" as a CPU physical address: translated through the "ranges" of
+ * every bus up to the root (lib/fdt_address.c).  0; -1 or -2 as dt_reg(), or -2 for malformed
+ * "ranges"; -3 if a bus on the way is not memory-mapped (no "ranges") or no window holds the
+ * whole entry.  Devices use this one; "reg" of /memory and /cpus nodes is read with dt_reg().
+ */
+int dt_address(const struct dt *dt, int node, int index, uint64_t *addr, uint64_t *size);
 
 /* ---- the memory-reservation block ---- */
 int dt_memreserve(const struct dt *dt, int index, uint64_t *addr, uint64_t *size); /* 0 / -1 */

@@ -33,11 +33,19 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
 struct irq_domain;
 
+/* A line's state a controller can set by software (Linux's enum irqchip_irq_state). */
+enum irqchip_irq_state {
+	IRQCHIP_STATE_PENDING,		/* raised, as if its device had asserted it */
+};
+
 struct irq_chip {
 	const char *name;
 	void (*irq_mask)(struct irq_domain *d, unsigned int hwirq);
 	void (*irq_unmask)(struct irq_domain *d, unsigned int hwirq);
 	int (*irq_set_type)(struct irq_domain *d, unsigned int hwirq, unsigned int type);
+	/* 0, or -1 if this line's @which cannot be set by software. */
+	int (*irq_set_irqchip_state)(struct irq_domain *d, unsigned int hwirq,
+				     enum irqchip_irq_state which, bool state);
 };
 
 struct irq_domain {
@@ -67,6 +75,9 @@ void free_irq(unsigned int irq, void *dev_id);
 void enable_irq(unsigned int irq);
 void disable_irq(unsigned int irq);
 int irq_set_irq_type(unsigned int irq, unsigned int type);
+/* Raise (@state true) or drop a line by software where its controller can (a GIC's pending
+ * bits, a BCM2836 mailbox): for tests.  0, or -1 if it cannot. */
+int irq_set_irqchip_state(unsigned int irq, enum irqchip_irq_state which, bool state);
 
 /* The root controller's entry: the arch calls handle_arch_irq() for an external interrupt. */
 void set_handle_irq(void (*handler)(void));

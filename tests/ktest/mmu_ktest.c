@@ -444,7 +444,7 @@ static int console_uart(uint64_t *base, const char **compat)
 	if (!path)
 		return -1;
 	node = dt_path(dt, path, strcspn(path, ":"));
-	if (node < 0 || dt_reg(dt, node, 0, base, &size))
+	if (node < 0 || dt_address(dt, node, 0, base, &size))
 		return -1;
 	*compat = dt_getprop_str(dt, node, "compatible");
 	return *compat ? 0 : -1;

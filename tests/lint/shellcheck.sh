@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/lint/shellcheck.sh [--selftest] - shellcheck (Debian's package) over every shell script in tests/
-# and tools/, found by name (*.sh) or by a sh/bash first line, so a new script is never left out.
+# tests/lint/shellcheck.sh [--selftest] - shellcheck (Debian's package) over every shell script in tests/,
+# tools/ and board/ (the image recipes), found by name (*.sh) or by a sh/bash first line, so a new script is never left out.
 # Settings: .shellcheckrc at the top of the tree.  The scripts' count and names are printed.
 # --selftest: the check itself: a script with two real bugs (an unquoted variable that splits, a
 # `cd` whose failure is ignored) must make shellcheck fail and name both codes.
@@ -26,8 +26,8 @@ if [ "${1:-}" = --selftest ]; then
 fi
 
 cd "$top" || exit 1
-# The tree's files (tracked, or new and not ignored); without git, every file below the two.
-files() { git ls-files -co --exclude-standard tests tools 2>/dev/null || find tests tools -type f; }
+# The tree's files (tracked, or new and not ignored); without git, every file below the three.
+files() { git ls-files -co --exclude-standard tests tools board 2>/dev/null || find tests tools board -type f; }
 mapfile -t scripts < <(files | sort -u | while read -r f; do
   case "$f" in
     *.sh) echo "$f" ;;

@@ -3,7 +3,7 @@ execute_process(COMMAND make -s -C ${TOP} run BOARD=nosuch RESULT_VARIABLE rc ER
 if(rc EQUAL 0)
   message(FATAL_ERROR "make run BOARD=nosuch succeeded")
 endif()
-if(NOT err MATCHES "unknown BOARD 'nosuch' \\(boards: qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed orangepi-pc\\)")
+if(NOT err MATCHES "unknown BOARD 'nosuch' \\(boards: qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32 hifive-unleashed orangepi-pc raspi2b\\)")
   message(FATAL_ERROR "unexpected error text: ${err}")
 endif()
 string(STRIP "${err}${out}" all)
