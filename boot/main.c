@@ -59,7 +59,9 @@ static __noreturn void boot_fail(const char *reason)
 
 /* The console UART's device-tree node, for its interrupt; set once while booting. */
 static int console_node __ro_after_init = -1;
-static phys_addr_t console_phys;	/* its registers' physical address, for the boot log */
+static phys_addr_t console_phys;	/* its registers' physical address (console_mapbase()) */
+
+phys_addr_t console_mapbase(void) { return console_phys; }
 
 /* The console on the UART at @phys, reached through the fixmap (no ioremap() yet). */
 static int console_at(const char *compatible, phys_addr_t phys, unsigned int reg_shift)

@@ -15,8 +15,8 @@
 /*
  * Lines software can raise (irq_set_irqchip_state) that no device uses, on the root controller
  * the tree names.  GICv2: SPIs below every board's GIC size (QEMU virt's devices sit on SPIs
- * 1-47 of 256, the Allwinner H3's on SPIs up to 120 of 128: 125-127 are free on both), one
- * of them switched to edge, and an SGI.  BCM2836 (Raspberry Pi 2): mailboxes 1-3 of the boot
+ * 1-47 of 256, the Allwinner H3's on SPIs up to 123 of 128: 125-127 are free on both; the
+ * sched suite's stray interrupt uses 124), one of them switched to edge, and an SGI.  BCM2836 (Raspberry Pi 2): mailboxes 1-3 of the boot
  * core (hwirqs 5-7), level only: a mailbox interrupts until it is cleared, so the handlers
  * below drop the line they ran for, which on a GIC (pending cleared by the acknowledge) has
  * nothing left to do.

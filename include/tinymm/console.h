@@ -20,6 +20,9 @@ struct uart_driver {
 int console_setup(const char *compatible, uintptr_t base, unsigned reg_shift);
 const char *console_name(void);
 uintptr_t console_base(void);
+/* The console UART's physical address, as boot/main.c mapped it into the fixmap (Linux's
+ * uart_port.mapbase): the board's early UART, then /chosen/stdout-path's.  Targets only. */
+phys_addr_t console_mapbase(void);
 
 void console_write(const char *s, size_t n);	/* "\n" goes out as "\r\n" */
 int console_getc(void);				/* -1 if nothing is waiting */

@@ -11,6 +11,7 @@
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
 #include "tinymm/printk.h"
+#include "../../mm/internal.h"
 #ifndef TINYMM_HOST
 #include "tinymm/sections.h"
 
@@ -61,11 +62,21 @@ static void pfn_round_trips(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, memmap_bank(nr) == NULL);
 }
 
-/* What memmap_init() left: every frame of RAM typed by memblock, from the struct page.  The
- * only usable frames in use when tests run are the first threads' (stacks, task_structs). */
+/* The zone every frame must be in: ZONE_DMA below the DMA limit (tinymm.zone_dma_limit, else
+ * the device tree's dma-ranges: all of RAM on the Orange Pi PC's H3), ZONE_NORMAL above it and
+ * everywhere when there is none (QEMU virt, the host).  Either layout is legitimate. */
+static enum zone_type zone_of(unsigned long pfn)
+{
+	return zone_dma_limit && pfn < PHYS_PFN(zone_dma_limit) ? ZONE_DMA : ZONE_NORMAL;
+}
+
+/* What memmap_init() and page_alloc_init() left: every frame of RAM typed by memblock and in
+ * its zone, from the struct page.  The only usable frames in use when tests run are the first
+ * threads' (stacks, task_structs). */
 static void frames_match_memblock(struct ktest *t)
 {
 	int kernel = 0, memmap = 0;
+	unsigned long in_zone[MAX_NR_ZONES] = { 0 };
 
 	for (int i = 0; i < memblock_count(); i++) {
 		const struct memblock_region *r = memblock_region(i);
@@ -75,20 +86,21 @@ static void frames_match_memblock(struct ktest *t)
 		for (phys_addr_t pa = r->base; pa < r->base + r->size; pa += PAGE_SIZE) {
 			const struct page *p = pfn_to_page(PHYS_PFN(pa));
 			unsigned long was = bad;
+			if (p)
+				in_zone[page_zonenum(p)]++;
 			if (!p)
+				bad++;
+			else if (page_zonenum(p) != zone_of(PHYS_PFN(pa)) || page_to_nid(p) != 0)
 				bad++;
 			else if (r->type == MEMBLOCK_USABLE && (page_ref_count(p) || PageSlab(p)))
 				/* In use since boot: the first threads' stacks and task_structs. */
-				bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 ||
-				       PageReserved(p);
+				bad += PageReserved(p);
 			else if (r->type == MEMBLOCK_USABLE)	/* free, or a tail of a block in use */
-				bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 ||
-				       p->mapping || PageCompound(p) ||
+				bad += p->mapping || PageCompound(p) ||
 				       (!PageBuddy(p) && page_mapcount(p) != 0) ||
 				       (p->flags & PAGEFLAGS_MASK) != 0;
 			else					/* kernel, memmap, dtb, firmware... */
-				bad += page_zonenum(p) != ZONE_NORMAL || page_to_nid(p) != 0 ||
-				       p->mapping || PageCompound(p) || page_mapcount(p) != 0 ||
+				bad += p->mapping || PageCompound(p) || page_mapcount(p) != 0 ||
 				       page_ref_count(p) != 1 ||
 				       (p->flags & PAGEFLAGS_MASK) != 1UL << PG_reserved;
 			if (bad != was && bad <= 4)
@@ -105,6 +117,10 @@ static void frames_match_memblock(struct ktest *t)
 	}
 	KTEST_EXPECT_GE(t, kernel, 1);
 	KTEST_EXPECT_GE(t, memmap, 1);
+	KTEST_EXPECT_GT(t, in_zone[ZONE_DMA] + in_zone[ZONE_NORMAL], 0);
+	KTEST_EXPECT_EQ(t, in_zone[ZONE_MOVABLE], 0);
+	kprintf("    # %lu frames in ZONE_DMA, %lu in ZONE_NORMAL\n", in_zone[ZONE_DMA],
+		in_zone[ZONE_NORMAL]);
 }
 
 static bool reserved_at(const void *va)

@@ -120,18 +120,48 @@ set(OBUILD ${CMAKE_SOURCE_DIR}/build/${O})
 set(OMK ${CMAKE_SOURCE_DIR}/board/${O}/mkimage.sh)
 add_test(NAME ${O}.image_is_a_complete_payload COMMAND ${CMAKE_SOURCE_DIR}/tools/check-image
   arm-none-eabi-nm arm-none-eabi-objcopy ${OBUILD}/tinymm.elf ${OBUILD}/tinymm.bin)
-# The card as a person writes it: U-Boot SPL + U-Boot at 8 KiB, one FAT16 partition at 1 MiB
-# (sector 2048) holding boot.scr, the uImage (load = entry = 0x40008000), the DTB, uboot.env.
-add_test(NAME ${O}.sdcard_layout COMMAND sh -c
-  "img=${OBUILD}/sdcard.img u=/usr/lib/u-boot/orangepi_plus/u-boot-sunxi-with-spl.bin
-   [ $(stat -c %s $img) = 67108864 ] || { echo 'not 64 MiB'$<SEMICOLON> exit 1$<SEMICOLON> }
-   cmp -s -n $(stat -c %s $u) $u $img -i 0:8192 || { echo 'no U-Boot at 8 KiB'$<SEMICOLON> exit 1$<SEMICOLON> }
-   sfdisk -d $img | grep -Eq 'start= *2048, size= *129024, type=6$' || { sfdisk -d $img$<SEMICOLON> exit 1$<SEMICOLON> }
-   d=$(MTOOLS_SKIP_CHECK=1 mdir -b -i $img@@1048576 ::)$<SEMICOLON> echo \"$d\"
-   for f in boot.scr uImage sun8i-h3-orangepi-pc.dtb uboot.env$<SEMICOLON> do
-     echo \"$d\" | grep -qix \"::/$f\" || { echo \"no $f\"$<SEMICOLON> exit 1$<SEMICOLON> }$<SEMICOLON> done
-   t=$(mktemp)$<SEMICOLON> MTOOLS_SKIP_CHECK=1 mcopy -i $img@@1048576 ::uImage $t
-   mkimage -l $t | tee /dev/stderr | grep -q 'Load Address: 40008000'$<SEMICOLON> rc=$?$<SEMICOLON> rm -f $t$<SEMICOLON> exit $rc")
+# The card as a person writes it, judged by sfdisk, e2fsck -fn, debugfs, fsck.vfat -n and mtools
+# (tests/qemu/orangepi_card.sh): U-Boot SPL + U-Boot at 8 KiB; partition 1 at sector 2048, type
+# 83, not bootable, a clean ext2 holding boot.scr, the uImage (load = entry = 0x40008000) and the
+# DTB; partition 2, the last 1 MiB, the only bootable one, a clean FAT holding uboot.env alone.
+set(OCARD ${CMAKE_CURRENT_LIST_DIR}/orangepi_card.sh)
+add_test(NAME ${O}.sdcard_layout COMMAND ${OCARD} ${OBUILD}/sdcard.img)
+# The same check fails on a copy of the card with a broken ext2 (an inode's link count off by
+# one: e2fsck's pass 4), with partition 1 flagged bootable (U-Boot's 0:auto would read the
+# environment from the ext2 and miss it), or without uboot.env.
+foreach(fault "corrupt_ext2|debugfs -w -R 'set_inode_field /uImage links_count 2' \"$c?offset=1048576\"|Inode [0-9]+ ref count is 2, should be 1"
+              "bootable_partition_1|sfdisk -q -A $c 1|partition 1 is bootable"
+              "missing_env|MTOOLS_SKIP_CHECK=1 mdel -i $c@@66060288 ::uboot.env|partition 2 holds '', not uboot.env alone")
+  string(REPLACE "|" ";" fault "${fault}")
+  list(GET fault 0 what)
+  list(GET fault 1 break)
+  list(GET fault 2 says)
+  add_test(NAME ${O}.sdcard_check_catches_${what} COMMAND sh -c
+    "c=$(mktemp)$<SEMICOLON> cp ${OBUILD}/sdcard.img $c$<SEMICOLON> ${break} 2>/dev/null
+     out=$(${OCARD} $c 2>&1)$<SEMICOLON> rc=$?$<SEMICOLON> rm -f $c$<SEMICOLON> printf '%s\\n' \"$out\" | tail -n 4
+     [ $rc = 1 ] && printf '%s\\n' \"$out\" | grep -Eq \"${says}\" &&
+       printf '%s\\n' \"$out\" | grep -q '^orangepi_card: FAIL: '")
+  set_tests_properties(${O}.sdcard_check_catches_${what} PROPERTIES TIMEOUT 30 LABELS qemu)
+endforeach()
+# --no-env: the card for "U-Boot's defaults", partition 1 alone and nothing bootable; U-Boot
+# finds no environment, its distro boot scans partition 1 and runs /boot.scr from the ext2.
+add_test(NAME ${O}.no_env_card_boots_by_distro_boot COMMAND sh -c
+  "c=$(mktemp)$<SEMICOLON> ${OMK} --no-env $c ${OBUILD}/tinymm.bin && ${OCARD} --no-env $c | tail -n 1 &&
+   out=$(timeout 40 ${CMAKE_SOURCE_DIR}/tools/run --board ${O} --sdimg $c --append 'tinymm.run=poweroff 4' 2>&1)$<SEMICOLON> rc=$?
+   rm -f $c$<SEMICOLON> printf '%s\\n' \"$out\" | tr -d '\\r' | grep -E 'Environment|mmc 0|boot.scr|command line'
+   [ $rc = 4 ] && printf '%s\\n' \"$out\" | grep -q 'Loading Environment from FAT... Unable to use mmc 0:1' &&
+     printf '%s\\n' \"$out\" | grep -q 'Scanning mmc 0:1' && printf '%s\\n' \"$out\" | grep -q 'Found U-Boot script /boot.scr' &&
+     printf '%s\\n' \"$out\" | grep -q 'Kernel command line: tinymm.run=poweroff 4'")
+set_tests_properties(${O}.no_env_card_boots_by_distro_boot PROPERTIES TIMEOUT 60 LABELS qemu)
+# --rescript on a card whose partition 1 is not ext2 (a FAT card from an older mkimage.sh): one
+# line, and the card is left as it was.
+add_test(NAME ${O}.rescript_refuses_non_ext2_card COMMAND sh -c
+  "c=$(mktemp)$<SEMICOLON> truncate -s 64M $c$<SEMICOLON> echo 'start=2048, type=6' | sfdisk -q $c
+   mkfs.vfat -F 16 --offset 2048 $c 64512 >/dev/null$<SEMICOLON> s=$(sha256sum <$c)
+   out=$(${OMK} --rescript --args x $c 2>&1)$<SEMICOLON> rc=$?$<SEMICOLON> t=$(sha256sum <$c)$<SEMICOLON> rm -f $c
+   echo \"$out\"$<SEMICOLON> [ $rc = 1 ] && [ \"$s\" = \"$t\" ] && [ $(echo \"$out\" | wc -l) = 1 ] &&
+   echo \"$out\" | grep -q 'partition 1 is not ext2'")
+set_tests_properties(${O}.sdcard_layout ${O}.rescript_refuses_non_ext2_card PROPERTIES TIMEOUT 30 LABELS qemu)
 # A missing input is one line naming the Debian package, and no card is written.
 add_test(NAME ${O}.mkimage_missing_uboot_names_package COMMAND sh -c
   "t=$(mktemp -u)$<SEMICOLON> out=$(ORANGEPI_UBOOT=/nonexistent ${OMK} $t ${OBUILD}/tinymm.bin 2>&1)$<SEMICOLON> rc=$?
@@ -141,23 +171,31 @@ add_test(NAME ${O}.mkimage_missing_dtb_names_package COMMAND sh -c
   "t=$(mktemp -u)$<SEMICOLON> out=$(ORANGEPI_DTB=/nonexistent ${OMK} $t ${OBUILD}/tinymm.bin 2>&1)$<SEMICOLON> rc=$?
    echo \"$out\"$<SEMICOLON> [ $rc = 1 ] && [ ! -e $t ] && [ $(echo \"$out\" | wc -l) = 1 ] &&
    echo \"$out\" | grep -q \"linux-image-armmp:armhf\"")
-set_tests_properties(${O}.image_is_a_complete_payload ${O}.sdcard_layout
+# mkfs.ext2 and debugfs missing (a PATH holding only what the script needs before it looks for
+# them): one line naming e2fsprogs.
+add_test(NAME ${O}.mkimage_missing_e2fsprogs_names_package COMMAND sh -c
+  "p=$(mktemp -d)$<SEMICOLON> for c in bash mkimage sfdisk mktemp rm$<SEMICOLON> do ln -s $(command -v $c) $p/$<SEMICOLON> done
+   t=$(mktemp -u)$<SEMICOLON> a=$(PATH=$p ${OMK} $t ${OBUILD}/tinymm.bin 2>&1)$<SEMICOLON> ra=$?
+   ln -s $(command -v debugfs) $p/$<SEMICOLON> b=$(PATH=$p ${OMK} $t ${OBUILD}/tinymm.bin 2>&1)$<SEMICOLON> rb=$?
+   rm -rf $p$<SEMICOLON> echo \"$a\"$<SEMICOLON> echo \"$b\"
+   [ $ra = 1 ] && [ $rb = 1 ] && [ ! -e $t ] && [ $(echo \"$a\" | wc -l) = 1 ] && [ $(echo \"$b\" | wc -l) = 1 ] &&
+   echo \"$a\" | grep -q \"debugfs is missing: install Debian's e2fsprogs\" &&
+   echo \"$b\" | grep -q \"mkfs.ext2 is missing: install Debian's e2fsprogs\"")
+set_tests_properties(${O}.image_is_a_complete_payload
   ${O}.mkimage_missing_uboot_names_package ${O}.mkimage_missing_dtb_names_package
-  PROPERTIES TIMEOUT 30 LABELS qemu)
+  ${O}.mkimage_missing_e2fsprogs_names_package PROPERTIES TIMEOUT 30 LABELS qemu)
 
 # Every KTAP suite the glob selects (none needs a virtio device), through U-Boot from the card:
-# entered in HYP mode with the DTB U-Boot relocated (r2), the DesignWare UART as console.
-# tinymm.zone_dma_limit=0x40000000: the H3 tree's dma-ranges reach all of RAM, so every page is
-# ZONE_DMA, and page_reporting.low_zone_is_skipped and pageflags_memmap.frames_match_memblock
-# assume a populated ZONE_NORMAL; the limit puts RAM back in ZONE_NORMAL for them.  Skipped:
-# mmu_lpae.memory_types (it maps QEMU virt's PL011) and sched.unhandled_irq_is_masked (no
-# Goldfish RTC to raise a stray interrupt with).
-boot_test(${O}.ktest.all ${O} --mem 1G --append "tinymm.zone_dma_limit=0x40000000 tinymm.test=*"
-  --timeout 150 --ktap-skip 2
+# entered in HYP mode with the DTB U-Boot relocated (r2), the DesignWare UART as console.  The
+# H3 tree's dma-ranges reach all of RAM, so every page is ZONE_DMA (no ZONE_NORMAL), as it is on
+# the board.  Nothing skips: mmu_lpae.memory_types ioremap()s the console's DesignWare UART,
+# sched.unhandled_irq_is_masked raises its stray interrupt on GIC SPI 124 (hwirq 156).
+boot_test(${O}.ktest.all ${O} --mem 1G --append "tinymm.test=*"
+  --timeout 150 --ktap
   --expect "console: snps,dw-apb-uart at 0x1c28000$<SEMICOLON> dtb at 0x[0-9a-f]+, [0-9]+ bytes$"
-  --expect "GICv2: 160 lines"
-  --expect "^    ok [0-9]+ memory_types # SKIP the console is not QEMU virt's PL011$"
-  --expect "^    ok [0-9]+ unhandled_irq_is_masked # SKIP")
+  --expect "GICv2: 160 lines" --expect "^    # 262144 frames in ZONE_DMA, 0 in ZONE_NORMAL$"
+  --expect "^    ok [0-9]+ memory_types$" --expect "^    ok [0-9]+ unhandled_irq_is_masked$"
+  --expect "irq [0-9]+: nobody cared \\(GICv2 hwirq 156 has no handler\\), disabled$")
 set_tests_properties(${O}.ktest.all PROPERTIES TIMEOUT 180)
 boot_test(${O}.ktest.slab ${O} --mem 1G --append "tinymm.test=slab" --timeout 60
   --expect "^# totals: pass:12 fail:0 skip:0$" --reject "^    not ok")
@@ -169,7 +207,7 @@ boot_test(${O}.ktest.bad_page ${O} --mem 1G --append "tinymm.test=bad_page" --ti
 # Entered from U-Boot's bootm in HYP mode; the DTB is the one U-Boot relocated high in RAM
 # (vetted from r2 and mapped by entry.S), not one at the start of RAM.
 boot_test(${O}.boots_from_uboot_in_hyp ${O} --mem 1G --append "tinymm.run=dmesg"
-  --expect "^Starting kernel \\.\\.\\.$"
+  --expect "^Loading Environment from FAT\\.\\.\\. OK$" --expect "^Starting kernel \\.\\.\\.$"
   --expect "CPU: All CPU\\(s\\) started in HYP mode: running in SVC, HYP left unused$"
   --expect "dtb at 0x[4-7][0-9a-f]{7}, [0-9]+ bytes$" --reject "dtb at 0x40000000")
 # The timer: CNTFRQ as U-Boot wrote it (24 MHz, the H3's oscillator) unless the tree's timer
