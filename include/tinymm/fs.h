@@ -31,6 +31,7 @@
 #define TINYMM_FS_H
 
 #include "errseq.h"
+#include "gfp.h"
 #include "kernel.h"
 #include "list.h"
 #include "mm_types.h"
@@ -74,6 +75,14 @@ struct address_space_operations {
 	/* Optional, tinymm's: the name of what @mapping caches ("vda"), for messages from mm/
 	 * (memory_failure()'s "dirty data lost" line), which cannot look inside the host. */
 	const char *(*name)(struct address_space *mapping);
+	/* Optional, Linux's, for folios with private data (buffer heads, fs/buffer.c):
+	 * dirty_folio marks the folio and its buffers dirty (folio_mark_dirty() calls it when
+	 * set); release_folio frees a clean folio's private data before reclaim or invalidation
+	 * drops it (true: freed, the folio may go); invalidate_folio drops the private data
+	 * covering [offset, offset + len) of a folio being truncated. */
+	bool (*dirty_folio)(struct address_space *mapping, struct folio *folio);
+	bool (*release_folio)(struct folio *folio, gfp_t gfp);
+	void (*invalidate_folio)(struct folio *folio, size_t offset, size_t len);
 };
 
 struct block_device;
