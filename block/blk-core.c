@@ -16,8 +16,10 @@
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
+#include "tinymm/meminfo.h"
 #include "tinymm/completion.h"
 #include "tinymm/errno.h"
+#include "tinymm/fs.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
@@ -42,6 +44,17 @@ static struct kmem_cache *bio_cache_get(void)
 	return bio_cache;
 }
 
+/* Linux's nr_blockdev_pages(): meminfo's Buffers (registered in add_disk). */
+static unsigned long nr_blockdev_pages(void)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < nr_disks; i++)
+		if (disks[i]->bd_mapping)
+			n += READ_ONCE(disks[i]->bd_mapping->nrpages);
+	return n;
+}
+
 int add_disk(struct block_device *bdev)
 {
 	if (nr_disks == MAX_DISKS || !bio_cache_get())
@@ -58,6 +71,7 @@ int add_disk(struct block_device *bdev)
 	if (!bdev->bd_max_segments)
 		bdev->bd_max_segments = 1;
 	disks[nr_disks++] = bdev;
+	meminfo_set_blockdev_pages(nr_blockdev_pages);
 	if (blkdev_init_mapping(bdev))
 		pr_warn("%s: no memory for its page cache\n", bdev->bd_name);
 	return 0;

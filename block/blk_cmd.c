@@ -23,6 +23,7 @@
 #include "tinymm/shell.h"
 #include "tinymm/slab.h"
 #include "tinymm/swap.h"
+#include "tinymm/vfs.h"
 
 static struct block_device *blk_lookup(const char *name)
 {
@@ -424,19 +425,13 @@ SHELL_COMMAND(drop_caches, "", "drop the clean page cache of every disk (Linux's
  */
 #define WRITE_SEED_ZERO		0x9E3779B97F4A7C15ULL
 
-struct wgen {
-	uint64_t x;
-	uint8_t buf[8];
-	unsigned int used;	/* bytes of buf handed out */
-};
-
-static void wgen_init(struct wgen *g, uint64_t seed)
+void wgen_init(struct wgen *g, uint64_t seed)
 {
 	g->x = seed ? seed : WRITE_SEED_ZERO;
 	g->used = 8;
 }
 
-static uint8_t wgen_byte(struct wgen *g)
+uint8_t wgen_byte(struct wgen *g)
 {
 	if (g->used == 8) {
 		uint64_t x = g->x;
@@ -523,9 +518,14 @@ static int cmd_sync(int argc, char **argv)
 
 	if (shell_no_args(argc, argv))
 		return 2;
+	/* The filesystems first: their inodes go to the devices' caches, written next. */
+	int err = vfs_sync();
+	if (err) {
+		kprintf("sync: filesystems: %s\n", errname(-err));
+		ret = 1;
+	}
 	for (int i = 0; i < blkdev_count(); i++) {
 		struct block_device *bdev = blkdev_nth(i);
-		int err;
 
 		if (!bdev->bd_mapping)
 			continue;

@@ -13,8 +13,12 @@
  *   unlocked exactly once, by the completion or by the failure path here.
  * Locking: none of its own: folio locks and the mapping's index lock (mm/filemap.c).
  *
- * Where tinymm differs from v6.10, and why: a write error prints v6.10's buffer_io_error() line
- * once per bio, not per buffer (tinymm has no buffer heads).  def_blk_aops has an
+ * A filesystem's metadata buffers live on these folios (fs/buffer.c: __bread and friends); a
+ * folio with buffers is written buffer by buffer, only the dirty ones (block_write_dirty_buffers),
+ * as v6.10 does; a folio without them (the shell's `blk write`) is written whole.
+ *
+ * Where tinymm differs from v6.10, and why: a write error of a folio without buffers prints
+ * v6.10's buffer_io_error() line once per bio, not per buffer.  def_blk_aops has an
  * error_remove_folio (v6.10's has none: there a dirty block-device folio stays, "Failed"):
  * tinymm's disks are its files, so a memory error punches the folio out of the cache as a
  * filesystem's generic_error_remove_folio() does (docs/hwpoison.md).
@@ -22,6 +26,7 @@
 #include <limits.h>
 #include <string.h>
 #include "tinymm/blkdev.h"
+#include "tinymm/buffer_head.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
@@ -199,6 +204,16 @@ static int blkdev_write_folio(struct folio *folio, struct writeback_control *wbc
 		folio_unlock(folio);
 		return 0;
 	}
+	/*
+	 * A folio holding a filesystem's metadata buffers: only its dirty buffers go, as v6.10's
+	 * block_write_full_folio on a block device.  A clean buffer's block may have been freed
+	 * and now belong to a file (a freed indirect block reused for data), whose writeback owns
+	 * those bytes on disk: writing the whole folio would put this cache's stale copy over them.
+	 */
+	if (folio_buffers(folio)) {
+		blkdev_wb_submit(ctx);		/* keep the bios in folio order */
+		return block_write_dirty_buffers(folio, wbc);
+	}
 	/* A new bio unless this folio continues the current one and it has room. */
 	if (bio && (bio->bi_vcnt == bio->bi_max_vecs || bio->bi_size % PAGE_SIZE ||
 		    bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT) != sector))
@@ -326,7 +341,10 @@ static const char *blkdev_mapping_name(struct address_space *mapping)
 	return BDEV_I(mapping)->bdev->bd_name;
 }
 
-/* error_remove_folio: tinymm's own (the header says why). */
+/* error_remove_folio: tinymm's own (the header says why).  dirty_folio and invalidate_folio
+ * are v6.10's, for the metadata buffers a filesystem keeps here (fs/buffer.c); release_folio
+ * is left to filemap_release_folio()'s default, try_to_free_buffers(), which is what v6.10's
+ * blkdev_release_folio() calls. */
 static const struct address_space_operations def_blk_aops = {
 	.read_folio = blkdev_read_folio,
 	.readahead = blkdev_readahead,
@@ -336,6 +354,8 @@ static const struct address_space_operations def_blk_aops = {
 	.write_end = blkdev_write_end,
 	.error_remove_folio = generic_error_remove_folio,
 	.name = blkdev_mapping_name,
+	.dirty_folio = block_dirty_folio,
+	.invalidate_folio = block_invalidate_folio,
 };
 
 int blkdev_init_mapping(struct block_device *bdev)

@@ -46,6 +46,7 @@
 #include "tinymm/virtio.h"
 #include "tinymm/swap.h"
 #include "tinymm/workingset.h"
+#include "tinymm/vfs.h"
 #include "tinymm/writeback.h"
 
 void _set_tls(void *tls);	/* picolibc: where errno and friends live */
@@ -294,6 +295,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 static int kernel_init(void *unused)
 {
 	mark_rodata_ro();
+	vfs_init();		/* the root filesystem: mounting sleeps, so in this thread */
 	if (boot_args.test) {
 		int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, boot_args.test);
 		machine_poweroff(failed ? 1 : 0);	/* -1: no suite matched, also a failure */

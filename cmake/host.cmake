@@ -56,6 +56,7 @@ add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel
   kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
+  block/blk-core.c block/fops.c fs/buffer.c fs/buffer_aops.c
   tests/host/host_sched_arch.c
   # kthread.c's vmalloc stacks: linked, never taken (host_sched_arch.c: arch_vmap_stack_usable())
   mm/pagewalk.c mm/vmalloc.c tests/host/fake_pgtable.c)
@@ -63,6 +64,12 @@ foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_off
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
+# The VFS and ramfs (fs/) over the kernel core; the test stubs the two block-device calls.
+add_executable(vfs_test tests/host/vfs_test.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(vfs_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
+add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
+target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Shell commands in files nothing else refers to are never pulled out of the static library:
 # the tests that run them link them directly.
 target_sources(vmstat_test PRIVATE mm/page_alloc_cmd.c)
@@ -83,6 +90,19 @@ add_executable(fdt_test tests/host/fdt_test.c tests/host/fdt_test_mutate.c tests
 target_link_libraries(fdt_test ${CMOCKA} ${LIBFDT})
 add_executable(fdt_address_test tests/host/fdt_address_test.c lib/fdt.c lib/fdt_address.c lib/fdt_check.c)
 target_link_libraries(fdt_address_test ${CMOCKA} ${LIBFDT})
+# ext2's superblock and descriptor checks, against images Debian's mke2fs makes at test time
+# and dumpe2fs's reading of them (tests/host/ext2_super_test.c).
+add_executable(ext2_super_test tests/host/ext2_super_test.c tests/host/e2fsprogs.c fs/ext2/super_check.c
+  lib/vsprintf.c)
+target_include_directories(ext2_super_test PRIVATE fs/ext2)
+target_link_libraries(ext2_super_test ${CMOCKA})
+# ext2's directory blocks: against images e2fsprogs makes and judges (mke2fs -d, debugfs,
+# e2fsck), and on chunks built by the test.
+foreach(t ext2_dir ext2_dirblock)
+  add_executable(${t}_test tests/host/${t}_test.c fs/ext2/dir_block.c lib/vsprintf.c)
+  target_include_directories(${t}_test PRIVATE fs/ext2)
+  target_link_libraries(${t}_test ${CMOCKA})
+endforeach()
 
 include(${CMAKE_SOURCE_DIR}/tests/host/tests.cmake)
 include(${CMAKE_SOURCE_DIR}/tests/qemu/tests.cmake)
@@ -91,7 +111,7 @@ include(${CMAKE_SOURCE_DIR}/tests/fuzz/tests.cmake OPTIONAL)
 # docs/page-flags.rst held to the code (tests/host/pageflags_doc_test.c).  Its second input,
 # tinymm_functions.txt, lists every function tinymm defines (tests/host/tinymm_functions.sh).
 file(GLOB_RECURSE TINYMM_ALL_SRCS CONFIGURE_DEPENDS arch/*.[ch] boot/*.[ch] kernel/*.[ch] mm/*.[ch]
-  lib/*.[ch] block/*.[ch] drivers/*.[ch] include/*.h)
+  lib/*.[ch] block/*.[ch] fs/*.[ch] drivers/*.[ch] include/*.h)
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/tinymm_functions.txt
   COMMAND ${CMAKE_SOURCE_DIR}/tests/host/tinymm_functions.sh $<TARGET_FILE:host_kernel> ${CMAKE_C_COMPILER}
     ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/tinymm_functions.txt

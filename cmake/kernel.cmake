@@ -30,12 +30,14 @@ file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
-  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c drivers/bcm2835_wdt.c mm/filemap.c
+  kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
+  fs/buffer.c fs/buffer_aops.c
   mm/readahead.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/page_reporting_work.c mm/vmstat_work.c
   mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS} fs/fs_cmd.c
   ${TINYMM_IRQCHIP_SRCS})
 # The page-table walkers, vmalloc and its commands (docs/mmu.md) where the arch has
 # <asm/pgtable.h>: ARM (LPAE) and RISC-V (Sv39, Sv32); with them `lkdtm`, whose tests need

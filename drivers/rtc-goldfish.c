@@ -1,5 +1,6 @@
 /*
- * rtc-goldfish.c - just enough of QEMU's Goldfish RTC to raise a level interrupt on purpose
+ * rtc-goldfish.c - just enough of QEMU's Goldfish RTC to raise a level interrupt on purpose and
+ * to read the wall clock for file timestamps
  * (include/tinymm/rtc-goldfish.h).  Registers (QEMU hw/rtc/goldfish_rtc.c), 32 bits each:
  *   0x00 TIME_LOW  0x04 TIME_HIGH        nanoseconds (reading LOW latches HIGH)
  *   0x08 ALARM_LOW                       writing it arms the alarm at ALARM_HIGH:ALARM_LOW; an
@@ -17,6 +18,8 @@
 #include "tinymm/irq.h"
 #include "tinymm/rtc-goldfish.h"
 
+#define RTC_TIME_LOW		0x00
+#define RTC_TIME_HIGH		0x04
 #define RTC_ALARM_LOW		0x08
 #define RTC_ALARM_HIGH		0x0c
 #define RTC_IRQ_ENABLED		0x10
@@ -39,6 +42,28 @@ static int goldfish_rtc_find(uintptr_t *base)
 		return -1;
 	*base = mapped;
 	return node;
+}
+
+/* The wall clock, nanoseconds since 1970 (TIME_LOW first: reading it latches TIME_HIGH).
+ * Mapped for the one read and unmapped again: the first
+ * file timestamp comes at boot, and vmalloc's first-fit addresses stay what they were. */
+int goldfish_rtc_read_ns(uint64_t *ns)
+{
+	const struct dt *dt = boot_dt();
+	int node = dt ? dt_find_compatible(dt, -1, "google,goldfish-rtc") : -1;
+	uint64_t addr, size;
+	uint32_t lo, hi;
+
+	if (node < 0 || dt_address(dt, node, 0, &addr, &size) || size < 0x20)
+		return -ENOENT;
+	void __iomem *base = ioremap(addr, (size_t)size);
+	if (!base)
+		return -ENOMEM;
+	lo = readl((uintptr_t)base + RTC_TIME_LOW);
+	hi = readl((uintptr_t)base + RTC_TIME_HIGH);
+	iounmap(base);
+	*ns = (uint64_t)hi << 32 | lo;
+	return 0;
 }
 
 int goldfish_rtc_fire_alarm(void)

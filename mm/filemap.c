@@ -36,6 +36,7 @@
  */
 #include <string.h>
 #include "tinymm/bug.h"
+#include "tinymm/buffer_head.h"
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/lockdep.h"
@@ -144,6 +145,28 @@ void filemap_remove_folio(struct folio *folio)
 	__filemap_remove_folio(folio, NULL);
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 	folio_put(folio);			/* the cache's reference; the caller still holds one */
+}
+
+/*
+ * Linux's filemap_release_folio(): before reclaim, invalidation or a memory error drops a
+ * locked folio, its private data (buffer heads) must go, through a_ops->release_folio.  True
+ * when it has none left; false under writeback, or when the owner keeps it (a dirty or busy
+ * buffer).  Without a release_folio (or without a mapping: a truncated folio whose buffers
+ * were busy), the private data is buffer heads: try_to_free_buffers(), as v6.10 (the one
+ * place mm/ calls fs/ by name, as Linux's filemap.c does).
+ */
+bool filemap_release_folio(struct folio *folio, gfp_t gfp)
+{
+	struct address_space *mapping = folio->mapping;
+
+	lockdep_assert_folio_locked(folio);
+	if (!folio_test_private(folio))
+		return true;
+	if (folio_test_writeback(folio))
+		return false;
+	if (mapping && mapping->a_ops && mapping->a_ops->release_folio)
+		return mapping->a_ops->release_folio(folio, gfp);
+	return try_to_free_buffers(folio);
 }
 
 /*

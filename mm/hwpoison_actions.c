@@ -22,7 +22,9 @@
  * No swap cache, hugetlb or page tables: the swap-cache and huge-page entries keep the table's
  * shape but match no folio tinymm makes (no PG_swapbacked|PG_swapcache folio exists; a large
  * folio is split or given up on before the table), and there is no user mapping to unmap.  No
- * fs-private data, so a truncated folio has no filemap_release_folio() step.  A dirty folio's
+ * A folio with buffer heads has them dropped by the truncation (folio_invalidate()) and
+ * checked by filemap_release_folio() as v6.10 does; buffers someone still holds stay and the
+ * outcome is Failed ("failed to release buffers").  A dirty folio's
  * loss is also named in a line of tinymm's own ("dirty data lost: <disk> offset <o> length
  * <n>"), which the host-checked workload test reads.  The catch-all is Failed, as v6.10's (6.11
  * made it Ignored).
@@ -73,6 +75,8 @@ static int truncate_error_folio(struct folio *folio, unsigned long pfn,
 
 		if (err != 0)
 			pr_info("%#lx: Failed to punch page: %d\n", pfn, err);
+		else if (!filemap_release_folio(folio, GFP_NOIO))
+			pr_info("%#lx: failed to release buffers\n", pfn);
 		else
 			ret = MF_RECOVERED;
 	} else {

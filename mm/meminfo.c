@@ -2,7 +2,8 @@
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in Linux v6.10's format and order
  * ("Name:" padded to 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page
  * allocator manages, MemFree the frames on the buddy lists (NR_FREE_PAGES: not those on the
- * per-CPU lists), Buffers the page cache of block devices, Slab and its parts the frames in
+ * per-CPU lists), Buffers the page cache of block devices, Cached the files' (every other page
+ * of the page cache), Slab and its parts the frames in
  * slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
  * mm/hwpoison_state.c).
  *
@@ -25,6 +26,12 @@ static void show_val_kb(const char *name, unsigned long long bytes)
 }
 
 static phys_addr_t memtotal;
+static unsigned long (*blockdev_pages)(void);
+
+void meminfo_set_blockdev_pages(unsigned long (*fn)(void))
+{
+	blockdev_pages = fn;
+}
 
 void meminfo_set_total(phys_addr_t bytes)
 {
@@ -40,11 +47,13 @@ static int cmd_meminfo(int argc, char **argv)
 	if (totalram_pages()) {
 		show_val_kb("MemTotal:", (unsigned long long)totalram_pages() << PAGE_SHIFT);
 		show_val_kb("MemFree:", (unsigned long long)nr_free_pages() << PAGE_SHIFT);
-		/* Linux counts a block device's page cache in Buffers, not Cached; tinymm has no
-		 * files yet, so every page-cache page is a block device's and Cached is 0. */
-		show_val_kb("Buffers:", (unsigned long long)global_node_page_state(NR_FILE_PAGES)
-			    << PAGE_SHIFT);
-		show_val_kb("Cached:", 0);
+		/* Linux counts a block device's page cache in Buffers, the files' in Cached. */
+		unsigned long file = global_node_page_state(NR_FILE_PAGES);
+		unsigned long bdev = blockdev_pages ? blockdev_pages() : 0;
+		if (bdev > file)
+			bdev = file;	/* the two counts are read at different moments */
+		show_val_kb("Buffers:", (unsigned long long)bdev << PAGE_SHIFT);
+		show_val_kb("Cached:", (unsigned long long)(file - bdev) << PAGE_SHIFT);
 		/* The LRU lines (Active/Inactive and the anon ones come with anonymous memory). */
 		show_val_kb("Active(file):", (unsigned long long)global_node_page_state(NR_ACTIVE_FILE)
 			    << PAGE_SHIFT);

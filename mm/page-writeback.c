@@ -25,8 +25,9 @@
  *   so the NR_FILE_DIRTY it adds is the one filemap_remove_folio() takes away).  Order: folio
  *   lock, xa_lock, the flusher's list lock.
  *
- * Where tinymm differs from v6.10, and why: no buffer heads, so the block device's dirty_folio
- * is filemap_dirty_folio()'s work alone.  Index walks mask interrupts where v6.10 walks under
+ * Where tinymm differs from v6.10, and why: filemap_dirty_folio() sets PG_dirty under the
+ * xa_lock (v6.10 sets it before, and relies on callers keeping the folio in its mapping), so
+ * the counters stay exact for callers without the folio lock (mark_buffer_dirty).  Index walks mask interrupts where v6.10 walks under
  * RCU (one CPU).  Dirtyable memory is free plus page-cache pages (v6.10: free + file LRU pages
  * less the watermark reserves, highmem aside).  balance_dirty_pages is simplified: it checks
  * after every page (two counters and a division; v6.10 checks every ratelimit pages), and a
@@ -67,22 +68,26 @@ KPARAM_UINT(dirty_background_ratio, dirty_background_ratio, 0, 100,
 /* ---- dirtying -------------------------------------------------------------------------- */
 
 /*
- * filemap_dirty_folio() -> __folio_mark_dirty() + __mark_inode_dirty(I_DIRTY_PAGES),
- * for the block device (whose def_blk_aops.dirty_folio is block_dirty_folio: the same plus
- * buffer heads, which tinymm does not have).  The caller holds the folio lock.  True if the
+ * Linux's filemap_dirty_folio(): __folio_mark_dirty() + __mark_inode_dirty(I_DIRTY_PAGES).
+ * PG_dirty is set under the xa_lock, together with the DIRTY tag and NR_FILE_DIRTY, so a
+ * removal (which takes NR_FILE_DIRTY away under the same lock) sees both or neither: the
+ * caller needs no folio lock, only something that keeps the folio (mark_buffer_dirty()'s
+ * buffer reference).  A folio that left @mapping meanwhile is only flagged.  True if the
  * folio was clean.
  */
-bool folio_mark_dirty(struct folio *folio)
+bool filemap_dirty_folio(struct address_space *mapping, struct folio *folio)
 {
-	struct address_space *mapping = folio->mapping;
 	unsigned long flags;
 
-	lockdep_assert_folio_locked(folio);
-	if (folio_test_set_dirty(folio))
+	if (folio_test_dirty(folio))
 		return false;
 	if (!mapping)
-		return true;
+		return !folio_test_set_dirty(folio);
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
+	if (folio_test_set_dirty(folio)) {
+		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+		return false;
+	}
 	if (folio->mapping == mapping) {	/* folio_account_dirtied() */
 		mod_node_page_state(NR_FILE_DIRTY, 1);
 		xa_set_mark(&mapping->i_pages, folio->index, PAGECACHE_TAG_DIRTY);
@@ -96,6 +101,22 @@ bool folio_mark_dirty(struct folio *folio)
 	}
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 	return true;
+}
+
+/*
+ * The mapping's a_ops->dirty_folio when it has one (block_dirty_folio: the buffers too), else
+ * filemap_dirty_folio().  The caller holds the folio lock (tinymm's rule: it keeps the folio in
+ * its mapping while the owner's dirty_folio looks at its private data).  True if the folio
+ * was clean.
+ */
+bool folio_mark_dirty(struct folio *folio)
+{
+	struct address_space *mapping = folio->mapping;
+
+	lockdep_assert_folio_locked(folio);
+	if (mapping && mapping->a_ops && mapping->a_ops->dirty_folio)
+		return mapping->a_ops->dirty_folio(mapping, folio);
+	return filemap_dirty_folio(mapping, folio);
 }
 
 /*
@@ -117,7 +138,7 @@ bool folio_clear_dirty_for_io(struct folio *folio)
 bool folio_redirty_for_writepage(struct writeback_control *wbc, struct folio *folio)
 {
 	wbc->pages_skipped++;
-	return folio_mark_dirty(folio);
+	return filemap_dirty_folio(folio->mapping, folio);	/* v6.10's: not the buffers */
 }
 
 /* ---- the writeback state ---------------------------------------------------------------- */

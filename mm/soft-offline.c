@@ -42,7 +42,7 @@
  * Where tinymm differs from v6.10, and why: v6.10 moves an in-use folio with migrate_pages();
  * tinymm has no migration, so migrate_cache_folio() below is the smallest replacement that is
  * correct for what tinymm has: unmapped page-cache folios (no page tables, no anonymous
- * memory, no fs-private data).  So PG_mlocked moves as a flag (v6.10 rebuilds it from the
+ * memory; buffer heads are freed first, as fallback_migrate_folio() does).  So PG_mlocked moves as a flag (v6.10 rebuilds it from the
  * VM_LOCKED mappings in remove_migration_ptes), and a pass that finds the folio busy sleeps
  * before the next (v6.10 just retries; on one CPU the holder runs only if we sleep).  A large
  * folio is moved whole (v6.10 splits it first with try_to_split_thp_page; tinymm cannot split,
@@ -115,6 +115,10 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 
 	lockdep_assert_folio_locked(src);
 	if (!mapping)
+		return false;
+	/* Buffer heads point into @src: v6.10's fallback_migrate_folio() frees them first, and a
+	 * folio whose buffers stay (dirty or in use) is not moved in this pass. */
+	if (!filemap_release_folio(src, GFP_KERNEL))
 		return false;
 	memcpy(page_address(&dst->page), page_address(&src->page), folio_nr_pages(src) * PAGE_SIZE);
 	if (folio_test_uptodate(src))

@@ -33,8 +33,12 @@
  *   taken there is safe.  Nothing here sleeps with the xa_lock or interrupts masked; the sleeps
  *   are folio_lock() and folio_wait_writeback(), with only the folio lock (of that folio) held.
  *
- * Where tinymm differs from v6.10, and why: no mmap (nothing to unmap), no fs-private data
- * (folio_invalidate, filemap_release_folio and launder_folio have nothing to do), no shmem or
+ * Folios with private data (PG_private: buffer heads) have it dropped as v6.10 does:
+ * folio_invalidate() (a_ops->invalidate_folio) for the truncated bytes before a truncation
+ * removes or zeroes a folio, filemap_release_folio() (a_ops->release_folio) before an
+ * invalidation or eviction removes one (a folio whose buffers stay, dirty or in use, stays).
+ *
+ * Where tinymm differs from v6.10, and why: no mmap (nothing to unmap), no launder_folio, no shmem or
  * DAX, no large folios in the page cache (a large partial folio cannot be split here: it is
  * kept if dirty, else dropped whole, v6.10's "split failed" branch); folios are removed one
  * filemap_remove_folio() each (v6.10's delete_from_page_cache_batch takes the lock once per
@@ -215,9 +219,22 @@ void folio_cancel_dirty(struct folio *folio)
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 }
 
-/* truncate_cleanup_folio(), less what tinymm lacks (unmapping, fs-private data). */
+/* Linux's folio_invalidate(): the owner drops the private data covering the bytes
+ * [offset, offset + length) of a locked folio being truncated (block_invalidate_folio). */
+void folio_invalidate(struct folio *folio, size_t offset, size_t length)
+{
+	const struct address_space_operations *aops = folio->mapping->a_ops;
+
+	lockdep_assert_folio_locked(folio);
+	if (aops->invalidate_folio)
+		aops->invalidate_folio(folio, offset, length);
+}
+
+/* truncate_cleanup_folio(), less what tinymm lacks (unmapping). */
 static void truncate_cleanup_folio(struct folio *folio)
 {
+	if (folio_test_private(folio))
+		folio_invalidate(folio, 0, folio_size(folio));
 	folio_cancel_dirty(folio);
 	folio_clear_mappedtodisk(folio);
 }
@@ -257,6 +274,8 @@ static bool truncate_inode_partial_folio(struct folio *folio, loff_t start, loff
 		return true;
 	}
 	memset((char *)page_address(&folio->page) + offset, 0, length);	/* folio_zero_range */
+	if (folio_test_private(folio))
+		folio_invalidate(folio, offset, length);
 	if (!folio_test_large(folio))
 		return true;
 	/* No split_folio(): as a failed split (see the header). */
@@ -383,6 +402,11 @@ long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 		return 0;		/* truncated before it was locked */
 	if (folio_test_dirty(folio) || folio_test_writeback(folio))
 		return 0;
+	/* Others hold it beyond the cache, us and the private data's own reference. */
+	if (atomic_read(&folio->_refcount) > nr + folio_test_private(folio) + 1)
+		return 0;
+	if (!filemap_release_folio(folio, 0))
+		return 0;
 	local_irq_save(flags);
 	if (atomic_read(&folio->_refcount) > nr + 1) {
 		local_irq_restore(flags);
@@ -446,6 +470,8 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping,
 static int invalidate_complete_folio2(struct address_space *mapping, struct folio *folio)
 {
 	if (folio->mapping != mapping || folio_test_dirty(folio))
+		return 0;
+	if (!filemap_release_folio(folio, GFP_KERNEL))
 		return 0;
 	filemap_remove_folio(folio);
 	return 1;

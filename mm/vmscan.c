@@ -334,6 +334,21 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 				break;
 			}
 		}
+		/* Private data (buffer heads) goes first, as v6.10's folio_needs_release() step;
+		 * buffers that stay (dirty, locked or in use) keep the folio active. */
+		if (folio_test_private(folio)) {
+			if (!filemap_release_folio(folio, sc->gfp_mask))
+				goto activate_locked;
+			/* A truncated folio kept only by its buffers: ours is now the last
+			 * reference (v6.10's "orphaned page" case). */
+			if (!mapping && atomic_read(&folio->_refcount) == 1) {
+				folio_clear_reclaim(folio);
+				folio_unlock(folio);
+				nr_reclaimed += nr_pages;
+				folio_put(folio);
+				continue;
+			}
+		}
 		if (!mapping || !__remove_mapping(mapping, folio))
 			goto keep_locked;
 		folio_clear_reclaim(folio);	/* PG_readahead shares the bit: not a free-time flag */

@@ -142,6 +142,16 @@ const char *blk_errstr(int err, char *buf, size_t len);
  * look (once), then a cache flush; 0 or -errno.  The shell's `sync` (block/blk_cmd.c). */
 int blkdev_fsync(struct block_device *bdev);
 
+/* The `blk write` and `fwrite` byte stream (block/blk_cmd.c): xorshift64*, 8 bytes a step,
+ * little-endian; seed 0 stands for 0x9E3779B97F4A7C15.  Byte i of a write is wgen_byte's i-th. */
+struct wgen {
+	uint64_t x;
+	uint8_t buf[8];
+	unsigned int used;	/* bytes of buf handed out */
+};
+void wgen_init(struct wgen *g, uint64_t seed);
+uint8_t wgen_byte(struct wgen *g);
+
 /* Mark @bdev failed with a one-line reason, printed as given (the device cannot be trusted any
  * more); the queued bios and every bio after this end with -ENXIO.  The driver ends its own
  * in-flight bios.  Not with the queue lock held. */

@@ -32,6 +32,8 @@ typedef unsigned int gfp_t;
 #define GFP_ATOMIC		(__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL		(__GFP_RECLAIM | __GFP_IO | __GFP_FS)
 #define GFP_NOWAIT		(__GFP_KSWAPD_RECLAIM)
+#define GFP_NOIO		(__GFP_RECLAIM)		/* Linux's: no I/O started to get memory */
+#define GFP_NOFS		(__GFP_RECLAIM | __GFP_IO)
 #define GFP_DMA			__GFP_DMA
 #define GFP_USER		GFP_KERNEL
 #define GFP_HIGHUSER_MOVABLE	(GFP_USER | __GFP_MOVABLE)

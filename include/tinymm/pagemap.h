@@ -30,6 +30,7 @@
 #include "lockdep.h"		/* lockdep_assert_folio_locked() comes with the folio lock */
 #include "mm_types.h"
 #include "page-flags.h"
+#include "page_alloc.h"
 #include "wait.h"
 
 #define PAGE_WAIT_TABLE_BITS	8
@@ -169,6 +170,44 @@ static inline unsigned int readahead_count(const struct readahead_control *rac)
 }
 /* For tests: folios started by readahead (sync and async), windows opened. */
 extern unsigned long nr_readahead_pages, nr_readahead_windows;
+
+/*
+ * A folio's private data (a filesystem's buffer heads, fs/buffer.c), Linux's:
+ *   folio_attach_private(folio, data)  ->private = data, PG_private set, one folio reference
+ *                                       taken for it (so a folio with buffers is never freed)
+ *   folio_detach_private(folio)        the data, PG_private cleared, ->private 0, that
+ *                                       reference dropped (the caller holds another); NULL and
+ *                                       nothing done without PG_private
+ *   filemap_release_folio(folio, gfp)  (mm/filemap.c) free a locked folio's private data
+ *       before reclaim or invalidation drops it: true if it has none (left); false under
+ *       writeback or when a_ops->release_folio (default: try_to_free_buffers) refused
+ *   folio_invalidate(folio, off, len)  (mm/truncate.c) a_ops->invalidate_folio for the bytes
+ *       [off, off + len) of a locked folio being truncated
+ * Invariant: PG_private <=> ->private is the owner's data and one reference is held for it.
+ * The folio lock is held for attach and detach.
+ */
+static inline void folio_attach_private(struct folio *folio, void *data)
+{
+	lockdep_assert_folio_locked(folio);
+	folio_get(folio);
+	folio->private = (unsigned long)data;
+	folio_set_private(folio);
+}
+
+static inline void *folio_detach_private(struct folio *folio)
+{
+	void *data = (void *)folio->private;
+
+	if (!folio_test_private(folio))
+		return NULL;
+	folio_clear_private(folio);
+	folio->private = 0;
+	folio_put(folio);
+	return data;
+}
+
+bool filemap_release_folio(struct folio *folio, gfp_t gfp);
+void folio_invalidate(struct folio *folio, size_t offset, size_t length);
 
 /* Calls of folio_wake_bit() so far: the slow path of unlock / end of writeback (for tests). */
 unsigned long folio_wake_bit_calls(void);

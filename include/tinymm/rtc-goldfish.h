@@ -13,6 +13,11 @@
 #ifndef TINYMM_RTC_GOLDFISH_H
 #define TINYMM_RTC_GOLDFISH_H
 
+#include <stdint.h>
+
+/* The wall clock in nanoseconds since 1970 into *@ns: 0, or -ENOENT without the device
+ * (fs/inode.c's current_time reads it once). */
+int goldfish_rtc_read_ns(uint64_t *ns);
 int goldfish_rtc_fire_alarm(void);
 int goldfish_rtc_clear(void);
 unsigned int goldfish_rtc_irq(void);

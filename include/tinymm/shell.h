@@ -35,7 +35,7 @@ extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
 #endif
 
 #define SHELL_MAX_ARGS 16
-#define SHELL_LINE_MAX 256
+#define SHELL_LINE_MAX 1024	/* room for paths: a NAME_MAX (255) name, several deep */
 
 /* Run one command line against the table [cmds, end).  Returns the command's status; an empty
  * line is 0; an unknown command prints "<name>: unknown command (try 'help')" and returns 127. */

@@ -30,28 +30,36 @@
  * Locking: vfs_lock (a mutex, fs/dcache.c) serialises the dcache, the inode hash and the mount
  *   table; each inode's i_rwsem serialises changes to its data and, for a directory, to its
  *   entries (lock order: parent before child, and for a rename the two parents by address).
+ *   i_rwsem is taken before vfs_lock, never while holding it; no filesystem operation is
+ *   called with vfs_lock held (they call d_add, iget_locked, mark_inode_dirty, which take it).
+ *
+ * What a filesystem does (fs/ramfs.c is the example; docs/vfs.md has the rules):
+ *   fill_super: set s_op, s_blocksize(_bits), s_magic, s_maxbytes (default LLONG_MAX), read
+ *     the root inode (iget_locked(sb, ino) -> I_NEW: fill in, unlock_new_inode; or
+ *     iget_failed) and sb->s_root = d_make_root(root) (which drops the inode on failure).
+ *   an inode: s_op->alloc_inode returns the fs's container; the VFS initialises the struct
+ *     inode inside it (the fs need not call inode_init_once) and s_op->free_inode frees it.
+ *     The fs sets i_mapping->a_ops, i_op, i_fop, and the size only through i_size_write
+ *     (which keeps i_data.size, where reads stop, equal to i_size).
+ *   lookup: d_add(dentry, inode or NULL); create/mkdir/symlink/link: d_instantiate(dentry,
+ *     inode) on the hashed negative dentry given; unlink/rmdir: drop the link count (the VFS
+ *     then d_deletes); rename: change the directories (the VFS then moves the dentry).
+ *   evict_inode: truncate_inode_pages(&inode->i_data, 0), and free the file when i_nlink 0.
  */
 #ifndef TINYMM_VFS_H
 #define TINYMM_VFS_H
 
+#include <limits.h>
 #include "fs.h"
 #include "kernel.h"
 #include "list.h"
 #include "mutex.h"
+#include "stat.h"
 
-/* Mode bits (Linux's include/uapi/linux/stat.h). */
-#define S_IFMT		0170000
-#define S_IFSOCK	0140000
-#define S_IFLNK		0120000
-#define S_IFREG		0100000
-#define S_IFBLK		0060000
-#define S_IFDIR		0040000
-#define S_IFCHR		0020000
-#define S_IFIFO		0010000
-#define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
-#define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
+/* Mode bits: stat.h (Linux's include/uapi/linux/stat.h). */
+#ifndef S_IALLUGO
 #define S_IALLUGO	07777
+#endif
 
 /* Open flags (Linux's generic values, include/uapi/asm-generic/fcntl.h). */
 #define O_ACCMODE	00000003
@@ -79,12 +87,20 @@
 #define DT_LNK		10
 #define DT_SOCK		12
 
+/* Linux's (the C library's <limits.h> may have its own: ours win). */
+#undef NAME_MAX
+#undef PATH_MAX
 #define NAME_MAX	255
+#undef PATH_MAX			/* a C library's <limits.h> may define its own (newlib: 1024) */
 #define PATH_MAX	4096
 #define MAXSYMLINKS	40		/* symlinks one walk may follow (Linux's) */
 
 /* Superblock flags. */
 #define SB_RDONLY	1UL
+#define SB_ACTIVE	(1UL << 30)	/* mounted: the last iput of a linked inode keeps it cached */
+
+/* file_system_type->fs_flags. */
+#define FS_REQUIRES_DEV	1		/* mounts a block device; `mount <dev> <dir>` probes these */
 
 /* inode->i_state bits beyond the page cache's I_DIRTY_PAGES (fs.h, in i_data.i_state). */
 #define I_NEW		(1UL << 3)
@@ -128,8 +144,10 @@ struct kstatfs {
 	unsigned long f_namelen;
 };
 
-/* What ->iterate_shared fills: one call of actor per entry; a nonzero return stops the walk
- * (the caller's buffer is full).  ctx->pos is the directory position to resume from. */
+/* What ->iterate_shared fills: one call of actor per entry, from ctx->pos on; a nonzero return
+ * stops the walk (the caller's buffer is full).  @pos is the position just after the entry (the
+ * record's d_off); when the actor returns 0 the filesystem sets ctx->pos = @pos, so ctx->pos is
+ * always where the next call resumes. */
 struct dir_context;
 typedef int (*filldir_t)(struct dir_context *ctx, const char *name, int namelen, loff_t pos,
 			 uint64_t ino, unsigned int d_type);
@@ -213,9 +231,25 @@ struct inode {
 	struct mutex i_rwsem;
 	struct list_head i_sb_list;		/* s_inodes */
 	struct list_head i_hash;		/* the inode hash: (sb, ino) */
+	struct list_head i_lru;			/* unused (i_count 0): the icache shrinker's list */
 	int i_openers;				/* open files (unlink keeps the inode while > 0) */
 	void *i_private;
 };
+
+/*
+ * The file's size lives twice: i_size (the VFS's, stat's) and i_data.size (what mm/'s
+ * filemap_read stops at).  i_size_write keeps them in step; change a size only through it.
+ */
+static inline loff_t i_size_read(const struct inode *inode)
+{
+	return inode->i_size;
+}
+
+static inline void i_size_write(struct inode *inode, loff_t size)
+{
+	inode->i_size = size;
+	inode->i_data.size = size;
+}
 
 struct dentry {
 	struct qstr d_name;
@@ -238,6 +272,7 @@ struct vfsmount {
 	struct vfsmount *mnt_parent;		/* itself for the root mount */
 	struct dentry *mnt_mountpoint;
 	struct list_head mnt_list;
+	int mnt_count;				/* the mount table's reference + walks + open files (vfs_lock) */
 	char mnt_devname[8];
 };
 
@@ -264,13 +299,27 @@ struct file_system_type {
 	int (*fill_super)(struct super_block *sb, unsigned long flags, char *err, size_t errlen);
 	/* Release what fill_super set up (after put_super). */
 	void (*kill_sb)(struct super_block *sb);
+	int fs_flags;				/* FS_REQUIRES_DEV */
 	struct file_system_type *next;
 };
 
+
 /* fs/super.c */
 int register_filesystem(struct file_system_type *fs);
+/* @fstype NULL: try every FS_REQUIRES_DEV filesystem.  A fill_super's reason is printed
+ * (pr_err) here; the caller prints its own one-line error from the result. */
 int do_mount(const char *devname, const char *dir, const char *fstype, unsigned long flags);
 int do_umount(const char *dir);
+/* Write back every inode, then ->sync_fs and the block device (Linux's sync_filesystem). */
+int sync_filesystem(struct super_block *sb);
+/* sync(2): every mounted filesystem; the first error. */
+int vfs_sync(void);
+/* Boot (kernel_init): mount tinymm.root=<dev> at "/", or a ramfs when there is none. */
+void vfs_init(void);
+/* The built-in filesystems' registrations, which vfs_init() calls (fs/ext2/super.c). */
+int init_ext2_fs(void);
+/* fs/ramfs.c */
+extern struct file_system_type ramfs_fs_type;
 /* fs/inode.c */
 void inode_init_once(struct inode *inode);
 struct inode *iget_locked(struct super_block *sb, unsigned long ino);
@@ -288,6 +337,8 @@ void drop_nlink(struct inode *inode);
 void clear_nlink(struct inode *inode);
 struct timespec64 current_time(struct inode *inode);
 int write_inode_now(struct inode *inode, bool sync);
+/* The size changes and the page cache beyond it goes (partial folio zeroed); i_rwsem held. */
+void truncate_setsize(struct inode *inode, loff_t newsize);
 /* fs/dcache.c */
 void d_instantiate(struct dentry *dentry, struct inode *inode);
 void d_add(struct dentry *dentry, struct inode *inode);
@@ -295,6 +346,8 @@ struct dentry *d_make_root(struct inode *root);
 struct dentry *dget(struct dentry *dentry);
 void dput(struct dentry *dentry);
 void d_delete(struct dentry *dentry);
+/* Take @dentry out of the hash: lookups no longer find it; it is freed at its last dput. */
+void d_drop(struct dentry *dentry);
 /* fs/namei.c and fs/open.c: the calls (>= 0 or -errno) */
 int vfs_open(const char *path, unsigned int flags, unsigned int mode, struct file **filep);
 int vfs_close(struct file *file);

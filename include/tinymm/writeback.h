@@ -2,8 +2,10 @@
  * writeback.h - dirty folios and writing them back (mm/page-writeback.c, mm/fs-writeback.c),
  * v6.10's names and rules.
  *
- *   folio_mark_dirty(folio)          PG_dirty, PAGECACHE_TAG_DIRTY, NR_FILE_DIRTY, and the mapping
- *                                    dirty (I_DIRTY_PAGES, dirtied_when, on the flusher's list)
+ *   folio_mark_dirty(folio)          a_ops->dirty_folio if set (buffer heads), else
+ *                                    filemap_dirty_folio(mapping, folio): PG_dirty,
+ *                                    PAGECACHE_TAG_DIRTY, NR_FILE_DIRTY, and the mapping dirty
+ *                                    (I_DIRTY_PAGES, dirtied_when, on the flusher's list)
  *   folio_clear_dirty_for_io(folio)  locked folio: clear PG_dirty before writing it (the tag
  *                                    stays until __folio_start_writeback)
  *   folio_redirty_for_writepage(wbc, folio)   a writepage that could not write it
@@ -56,6 +58,8 @@ extern unsigned int vm_dirty_ratio;		/* % of dirtyable memory: writers throttle 
 extern unsigned int dirty_background_ratio;	/* %: the flusher starts above */
 
 bool folio_mark_dirty(struct folio *folio);
+/* Without the a_ops->dirty_folio step and without the folio lock (mm/page-writeback.c). */
+bool filemap_dirty_folio(struct address_space *mapping, struct folio *folio);
 bool folio_clear_dirty_for_io(struct folio *folio);
 bool folio_redirty_for_writepage(struct writeback_control *wbc, struct folio *folio);
 void __folio_start_writeback(struct folio *folio, bool keep_write);

@@ -4,8 +4,8 @@
  *
  * Usage: pageflags_users_test <source dir>
  *
- * The scanner reads every .c and .h file under arch/ board/ boot/ drivers/ include/ kernel/ lib/
- * and mm/ (tests/ is not scanned: a flag only tests set is not used by tinymm; include/ is, for
+ * The scanner reads every .c and .h file under arch/ block/ board/ boot/ drivers/ fs/ include/
+ * kernel/ lib/ and mm/ (tests/ is not scanned: a flag only tests set is not used by tinymm; include/ is, for
  * the inline functions that set a flag, such as folio_trylock()), with comments, strings and
  * character constants blanked, and finds every place that sets a flag, per accessor name
  * (X(Uname, lname, ...) of __PAGEFLAG_ACCESSORS):
@@ -601,8 +601,8 @@ static void real_table_matches_the_tree(void **state)
 {
 	static struct hits h;
 	static struct problems p;
-	static const char *const dirs[] = { "arch", "board", "boot", "drivers", "include", "kernel",
-					    "lib", "mm" };
+	static const char *const dirs[] = { "arch", "block", "board", "boot", "drivers", "fs",
+					    "include", "kernel", "lib", "mm" };
 	int files = 0;
 
 	memset(&h, 0, sizeof(h));

@@ -6,7 +6,7 @@ set_tests_properties(host.qemu_dtbs PROPERTIES FIXTURES_SETUP qemu_dtbs)
 set(QEMU_DTBS ${QDTB}/arm-96M.dtb ${QDTB}/arm-512M.dtb ${QDTB}/riscv64-512M.dtb
   ${QDTB}/riscv32-96M.dtb)
 
-foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy bad_page slab sched timer pagecache writeback errseq errname lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch irqsoff)
+foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart panic kallsyms atomic spinlock kpageflags pageflags vmstat page_reporting buddy bad_page slab sched timer pagecache writeback errseq errname lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch irqsoff vfs buffer)
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)
@@ -24,6 +24,14 @@ add_test(NAME lint.shellcheck COMMAND ${CMAKE_SOURCE_DIR}/tests/lint/shellcheck.
 add_test(NAME lint.shellcheck_catches_bugs COMMAND ${CMAKE_SOURCE_DIR}/tests/lint/shellcheck.sh --selftest)
 add_test(NAME host.fdt COMMAND fdt_test ${QEMU_DTBS} ${CMAKE_BINARY_DIR}/dtb/good.dtb)
 add_test(NAME host.fdt_address COMMAND fdt_address_test)
+find_program(MKE2FS mke2fs PATHS /sbin /usr/sbin REQUIRED)
+find_program(DUMPE2FS dumpe2fs PATHS /sbin /usr/sbin REQUIRED)
+find_program(DEBUGFS debugfs PATHS /sbin /usr/sbin REQUIRED)
+add_test(NAME host.ext2_super COMMAND ext2_super_test)
+set_tests_properties(host.ext2_super PROPERTIES
+  TIMEOUT 120 ENVIRONMENT "MKE2FS=${MKE2FS};DUMPE2FS=${DUMPE2FS};DEBUGFS=${DEBUGFS};TMPDIR=${CMAKE_BINARY_DIR}")
+add_test(NAME host.ext2_dir COMMAND ext2_dir_test)
+add_test(NAME host.ext2_dirblock COMMAND ext2_dirblock_test)
 add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
 add_test(NAME host.dt_memory COMMAND dt_memory_test ${CMAKE_BINARY_DIR}/dtb ${QDTB})
 set_tests_properties(host.fdt host.devicetree host.dt_memory PROPERTIES FIXTURES_REQUIRED qemu_dtbs)

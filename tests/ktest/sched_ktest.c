@@ -95,10 +95,15 @@ static void hrtimer_periodic(struct ktest *t)
 	hrtimer_init(&s.hr, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	s.hr.function = stamp_fn;
 	hrtimer_start(&s.hr, s.period, HRTIMER_MODE_REL);
-	msleep(30);
+	/* 10 ms of periods, waited for up to a second: a loaded host may run the guest late, and
+	 * a fixed sleep would leave the timer running on this frame after it returned. */
+	for (int i = 0; i < 200 && s.runs < 5; i++)
+		msleep(5);
+	msleep(10);		/* a sixth run would show now */
 	KTEST_EXPECT_EQ(t, s.runs, 5);
 	KTEST_EXPECT_GE(t, s.fired_at, start + 5 * s.period);
 	KTEST_EXPECT_FALSE(t, hrtimer_active(&s.hr));
+	hrtimer_cancel(&s.hr);	/* never leave it armed on a dead stack frame */
 }
 
 struct jiffy_timer {

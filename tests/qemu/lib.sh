@@ -16,6 +16,8 @@
 #     what to type from what the kernel printed (a frame number, a counter).
 # Either way only the QEMU this script started is ever stopped (by its pid), on every exit.
 set -uo pipefail
+# e2fsprogs (mke2fs, e2fsck, debugfs) live in /sbin, outside an ordinary user's PATH.
+PATH=$PATH:/sbin:/usr/sbin
 
 TM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TM_QEMU=$TM_TOP/tests/qemu
