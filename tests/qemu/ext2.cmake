@@ -33,3 +33,7 @@ set_tests_properties(ext2.bigfile_32m PROPERTIES TIMEOUT 400 LABELS qemu)
 # read-only mount that refuses every change with EROFS and leaves the image unchanged.
 add_test(NAME ext2.errors COMMAND ${CMAKE_CURRENT_LIST_DIR}/ext2_errors.sh qemu-virt-arm)
 set_tests_properties(ext2.errors PROPERTIES TIMEOUT 120 LABELS qemu)
+# ext2's page flags seen from outside (`kpageflags`, Linux's /proc/kpageflags words): PG_checked
+# on the directory's folios, PG_private and PG_mappedtodisk on the file's (ext2_pageflags.sh).
+add_test(NAME ext2.pageflags COMMAND ${CMAKE_CURRENT_LIST_DIR}/ext2_pageflags.sh qemu-virt-arm)
+set_tests_properties(ext2.pageflags PROPERTIES TIMEOUT 120 LABELS qemu)
