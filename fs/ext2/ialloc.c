@@ -156,7 +156,7 @@ struct inode *ext2_new_inode(struct inode *dir, unsigned int mode)
 	inode->i_mode = mode;
 	inode->i_uid = inode->i_gid = 0;
 	inode->i_nlink = 1;
-	inode->i_size = 0;
+	i_size_write(inode, 0);
 	inode->i_blocks = 0;
 	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
 	inode->i_generation = ++sbi->s_next_generation;
@@ -168,7 +168,6 @@ struct inode *ext2_new_inode(struct inode *dir, unsigned int mode)
 	ei->i_new = true;
 	ei->i_block_group = (ino - 1) / sbi->geo.inodes_per_group;
 	ext2_set_inode_ops(inode);
-	inode->i_mapping->size = 0;
 	insert_inode_hash(inode);
 	mark_inode_dirty(inode);
 	return inode;

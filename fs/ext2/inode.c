@@ -190,7 +190,7 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 		return ERR_PTR(-EUCLEAN);
 	}
 	ext2_set_inode_ops(inode);
-	inode->i_mapping->size = inode->i_size;
+	i_size_write(inode, inode->i_size);	/* the page cache's copy (i_data.size) too */
 	unlock_new_inode(inode);
 	return inode;
 }
@@ -268,13 +268,11 @@ int ext2_setsize(struct inode *inode, loff_t size)
 		err = block_truncate_page(inode->i_mapping, size, ext2_get_block);
 		if (err)
 			return err;
-		inode->i_size = size;
-		inode->i_mapping->size = size;
+		i_size_write(inode, size);
 		truncate_inode_pages(inode->i_mapping, size);
 		ext2_truncate_blocks(inode, size);
 	} else {
-		inode->i_size = size;		/* the rest is a hole */
-		inode->i_mapping->size = size;
+		i_size_write(inode, size);	/* the rest is a hole */
 	}
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
@@ -292,8 +290,7 @@ void ext2_evict_inode(struct inode *inode)
 	/* A deleted inode is one with a dtime (e2fsck's rule): never 0, even on a board with no
 	 * wall clock in its first second (current_time() counts from boot there). */
 	EXT2_I(inode)->i_dtime = (uint32_t)max(current_time(inode).tv_sec, (int64_t)1);
-	inode->i_size = 0;
-	inode->i_mapping->size = 0;
+	i_size_write(inode, 0);
 	if (ext2_has_blocks(inode))
 		ext2_truncate_blocks(inode, 0);
 	ext2_write_inode(inode, false);

@@ -79,8 +79,7 @@ static int ext2_symlink(struct inode *dir, struct dentry *dentry, const char *ta
 		for (int i = 0; i < EXT2_N_BLOCKS; i++)
 			EXT2_I(inode)->i_data[i] = le32_to_cpu(raw[i]);
 		inode->i_op = &ext2_fast_symlink_inode_operations;
-		inode->i_size = (loff_t)len;
-		inode->i_mapping->size = inode->i_size;
+		i_size_write(inode, (loff_t)len);
 	} else {
 		struct folio *folio;
 		inode->i_op = &ext2_symlink_inode_operations;
@@ -181,8 +180,7 @@ static int ext2_rmdir(struct inode *dir, struct dentry *dentry)
 	err = ext2_unlink(dir, dentry);
 	if (err)
 		return err;
-	inode->i_size = 0;
-	inode->i_mapping->size = 0;
+	i_size_write(inode, 0);
 	drop_nlink(inode);			/* its "." */
 	mark_inode_dirty(inode);
 	drop_nlink(dir);			/* its ".." */
