@@ -64,7 +64,7 @@ foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_off
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
-# The VFS and ramfs (fs/) over the kernel core; the test stubs the two block-device calls.
+# The VFS and ramfs (fs/) over the kernel core and the real block layer (no disk registered).
 add_executable(vfs_test tests/host/vfs_test.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(vfs_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
