@@ -10,11 +10,16 @@
  * Counters (bd_stats): reads/writes/flushes and bytes count bios that succeeded; errors counts
  * the ones that did not (any status, including -EINVAL and -ENXIO).  Readahead (REQ_RAHEAD)
  * reads are also counted apart.
+ * Names: virtio disks are vda, vdb, ... in their own order; a driver that names its disk
+ * (brd's ram0) keeps the name.  A name nobody registered yet goes to the probes
+ * (register_blkdev_probe(), v6.10's __register_blkdev probe): blkdev_get_by_name() may sleep.
  * Locking: bd_queue_lock (irqs masked) guards the queue, bd_failed and bd_stats; the driver's
  * submit_bio runs under it (and takes its own lock inside).  bi_end_io is called with no lock
- * held.  The disk table only grows, at boot.
+ * held.  The disk table only grows: at boot, and when a probe makes a disk (in a thread; the
+ * probing driver serialises its own probes).
  */
 #include <string.h>
+#include "tinymm/barrier.h"
 #include "tinymm/blkdev.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/completion.h"
@@ -32,7 +37,14 @@
 /* A disk's page cache lives in block/fops.c (blkdev_init_mapping()). */
 
 static struct block_device *disks[MAX_DISKS];
-static int nr_disks;
+static int nr_disks, nr_virtio_disks;
+
+/* Drivers that make a disk when it is first asked for by name (brd's ramN). */
+#define MAX_PROBES		4
+static struct blkdev_probe {
+	const char *prefix;
+	void (*probe)(const char *name);
+} probes[MAX_PROBES];
 static struct kmem_cache *bio_cache;
 
 static struct kmem_cache *bio_cache_get(void)
@@ -59,10 +71,16 @@ int add_disk(struct block_device *bdev)
 {
 	if (nr_disks == MAX_DISKS || !bio_cache_get())
 		return -ENOSPC;
-	bdev->bd_name[0] = 'v';
-	bdev->bd_name[1] = 'd';
-	bdev->bd_name[2] = (char)('a' + nr_disks);
-	bdev->bd_name[3] = '\0';
+	if (bdev->bd_name[0]) {
+		for (int i = 0; i < nr_disks; i++)
+			if (!strcmp(disks[i]->bd_name, bdev->bd_name))
+				return -EEXIST;
+	} else {
+		bdev->bd_name[0] = 'v';
+		bdev->bd_name[1] = 'd';
+		bdev->bd_name[2] = (char)('a' + nr_virtio_disks++);
+		bdev->bd_name[3] = '\0';
+	}
 	spin_lock_init(&bdev->bd_queue_lock);
 	bdev->bd_queue_head = bdev->bd_queue_tail = NULL;
 	memset(&bdev->bd_stats, 0, sizeof(bdev->bd_stats));
@@ -70,14 +88,16 @@ int add_disk(struct block_device *bdev)
 		bdev->bd_logical_block_size = SECTOR_SIZE;
 	if (!bdev->bd_max_segments)
 		bdev->bd_max_segments = 1;
-	disks[nr_disks++] = bdev;
-	meminfo_set_blockdev_pages(nr_blockdev_pages);
 	if (blkdev_init_mapping(bdev))
 		pr_warn("%s: no memory for its page cache\n", bdev->bd_name);
+	/* Published whole: blkdev_nth() readers may run while a probe adds a disk. */
+	disks[nr_disks] = bdev;
+	smp_store_release(&nr_disks, nr_disks + 1);
+	meminfo_set_blockdev_pages(nr_blockdev_pages);
 	return 0;
 }
 
-struct block_device *blkdev_get_by_name(const char *name)
+static struct block_device *find_disk(const char *name)
 {
 	for (int i = 0; i < nr_disks; i++)
 		if (!strcmp(disks[i]->bd_name, name))
@@ -85,14 +105,40 @@ struct block_device *blkdev_get_by_name(const char *name)
 	return NULL;
 }
 
+int register_blkdev_probe(const char *prefix, void (*probe)(const char *name))
+{
+	for (int i = 0; i < MAX_PROBES; i++) {
+		if (!probes[i].probe) {
+			probes[i].prefix = prefix;
+			probes[i].probe = probe;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+struct block_device *blkdev_get_by_name(const char *name)
+{
+	struct block_device *bdev = find_disk(name);
+
+	/* v6.10's blk_request_module(): a driver may make the disk now (brd's ramN). */
+	for (int i = 0; !bdev && i < MAX_PROBES && probes[i].probe; i++) {
+		if (!strncmp(name, probes[i].prefix, strlen(probes[i].prefix))) {
+			probes[i].probe(name);
+			bdev = find_disk(name);
+		}
+	}
+	return bdev;
+}
+
 struct block_device *blkdev_nth(int i)
 {
-	return i >= 0 && i < nr_disks ? disks[i] : NULL;
+	return i >= 0 && i < smp_load_acquire(&nr_disks) ? disks[i] : NULL;
 }
 
 int blkdev_count(void)
 {
-	return nr_disks;
+	return smp_load_acquire(&nr_disks);
 }
 
 struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs, unsigned int opf, gfp_t gfp)

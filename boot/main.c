@@ -43,6 +43,7 @@
 #include "tinymm/shell.h"
 #include "tinymm/time.h"
 #include "tinymm/version.h"
+#include "tinymm/brd.h"
 #include "tinymm/virtio.h"
 #include "tinymm/swap.h"
 #include "tinymm/workingset.h"
@@ -274,6 +275,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	page_reporting_init();	/* reporting passes as delayed work, before a balloon registers */
 	vmstat_work_init();	/* the per-CPU lists' high decays once a second */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
+	brd_init();		/* RAM disks, made when first named */
 
 	boot_args = args;
 	lkdtm_perms_init();	/* a __ro_after_init write, while it is still allowed */

@@ -32,6 +32,7 @@ file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
   kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
+  drivers/brd.c drivers/brd_image.S
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
   fs/buffer.c fs/buffer_aops.c
   mm/readahead.c
@@ -55,6 +56,16 @@ if(TINYMM_IRQSOFF_TRACER)
 else()
   list(APPEND TINYMM_CORE_SRCS kernel/trace_irqsoff_absent.c)
 endif()
+
+# RAM disk ram0's first contents, the sample ext2 filesystem (drivers/brd.c): tools/mkramdisk
+# runs Debian's mke2fs; the image is reproducible (fixed UUID, hash seed and times).
+set(BRD_SAMPLE ${CMAKE_BINARY_DIR}/gen/brd_sample.bin)
+add_custom_command(OUTPUT ${BRD_SAMPLE}
+  COMMAND ${CMAKE_SOURCE_DIR}/tools/mkramdisk ${BRD_SAMPLE}
+  DEPENDS ${CMAKE_SOURCE_DIR}/tools/mkramdisk
+  COMMENT "${BOARD}: the sample filesystem for ram0 (mke2fs)" VERBATIM)
+set_source_files_properties(drivers/brd_image.S PROPERTIES
+  COMPILE_DEFINITIONS "BRD_SAMPLE_IMAGE=\"${BRD_SAMPLE}\"" OBJECT_DEPENDS ${BRD_SAMPLE})
 
 # The version string is regenerated on every build, written only when it changes.
 add_custom_target(version_c

@@ -1,8 +1,9 @@
 /*
  * blkdev.h - block devices and I/O requests (block/blk-core.c), Linux's vocabulary, small.
  *
- * A driver (drivers/virtio_blk.c) fills a struct block_device and calls add_disk(); the disk
- * is named "vda", "vdb", ... in registration order and gets a page-cache mapping (bd_mapping)
+ * A driver (drivers/virtio_blk.c, drivers/brd.c) fills a struct block_device and calls
+ * add_disk(); a virtio disk is named "vda", "vdb", ... in registration order (a RAM disk keeps
+ * its own name, "ram0") and gets a page-cache mapping (bd_mapping)
  * whose read_folio/readahead go back through submit_bio().
  *
  * I/O is a struct bio: one operation on consecutive 512-byte sectors from a list of page
@@ -109,9 +110,14 @@ struct block_device {
 	struct bio *bd_queue_head, *bd_queue_tail;	/* waiting for room in the driver */
 };
 
-/* Register @bdev (its name is given here); 0 or -errno. */
+/* Register @bdev: named here (vda, vdb, ...) unless the driver named it (ram0); 0, -EEXIST
+ * for a name taken, -ENOSPC for a full disk table. */
 int add_disk(struct block_device *bdev);
+/* The disk named @name; a name not yet registered goes to the probes whose prefix it starts
+ * with (they may make it: brd's ramN), so this may sleep.  NULL if there is none. */
 struct block_device *blkdev_get_by_name(const char *name);
+/* v6.10's __register_blkdev(major, name, probe), keyed by a name prefix ("ram"); 0 or -ENOSPC. */
+int register_blkdev_probe(const char *prefix, void (*probe)(const char *name));
 struct block_device *blkdev_nth(int i);
 int blkdev_count(void);
 static inline uint64_t bdev_nr_bytes(const struct block_device *bdev)
