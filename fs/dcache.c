@@ -149,7 +149,7 @@ struct dentry *d_make_root(struct inode *root)
 	return dentry;
 }
 
-static struct dentry *__d_lookup_locked(struct dentry *parent, const struct qstr *name)
+struct dentry *__d_lookup_locked(struct dentry *parent, const struct qstr *name)
 {
 	struct dentry *d;
 
@@ -242,22 +242,32 @@ static void dentry_free(struct dentry *dentry)
 	kmem_cache_free(dentry_cache, dentry);
 }
 
+bool __dput_locked(struct dentry *dentry)
+{
+	lockdep_assert_held(&vfs_lock);
+	if (dentry->d_count > 1 || dentry->d_parent == dentry) {
+		dentry->d_count--;		/* in use, or a root: umount frees those */
+		return true;
+	}
+	if (dentry->d_unhashed)
+		return false;
+	dentry->d_count--;			/* cached, unused: the shrinker's */
+	list_add(&dentry->d_lru, &dentry_lru);
+	nr_dentry_unused++;
+	return true;
+}
+
 void dput(struct dentry *dentry)
 {
 	while (dentry) {
 		struct dentry *parent;
 
 		mutex_lock(&vfs_lock);
-		if (--dentry->d_count > 0 || dentry->d_parent == dentry) {
-			mutex_unlock(&vfs_lock);	/* in use, or a root: umount frees those */
-			return;
-		}
-		if (!dentry->d_unhashed) {		/* cached, unused: the shrinker's */
-			list_add(&dentry->d_lru, &dentry_lru);
-			nr_dentry_unused++;
+		if (__dput_locked(dentry)) {
 			mutex_unlock(&vfs_lock);
 			return;
 		}
+		dentry->d_count--;			/* the last: free it */
 		parent = __dentry_unlink_locked(dentry);
 		mutex_unlock(&vfs_lock);
 		dentry_free(dentry);

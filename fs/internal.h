@@ -15,6 +15,12 @@ struct dentry *d_alloc(struct dentry *parent, const struct qstr *name);
 /* A referenced hashed dentry of @name in @parent, or NULL. */
 struct dentry *d_lookup(struct dentry *parent, const struct qstr *name);
 struct dentry *__dget_locked(struct dentry *dentry);
+/* d_lookup() with vfs_lock held: no reference taken. */
+struct dentry *__d_lookup_locked(struct dentry *parent, const struct qstr *name);
+/* dput() with vfs_lock held, when it need not free: true if the reference was dropped; false,
+ * changing nothing, when it is the last one of an unhashed dentry (the caller unlocks and
+ * calls dput(), which frees it). */
+bool __dput_locked(struct dentry *dentry);
 /* After a filesystem's rename: @dentry takes @target's parent and name, @target is dropped.
  * The name's storage comes first from d_move_prepare (before the rename: d_move cannot fail). */
 char *d_move_prepare(const struct qstr *name, int *err);
@@ -46,6 +52,10 @@ void path_put(const struct path *path);
 #define LOOKUP_FOLLOW		0x0001	/* follow a symlink in the last component */
 #define LOOKUP_DIRECTORY	0x0002	/* the result must be a directory */
 int kern_path(const char *name, unsigned int flags, struct path *path);
+/* @name walked from @dentry on @mnt, which is also its root ("/" and ".." stop there), as
+ * v6.10's vfs_path_lookup(); the result referenced in @path.  0 or -errno. */
+int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt, const char *name,
+		    unsigned int flags, struct path *path);
 /* @dentry is a directory that is @ancestor or below it (the same superblock). */
 bool is_subdir(struct dentry *dentry, struct dentry *ancestor);
 /* A walk in progress (fs/namei.c; struct and helpers shared with open(O_CREAT), fs/open.c). */

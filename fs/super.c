@@ -73,15 +73,26 @@ void mntput(struct vfsmount *mnt)
 	mutex_unlock(&vfs_lock);
 }
 
+/* Both references under one hold of vfs_lock: lookups take and drop paths all the time. */
 void path_get(const struct path *path)
 {
-	mntget(path->mnt);
-	dget(path->dentry);
+	mutex_lock(&vfs_lock);
+	path->mnt->mnt_count++;
+	if (path->dentry)
+		__dget_locked(path->dentry);
+	mutex_unlock(&vfs_lock);
 }
 
 void path_put(const struct path *path)
 {
-	dput(path->dentry);
+	mutex_lock(&vfs_lock);
+	if (!path->dentry || __dput_locked(path->dentry)) {
+		path->mnt->mnt_count--;
+		mutex_unlock(&vfs_lock);
+		return;
+	}
+	mutex_unlock(&vfs_lock);
+	dput(path->dentry);		/* the dentry's last reference: it is freed */
 	mntput(path->mnt);
 }
 

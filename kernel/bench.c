@@ -605,6 +605,8 @@ static int cmd_bench(int argc, char **argv)
 		bench_sizes();
 		ret = bench_core();
 	}
+	if (!ret)
+		ret = bench_fs();
 	return ret;
 }
 SHELL_COMMAND(bench, "[pcp [quick]]",

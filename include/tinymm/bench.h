@@ -13,6 +13,9 @@ extern uint64_t bench_init_instret;
 void bench_summary(const char *op, uint32_t *s, int n, uint32_t overhead);
 /* The kernel core's rows (kernel/bench_core.c): locks, wake-ups, timers, a switch.  0 or 1. */
 int bench_core(void);
+/* ext2's rows (fs/bench_fs.c): a cached 4 KiB read and a cached three-component lookup on
+ * ram0's sample filesystem.  0 or 1. */
+int bench_fs(void);
 /* `bench pcp [quick]`: order-0 calls and zone-lock holds per pcp batch and scale
  * (kernel/bench_pcp.c).  0 or 1. */
 int bench_pcp(bool quick);
