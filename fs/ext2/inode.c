@@ -69,6 +69,19 @@ static int ext2_writepages(struct address_space *mapping, struct writeback_contr
 	return mpage_writepages(mapping, wbc, ext2_get_block);
 }
 
+/*
+ * The file a folio belongs to, for memory_failure()'s "dirty data lost" line: "ram0 inode 13".
+ * One buffer: the only caller runs under memory_failure()'s mf_mutex, one call at a time.
+ */
+static const char *ext2_mapping_name(struct address_space *mapping)
+{
+	static char name[40];
+	struct inode *inode = container_of(mapping, struct inode, i_data);
+
+	ksnprintf(name, sizeof(name), "%s inode %lu", inode->i_sb->s_bdev->bd_name, inode->i_ino);
+	return name;
+}
+
 const struct address_space_operations ext2_aops = {
 	.read_folio = ext2_read_folio,
 	.readahead = ext2_readahead,
@@ -80,6 +93,7 @@ const struct address_space_operations ext2_aops = {
 	.release_folio = ext2_release_folio,
 	.invalidate_folio = block_invalidate_folio,
 	.error_remove_folio = generic_error_remove_folio,
+	.name = ext2_mapping_name,
 };
 
 /* Where inode @ino lives: its buffer (referenced) and the raw inode in it. */
