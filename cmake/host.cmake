@@ -67,6 +67,23 @@ endforeach()
 # The VFS and ramfs (fs/) over the kernel core and the real block layer (no disk registered).
 add_executable(vfs_test tests/host/vfs_test.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(vfs_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# The ELF checks (fs/binfmt_elf_check.c) against static programs each board's cross compiler
+# makes from tests/host/data/elf_prog.c, and binutils' readelf's reading of them.
+find_program(ARM_GCC arm-none-eabi-gcc REQUIRED)
+find_program(RISCV_GCC riscv64-unknown-elf-gcc REQUIRED)
+set(ELF_PROG_SRC ${CMAKE_SOURCE_DIR}/tests/host/data/elf_prog.c)
+set(ELF_PROG_FLAGS -O2 -nostdlib -static -ffreestanding)
+add_custom_command(OUTPUT elf_prog_arm elf_prog_rv32 elf_prog_rv64
+  COMMAND ${ARM_GCC} ${ELF_PROG_FLAGS} -march=armv7-a ${ELF_PROG_SRC} -o elf_prog_arm
+  COMMAND ${RISCV_GCC} ${ELF_PROG_FLAGS} -march=rv32imac -mabi=ilp32 ${ELF_PROG_SRC} -o elf_prog_rv32
+  COMMAND ${RISCV_GCC} ${ELF_PROG_FLAGS} -march=rv64imac -mabi=lp64 ${ELF_PROG_SRC} -o elf_prog_rv64
+  DEPENDS ${ELF_PROG_SRC} COMMENT "cross-compiling the ELF test programs" VERBATIM)
+add_executable(binfmt_elf_test tests/host/binfmt_elf_test.c
+  elf_prog_arm elf_prog_rv32 elf_prog_rv64)
+target_compile_definitions(binfmt_elf_test PRIVATE
+  ELF_PROG_ARM="${CMAKE_BINARY_DIR}/elf_prog_arm" ELF_PROG_RV32="${CMAKE_BINARY_DIR}/elf_prog_rv32"
+  ELF_PROG_RV64="${CMAKE_BINARY_DIR}/elf_prog_rv64")
+target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

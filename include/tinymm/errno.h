@@ -6,6 +6,7 @@
 #define EIO	5
 #define ENXIO	6
 #define E2BIG	7
+#define ENOEXEC	8
 #define EBADF	9
 #define ENOMEM	12
 #define EACCES	13

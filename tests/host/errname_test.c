@@ -23,7 +23,7 @@ static void every_errno_h_entry_named(void **state)
 {
 	static const struct { int err; int linux_nr; const char *name; } all[] = {
 #define N(e, nr) { e, nr, "-" #e }
-		N(EPERM, 1), N(ENOENT, 2), N(EIO, 5), N(ENXIO, 6), N(E2BIG, 7), N(EBADF, 9),
+		N(EPERM, 1), N(ENOENT, 2), N(EIO, 5), N(ENXIO, 6), N(E2BIG, 7), N(ENOEXEC, 8), N(EBADF, 9),
 		N(ENOMEM, 12), N(EACCES, 13), N(EFAULT, 14), N(ENOTBLK, 15), N(EBUSY, 16),
 		N(EEXIST, 17), N(EXDEV, 18), N(ENODEV, 19), N(ENOTDIR, 20), N(EISDIR, 21),
 		N(EINVAL, 22), N(ENFILE, 23), N(EMFILE, 24), N(EFBIG, 27), N(ENOSPC, 28),
