@@ -67,6 +67,10 @@ endforeach()
 # The VFS and ramfs (fs/) over the kernel core and the real block layer (no disk registered).
 add_executable(vfs_test tests/host/vfs_test.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(vfs_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# lib/string.c (the boards' memcpy, memmove, memset) against the host C library's.
+add_executable(string_test tests/host/string_test.c)
+target_compile_options(string_test PRIVATE -fno-builtin -fno-tree-loop-distribute-patterns)
+target_link_libraries(string_test ${CMOCKA})
 # The ELF checks (fs/binfmt_elf_check.c) against static programs each board's cross compiler
 # makes from tests/host/data/elf_prog.c, and binutils' readelf's reading of them.
 find_program(ARM_GCC arm-none-eabi-gcc REQUIRED)

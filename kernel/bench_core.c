@@ -14,12 +14,16 @@
  *   vmalloc-16k         vmalloc(16384): a range, the bookkeeping, four order-0 pages, their
  *                       ptes (the pte table stays between samples: the range is reused)
  *   vfree-16k           vfree() of it: the ptes cleared and the TLB flushed, the pages freed
+ *   memcpy-4k           memcpy() of one page to another (lib/string.c: a word at a time)
+ *   memset-4k           memset() of one page
  * Locking: none beyond what each operation takes.
  */
+#include <string.h>
 #include "tinymm/arch.h"
 #include "tinymm/bench.h"
 #include "tinymm/errno.h"
 #include "tinymm/gfp.h"
+#include "tinymm/mm.h"
 #include "tinymm/mutex.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
@@ -121,6 +125,26 @@ static int bench_vmalloc(uint32_t overhead)
 	return 0;
 }
 
+/* Two whole pages, page-aligned: what the page cache and __GFP_ZERO-free clearing copy. */
+static int bench_string(uint32_t overhead)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 1);
+
+	if (!pages) {
+		kprintf("bench: no memory for two pages\n");
+		return 1;
+	}
+	char *a = page_address(pages), *b = a + PAGE_SIZE;
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], memcpy(b, a, PAGE_SIZE));
+	bench_summary("memcpy-4k", samples, NR, overhead);
+	for (int i = 0; i < NR; i++)
+		MEASURE(samples[i], memset(a, i, PAGE_SIZE));
+	bench_summary("memset-4k", samples, NR, overhead);
+	__free_pages(pages, 1);
+	return 0;
+}
+
 int bench_core(void)
 {
 	uint32_t overhead = ~0u;
@@ -181,6 +205,8 @@ int bench_core(void)
 	int ret = bench_pagecache();
 	if (!ret)
 		ret = bench_vmalloc(overhead);
+	if (!ret)
+		ret = bench_string(overhead);
 	if (folio_wake_bit_calls() != wakes || switches < 2 * NR) {
 		kprintf("bench: the core rows were not uncontended (wake-ups %lu, switches %lu)\n",
 			folio_wake_bit_calls() - wakes, switches);
