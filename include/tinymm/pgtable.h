@@ -67,6 +67,7 @@
 
 #include "gfp.h"
 #include "kernel.h"
+#include "mutex.h"
 #include "spinlock.h"
 
 struct mm_struct;
@@ -78,10 +79,20 @@ struct vm_area_struct;
 #error "PGTABLE_LEVELS must be 2 or 3"
 #endif
 
-/* Linux's struct mm_struct, reduced to its page-table root and the lock that guards the tables. */
+/*
+ * Linux's struct mm_struct, reduced: the page-table root and the lock that guards the tables,
+ * and the address space's areas (mm/mmap.c, include/tinymm/mmap.h) with its layout.
+ */
 struct mm_struct {
 	pgd_t *pgd;
 	spinlock_t page_table_lock;	/* populating and freeing tables (not the entries in them) */
+	struct mutex mmap_lock;		/* the areas and the layout below (v6.10: an rwsem) */
+	struct vm_area_struct **vmas;	/* by address, no overlaps: a sorted array (mm/mmap.c) */
+	int map_count, vmas_capacity;
+	unsigned long task_size;	/* user space is [0, task_size) */
+	unsigned long mmap_base;	/* get_unmapped_area() searches down from here */
+	unsigned long start_brk, brk;	/* the heap: [start_brk, brk) */
+	unsigned long total_vm;		/* pages in all areas */
 };
 extern struct mm_struct init_mm;	/* the kernel's: pgd is swapper_pg_dir (mm/pagewalk.c) */
 

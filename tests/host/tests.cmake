@@ -35,6 +35,7 @@ add_test(NAME host.ext2_dirblock COMMAND ext2_dirblock_test)
 # The ELF checks against the cross compilers' programs and readelf (tests/host/binfmt_elf_test.c).
 add_test(NAME host.binfmt_elf COMMAND binfmt_elf_test)
 add_test(NAME host.string COMMAND string_test)
+add_test(NAME host.vma COMMAND vma_test)
 add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
 add_test(NAME host.dt_memory COMMAND dt_memory_test ${CMAKE_BINARY_DIR}/dtb ${QDTB})
 set_tests_properties(host.fdt host.devicetree host.dt_memory PROPERTIES FIXTURES_REQUIRED qemu_dtbs)
