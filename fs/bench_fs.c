@@ -32,11 +32,7 @@
 #define READ_POS	4096
 #define LOOKUP_PATH	"usr/share/words"
 
-#define MEASURE(slot, stmt) do {					\
-		uint64_t t0_ = arch_instret();				\
-		stmt;							\
-		(slot) = (uint32_t)(arch_instret() - t0_);		\
-	} while (0)
+#define MEASURE(slot, stmt)	BENCH_MEASURE(slot, stmt)
 
 static uint32_t samples[NR];
 static char buf[PAGE_SIZE];

@@ -365,10 +365,12 @@ static int path_walk(struct nameidata *nd, const char *name, bool want_parent)
 	}
 }
 
-int kern_path(const char *name, unsigned int flags, struct path *path)
+/* Walk @name from @start (also the walk's root), or from "/" when @start is NULL. */
+static int path_lookupat(const char *name, unsigned int flags, const struct path *start,
+			 struct path *path)
 {
 	struct nameidata nd;
-	int err = path_init(&nd, name, flags);
+	int err = path_init_at(&nd, name, flags, start);
 
 	if (!err)
 		err = path_walk(&nd, name, false);
@@ -382,24 +384,18 @@ int kern_path(const char *name, unsigned int flags, struct path *path)
 	return err;
 }
 
+int kern_path(const char *name, unsigned int flags, struct path *path)
+{
+	return path_lookupat(name, flags, NULL, path);
+}
+
 int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt, const char *name,
 		    unsigned int flags, struct path *path)
 {
 	struct path start = { .mnt = mnt, .dentry = dentry };
-	struct nameidata nd;
-	/* v6.10 passes @start as the walk's root: "/" and ".." stop there too. */
-	int err = path_init_at(&nd, name, flags, &start);
 
-	if (!err)
-		err = path_walk(&nd, name, false);
-	if (!err && (flags & LOOKUP_DIRECTORY) && !is_dir(nd.path.dentry))
-		err = -ENOTDIR;
-	if (!err) {
-		*path = nd.path;
-		nd.path.mnt = NULL;
-	}
-	terminate_walk(&nd);
-	return err;
+	/* v6.10 passes @start as the walk's root: "/" and ".." stop there too. */
+	return path_lookupat(name, flags, &start, path);
 }
 
 bool is_subdir(struct dentry *dentry, struct dentry *ancestor)

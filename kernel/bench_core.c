@@ -36,11 +36,7 @@
 
 #define NR	500
 
-#define MEASURE(slot, stmt) do {					\
-		uint64_t t0_ = arch_instret();				\
-		stmt;							\
-		(slot) = (uint32_t)(arch_instret() - t0_);		\
-	} while (0)
+#define MEASURE(slot, stmt)	BENCH_MEASURE(slot, stmt)
 
 static uint32_t samples[NR];
 static volatile bool partner_stop;

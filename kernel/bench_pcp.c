@@ -36,11 +36,7 @@
 #define NR_PERM(nr)	max(nr, NR_FRAG)
 #define BENCH_SEED	0x2545f491u
 
-#define MEASURE(slot, stmt) do {					\
-		uint64_t t0_ = arch_instret();				\
-		stmt;							\
-		(slot) = (uint32_t)(arch_instret() - t0_);		\
-	} while (0)
+#define MEASURE(slot, stmt)	BENCH_MEASURE(slot, stmt)
 
 static struct {
 	uint32_t *samples;	/* instructions per hold */

@@ -9,6 +9,13 @@
 
 extern uint64_t bench_init_instret;
 
+/* @stmt's instructions into @slot (arch_instret(): exact under QEMU -icount). */
+#define BENCH_MEASURE(slot, stmt) do {					\
+		uint64_t t0_ = arch_instret();				\
+		stmt;							\
+		(slot) = (uint32_t)(arch_instret() - t0_);		\
+	} while (0)
+
 /* One row from @n samples: each less @overhead, sorted, min / lower median / max (bench.c). */
 void bench_summary(const char *op, uint32_t *s, int n, uint32_t overhead);
 /* The kernel core's rows (kernel/bench_core.c): locks, wake-ups, timers, a switch.  0 or 1. */
