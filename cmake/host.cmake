@@ -99,6 +99,10 @@ set(HOST_BRD_SRCS drivers/brd.c drivers/brd_image.S block/blk_cmd.c)
 add_executable(ext2_test tests/host/ext2_test.c tests/ktest/ext2_ktest.c tests/ktest/ext2_fixture.c
   ${HOST_BRD_SRCS} ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(ext2_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# brd itself: zeros, a write across a disk page, `blk list`, brd_reset, vda after the RAM disks.
+add_executable(brd_test tests/host/brd_test.c tests/host/file_bdev.c ${HOST_BRD_SRCS}
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

@@ -36,6 +36,8 @@ find_program(E2FSCK e2fsck PATHS /sbin /usr/sbin REQUIRED)
 add_test(NAME host.ext2 COMMAND ext2_test)
 set_tests_properties(host.ext2 PROPERTIES
   TIMEOUT 300 ENVIRONMENT "E2FSCK=${E2FSCK};TMPDIR=${CMAKE_BINARY_DIR}")
+add_test(NAME host.brd COMMAND brd_test)
+set_tests_properties(host.brd PROPERTIES TIMEOUT 60 ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}")
 add_test(NAME host.ext2_dirblock COMMAND ext2_dirblock_test)
 # The ELF checks against the cross compilers' programs and readelf (tests/host/binfmt_elf_test.c).
 add_test(NAME host.binfmt_elf COMMAND binfmt_elf_test)
