@@ -26,7 +26,7 @@
 #include "../../fs/internal.h"
 #include "ext2_ktest.h"
 
-#define SAMPLE_MTIME	1764979200	/* tools/mkramdisk's FAKE_TIME */
+#define SAMPLE_MTIME	1764979200	/* tools/mkramdisk's FAKE_TIME: every time it sets */
 
 static void expect_stat(struct ktest *t, const char *path, unsigned int mode, loff_t size,
 			unsigned int nlink, uint64_t blocks)
@@ -159,6 +159,8 @@ static void sample_stat_fields(struct ktest *t)
 	KTEST_ASSERT_EQ(t, vfs_stat(E2KT "/data/big.bin", &st, false), 0);
 	KTEST_EXPECT_EQ(t, st.ino, 16UL);
 	KTEST_EXPECT_EQ(t, st.mtime.tv_sec, (int64_t)SAMPLE_MTIME);
+	KTEST_EXPECT_EQ(t, st.ctime.tv_sec, (int64_t)SAMPLE_MTIME);	/* the same on every build */
+	KTEST_EXPECT_EQ(t, st.atime.tv_sec, (int64_t)SAMPLE_MTIME);
 	KTEST_EXPECT_EQ(t, st.blksize, 1024U);
 	KTEST_EXPECT_STREQ(t, st.dev, E2KT_DEV);
 }
