@@ -91,6 +91,25 @@ target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
 add_executable(vma_test tests/host/vma_test.c mm/mmap.c)
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
+# board: the ext2 KTAP suite runs on the host over the real brd driver.
+set(BRD_SAMPLE ${CMAKE_BINARY_DIR}/gen/brd_sample.bin)
+add_custom_command(OUTPUT ${BRD_SAMPLE}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/gen
+  COMMAND ${CMAKE_SOURCE_DIR}/tools/mkramdisk ${BRD_SAMPLE}
+  DEPENDS ${CMAKE_SOURCE_DIR}/tools/mkramdisk
+  COMMENT "host: the sample filesystem for ram0 (mke2fs)" VERBATIM)
+set_source_files_properties(drivers/brd_image.S PROPERTIES
+  COMPILE_DEFINITIONS "BRD_SAMPLE_IMAGE=\"${BRD_SAMPLE}\"" OBJECT_DEPENDS ${BRD_SAMPLE})
+set(HOST_BRD_SRCS drivers/brd.c drivers/brd_image.S block/blk_cmd.c)
+# The `ext2` KTAP suite (tests/ktest/ext2_*.c) over ram0, e2fsck -fn after every case.
+add_executable(ext2_test tests/host/ext2_test.c tests/ktest/ext2_ktest.c tests/ktest/ext2_fixture.c
+  ${HOST_BRD_SRCS} ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(ext2_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# brd itself: zeros, a write across a disk page, `blk list`, brd_reset, vda after the RAM disks.
+add_executable(brd_test tests/host/brd_test.c tests/host/file_bdev.c ${HOST_BRD_SRCS}
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

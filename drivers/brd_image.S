@@ -9,3 +9,6 @@ brd_sample_image:
 	.incbin BRD_SAMPLE_IMAGE
 	.globl brd_sample_image_end
 brd_sample_image_end:
+#if defined(__linux__) && defined(__ELF__)
+	.section .note.GNU-stack, "", %progbits	/* the host build: no executable stack */
+#endif

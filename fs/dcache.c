@@ -293,6 +293,34 @@ void d_delete(struct dentry *dentry)
 		iput(inode);
 }
 
+/*
+ * Linux's shrink_dcache_parent(), for rmdir and a rename over a directory: the unused dentries
+ * right below @parent (the negative entries its lookups left: an empty directory has no
+ * others) are freed now, so the directory's dentry holds no reference but its users' and its
+ * inode goes at once when those are dropped, its blocks freed then, not at the next shrink.
+ * The caller holds a reference to @parent.
+ */
+void shrink_dcache_parent(struct dentry *parent)
+{
+	struct dentry *d, *n;
+	LIST_HEAD(dispose);
+
+	mutex_lock(&vfs_lock);
+	list_for_each_entry_safe(d, n, &parent->d_subdirs, d_child) {
+		if (d->d_count || !list_empty(&d->d_subdirs))
+			continue;
+		__dentry_unlink_locked(d);
+		list_add_tail(&d->d_lru, &dispose);
+	}
+	mutex_unlock(&vfs_lock);
+	while (!list_empty(&dispose)) {
+		d = list_first_entry(&dispose, struct dentry, d_lru);
+		list_del_init(&d->d_lru);
+		dentry_free(d);
+		dput(parent);			/* the reference the child held */
+	}
+}
+
 /* The storage d_move will need for @name (NULL when d_iname holds it); *@err -ENOMEM. */
 char *d_move_prepare(const struct qstr *name, int *err)
 {

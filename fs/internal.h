@@ -25,6 +25,8 @@ bool __dput_locked(struct dentry *dentry);
  * The name's storage comes first from d_move_prepare (before the rename: d_move cannot fail). */
 char *d_move_prepare(const struct qstr *name, int *err);
 void d_move(struct dentry *dentry, struct dentry *target, char *buf);
+/* rmdir, rename over a directory: @parent's unused (negative) children freed now. */
+void shrink_dcache_parent(struct dentry *parent);
 /* umount: every dentry of @sb freed, referenced or not (the mount is known idle). */
 void shrink_dcache_for_umount(struct super_block *sb);
 /* The dcache's and icache's sizes (Linux's dentry_stat / inodes_stat), for tests and `df`. */

@@ -580,6 +580,8 @@ static int do_remove(const char *path, bool rmdir)
 		mutex_lock(&inode->i_rwsem);
 		err = rmdir ? dir->i_op->rmdir(dir, d) : dir->i_op->unlink(dir, d);
 		mutex_unlock(&inode->i_rwsem);
+		if (!err && rmdir)
+			shrink_dcache_parent(d);	/* its negative entries pin it */
 		if (!err)
 			d_delete(d);
 	}
@@ -696,6 +698,8 @@ int vfs_rename(const char *oldpath, const char *newpath)
 		if (ni)
 			mutex_unlock(&ni->i_rwsem);
 		mutex_unlock(&oi->i_rwsem);
+		if (!err && ni && S_ISDIR(ni->i_mode))
+			shrink_dcache_parent(new);	/* the replaced directory's entries */
 		if (!err)
 			d_move(old, new, buf);
 		else

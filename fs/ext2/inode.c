@@ -301,9 +301,11 @@ void ext2_evict_inode(struct inode *inode)
 	if (!gone)
 		return;
 	/* The last link and the last user went: its blocks, then the inode itself. */
-	/* A deleted inode is one with a dtime (e2fsck's rule): never 0, even on a board with no
-	 * wall clock in its first second (current_time() counts from boot there). */
-	EXT2_I(inode)->i_dtime = (uint32_t)max(current_time(inode).tv_sec, (int64_t)1);
+	/* A deleted inode is one with a dtime (e2fsck's rule): never 0, and never below the inode
+	 * count, which e2fsck reads as a link of the orphan list ("Inodes that were part of a
+	 * corrupted orphan linked list found"): a board with no wall clock counts from boot. */
+	EXT2_I(inode)->i_dtime = (uint32_t)max(current_time(inode).tv_sec,
+					       (int64_t)EXT2_SB(inode->i_sb)->geo.inodes_count);
 	i_size_write(inode, 0);
 	if (ext2_has_blocks(inode))
 		ext2_truncate_blocks(inode, 0);

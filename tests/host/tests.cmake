@@ -31,6 +31,19 @@ add_test(NAME host.ext2_super COMMAND ext2_super_test)
 set_tests_properties(host.ext2_super PROPERTIES
   TIMEOUT 120 ENVIRONMENT "MKE2FS=${MKE2FS};DUMPE2FS=${DUMPE2FS};DEBUGFS=${DEBUGFS};TMPDIR=${CMAKE_BINARY_DIR}")
 add_test(NAME host.ext2_dir COMMAND ext2_dir_test)
+# The ext2 KTAP suite on ram0, Debian's e2fsck -fn judging the image after every case.
+find_program(E2FSCK e2fsck PATHS /sbin /usr/sbin REQUIRED)
+add_test(NAME host.ext2 COMMAND ext2_test)
+set_tests_properties(host.ext2 PROPERTIES
+  TIMEOUT 300 ENVIRONMENT "E2FSCK=${E2FSCK};TMPDIR=${CMAKE_BINARY_DIR}")
+add_test(NAME host.brd COMMAND brd_test)
+# ram0's sample is the same on every build (tools/mkramdisk): made twice, a second apart.
+add_test(NAME host.mkramdisk_reproducible COMMAND sh -c
+  "d=$(mktemp -d)$<SEMICOLON> ${CMAKE_SOURCE_DIR}/tools/mkramdisk $d/a.bin --image $d/a.img && sleep 1.1 &&
+   ${CMAKE_SOURCE_DIR}/tools/mkramdisk $d/b.bin --image $d/b.img && cmp $d/a.img $d/b.img && cmp $d/a.bin $d/b.bin$<SEMICOLON> rc=$?
+   rm -rf $d$<SEMICOLON> exit $rc")
+set_tests_properties(host.mkramdisk_reproducible PROPERTIES TIMEOUT 60)
+set_tests_properties(host.brd PROPERTIES TIMEOUT 60 ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}")
 add_test(NAME host.ext2_dirblock COMMAND ext2_dirblock_test)
 # The ELF checks against the cross compilers' programs and readelf (tests/host/binfmt_elf_test.c).
 add_test(NAME host.binfmt_elf COMMAND binfmt_elf_test)

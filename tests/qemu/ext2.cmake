@@ -37,3 +37,9 @@ set_tests_properties(ext2.errors PROPERTIES TIMEOUT 120 LABELS qemu)
 # on the directory's folios, PG_private and PG_mappedtodisk on the file's (ext2_pageflags.sh).
 add_test(NAME ext2.pageflags COMMAND ${CMAKE_CURRENT_LIST_DIR}/ext2_pageflags.sh qemu-virt-arm)
 set_tests_properties(ext2.pageflags PROPERTIES TIMEOUT 120 LABELS qemu)
+# The `ext2` KTAP suite (tests/ktest/ext2_ktest.c) on RAM disk ram0, which needs no disk: here on
+# the virt boards, in boards.cmake and raspi2b.cmake on the real ones (and in every ktest.all).
+foreach(b ${TINYMM_BOARDS})
+  boot_test(${b}.ktest.ext2 ${b} --append "tinymm.test=ext2" --timeout 60
+    --expect "^# totals: pass:18 fail:0 skip:0$" --reject "^    not ok")
+endforeach()
