@@ -314,6 +314,32 @@ void d_move(struct dentry *dentry, struct dentry *target, char *buf)
 	dput(old_parent);
 }
 
+/* Before rmdir (v6.10's vfs_rmdir): free @parent's unused children - in a directory empty on
+ * disk, negative dentries - so that the directory's last reference is the caller's and
+ * d_delete() evicts it now.  A negative child left behind kept the removed directory's inode
+ * until umount, which evicted it after its last sync: its inode and block stayed allocated on
+ * disk (found by tests/fuzz/ext2_fuzz.c: e2fsck's "Deleted inode has zero dtime"). */
+void shrink_dcache_parent(struct dentry *parent)
+{
+	struct dentry *d, *n;
+	LIST_HEAD(dispose);
+	int freed = 0;
+
+	mutex_lock(&vfs_lock);
+	list_for_each_entry_safe(d, n, &parent->d_subdirs, d_child)
+		if (!d->d_count && list_empty(&d->d_subdirs)) {
+			__dentry_unlink_locked(d);
+			list_add_tail(&d->d_lru, &dispose);
+			freed++;
+		}
+	parent->d_count -= freed;	/* the references the children held; the caller holds one */
+	mutex_unlock(&vfs_lock);
+	list_for_each_entry_safe(d, n, &dispose, d_lru) {
+		list_del_init(&d->d_lru);
+		dentry_free(d);
+	}
+}
+
 /* Post-order: every dentry below and including @sb's root, unlinked onto @dispose (d_lru). */
 void shrink_dcache_for_umount(struct super_block *sb)
 {

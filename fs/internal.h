@@ -21,6 +21,7 @@ char *d_move_prepare(const struct qstr *name, int *err);
 void d_move(struct dentry *dentry, struct dentry *target, char *buf);
 /* umount: every dentry of @sb freed, referenced or not (the mount is known idle). */
 void shrink_dcache_for_umount(struct super_block *sb);
+void shrink_dcache_parent(struct dentry *parent);
 /* The dcache's and icache's sizes (Linux's dentry_stat / inodes_stat), for tests and `df`. */
 extern unsigned long nr_dentry, nr_dentry_unused;
 extern unsigned long nr_inodes, nr_inodes_unused;
