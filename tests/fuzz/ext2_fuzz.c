@@ -46,7 +46,8 @@
  *     disk's page cache is dropped (which must then be empty: no buffer still held).
  * And for a clean image (no patch):
  *   - every operation's result is the model's (names, types, sizes, link counts, inode
- *     numbers stable, file contents, symlink targets, directory listings);
+ *     numbers stable, file contents, symlink targets, directory listings), except that a
+ *     disk statfs shows nearly full may refuse a write or a new name (ENOSPC, a short write);
  *   - after the umount, `e2fsck -fn` on the backing file finds it clean (exit status 0); then
  *     a fresh mount shows exactly the model's tree and bytes (verify_tree), and is unmounted.
  *   e2fsck takes about 7 ms a run on these images, so every clean input gets one.
