@@ -41,9 +41,10 @@
  *     EINVAL, EUCLEAN, EIO, EOPNOTSUPP (tinymm's "valid but unsupported", docs/ext2.md), and
  *     leaves the image byte-identical; a read-only mount too;
  *   - every operation's error is one Linux gives for it (ext2_fuzz_ops.c's allowed[]);
- *   - every mount is unmounted at the end, the umount succeeds, and nr_inodes,
- *     NR_FILE_PAGES and the live buffer heads are what they were before the input once the
- *     disk's page cache is dropped (which must then be empty: no buffer still held).
+ *   - every mount is unmounted at the end, the umount succeeds and leaves nothing dirty or
+ *     under writeback in the disk's page cache, and nr_inodes, NR_FILE_PAGES and the live
+ *     buffer heads are what they were before the input once that cache is dropped (which
+ *     must then be empty: no buffer still held).
  * And for a clean image (no patch):
  *   - every operation's result is the model's (names, types, sizes, link counts, inode
  *     numbers stable, file contents, symlink targets, directory listings), except that a
@@ -55,7 +56,8 @@
  * EXT2_FUZZ_BREAK=1 changes one byte of the model's hello.txt before the fresh mount (the
  * comparison must abort: fuzz.ext2_model_mismatch_aborts); =2 marks a free block used in the
  * image behind the filesystem's back after the umount (e2fsck must object:
- * fuzz.ext2_e2fsck_aborts).
+ * fuzz.ext2_e2fsck_aborts).  EXT2_FUZZ_TRACE=1 prints each operation as it runs (to replay
+ * a crash input).
  */
 #include <signal.h>
 #include <stdio.h>

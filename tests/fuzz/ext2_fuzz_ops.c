@@ -439,12 +439,13 @@ static void do_rename(struct run *r, const char *from, const char *to)
 	 * before the names are looked up (v6.10's do_renameat2) */
 	if (!want && !strcmp(from, MNT) != !strcmp(to, MNT))
 		want = -EXDEV;
+	/* a last component "." or ".." (or the mount's root): EBUSY before the lookups */
+	if (!want && ((a.node >= 0 && a.ent < 0) || (b.node >= 0 && b.ent < 0)))
+		want = -EBUSY, alt[na++] = EINVAL;
 	if (!want && a.node < 0)
 		want = -ENOENT;
 	if (!want && (a.trailing || b.trailing) && r->m->n[a.node].type != M_DIR)
 		want = -ENOTDIR;
-	if (!want && (a.ent < 0 || (b.node >= 0 && b.ent < 0)))
-		want = -EBUSY, alt[na++] = EINVAL;
 	if (!want && b.node == a.node)
 		want = 0;		/* the same file: nothing to do */
 	else if (!want) {
