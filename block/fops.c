@@ -242,7 +242,7 @@ static int blkdev_write_folio(struct folio *folio, struct writeback_control *wbc
 
 static int blkdev_writepages(struct address_space *mapping, struct writeback_control *wbc)
 {
-	struct blkdev_wb_ctx ctx = { NULL };
+	struct blkdev_wb_ctx ctx = { 0 };
 	int err = write_cache_pages(mapping, wbc, blkdev_write_folio, &ctx);
 
 	blkdev_wb_submit(&ctx);

@@ -298,6 +298,9 @@ void d_delete(struct dentry *dentry)
  * right below @parent (the negative entries its lookups left: an empty directory has no
  * others) are freed now, so the directory's dentry holds no reference but its users' and its
  * inode goes at once when those are dropped, its blocks freed then, not at the next shrink.
+ * A negative child left behind once kept a removed directory's inode until umount, which
+ * evicted it after its last sync: its inode and block stayed allocated on disk (found by the
+ * ext2 KTAP suite and by tests/fuzz/ext2_fuzz.c: e2fsck's "Deleted inode has zero dtime").
  * The caller holds a reference to @parent.
  */
 void shrink_dcache_parent(struct dentry *parent)

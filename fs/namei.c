@@ -514,17 +514,18 @@ int vfs_link(const char *oldpath, const char *newpath)
 
 	if (err)
 		return err;
-	if (is_dir(old.dentry)) {
-		path_put(&old);
-		return -EPERM;
-	}
 	d = filename_create(&nd, newpath, false);
 	err = IS_ERR(d) ? (int)PTR_ERR(d) : 0;
 	if (!err) {
 		struct inode *dir = nd.path.dentry->d_inode;
 
+		/* The new name's errors (EEXIST, ENOENT...) first, then EXDEV, then a directory's
+		 * EPERM: v6.10's do_linkat() and vfs_link() order (linking a directory onto an
+		 * existing name is EEXIST there). */
 		if (nd.path.mnt != old.mnt)
 			err = -EXDEV;
+		else if (is_dir(old.dentry))
+			err = -EPERM;
 		else if (!old.dentry->d_inode->i_nlink)
 			err = -ENOENT;
 		else if (!dir->i_op || !dir->i_op->link)
@@ -578,10 +579,10 @@ static int do_remove(const char *path, bool rmdir)
 		err = -EPERM;
 	if (!err) {
 		mutex_lock(&inode->i_rwsem);
+		if (rmdir)
+			shrink_dcache_parent(d);	/* its negative entries would pin it */
 		err = rmdir ? dir->i_op->rmdir(dir, d) : dir->i_op->unlink(dir, d);
 		mutex_unlock(&inode->i_rwsem);
-		if (!err && rmdir)
-			shrink_dcache_parent(d);	/* its negative entries pin it */
 		if (!err)
 			d_delete(d);
 	}

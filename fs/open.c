@@ -41,15 +41,17 @@ static int path_openat_creat(const char *name, unsigned int flags, unsigned int 
 		goto out;
 	}
 	struct inode *dir = nd.path.dentry->d_inode;
-	if (d->d_inode) {
+	if (nd.trailing_slash) {
+		/* Before looking at the name, as v6.10's open_last_lookups(): "link/" with O_CREAT
+		 * is EISDIR even when the link leads to a file (found by tests/fuzz/ext2_fuzz.c). */
+		err = -EISDIR;
+	} else if (d->d_inode) {
 		if (flags & O_EXCL)
 			err = -EEXIST;
 		else if (S_ISLNK(d->d_inode->i_mode) && !(flags & O_NOFOLLOW))
 			err = 1;		/* follow it with an ordinary walk */
-		else if (nd.trailing_slash || S_ISDIR(d->d_inode->i_mode))
+		else if (S_ISDIR(d->d_inode->i_mode))
 			err = -EISDIR;
-	} else if (nd.trailing_slash) {
-		err = -EISDIR;
 	} else if (sb_rdonly(nd.path.mnt->mnt_sb)) {
 		err = -EROFS;
 	} else if (!dir->i_op || !dir->i_op->create) {

@@ -301,9 +301,11 @@ void ext2_evict_inode(struct inode *inode)
 	if (!gone)
 		return;
 	/* The last link and the last user went: its blocks, then the inode itself. */
-	/* A deleted inode is one with a dtime (e2fsck's rule): never 0, and never below the inode
-	 * count, which e2fsck reads as a link of the orphan list ("Inodes that were part of a
-	 * corrupted orphan linked list found"): a board with no wall clock counts from boot. */
+	/* A deleted inode is one with a dtime (e2fsck's rule), and a dtime below the inode count
+	 * is e2fsck's sign of a link in ext3's orphan list ("Inodes that were part of a
+	 * corrupted orphan linked list found", exit status 4).  On a board with no wall clock
+	 * current_time() counts seconds from boot, which stays below the inode count for
+	 * minutes: such a dtime is raised to the inode count (found by tests/fuzz/ext2_fuzz.c). */
 	EXT2_I(inode)->i_dtime = (uint32_t)max(current_time(inode).tv_sec,
 					       (int64_t)EXT2_SB(inode->i_sb)->geo.inodes_count);
 	i_size_write(inode, 0);

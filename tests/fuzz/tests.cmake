@@ -13,9 +13,9 @@ set(FDT_FUZZ ${CMAKE_BINARY_DIR}/fdt_fuzz)
 # The memory manager's fuzz runs and their must-abort twins (tests/fuzz/fuzz_run.sh says how
 # each is judged).
 set(FUZZ_RUN ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_run.sh)
-# fuzz_run_test(<what> <fuzzer>): fuzz.<what>, the seed-1 run.
+# fuzz_run_test(<what> <fuzzer> [<runs> <max_len> <min_ops>]): fuzz.<what>, the seed-1 run.
 function(fuzz_run_test what fuzzer)
-  add_test(NAME fuzz.${what} COMMAND ${FUZZ_RUN} run ${what} ${fuzzer} ${FUZZ_DIR})
+  add_test(NAME fuzz.${what} COMMAND ${FUZZ_RUN} run ${what} ${fuzzer} ${FUZZ_DIR} ${ARGN})
   set_tests_properties(fuzz.${what} PROPERTIES LABELS fuzz TIMEOUT 300)
 endfunction()
 # fuzz_must_abort(<what> <fuzzer> <mode> <name> <want> [<also>]): one input with
@@ -225,3 +225,37 @@ add_test(NAME fuzz.elf_break_aborts COMMAND sh -c [[
   ]] ${ELF_FUZZ} ${CMAKE_BINARY_DIR}/elf_prog_rv64)
 set_tests_properties(fuzz.elf_break_aborts PROPERTIES ENVIRONMENT ELF_FUZZ_BREAK=1)
 set_tests_properties(fuzz.elf fuzz.elf_break_aborts PROPERTIES LABELS fuzz TIMEOUT 300)
+# ext2, the VFS and the buffer heads over a file-backed disk (tests/fuzz/ext2_fuzz.c): the
+# kernel core (host_core's sources: scheduler, page cache, block layer) and fs/ are added to the
+# portable sources; coverage feedback from fs/ and fs/ext2/.  The base images and the trees
+# they hold come from ext2_fuzz_images.sh at build time (Debian's mke2fs -d, byte for byte the
+# same each time), in ${FUZZ_DIR}/ext2-images, whose path is compiled in.
+set(EXT2_FUZZ_IMAGES ${FUZZ_DIR}/ext2-images)
+add_custom_command(OUTPUT ${EXT2_FUZZ_IMAGES}/0.img ${EXT2_FUZZ_IMAGES}/1.img ${EXT2_FUZZ_IMAGES}/2.img
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/fuzz/ext2_fuzz_images.sh ${EXT2_FUZZ_IMAGES}
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/fuzz/ext2_fuzz_images.sh
+  COMMENT "mke2fs: the ext2 fuzzer's base images" VERBATIM)
+add_custom_target(ext2_fuzz_images ALL DEPENDS ${EXT2_FUZZ_IMAGES}/0.img)
+get_target_property(host_core_srcs host_core SOURCES)
+set(saved_srcs ${HOST_KERNEL_SRCS})
+list(APPEND HOST_KERNEL_SRCS ${host_core_srcs} ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS}
+  tests/host/file_bdev.c)
+add_mm_fuzzer(ext2 "fs/(ext2/)?[a-z_]+" "mm/(slub|page_alloc|pcp|memmap|filemap)"
+  -DEXT2_FUZZ_IMAGES=\"${EXT2_FUZZ_IMAGES}\")
+set(HOST_KERNEL_SRCS ${saved_srcs})
+add_dependencies(ext2_fuzz ext2_fuzz_images)
+
+# 2500 inputs of up to 200 bytes (at most 48 operations each, about 30 per input): about
+# 30 s of one core (80 inputs/s, a third of them clean: model, e2fsck -fn, a fresh mount).
+fuzz_run_test(ext2 ${EXT2_FUZZ} 2500 200 40000)
+# The checks must be able to fail: EXT2_FUZZ_BREAK=1 changes a byte of the model's hello.txt
+# (the fresh mount's comparison must abort), =2 marks a free block used behind the
+# filesystem's back after the umount (e2fsck -fn must object).
+fuzz_must_abort(ext2 ${EXT2_FUZZ} 1 fuzz.ext2_model_mismatch_aborts
+  "check failed at .*: after a fresh mount: /mnt/hello.txt: byte 0 is 0x68; the model has 0x69")
+fuzz_must_abort(ext2 ${EXT2_FUZZ} 2 fuzz.ext2_e2fsck_aborts
+  "check failed at .*: e2fsck -fn: exit status 4 after the umount" "^Block bitmap differences: ")
+# The inputs that found bugs (tests/fuzz/ext2-regressions/README.md), each replayed once.
+file(GLOB EXT2_REGRESSIONS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/fuzz/ext2-regressions/*.bin)
+add_test(NAME fuzz.ext2_regressions COMMAND ${EXT2_FUZZ} ${EXT2_REGRESSIONS})
+set_tests_properties(fuzz.ext2_regressions PROPERTIES LABELS fuzz TIMEOUT 300)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tinymm/errno.h"
+#include "tinymm/fs.h"
 #include "tinymm/mm.h"
 #include "file_bdev.h"
 
@@ -120,6 +121,19 @@ void file_bdev_counts(struct block_device *bdev, unsigned long *reads, unsigned 
 {
 	*reads = FB(bdev)->reads;
 	*writes = FB(bdev)->writes;
+}
+
+int file_bdev_resize(struct block_device *bdev)
+{
+	struct stat st;
+
+	if (FB(bdev)->fd < 0 || fstat(FB(bdev)->fd, &st) || st.st_size < SECTOR_SIZE)
+		return -EINVAL;
+	bdev->bd_nr_sectors = (sector_t)st.st_size >> SECTOR_SHIFT;
+	/* Where the page cache stops reading: the caller has emptied it of the old contents. */
+	if (bdev->bd_mapping)
+		bdev->bd_mapping->size = (loff_t)bdev_nr_bytes(bdev);
+	return 0;
 }
 
 void file_bdev_close(struct block_device *bdev)

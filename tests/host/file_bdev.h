@@ -8,6 +8,9 @@
  *   file_bdev_fd(bdev)        the open file (a test may pread it to see what reached "disk")
  *   file_bdev_fail_writes(bdev, n) / file_bdev_fail_reads(bdev, n)
  *                             the next @n writes / reads end with -EIO (a device error)
+ *   file_bdev_resize(bdev)    the disk's size is the file's again (a test that rewrote the file,
+ *                             as tests/fuzz/ext2_fuzz.c does per input: disks cannot be removed,
+ *                             so it reuses one; it drops the old contents from bd_mapping)
  *   file_bdev_close(bdev)     closes the file; the disk stays registered (the block layer
  *                             has no del_gendisk) and fails all further I/O with -ENXIO
  *
@@ -25,6 +28,7 @@ struct block_device *file_bdev_open(const char *path, bool writable);
 int file_bdev_fd(struct block_device *bdev);
 void file_bdev_fail_writes(struct block_device *bdev, int n);
 void file_bdev_fail_reads(struct block_device *bdev, int n);
+int file_bdev_resize(struct block_device *bdev);
 void file_bdev_close(struct block_device *bdev);
 /* Bios done so far by the device: reads, writes. */
 void file_bdev_counts(struct block_device *bdev, unsigned long *reads, unsigned long *writes);

@@ -143,12 +143,14 @@ void arch_context_switch(struct arch_context *prev, struct arch_context *next)
 static ucontext_t main_uc, boot_uc;
 static int (*boot_fn)(void);
 static int boot_ret;
+#ifdef HOST_ASAN
+static const void *main_lo;		/* the caller's stack, for the switches back to it */
+static size_t main_size;
+#endif
 
 static void boot_trampoline(void)
 {
 #ifdef HOST_ASAN
-	const void *main_lo;
-	size_t main_size;
 	__sanitizer_finish_switch_fiber(NULL, &main_lo, &main_size);	/* from main's stack */
 #endif
 	boot_ret = boot_fn();
@@ -176,6 +178,34 @@ int host_sched_boot(int (*fn)(void))
 	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
 	return boot_ret;
+}
+
+/* A boot that outlives one call (a libFuzzer target runs one input per call on main's stack,
+ * the kernel on the boot stack between them): back to the caller of host_sched_boot() or
+ * host_sched_resume(), which returns 0; this returns at the next host_sched_resume(). */
+void host_sched_pause(void)
+{
+#ifdef HOST_ASAN
+	void *fake = NULL;
+	__sanitizer_start_switch_fiber(&fake, main_lo, main_size);
+#endif
+	swapcontext(&boot_uc, &main_uc);
+#ifdef HOST_ASAN
+	__sanitizer_finish_switch_fiber(fake, &main_lo, &main_size);
+#endif
+}
+
+void host_sched_resume(void)
+{
+#ifdef HOST_ASAN
+	void *fake = NULL;
+	__sanitizer_start_switch_fiber(&fake, __boot_stack_bottom,
+				       (size_t)(__boot_stack_top - __boot_stack_bottom));
+#endif
+	swapcontext(&main_uc, &boot_uc);
+#ifdef HOST_ASAN
+	__sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
 }
 
 /* ---- the simulated clock event ---- */

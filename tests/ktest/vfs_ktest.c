@@ -569,6 +569,30 @@ static void icache_shrinker_frees_unused(struct ktest *t)
 	path_put(&p);
 }
 
+/* What tests/fuzz/ext2_fuzz.c found, on any filesystem: a failed lookup in a directory must
+ * not keep it alive past rmdir (its inode went only at umount, after the sync: ext2 left it
+ * allocated on disk), and Linux's errors in Linux's order for link and open(O_CREAT). */
+static void found_by_the_ext2_fuzzer(struct ktest *t)
+{
+	struct kstat st;
+
+	KTEST_ASSERT_EQ(t, vfs_mkdir(KT "/d", 0755), 0);
+	KTEST_EXPECT_EQ(t, vfs_stat(KT "/d/nothing", &st, true), -ENOENT);	/* a negative child */
+	unsigned long before = nr_inodes;
+	KTEST_EXPECT_EQ(t, vfs_rmdir(KT "/d"), 0);
+	KTEST_EXPECT_EQ(t, nr_inodes, before - 1);		/* evicted now, not at umount */
+
+	KTEST_ASSERT_EQ(t, vfs_mkdir(KT "/e", 0755), 0);
+	KTEST_ASSERT_EQ(t, put_file(KT "/f", "x", 1), 0);
+	KTEST_EXPECT_EQ(t, vfs_link(KT "/e", KT "/f"), -EEXIST);	/* the new name first */
+	KTEST_EXPECT_EQ(t, vfs_link(KT "/e", KT "/g"), -EPERM);
+	KTEST_ASSERT_EQ(t, vfs_symlink("f", KT "/l"), 0);
+	KTEST_EXPECT_EQ(t, try_open(KT "/l/", O_WRONLY | O_CREAT), -EISDIR);	/* not ENOTDIR */
+	KTEST_EXPECT_EQ(t, vfs_unlink(KT "/l"), 0);
+	KTEST_EXPECT_EQ(t, vfs_unlink(KT "/f"), 0);
+	KTEST_EXPECT_EQ(t, vfs_rmdir(KT "/e"), 0);
+}
+
 #define VFS_CASE(fn)								\
 	static void fn##_case(struct ktest *t) { kt_setup(t); fn(t); kt_teardown(t); }
 VFS_CASE(write_read_append)
@@ -584,6 +608,7 @@ VFS_CASE(dotdot_across_mount)
 VFS_CASE(errors)
 VFS_CASE(dcache_shrinker_frees_unused)
 VFS_CASE(icache_shrinker_frees_unused)
+VFS_CASE(found_by_the_ext2_fuzzer)
 
 static const struct ktest_case vfs_cases[] = {
 	{ "write_read_append", write_read_append_case },
@@ -599,6 +624,7 @@ static const struct ktest_case vfs_cases[] = {
 	{ "errors", errors_case },
 	{ "dcache_shrinker_frees_unused", dcache_shrinker_frees_unused_case },
 	{ "icache_shrinker_frees_unused", icache_shrinker_frees_unused_case },
+	{ "found_by_the_ext2_fuzzer", found_by_the_ext2_fuzzer_case },
 	{}
 };
 KTEST_SUITE(vfs, vfs_cases);
