@@ -20,7 +20,6 @@
 #define __NR_read		3
 #define __NR_write		4
 #define __NR_close		6
-#define __NR_lseek		19
 #define __NR_getpid		20
 #define __NR_brk		45
 #define __NR__llseek		140
