@@ -1,6 +1,7 @@
 # The user programs and root filesystem images every board builds (user/, docs/user.md), judged
 # from the host; their boot tests are tests/qemu/user.cmake.  They read build/<board>/, which
 # `make all` (or `make test`) builds first.
+#   user.errno              the runtime's errno translation table (tests/host/user_errno_test.c)
 #   user.elf.<board>        the kernel's own ELF checks (fs/binfmt_elf_check.c) accept each
 #                           program for the board's target; static ET_EXEC, everything at or
 #                           above 0x10000, no W+X segment, no executable stack
@@ -11,6 +12,11 @@
 # and, to show each check can fail, the same checks on inputs they must refuse.
 add_executable(user_elf_check tests/host/user_elf_check.c)
 target_link_libraries(user_elf_check host_kernel)
+# user/lib/errno.c's Linux -> C library errno table, against glibc's (Linux's) numbers.
+add_executable(user_errno_test tests/host/user_errno_test.c user/lib/errno.c)
+target_include_directories(user_errno_test PRIVATE user/lib)
+target_link_libraries(user_errno_test ${CMOCKA})
+add_test(NAME user.errno COMMAND user_errno_test)
 
 # The board's ABI, from its own board.cmake (read in a function: its variables stay there).
 function(user_board_arch board out)

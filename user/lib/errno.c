@@ -6,11 +6,13 @@
  * only up to ERANGE (34).  So a wrapper's failure is translated here, and strerror() and a
  * test for `errno == ENOSYS` see picolibc's own value.  A Linux error picolibc has no name for
  * (EUCLEAN, EHWPOISON, ...) becomes EIO: the call failed in the kernel, which is what EIO says.
+ * tests/host/user_errno_test.c builds this file against glibc, whose numbers are Linux's: there
+ * every entry must map a number to itself, which catches a name at the wrong index.
  */
 /* picolibc names ENOTBLK and a few others only for code that asks for Linux's extensions */
 #define __LINUX_ERRNO_EXTENSIONS__ 1
 #include <errno.h>
-#include "unistd_nr.h"
+#include "runtime.h"
 
 /* Linux's number -> picolibc's, for the errors Linux v6.10 defines that picolibc names too. */
 static const unsigned short linux_errno[] = {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <unistd.h>
+#include "runtime.h"
 #include "tinymm_user.h"
 #include "unistd_nr.h"
 

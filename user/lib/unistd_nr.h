@@ -78,7 +78,4 @@ static inline long __syscall6(long n, long a, long b, long c, long d, long e, lo
 #define __syscall3(n, a, b, c)		__syscall6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 #define __syscall5(n, a, b, c, d, e)	\
 	__syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
-
-/* What libc returns: the result, or -1 with errno set from a -errno result. */
-long __syscall_ret(long r);
 #endif
