@@ -148,6 +148,7 @@ foreach(t ext2_dir ext2_dirblock)
 endforeach()
 
 include(${CMAKE_SOURCE_DIR}/tests/host/tests.cmake)
+include(${CMAKE_SOURCE_DIR}/tests/host/user.cmake)
 include(${CMAKE_SOURCE_DIR}/tests/qemu/tests.cmake)
 include(${CMAKE_SOURCE_DIR}/tests/fuzz/tests.cmake OPTIONAL)
 

@@ -138,3 +138,6 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh)
     COMMAND ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh ${BOARD_ARTIFACT} tinymm.bin
     COMMENT "${BOARD}: ${BOARD_ARTIFACT}, the flashable artifact")
 endif()
+
+# User programs and the root filesystem image build/<board>/rootfs.img (user/CMakeLists.txt).
+add_subdirectory(user)

@@ -3,11 +3,12 @@
 #   boot_check.sh --board B [--mem M] [--append ARGS] [--dtb F] [--status N|nonzero]
 #                 [--expect REGEX]... [--reject REGEX]... [--memcheck [--ram R]] [--ktap] [--ktap-skip N]
 #                 [--timeout S]
-#                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]... [--irqsoff]
+#                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]... [--rootfs] [--irqsoff]
 # --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
 # QEMU holds it back until the UART can take it, so none of it is lost.
 # --expect/--reject are extended regexes matched against whole lines (\r stripped).
 # --irqsoff: the irqsoff-tracer build, tracer on, under -icount (tools/run --irqsoff).
+# --rootfs: a private copy of build/<board>/rootfs.img as vda, tinymm.root=vda (tools/run --rootfs).
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.  --ram R: the
 # RAM the board's tree gives the CPU when it is less than QEMU's (the Raspberry Pi's GPU keeps
@@ -18,7 +19,7 @@
 tm_init boot_check
 top=$TM_TOP
 board="" mem=256M ram="" append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu="" ktap=0 ktap_skip=0
-expect=() reject=() disks=() irqsoff=()
+expect=() reject=() disks=() irqsoff=() rootfs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --board) board=$2; shift 2 ;;
@@ -37,6 +38,7 @@ while [ $# -gt 0 ]; do
     --qemu) qemu=$2; shift 2 ;;
     --disk) disks+=(--disk "$2"); shift 2 ;;
     --irqsoff) irqsoff=(--irqsoff); shift ;;
+    --rootfs) rootfs=(--rootfs); shift ;;
     *) tm_usage "unknown option $1" ;;
   esac
 done
@@ -46,6 +48,7 @@ args=(--board "$board" --mem "$mem" --append "$append")
 [ -n "$dtb" ] && args+=(--dtb "$dtb")
 [ ${#disks[@]} -gt 0 ] && args+=("${disks[@]}")
 [ ${#irqsoff[@]} -gt 0 ] && args+=("${irqsoff[@]}")
+[ ${#rootfs[@]} -gt 0 ] && args+=("${rootfs[@]}")
 # shellcheck disable=SC2206
 [ -n "$qemu" ] && args+=(-- $qemu)
 raw=$(mktemp)
