@@ -89,8 +89,13 @@ target_compile_definitions(binfmt_elf_test PRIVATE
   ELF_PROG_RV64="${CMAKE_BINARY_DIR}/elf_prog_rv64")
 target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
-add_executable(vma_test tests/host/vma_test.c mm/mmap.c)
+add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# The page-fault core (mm/memory.c) through the `fault` KTAP suite: a private mm over the fake
+# arch, anonymous memory and a ramfs file mapped private.
+add_executable(fault_test tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})
