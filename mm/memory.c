@@ -124,9 +124,12 @@ static pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr)
 
 		if (pte)
 			return pte;
+		/* Nothing in user space is a leaf or a bad entry above the pte: refuse rather
+		 * than loop on an entry that is neither none nor a table. */
 		if (WARN_ON(!pgd_none(*pgd) && (pgd_bad(*pgd) ||
-						pmd_leaf(pmdp_get(pmd_offset(pgd, addr))))))
-			return NULL;		/* nothing in user space is a leaf above the pte */
+						pmd_leaf(pmdp_get(pmd_offset(pgd, addr))) ||
+						pmd_bad(pmdp_get(pmd_offset(pgd, addr))))))
+			return NULL;
 		spin_unlock(&mm->page_table_lock);
 		table = pagetable_alloc(GFP_KERNEL, 0);
 		spin_lock(&mm->page_table_lock);
