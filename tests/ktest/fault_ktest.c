@@ -4,7 +4,7 @@
  * builds a private user mm with its own root table (never loaded into the MMU: the cases call
  * handle_mm_fault() directly and read the ptes through a walk of that mm), and frees it with
  * exit_mmap() after, checking that the page tables, AnonPages, Mapped and the free memory are
- * back where they were before the mm existed:
+ * back where they were before the mm existed and that no WARNING was printed meanwhile:
  *   - anonymous read and write faults: a zeroed folio, PG_swapbacked, PG_anon_exclusive, the
  *     anon mapping and index, mapcount 1, one reference, on the anon LRU, KPF_MMAP|KPF_ANON,
  *     AnonPages and pgfault counted, a second fault adding nothing;
@@ -20,6 +20,7 @@
  *     a read-mapped file page replaces it with a copy, and Mapped follows.
  */
 #include <string.h>
+#include "tinymm/bug.h"
 #include "tinymm/errno.h"
 #include "tinymm/kernel-page-flags.h"
 #include "tinymm/ktest.h"
@@ -45,7 +46,7 @@ static struct mm_struct kt_mm;
 
 /* What must come back when the mm is gone. */
 static struct {
-	unsigned long free_and_slab, pagetables, anon, mapped;
+	unsigned long free_and_slab, pagetables, anon, mapped, warnings;
 } kt_before;
 
 /* Free memory as a leak check sees it: the folios waiting in the LRU batch released first,
@@ -65,6 +66,7 @@ static void kt_snapshot(void)
 	kt_before.pagetables = global_node_page_state(NR_PAGETABLE);
 	kt_before.anon = global_node_page_state(NR_ANON_MAPPED);
 	kt_before.mapped = global_node_page_state(NR_FILE_MAPPED);
+	kt_before.warnings = nr_warnings();
 }
 
 static bool kt_setup(struct ktest *t)
@@ -88,6 +90,7 @@ static void kt_teardown(struct ktest *t)
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), kt_before.mapped);
 	KTEST_EXPECT_EQ(t, free_and_slab(), kt_before.free_and_slab);
 	KTEST_EXPECT_EQ(t, lru_check(kprintf), 0);
+	KTEST_EXPECT_EQ(t, nr_warnings(), kt_before.warnings);	/* no WARNING on the way */
 }
 
 static struct vm_area_struct *map(unsigned long addr, unsigned long pages, unsigned long flags,
