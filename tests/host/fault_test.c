@@ -1,6 +1,7 @@
 /*
  * fault_test.c - the `fault` KTAP suite (tests/ktest/fault_ktest.c: the page-fault core,
- * mm/memory.c) on the host, under ASan/UBSan, over the fake three-level architecture, in a
+ * mm/memory.c) on the host, under ASan/UBSan, over the fake architecture (three levels, and
+ * two as fault_2level_test: FAKE_PGTABLE_LEVELS=2), in a
  * thread of the host scheduler (tests/host/host_sched_test.h): faults take mm->mmap_lock and
  * the page cache's folio locks, and the file cases map a ramfs file.
  */
@@ -12,6 +13,8 @@ static int fault_suite(void)
 {
 	char want[64];
 
+	/* Two levels: an entry holds pfn - fake_pfn_base (tests/host/include/asm/pgtable.h). */
+	fake_pfn_base = memmap_bank(0)->start_pfn;
 	vfs_init();			/* the ramfs root, as kernel_init mounts it */
 	shim_console_reset();
 	int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, "fault");
