@@ -52,7 +52,7 @@ endforeach()
 # host "architecture" of tests/host/host_sched_arch.c: ucontext threads and a simulated timer.
 # Objects, not a static library, so the core's shell commands (ps, irqs, ...) are linked too;
 # only the tests that name host_core get them, the others are built as before.
-add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
+set(HOST_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
@@ -60,6 +60,11 @@ add_library(host_core OBJECT kernel/irq.c kernel/sched.c kernel/kthread.c kernel
   tests/host/host_sched_arch.c
   # kthread.c's vmalloc stacks: linked, never taken (host_sched_arch.c: arch_vmap_stack_usable())
   mm/pagewalk.c mm/vmalloc.c tests/host/fake_pgtable.c)
+add_library(host_core OBJECT ${HOST_CORE_SRCS})
+# The same over the two-level fake architecture (the pmd folded, Sv32-like), for the tests that
+# walk user page tables (host.fault_2level).
+add_library(host_core_2level OBJECT ${HOST_CORE_SRCS})
+target_compile_definitions(host_core_2level PRIVATE FAKE_PGTABLE_LEVELS=2)
 foreach(t sched timer pagecache writeback lru truncate reclaim hwpoison soft_offline page_alloc pcp pcp_order pcp_batch bad_page)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_core host_kernel ${CMOCKA} ${LIBFDT})
@@ -89,7 +94,7 @@ target_compile_definitions(binfmt_elf_test PRIVATE
   ELF_PROG_RV64="${CMAKE_BINARY_DIR}/elf_prog_rv64")
 target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
-add_executable(vma_test tests/host/vma_test.c mm/mmap.c)
+add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
 # board: the ext2 KTAP suite runs on the host over the real brd driver.
@@ -110,6 +115,16 @@ target_link_libraries(ext2_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(brd_test tests/host/brd_test.c tests/host/file_bdev.c ${HOST_BRD_SRCS}
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# The page-fault core (mm/memory.c) through the `fault` KTAP suite: a private mm over the fake
+# arch (three levels, and two: the root's entries are then the pte tables' pmds), anonymous
+# memory and a ramfs file mapped private.
+set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+add_executable(fault_test ${FAULT_TEST_SRCS})
+target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+add_executable(fault_2level_test ${FAULT_TEST_SRCS})
+target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
+target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

@@ -41,11 +41,13 @@
 #include "tinymm/irqflags.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
+#include "tinymm/mm_fault.h"
 #include "tinymm/mmdebug.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
+#include "tinymm/vfs.h"
 #include "tinymm/vmstat.h"
 #include "tinymm/workingset.h"
 #include "tinymm/writeback.h"
@@ -382,6 +384,56 @@ repeat:
 		goto repeat;
 	}
 	return folio;
+}
+
+/*
+ * A page fault on a file area (v6.10's filemap_fault, reduced): the cached folio if it is there
+ * and uptodate (a minor fault; a PG_readahead folio starts the next window asynchronously), or
+ * synchronous readahead from @index and the folio read (a major fault: PGMAJFAULT,
+ * VM_FAULT_MAJOR).  A page at or past EOF is VM_FAULT_SIGBUS, before and after the read (a
+ * truncation may have raced with it).  v6.10 reads around the fault (ra->size centred on it)
+ * where tinymm uses the reader's sequential window, and may drop the mmap lock for the I/O.
+ */
+static pgoff_t filemap_max_index(const struct address_space *mapping)
+{
+	return (pgoff_t)(((uint64_t)READ_ONCE(mapping->size) + PAGE_SIZE - 1) >> PAGE_SHIFT);
+}
+
+vm_fault_t filemap_fault(struct vm_fault *vmf)
+{
+	struct file *file = vmf->vma->vm_file;
+	struct address_space *mapping = file->f_inode->i_mapping;
+	pgoff_t index = vmf->pgoff;
+	vm_fault_t ret = 0;
+	struct folio *folio;
+
+	if (index >= filemap_max_index(mapping))
+		return VM_FAULT_SIGBUS;
+	folio = filemap_get_folio(mapping, index);
+	if (!IS_ERR(folio)) {
+		if (folio_test_readahead(folio))
+			page_cache_async_readahead(mapping, &file->f_ra, folio, 1);
+		if (!folio_test_uptodate(folio)) {	/* being read: wait below, no new I/O */
+			folio_put(folio);
+			folio = NULL;
+		}
+	} else {
+		count_vm_events(PGMAJFAULT, 1);
+		ret = VM_FAULT_MAJOR;
+		page_cache_sync_readahead(mapping, &file->f_ra, index, 1);
+		folio = NULL;
+	}
+	if (!folio) {
+		folio = read_cache_folio(mapping, index);
+		if (IS_ERR(folio))
+			return PTR_ERR(folio) == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	}
+	if (index >= filemap_max_index(mapping)) {
+		folio_put(folio);
+		return VM_FAULT_SIGBUS;
+	}
+	vmf->folio = folio;
+	return ret;
 }
 
 /*

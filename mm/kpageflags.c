@@ -45,13 +45,6 @@
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 
-/* The mapping low bits (include/linux/page-flags.h), until an rmap header defines them. */
-#ifndef PAGE_MAPPING_ANON
-#define PAGE_MAPPING_ANON	0x1UL
-#define PAGE_MAPPING_MOVABLE	0x2UL
-#define PAGE_MAPPING_KSM	(PAGE_MAPPING_ANON | PAGE_MAPPING_MOVABLE)
-#endif
-
 static inline u64 kpf_copy_bit(u64 kflags, int ubit, int kbit)
 {
 	return ((kflags >> kbit) & 1) << ubit;

@@ -54,7 +54,15 @@ static int cmd_meminfo(int argc, char **argv)
 			bdev = file;	/* the two counts are read at different moments */
 		show_val_kb("Buffers:", (unsigned long long)bdev << PAGE_SHIFT);
 		show_val_kb("Cached:", (unsigned long long)(file - bdev) << PAGE_SHIFT);
-		/* The LRU lines (Active/Inactive and the anon ones come with anonymous memory). */
+		/* The LRU lines: the totals, then anon (mm/memory.c's folios), then file. */
+		unsigned long act_anon = global_node_page_state(NR_ACTIVE_ANON);
+		unsigned long inact_anon = global_node_page_state(NR_INACTIVE_ANON);
+		show_val_kb("Active:", (unsigned long long)(act_anon + global_node_page_state(NR_ACTIVE_FILE))
+			    << PAGE_SHIFT);
+		show_val_kb("Inactive:", (unsigned long long)(inact_anon +
+			    global_node_page_state(NR_INACTIVE_FILE)) << PAGE_SHIFT);
+		show_val_kb("Active(anon):", (unsigned long long)act_anon << PAGE_SHIFT);
+		show_val_kb("Inactive(anon):", (unsigned long long)inact_anon << PAGE_SHIFT);
 		show_val_kb("Active(file):", (unsigned long long)global_node_page_state(NR_ACTIVE_FILE)
 			    << PAGE_SHIFT);
 		show_val_kb("Inactive(file):", (unsigned long long)global_node_page_state(NR_INACTIVE_FILE)
@@ -65,6 +73,11 @@ static int cmd_meminfo(int argc, char **argv)
 		show_val_kb("Dirty:", (unsigned long long)global_node_page_state(NR_FILE_DIRTY)
 			    << PAGE_SHIFT);
 		show_val_kb("Writeback:", (unsigned long long)global_node_page_state(NR_WRITEBACK)
+			    << PAGE_SHIFT);
+		/* Pages mapped into user space (mm/memory.c): anonymous, and the page cache's. */
+		show_val_kb("AnonPages:", (unsigned long long)global_node_page_state(NR_ANON_MAPPED)
+			    << PAGE_SHIFT);
+		show_val_kb("Mapped:", (unsigned long long)global_node_page_state(NR_FILE_MAPPED)
 			    << PAGE_SHIFT);
 		/* The slab lines (the lines between come with their subsystems).  KReclaimable is
 		 * SReclaimable (see the header). */

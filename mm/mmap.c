@@ -1,8 +1,11 @@
 /*
  * mmap.c - a task's address space as areas (include/tinymm/mmap.h, docs/mmap.md): finding,
  * placing, splitting, merging and removing VMAs, and the heap's brk.  Linux v6.10 mm/mmap.c
- * and mm/mprotect.c, reduced to the areas: the page tables under them belong to the fault
- * path, which the user-task issue adds (mm/memory.c) together with unmapping their pages.
+ * and mm/mprotect.c.  The pages under the areas are the fault path's (mm/memory.c,
+ * docs/memory.md); what removes or changes an area here releases or re-protects them too:
+ * do_munmap (and so MAP_FIXED and a shrinking brk) zaps the range's ptes and frees the tables
+ * left empty, mprotect_fixup_range runs change_protection() on each area it changed, and
+ * exit_mmap() frees pages, tables and areas.
  *
  * The areas are an array of pointers sorted by address (mm->vmas).  find_vma() is a binary
  * search, O(log n), which is what a fault needs; adding or removing an area moves the pointers
@@ -23,6 +26,7 @@
 #include <string.h>
 #include "tinymm/errno.h"
 #include "tinymm/lockdep.h"
+#include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/printk.h"
 #include "tinymm/slab.h"
@@ -214,11 +218,14 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	err = isolate_range(mm, start, end, &first, &last);
 	if (err)
 		return err;
+	/* v6.10's unmap_region(): the pages first, then the areas, then the emptied tables. */
+	unmap_page_range(mm, start, end);
 	for (int i = last; i >= first; i--) {
 		mm->total_vm -= vma_pages(mm->vmas[i]);
 		kfree(mm->vmas[i]);
 		vmas_remove_at(mm, i);
 	}
+	free_pgd_range(mm, start, end);
 	return 0;
 }
 
@@ -313,10 +320,24 @@ int mprotect_fixup_range(struct mm_struct *mm, unsigned long start, unsigned lon
 	err = isolate_range(mm, start, end, &first, &last);
 	if (err)
 		return err;
-	for (int i = first; i <= last; i++)
+	for (int i = first; i <= last; i++) {
 		mm->vmas[i]->vm_flags = (mm->vmas[i]->vm_flags & ~VM_PROT_MASK) | prot_flags;
+		change_protection(mm->vmas[i], mm->vmas[i]->vm_start, mm->vmas[i]->vm_end);
+	}
 	merge_range(mm, first, last);
 	return 0;
+}
+
+/* v6.10's exit_mmap(): every page unmapped, every table and area freed, then the root. */
+void exit_mmap(struct mm_struct *mm)
+{
+	mutex_lock(&mm->mmap_lock);
+	for (int i = 0; i < mm->map_count; i++)
+		unmap_page_range(mm, mm->vmas[i]->vm_start, mm->vmas[i]->vm_end);
+	free_pgd_range(mm, 0, TASK_SIZE);
+	exit_mmap_vmas(mm);
+	mutex_unlock(&mm->mmap_lock);
+	mm_free_pgd(mm);
 }
 
 unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk)

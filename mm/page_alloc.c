@@ -552,6 +552,10 @@ void folio_put(struct folio *folio)
 		__folio_clear_mlocked(folio);
 		nr_mlock_cleared++;
 	}
+	/* An anonymous folio's mapping is its owner with PAGE_MAPPING_ANON (mm/memory.c), not an
+	 * address_space: v6.10's free_pages_prepare() clears such a mapping, and so does this. */
+	if (folio_test_anon(folio))
+		folio->mapping = NULL;
 	free_the_page(&folio->page, folio_order(folio));
 }
 

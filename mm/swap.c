@@ -44,28 +44,32 @@ static struct {
 	struct folio_batch lru_move_tail;
 } cpu_fbatches;
 
-_Static_assert(NR_ACTIVE_FILE - NR_INACTIVE_FILE == LRU_ACTIVE_FILE - LRU_INACTIVE_FILE &&
-	       NR_UNEVICTABLE - NR_INACTIVE_FILE == LRU_UNEVICTABLE - LRU_INACTIVE_FILE,
+_Static_assert(NR_ACTIVE_ANON - NR_INACTIVE_ANON == LRU_ACTIVE_ANON &&
+	       NR_INACTIVE_FILE - NR_INACTIVE_ANON == LRU_INACTIVE_FILE &&
+	       NR_ACTIVE_FILE - NR_INACTIVE_ANON == LRU_ACTIVE_FILE &&
+	       NR_UNEVICTABLE - NR_INACTIVE_ANON == LRU_UNEVICTABLE,
 	       "node stats follow enum lru_list");
 
 /* ---- the lists (Linux: include/linux/mm_inline.h); lru_lock held ---- */
 
-/* Which list a folio belongs on by its flags: tinymm has file folios only. */
+/* Which list a folio belongs on by its flags (v6.10's folio_lru_list): PG_swapbacked, set on
+ * anonymous folios (mm/memory.c), means the anon lists. */
 enum lru_list folio_lru_list(const struct folio *folio)
 {
+	enum lru_list lru;
+
 	VM_BUG_ON_PAGE(folio_test_active(folio) && folio_test_unevictable(folio), &folio->page);
 	if (folio_test_unevictable(folio))
 		return LRU_UNEVICTABLE;
-	return folio_test_active(folio) ? LRU_ACTIVE_FILE : LRU_INACTIVE_FILE;
+	lru = folio_test_swapbacked(folio) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+	return folio_test_active(folio) ? (enum lru_list)(lru + LRU_ACTIVE) : lru;
 }
 
 /* The list's count and the node stat move together. */
 static void update_lru_size(struct lruvec *lruvec, enum lru_list lru, long nr_pages)
 {
 	lruvec->nr_pages[lru] += (unsigned long)nr_pages;
-	if (lru >= LRU_INACTIVE_FILE)
-		mod_node_page_state((enum node_stat_item)(NR_INACTIVE_FILE + (lru - LRU_INACTIVE_FILE)),
-				    nr_pages);
+	mod_node_page_state((enum node_stat_item)(NR_INACTIVE_ANON + lru), nr_pages);
 }
 
 void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
@@ -97,10 +101,11 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio)
 
 /* ---- evictability ---- */
 
-/* Evictable unless its mapping is unevictable or it is mlocked (MMU issue). */
+/* Evictable unless its mapping is unevictable or it is mlocked (MMU issue); an anonymous
+ * folio's mapping is no address_space (folio_mapping()). */
 bool folio_evictable(const struct folio *folio)
 {
-	return !mapping_unevictable(folio->mapping) && !folio_test_mlocked(folio);
+	return !mapping_unevictable(folio_mapping(folio)) && !folio_test_mlocked(folio);
 }
 
 /* ---- batches ---- */
@@ -437,7 +442,8 @@ unsigned long mapping_lock_unevictable(struct address_space *mapping)
 int lru_check(int (*pr)(const char *fmt, ...))
 {
 	static const unsigned long want_flag[NR_LRU_LISTS] = {
-		[LRU_ACTIVE_FILE] = 1UL << PG_active, [LRU_UNEVICTABLE] = 1UL << PG_unevictable,
+		[LRU_ACTIVE_ANON] = 1UL << PG_active, [LRU_ACTIVE_FILE] = 1UL << PG_active,
+		[LRU_UNEVICTABLE] = 1UL << PG_unevictable,
 	};
 	const unsigned long lru_bits = 1UL << PG_lru | 1UL << PG_active | 1UL << PG_unevictable;
 	int bad = 0;
@@ -457,7 +463,9 @@ int lru_check(int (*pr)(const char *fmt, ...))
 			pr("lru: list %d holds %lu folios, counted %lu\n", lru, n, node_lruvec.nr_pages[lru]);
 	}
 	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
-	if (node_lruvec.nr_pages[LRU_INACTIVE_FILE] != global_node_page_state(NR_INACTIVE_FILE) ||
+	if (node_lruvec.nr_pages[LRU_INACTIVE_ANON] != global_node_page_state(NR_INACTIVE_ANON) ||
+	    node_lruvec.nr_pages[LRU_ACTIVE_ANON] != global_node_page_state(NR_ACTIVE_ANON) ||
+	    node_lruvec.nr_pages[LRU_INACTIVE_FILE] != global_node_page_state(NR_INACTIVE_FILE) ||
 	    node_lruvec.nr_pages[LRU_ACTIVE_FILE] != global_node_page_state(NR_ACTIVE_FILE) ||
 	    node_lruvec.nr_pages[LRU_UNEVICTABLE] != global_node_page_state(NR_UNEVICTABLE)) {
 		pr("lru: list counts disagree with the node stats\n");

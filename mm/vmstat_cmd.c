@@ -3,7 +3,7 @@
  * v6.10's names, in its vmstat_text order (zone items, node items, then events), for the
  * counters tinymm keeps (include/tinymm/vmstat.h).
  *
- * Where tinymm differs from v6.10, and why: items v6.10 has and tinymm does not (anon, NUMA,
+ * Where tinymm differs from v6.10, and why: items v6.10 has and tinymm does not (NUMA,
  * THP, compaction, swap...) are left out rather than printed as a made-up 0.
  *
  * nr_free_pages is NR_FREE_PAGES: the buddy lists' frames, not the per-CPU lists'.
@@ -29,6 +29,8 @@ struct vmstat_item {
 
 static const struct vmstat_item vmstat_items[] = {
 	FN("nr_free_pages", nr_free_pages),
+	NODE("nr_inactive_anon", NR_INACTIVE_ANON),
+	NODE("nr_active_anon", NR_ACTIVE_ANON),
 	NODE("nr_inactive_file", NR_INACTIVE_FILE),
 	NODE("nr_active_file", NR_ACTIVE_FILE),
 	NODE("nr_unevictable", NR_UNEVICTABLE),
@@ -39,6 +41,8 @@ static const struct vmstat_item vmstat_items[] = {
 	NODE("workingset_activate_file", WORKINGSET_ACTIVATE_FILE),
 	NODE("workingset_restore_file", WORKINGSET_RESTORE_FILE),
 	NODE("workingset_nodereclaim", WORKINGSET_NODERECLAIM),
+	NODE("nr_anon_pages", NR_ANON_MAPPED),
+	NODE("nr_mapped", NR_FILE_MAPPED),
 	NODE("nr_file_pages", NR_FILE_PAGES),
 	NODE("nr_dirty", NR_FILE_DIRTY),
 	NODE("nr_writeback", NR_WRITEBACK),
@@ -50,6 +54,8 @@ static const struct vmstat_item vmstat_items[] = {
 	EVENT("allocstall_normal", ALLOCSTALL),
 	EVENT("pgactivate", PGACTIVATE),
 	EVENT("pgdeactivate", PGDEACTIVATE),
+	EVENT("pgfault", PGFAULT),
+	EVENT("pgmajfault", PGMAJFAULT),
 	EVENT("pgrefill", PGREFILL),
 	EVENT("pgsteal_kswapd", PGSTEAL_KSWAPD),
 	EVENT("pgsteal_direct", PGSTEAL_DIRECT),

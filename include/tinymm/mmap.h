@@ -20,8 +20,11 @@
  *                                             in [start, end) set; -ENOMEM if some page is not
  *                                             mapped (nothing changed then)
  *   do_brk(mm, newbrk)                        the heap moved; the new brk (the old one if refused)
- * Every call but mm_init_vmas() needs mm->mmap_lock held (checked).  These manage the areas
- * only; the page tables under them are the fault path's (the user-task issue's mm/memory.c).
+ * Every call but mm_init_vmas() needs mm->mmap_lock held (checked).  The page tables under the
+ * areas are the fault path's (mm/memory.c, include/tinymm/mm_fault.h): do_munmap (MAP_FIXED,
+ * brk shrinking) zaps and frees what was mapped in the range, mprotect_fixup_range re-protects
+ * the ptes (change_protection), exit_mmap() (mm_fault.h) frees pages, tables and areas.  An
+ * mm with no root table (mm->pgd NULL) has areas only.
  */
 #ifndef TINYMM_MMAP_H
 #define TINYMM_MMAP_H

@@ -438,6 +438,44 @@ static inline void __ClearPageSlab(struct page *page)
 	page->page_type |= PG_slab;
 }
 
+/*
+ * folio->mapping's low bits (v6.10's): an anonymous folio's mapping is not an address_space
+ * but its owner with PAGE_MAPPING_ANON set (v6.10: the anon_vma; tinymm: the mm_struct, until
+ * fork brings anon_vma: mm/memory.c's __folio_set_anon).  KSM would be both bits.
+ */
+#define PAGE_MAPPING_ANON	0x1UL
+#define PAGE_MAPPING_MOVABLE	0x2UL
+#define PAGE_MAPPING_KSM	(PAGE_MAPPING_ANON | PAGE_MAPPING_MOVABLE)
+#define PAGE_MAPPING_FLAGS	(PAGE_MAPPING_ANON | PAGE_MAPPING_MOVABLE)
+
+static inline bool folio_test_anon(const struct folio *folio)
+{
+	return ((unsigned long)folio->mapping & PAGE_MAPPING_ANON) != 0;
+}
+
+static inline bool PageAnon(const struct page *page)
+{
+	return folio_test_anon(page_folio(page));
+}
+
+/* The folio's address_space, or NULL for an anonymous one (v6.10's folio_mapping, without
+ * the swap cache). */
+static inline struct address_space *folio_mapping(const struct folio *folio)
+{
+	return folio_test_anon(folio) ? NULL : folio->mapping;
+}
+
+/* The folio's mapcount (v6.10's folio_mapcount for a small folio): page-table mappings. */
+static inline int folio_mapcount(const struct folio *folio)
+{
+	return atomic_read(&folio->_mapcount) + 1;
+}
+
+static inline bool folio_mapped(const struct folio *folio)
+{
+	return folio_mapcount(folio) >= 1;
+}
+
 /* The order of a free block (Linux: mm/internal.h); the caller checks PageBuddy(page). */
 static inline unsigned int buddy_order(const struct page *page)
 {

@@ -47,6 +47,11 @@
  *   state                   arch_has_live_kernel_tables(): true once the CPU translates through
  *                           swapper_pg_dir (after paging_init()'s switch), so mark_rodata_ro()
  *                           knows whether a protection would hold
+ *   user space              USER_PTRS_PER_PGD (the root entries below it are each mm's own,
+ *                           the rest copied from swapper_pg_dir by pgd_alloc()), PAGE_NONE,
+ *                           PAGE_COPY, PAGE_SHARED and ARCH_PROTECTION_MAP: v6.10's
+ *                           protection_map[16] as an initializer of pgprot_t, indexed by
+ *                           VM_READ | VM_WRITE | VM_EXEC | VM_SHARED (mm/memory.c)
  *   hooks                   set_pte(ptep, pte) (the store the hardware walker sees, with any
  *                           barrier it needs), flush_tlb_page(vma, addr) (vma may be NULL: a
  *                           kernel address), flush_tlb_kernel_range(start, end)
@@ -58,9 +63,8 @@
  *
  * Differences from v6.10: no p4d/pud (above); set_pte_at() and ptep_get() are generic here (v6.10
  * lets an architecture override them; none of tinymm's needs to); pte_mkwrite() keeps v6.10's
- * (pte, vma) signature but tinymm has no VMAs yet, so it is pte_mkwrite_novma(); struct mm_struct
- * holds only the root table and its lock until user address spaces exist (include/linux/
- * mm_types.h has the rest).
+ * (pte, vma) signature and is pte_mkwrite_novma() (no shadow stacks); struct mm_struct holds
+ * the root table, its lock and the areas (include/linux/mm_types.h has the rest).
  */
 #ifndef TINYMM_PGTABLE_H
 #define TINYMM_PGTABLE_H
@@ -97,6 +101,9 @@ struct mm_struct {
 extern struct mm_struct init_mm;	/* the kernel's: pgd is swapper_pg_dir (mm/pagewalk.c) */
 
 #define PGDIR_SIZE	(1UL << PGDIR_SHIFT)
+/* User space is [0, TASK_SIZE): the root entries each mm owns (ARM and RV32: 2 GiB, Sv39's
+ * positive half: 256 GiB). */
+#define TASK_SIZE	((unsigned long)USER_PTRS_PER_PGD * PGDIR_SIZE)
 #define PGDIR_MASK	(~(PGDIR_SIZE - 1))
 #define PMD_SIZE	(1UL << PMD_SHIFT)
 #define PMD_MASK	(~(PMD_SIZE - 1))
@@ -201,6 +208,12 @@ static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned
 
 #define pte_mkwrite(pte, vma)	((void)(vma), pte_mkwrite_novma(pte))
 
+/* A user range's TLB entries (v6.10's flush_tlb_range): every tinymm architecture flushes by
+ * address for every ASID, so the kernel range's flush does it unless the arch says otherwise. */
+#ifndef __HAVE_ARCH_FLUSH_TLB_RANGE
+#define flush_tlb_range(vma, start, end)	((void)(vma), flush_tlb_kernel_range((start), (end)))
+#endif
+
 /* ---- page-table frames and the walkers (mm/pagewalk.c) ---- */
 struct page;
 
@@ -211,6 +224,10 @@ struct page;
  */
 struct page *pagetable_alloc(gfp_t gfp, unsigned int order);
 void pagetable_free(struct page *page);
+/* A user mm's root table (mm/memory.c): the user entries empty, the kernel's copied from
+ * swapper_pg_dir (v6.10's pgd_alloc on riscv and ARM LPAE); NULL without memory. */
+pgd_t *pgd_alloc(struct mm_struct *mm);
+void pgd_free(struct mm_struct *mm, pgd_t *pgd);
 
 /* Linux's pte_fn_t: called for one pte of apply_to_page_range(); non-zero stops the walk. */
 typedef int (*pte_fn_t)(pte_t *pte, unsigned long addr, void *data);

@@ -4,8 +4,9 @@
  * Where tinymm differs from v6.10, and why: Linux spreads these over
  * include/linux/{mmzone,mm_inline,swap,pagevec,pagemap}.h; tinymm keeps them in one header.  One
  * node and no memcg, so one lruvec (v6.10: pglist_data.__lruvec, or one per memcg).  The anon
- * lists exist and stay empty until anonymous memory (the MMU issue); reclaim is the classic
- * (non-MGLRU) scanner over the file lists only.  The per-CPU batches are guarded by masking
+ * lists hold mm/memory.c's anonymous folios (PG_swapbacked); with no swap they are never
+ * scanned (v6.10 does not scan them without swap either): reclaim is the classic (non-MGLRU)
+ * scanner over the file lists only, and `lru` shows the file lists.  The per-CPU batches are guarded by masking
  * interrupts (v6.10: local_lock; one CPU).  mapping_release_unevictable() is v6.10's
  * shmem_unlock_mapping() walk for any mapping; mapping_lock_unevictable() moves the folios at once
  * where v6.10's SHM_LOCK leaves them to reclaim, so `lru` shows the state asked for (mm/swap.c).
@@ -44,7 +45,7 @@
 #include "pagevec.h"
 #include "spinlock.h"
 
-/* Linux's enum lru_list (the anon lists stay empty, see the header). */
+/* Linux's enum lru_list (the anon lists: see the header). */
 #define LRU_BASE	0
 #define LRU_ACTIVE	1
 #define LRU_FILE	2
@@ -100,7 +101,7 @@ bool folio_evictable(const struct folio *folio);
 void check_move_unevictable_folios(struct folio_batch *fbatch);
 unsigned long mapping_release_unevictable(struct address_space *mapping);
 unsigned long mapping_lock_unevictable(struct address_space *mapping);
-/* The list a listed folio is on (Linux's folio_lru_list; file folios only here). */
+/* The list a listed folio is on (Linux's folio_lru_list: PG_swapbacked picks the anon lists). */
 enum lru_list folio_lru_list(const struct folio *folio);
 /* Folios waiting in this CPU's batches (for tests and `lru`). */
 unsigned int lru_batched_folios(void);

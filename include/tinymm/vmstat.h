@@ -17,7 +17,9 @@ enum node_stat_item {
 	NR_FILE_PAGES,		/* page-cache pages (all of them block devices': meminfo Buffers) */
 	NR_FILE_DIRTY,		/* page-cache folios with PG_dirty (meminfo Dirty, vmstat nr_dirty) */
 	NR_WRITEBACK,		/* folios with PG_writeback (meminfo Writeback, nr_writeback) */
-	/* The file LRU lists' lengths (mm/swap.c), in enum lru_list's order from LRU_INACTIVE_FILE. */
+	/* The LRU lists' lengths (mm/swap.c), in enum lru_list's order (NR_LRU_BASE + lru). */
+	NR_INACTIVE_ANON,
+	NR_ACTIVE_ANON,
 	NR_INACTIVE_FILE,
 	NR_ACTIVE_FILE,
 	NR_UNEVICTABLE,
@@ -30,6 +32,8 @@ enum node_stat_item {
 	WORKINGSET_NODERECLAIM,
 	NR_VMSCAN_WRITE,	/* folios reclaim started writeback on (pageout) */
 	NR_VMSCAN_IMMEDIATE,	/* folios marked PG_reclaim to be reclaimed when their I/O ends */
+	NR_ANON_MAPPED,		/* anonymous pages mapped by page tables (meminfo AnonPages, nr_anon_pages) */
+	NR_FILE_MAPPED,		/* page-cache pages mapped by page tables (meminfo Mapped, nr_mapped) */
 	NR_PAGETABLE,		/* page-table frames, PG_table (meminfo PageTables, nr_page_table_pages) */
 	NR_VM_NODE_STAT_ITEMS
 };
@@ -39,6 +43,8 @@ enum vm_event_item {
 	PGPGOUT,		/* ... for writing */
 	PGACTIVATE,		/* folios moved to the active list */
 	PGDEACTIVATE,		/* ... to the inactive list (reclaim) */
+	PGFAULT,		/* user page faults handled (mm/memory.c: handle_mm_fault) */
+	PGMAJFAULT,		/* ... of them that waited for I/O (VM_FAULT_MAJOR) */
 	PGROTATED,		/* ... to the inactive tail after writeback (folio_rotate_reclaimable) */
 	ALLOCSTALL,		/* direct reclaim entered (one counter: see the header) */
 	PGREFILL,		/* active folios scanned (shrink_active_list) */

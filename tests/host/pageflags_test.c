@@ -275,18 +275,19 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_console_has("\nreported           3  uptodate      PF_NO_COMPOUND  free (buddy) page");
 	assert_console_has("\nowner_priv_1      10  -             PF_ANY          the owner's: checked");
 	/* used by, written out here: the flags the issue lists as set by nothing outside tests
-	 * (arch_2, arch_3 and private_2 have no user on these architectures at all), and two that
-	 * are set, buffer heads' two and ext2's PG_checked (host.pageflags_users holds the whole
+	 * (arch_2, arch_3 and private_2 have no user on these architectures at all), and some that
+	 * are set, buffer heads' two, anonymous memory's two and ext2's PG_checked (host.pageflags_users holds the whole
 	 * column to the code) */
 	static const char *const unused[] = { "arch_1", "dcache_clean", "mlocked", "young", "idle",
-		"anon_exclusive", "swapbacked", "swapcache", "arch_2", "arch_3", "isolated",
-		"private_2" };
+		"swapcache", "arch_2", "arch_3", "isolated", "private_2" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
 	assert_used_by("reserved", "mm/memmap.c,mm/mm_init.c");
 	assert_used_by("uncached", "mm/vmalloc.c");
 	assert_used_by("private", "include/tinymm/pagemap.h:folio_attach_private");
 	assert_used_by("mappedtodisk", "fs/buffer_aops.c");
+	assert_used_by("anon_exclusive", "mm/rmap.c");
+	assert_used_by("swapbacked", "mm/rmap.c");
 	assert_used_by("checked", "fs/ext2/dir.c");
 	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c");
 	assert_int_equal(shim_run("page-flags now"), 2);

@@ -113,6 +113,38 @@ static inline bool arch_has_live_kernel_tables(void) { return arm_lpae_on; }
 #define PAGE_KERNEL_DEVICE	__pgprot((_L_PTE_KERNEL & ~L_PTE_ATTRINDX_MASK) | \
 					 L_PTE_ATTRINDX(MT_DEVICE) | L_PTE_XN | L_PTE_PXN)
 
+/*
+ * User space (mm/memory.c): TTBR0 walks pgd entries 0-1 (the user 2 GiB, TTBCR.T0SZ = 1),
+ * TTBR1 swapper_pg_dir[2..3]; a user pgd holds all four, the kernel's two copied by pgd_alloc()
+ * (v6.10's LPAE pgd_alloc clones them too), so the same root serves either way.  User entries
+ * are v6.10's pgprot_user: Normal, shareable, young, not global (nG), never executable at PL1
+ * (PXN: the kernel never runs user code), with AP[1] (L_PTE_USER); L_PTE_RDONLY for read-only
+ * and private writable areas (PAGE_COPY: the first write faults and copies or reuses the
+ * page), XN unless VM_EXEC.  ARM has no execute-only or write-only page.  PAGE_NONE is the
+ * base without AP[1], read-only and XN: PL0 has no access, the kernel's walkers see it present
+ * (v6.10 clears the valid bit and keeps L_PTE_NONE in a software bit instead).
+ * The table is v6.10's protection_map (arch/arm/mm/mmu.c), indexed by VM_READ | VM_WRITE |
+ * VM_EXEC | VM_SHARED (1, 2, 4, 8): mm/memory.c's vm_get_page_prot().
+ */
+#define USER_PTRS_PER_PGD	2
+#define _L_PTE_USER_BASE	(L_PTE_PRESENT | L_PTE_ATTRINDX(MT_NORMAL) | L_PTE_SHARED | \
+				 L_PTE_YOUNG | L_PTE_NG | L_PTE_PXN)
+#define _L_PAGE_NONE		(_L_PTE_USER_BASE | L_PTE_RDONLY | L_PTE_XN)
+#define _L_PAGE_READONLY	(_L_PTE_USER_BASE | L_PTE_USER | L_PTE_RDONLY | L_PTE_XN)
+#define _L_PAGE_READONLY_EXEC	(_L_PTE_USER_BASE | L_PTE_USER | L_PTE_RDONLY)
+#define _L_PAGE_SHARED		(_L_PTE_USER_BASE | L_PTE_USER | L_PTE_XN)
+#define _L_PAGE_SHARED_EXEC	(_L_PTE_USER_BASE | L_PTE_USER)
+#define PAGE_NONE		__pgprot(_L_PAGE_NONE)
+#define PAGE_COPY		__pgprot(_L_PAGE_READONLY)
+#define PAGE_SHARED		__pgprot(_L_PAGE_SHARED)
+#define ARCH_PROTECTION_MAP {								\
+	{ _L_PAGE_NONE }, { _L_PAGE_READONLY }, { _L_PAGE_READONLY }, { _L_PAGE_READONLY },	\
+	{ _L_PAGE_READONLY_EXEC }, { _L_PAGE_READONLY_EXEC }, { _L_PAGE_READONLY_EXEC },	\
+	{ _L_PAGE_READONLY_EXEC },							\
+	{ _L_PAGE_NONE }, { _L_PAGE_READONLY }, { _L_PAGE_SHARED }, { _L_PAGE_SHARED },		\
+	{ _L_PAGE_READONLY_EXEC }, { _L_PAGE_READONLY_EXEC }, { _L_PAGE_SHARED_EXEC },		\
+	{ _L_PAGE_SHARED_EXEC } }
+
 /* ioremap(): Device, as Linux's MT_DEVICE. */
 #define PAGE_KERNEL_IO		PAGE_KERNEL_DEVICE
 

@@ -138,6 +138,36 @@ static inline bool riscv_pbmt_supported(void)
 					 (riscv_pbmt_supported() ? _PAGE_IO_SVPBMT : 0))
 
 /*
+ * User space (mm/memory.c): the pgd entries below USER_PTRS_PER_PGD are each mm's own (Sv39:
+ * the positive half, 256 GiB; Sv32: below the 2 GiB direct map); pgd_alloc() copies the rest
+ * from swapper_pg_dir.  User entries are V A U and not G (v6.10's _PAGE_BASE): A is set, D only
+ * when the kernel makes a page writable, so a core without hardware A/D updating takes no
+ * fault on a first read.  W without R is reserved, so a private writable area maps read-only
+ * (PAGE_COPY) and the fault path copies or reuses the page on the first write.
+ * PAGE_NONE is V R A without U: present for the kernel's walkers, no access from U-mode (v6.10
+ * clears V and keeps _PAGE_PROT_NONE in a software bit instead; tinymm keeps pte_present()
+ * a plain V test).
+ * The table is v6.10's protection_map (arch/riscv/mm/init.c), indexed by VM_READ | VM_WRITE |
+ * VM_EXEC | VM_SHARED (1, 2, 4, 8): mm/memory.c's vm_get_page_prot().
+ */
+#define USER_PTRS_PER_PGD	(PGTABLE_LEVELS == 3 ? 256 : 512)
+#define _PAGE_BASE		(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_USER)
+#define _PAGE_NONE_USER		(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_READ)
+#define _PAGE_U_READ		(_PAGE_BASE | _PAGE_READ)
+#define _PAGE_U_WRITE		(_PAGE_BASE | _PAGE_READ | _PAGE_WRITE)
+#define _PAGE_U_EXEC		(_PAGE_BASE | _PAGE_EXEC)
+#define _PAGE_U_READ_EXEC	(_PAGE_BASE | _PAGE_READ | _PAGE_EXEC)
+#define _PAGE_U_WRITE_EXEC	(_PAGE_BASE | _PAGE_READ | _PAGE_WRITE | _PAGE_EXEC)
+#define PAGE_NONE		__pgprot(_PAGE_NONE_USER)
+#define PAGE_COPY		__pgprot(_PAGE_U_READ)
+#define PAGE_SHARED		__pgprot(_PAGE_U_WRITE)
+#define ARCH_PROTECTION_MAP {								\
+	{ _PAGE_NONE_USER }, { _PAGE_U_READ }, { _PAGE_U_READ }, { _PAGE_U_READ },		\
+	{ _PAGE_U_EXEC }, { _PAGE_U_READ_EXEC }, { _PAGE_U_READ_EXEC }, { _PAGE_U_READ_EXEC },	\
+	{ _PAGE_NONE_USER }, { _PAGE_U_READ }, { _PAGE_U_WRITE }, { _PAGE_U_WRITE },		\
+	{ _PAGE_U_EXEC }, { _PAGE_U_READ_EXEC }, { _PAGE_U_WRITE_EXEC }, { _PAGE_U_WRITE_EXEC } }
+
+/*
  * Sv32 has no PBMT field: the request is kept in a software bit (RSW bit 8, which the walker
  * ignores) so that mm/vmalloc.c sees it and refuses, as it refuses PBMT on an Sv39 CPU without
  * Svpbmt; no pte ever holds it.

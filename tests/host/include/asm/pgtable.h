@@ -103,6 +103,25 @@ extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
 #define PAGE_KERNEL_RO		__pgprot(_PAGE_KERNEL_BASE)
 #define PAGE_KERNEL_EXEC	__pgprot(_PAGE_KERNEL_BASE | _PAGE_EXEC)
 
+/* User space, as RISC-V's (arch/riscv/include/asm/pgtable.h says why): the positive half of
+ * the 3-level space, [0, 2 GiB) with 2; entries V A U, PAGE_NONE V R A without U. */
+#define USER_PTRS_PER_PGD	(FAKE_PGTABLE_LEVELS == 3 ? 256 : 512)
+#define _PAGE_BASE		(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_USER)
+#define _PAGE_NONE_USER		(_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_READ)
+#define _PAGE_U_READ		(_PAGE_BASE | _PAGE_READ)
+#define _PAGE_U_WRITE		(_PAGE_BASE | _PAGE_READ | _PAGE_WRITE)
+#define _PAGE_U_EXEC		(_PAGE_BASE | _PAGE_EXEC)
+#define _PAGE_U_READ_EXEC	(_PAGE_BASE | _PAGE_READ | _PAGE_EXEC)
+#define _PAGE_U_WRITE_EXEC	(_PAGE_BASE | _PAGE_READ | _PAGE_WRITE | _PAGE_EXEC)
+#define PAGE_NONE		__pgprot(_PAGE_NONE_USER)
+#define PAGE_COPY		__pgprot(_PAGE_U_READ)
+#define PAGE_SHARED		__pgprot(_PAGE_U_WRITE)
+#define ARCH_PROTECTION_MAP {								\
+	{ _PAGE_NONE_USER }, { _PAGE_U_READ }, { _PAGE_U_READ }, { _PAGE_U_READ },		\
+	{ _PAGE_U_EXEC }, { _PAGE_U_READ_EXEC }, { _PAGE_U_READ_EXEC }, { _PAGE_U_READ_EXEC },	\
+	{ _PAGE_NONE_USER }, { _PAGE_U_READ }, { _PAGE_U_WRITE }, { _PAGE_U_WRITE },		\
+	{ _PAGE_U_EXEC }, { _PAGE_U_READ_EXEC }, { _PAGE_U_WRITE_EXEC }, { _PAGE_U_WRITE_EXEC } }
+
 static inline pgprot_t pgprot_noncached(pgprot_t p)
 {
 	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MT_MASK) | _PAGE_MT_IO);

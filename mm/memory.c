@@ -1,0 +1,479 @@
+/*
+ * memory.c - user page tables and the page-fault core (include/tinymm/mm_fault.h,
+ * docs/memory.md): a user mm's root table, handle_mm_fault() for anonymous and private file
+ * areas, zapping the ptes of a range and freeing the tables left empty.  Linux v6.10
+ * mm/memory.c reduced: do_anonymous_page, do_read_fault/do_cow_fault/finish_fault,
+ * do_wp_page (reuse of an exclusive anonymous page, or a copy), zap_pte_range, free_pgtables.
+ *
+ * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
+ * mapcount and holds one reference for it (mm/rmap.c); a writable pte maps an anonymous folio
+ * with PG_anon_exclusive (private areas only: a file page is mapped read-only, and the first
+ * write copies it); a pte is present only inside an area, with the area's protection
+ * (vm_get_page_prot), except that a private writable area's exclusive anonymous pages are
+ * writable.  Page tables below the root hang from one entry each and are freed as soon as
+ * they hold nothing (free_pgd_range); the root's user entries are each mm's own, its kernel
+ * entries copies of swapper_pg_dir's.
+ *
+ * Locking: mm->mmap_lock is held for every fault and unmap (lockdep_assert_held; v6.10 takes
+ * it for reading to fault, for writing to unmap; tinymm's is a mutex).  mm->page_table_lock is
+ * the pte lock: every change of a user pte and every table populated or freed happens under
+ * it (v6.10 has a split lock per pte table; one lock is enough for one CPU and a handful of
+ * tasks).  Nothing that sleeps runs under it: folios are allocated, read and copied before,
+ * and put (and dirtied through the folio lock) after, with the pte re-checked (pte_same)
+ * when the lock is taken again.  The TLB is flushed after a present pte changes or is
+ * cleared and before the page or table it mapped is freed.
+ *
+ * Where tinymm differs from v6.10, and why: no shared zero page, so a read fault on anonymous
+ * memory allocates a zeroed folio as a write would (as v6.10 does where mm_forbids_zeropage);
+ * no vm_page_prot field: an area's protection is computed from vm_flags at each use; access
+ * is checked here against vm_flags (VM_FAULT_SIGSEGV) where v6.10 leaves it to the
+ * architecture's fault handler (access_error); no MAP_SHARED faults yet (shared anonymous
+ * memory is shmem and file write faults need page_mkwrite: VM_FAULT_SIGBUS until they come);
+ * no swap, no large folios, no fault-around, no userfaultfd; a pte table is freed when it
+ * becomes empty rather than only between areas (v6.10's floor/ceiling rule), so munmap gives
+ * every table back.
+ */
+#include <string.h>
+#include "tinymm/bug.h"
+#include "tinymm/errno.h"
+#include "tinymm/lockdep.h"
+#include "tinymm/mm.h"
+#include "tinymm/mm_fault.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/swap.h"
+#include "tinymm/vmstat.h"
+#include "tinymm/writeback.h"
+
+_Static_assert(PTRS_PER_PGD * sizeof(pgd_t) <= PAGE_SIZE, "a root table fits one frame");
+_Static_assert(VM_READ == 1 && VM_WRITE == 2 && VM_EXEC == 4 && VM_SHARED == 8,
+	       "protection_map is indexed by these bits");
+
+static const pgprot_t protection_map[16] = ARCH_PROTECTION_MAP;
+
+pgprot_t vm_get_page_prot(unsigned long vm_flags)
+{
+	return protection_map[vm_flags & (VM_READ | VM_WRITE | VM_EXEC | VM_SHARED)];
+}
+
+/* ---- the root table ---- */
+
+/* A whole frame even where the root is 32 bytes (ARM LPAE): it comes typed and counted from
+ * pagetable_alloc(), and TTBR0's alignment is then never a question. */
+pgd_t *pgd_alloc(struct mm_struct *mm)
+{
+	struct page *page = pagetable_alloc(GFP_KERNEL, 0);
+	pgd_t *pgd;
+
+	(void)mm;
+	if (!page)
+		return NULL;
+	pgd = page_address(page);
+	memcpy(pgd + USER_PTRS_PER_PGD, swapper_pg_dir + USER_PTRS_PER_PGD,
+	       (PTRS_PER_PGD - USER_PTRS_PER_PGD) * sizeof(pgd_t));
+	return pgd;
+}
+
+void pgd_free(struct mm_struct *mm, pgd_t *pgd)
+{
+	(void)mm;
+	/* free_pgd_range() left a table behind?  The raw value: with two levels pgd_none() is
+	 * always false (the pmd is folded into the entry). */
+	for (unsigned int i = 0; i < USER_PTRS_PER_PGD; i++)
+		WARN_ON(pgd_val(pgd[i]) != 0);
+	pagetable_free(virt_to_page(pgd));
+}
+
+int mm_alloc_pgd(struct mm_struct *mm)
+{
+	spin_lock_init(&mm->page_table_lock);
+	mm->pgd = pgd_alloc(mm);
+	return mm->pgd ? 0 : -ENOMEM;
+}
+
+void mm_free_pgd(struct mm_struct *mm)
+{
+	if (mm->pgd)
+		pgd_free(mm, mm->pgd);
+	mm->pgd = NULL;
+}
+
+/* ---- finding and making ptes (page_table_lock held) ---- */
+
+pte_t *user_pte_lookup(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgd;
+	pmd_t *pmd;
+
+	lockdep_assert_held(&mm->page_table_lock);
+	pgd = pgd_offset(mm, addr);
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return NULL;
+	pmd = pmd_offset(pgd, addr);
+	if (pmd_none(pmdp_get(pmd)) || pmd_leaf(pmdp_get(pmd)) || pmd_bad(pmdp_get(pmd)))
+		return NULL;
+	return pte_offset_kernel(pmd, addr);
+}
+
+/* The pte for @addr, with the tables above it made; NULL without memory.  Drops the lock to
+ * allocate (a table may sleep) and looks again with the table in hand. */
+static pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr)
+{
+	for (;;) {
+		pgd_t *pgd = pgd_offset(mm, addr);
+		struct page *table;
+		pte_t *pte = user_pte_lookup(mm, addr);
+
+		if (pte)
+			return pte;
+		/* Nothing in user space is a leaf or a bad entry above the pte: refuse rather
+		 * than loop on an entry that is neither none nor a table. */
+		if (WARN_ON(!pgd_none(*pgd) && (pgd_bad(*pgd) ||
+						pmd_leaf(pmdp_get(pmd_offset(pgd, addr))) ||
+						pmd_bad(pmdp_get(pmd_offset(pgd, addr))))))
+			return NULL;
+		spin_unlock(&mm->page_table_lock);
+		table = pagetable_alloc(GFP_KERNEL, 0);
+		spin_lock(&mm->page_table_lock);
+		if (!table)
+			return NULL;
+		if (pgd_none(*pgd))
+			pgd_populate(mm, pgd, (pmd_t *)page_address(table));
+		else if (pmd_none(pmdp_get(pmd_offset(pgd, addr))))
+			pmd_populate_kernel(mm, pmd_offset(pgd, addr), (pte_t *)page_address(table));
+		else
+			pagetable_free(table);	/* someone else made it meanwhile */
+	}
+}
+
+static pte_t mk_pte(struct folio *folio, pgprot_t prot)
+{
+	return pfn_pte(page_to_pfn(&folio->page), prot);
+}
+
+/* The folio a present user pte maps, or NULL (not RAM: nothing tinymm maps there). */
+static struct folio *vm_normal_folio(pte_t pte)
+{
+	struct page *page = pfn_to_page(pte_pfn(pte));
+
+	return page ? page_folio(page) : NULL;
+}
+
+/* Install @entry at vmf->pte if it still holds what the fault saw; false if it changed
+ * (another fault got there first: the caller drops what it prepared). */
+static bool fault_set_pte(struct vm_fault *vmf, pte_t entry, struct folio *folio, bool anon)
+{
+	struct mm_struct *mm = vmf->vma->vm_mm;
+
+	lockdep_assert_held(&mm->page_table_lock);
+	if (pte_val(ptep_get(vmf->pte)) != pte_val(vmf->orig_pte))
+		return false;
+	if (anon) {
+		folio_add_new_anon_rmap(folio, vmf->vma, vmf->address);
+		folio_add_lru(folio);		/* the anon lists (mm/swap.c) */
+	} else {
+		folio_add_file_rmap_pte(folio, &folio->page, vmf->vma);
+	}
+	if (pte_present(vmf->orig_pte)) {
+		/* Another page at a mapped address: break before make (ARM's rule for a new
+		 * output address; v6.10's ptep_clear_flush before set_pte_at). */
+		pte_clear(mm, vmf->address, vmf->pte);
+		flush_tlb_page(vmf->vma, vmf->address);
+	}
+	set_pte_at(mm, vmf->address, vmf->pte, entry);
+	return true;
+}
+
+/* ---- the faults ---- */
+
+/* A new zeroed page for a private area (v6.10's do_anonymous_page, without the zero page). */
+static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct folio *folio;
+	pte_t entry;
+	bool done;
+
+	if (vma->vm_flags & VM_SHARED)
+		return VM_FAULT_SIGBUS;		/* shmem: not yet (see the header) */
+	folio = folio_alloc(GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0);
+	if (!folio)
+		return VM_FAULT_OOM;
+	entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags));
+	if (vma->vm_flags & VM_WRITE)
+		entry = pte_mkwrite(pte_mkdirty(entry), vma);
+	spin_lock(&vma->vm_mm->page_table_lock);
+	done = fault_set_pte(vmf, entry, folio, true);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	if (!done)
+		folio_put(folio);
+	return 0;	/* the pte's reference is the allocation's */
+}
+
+/* A private copy of @src for a write (v6.10's wp_page_copy / do_cow_fault's copy); NULL
+ * without memory.  The copy goes through the direct map: both are kernel pages. */
+static struct folio *cow_copy(struct folio *src)
+{
+	struct folio *folio = folio_alloc(GFP_HIGHUSER_MOVABLE, 0);
+
+	if (folio)
+		memcpy(page_address(&folio->page), page_address(&src->page), PAGE_SIZE);
+	return folio;
+}
+
+/* A read maps the page-cache folio itself, read-only whatever the area (v6.10's
+ * do_read_fault + finish_fault); a write to a private area maps a private copy of it
+ * (do_cow_fault); the page cache is never written through a private mapping. */
+static vm_fault_t do_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	struct folio *folio, *copy = NULL;
+	vm_fault_t ret;
+	pte_t entry;
+	bool done;
+
+	if (vma->vm_flags & VM_SHARED)
+		return VM_FAULT_SIGBUS;		/* MAP_SHARED: not yet (see the header) */
+	ret = filemap_fault(vmf);
+	if (ret & VM_FAULT_ERROR)
+		return ret;
+	folio = vmf->folio;
+	if (write) {
+		copy = cow_copy(folio);
+		folio_put(folio);
+		if (!copy)
+			return VM_FAULT_OOM;
+		entry = pte_mkwrite(pte_mkdirty(mk_pte(copy, vm_get_page_prot(vma->vm_flags))), vma);
+		folio = copy;
+	} else {
+		entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags & ~VM_WRITE));
+	}
+	spin_lock(&vma->vm_mm->page_table_lock);
+	done = fault_set_pte(vmf, entry, folio, write);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	if (!done)
+		folio_put(folio);	/* the lookup's (or the copy's) reference goes unused */
+	return ret;
+}
+
+/*
+ * A write to a present read-only pte in a writable private area (v6.10's do_wp_page): an
+ * anonymous page exclusive to this mm is made writable where it is (wp_page_reuse); anything
+ * else (a page-cache folio mapped by a read fault) is copied into a new anonymous folio
+ * (wp_page_copy), and the old mapping's count and reference dropped after the TLB flush.
+ */
+static vm_fault_t do_wp_page(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct mm_struct *mm = vma->vm_mm;
+	struct folio *old = vm_normal_folio(vmf->orig_pte), *copy;
+	bool done;
+
+	if (!old)
+		return VM_FAULT_SIGSEGV;
+	if (folio_test_anon(old) && PageAnonExclusive(&old->page)) {
+		spin_lock(&mm->page_table_lock);
+		if (pte_val(ptep_get(vmf->pte)) == pte_val(vmf->orig_pte)) {
+			set_pte_at(mm, vmf->address, vmf->pte,
+				   pte_mkwrite(pte_mkdirty(pte_mkyoung(vmf->orig_pte)), vma));
+			flush_tlb_page(vma, vmf->address);
+		}
+		spin_unlock(&mm->page_table_lock);
+		return 0;
+	}
+	folio_get(old);			/* kept across the copy, which runs unlocked */
+	copy = cow_copy(old);
+	if (!copy) {
+		folio_put(old);
+		return VM_FAULT_OOM;
+	}
+	spin_lock(&mm->page_table_lock);
+	done = fault_set_pte(vmf, pte_mkwrite(pte_mkdirty(mk_pte(copy,
+				vm_get_page_prot(vma->vm_flags))), vma), copy, true);
+	if (done)
+		folio_remove_rmap_pte(old, &old->page, vma);
+	spin_unlock(&mm->page_table_lock);
+	if (done)
+		folio_put(old);		/* the old pte's reference (flushed in fault_set_pte) */
+	else
+		folio_put(copy);
+	folio_put(old);			/* ours */
+	return 0;
+}
+
+/* May this fault touch this area at all?  (v6.10's arch access_error()) */
+static bool access_permitted(const struct vm_area_struct *vma, unsigned int flags)
+{
+	if (flags & FAULT_FLAG_WRITE)
+		return vma->vm_flags & VM_WRITE;
+	if (flags & FAULT_FLAG_INSTRUCTION)
+		return vma->vm_flags & VM_EXEC;
+	return vma->vm_flags & VM_READ;
+}
+
+vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct vm_fault vmf = {
+		.vma = vma, .address = address & PAGE_MASK, .real_address = address, .flags = flags,
+		.pgoff = linear_page_index(vma, address & PAGE_MASK),
+	};
+
+	lockdep_assert_held(&mm->mmap_lock);
+	count_vm_events(PGFAULT, 1);	/* v6.10 counts every fault, refused ones too */
+	if (address < vma->vm_start || address >= vma->vm_end || !access_permitted(vma, flags))
+		return VM_FAULT_SIGSEGV;
+	if (WARN_ON(!mm->pgd))
+		return VM_FAULT_SIGSEGV;	/* an mm without tables (mm_alloc_pgd) */
+	spin_lock(&mm->page_table_lock);
+	vmf.pte = pte_alloc(mm, vmf.address);
+	if (vmf.pte)
+		vmf.orig_pte = ptep_get(vmf.pte);
+	spin_unlock(&mm->page_table_lock);
+	if (!vmf.pte)
+		return VM_FAULT_OOM;
+	if (pte_none(vmf.orig_pte))
+		return vma->vm_file ? do_fault(&vmf) : do_anonymous_page(&vmf);
+	if ((flags & FAULT_FLAG_WRITE) && !pte_write(vmf.orig_pte))
+		return do_wp_page(&vmf);
+	/* Present and permitted: the TLB had an older entry, or the accessed/dirty bits need
+	 * setting (a core without hardware A/D updates).  v6.10's tail of handle_pte_fault. */
+	spin_lock(&mm->page_table_lock);
+	if (pte_val(ptep_get(vmf.pte)) == pte_val(vmf.orig_pte)) {
+		pte_t entry = pte_mkyoung(vmf.orig_pte);
+
+		if (flags & FAULT_FLAG_WRITE)
+			entry = pte_mkdirty(entry);
+		if (pte_val(entry) != pte_val(vmf.orig_pte))
+			set_pte_at(mm, vmf.address, vmf.pte, entry);
+		flush_tlb_page(vma, vmf.address);
+	}
+	spin_unlock(&mm->page_table_lock);
+	return 0;
+}
+
+/* ---- zapping (v6.10's zap_pte_range and mmu_gather, reduced) ---- */
+
+#define ZAP_BATCH	32	/* folios whose release waits for the TLB flush */
+
+struct zap_batch {
+	unsigned int nr;
+	struct folio *folios[ZAP_BATCH];
+	bool dirty[ZAP_BATCH];
+};
+
+/* After the flush: a dirty file pte's data reaches the folio (folio_mark_dirty needs the
+ * folio lock, hence here and not under the pte lock), then each pte's reference goes; an
+ * anonymous folio's last reference frees it. */
+static void zap_release(struct zap_batch *b)
+{
+	for (unsigned int i = 0; i < b->nr; i++) {
+		struct folio *folio = b->folios[i];
+
+		if (b->dirty[i]) {
+			folio_lock(folio);
+			if (folio->mapping)		/* not truncated meanwhile */
+				folio_mark_dirty(folio);
+			folio_unlock(folio);
+		}
+		folio_put(folio);
+	}
+	b->nr = 0;
+}
+
+void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct zap_batch b = { 0 };
+	unsigned long addr = start;
+
+	lockdep_assert_held(&mm->mmap_lock);
+	if (!mm->pgd)
+		return;				/* an mm of areas only (tests/ktest/vma_ktest.c) */
+	while (addr < end) {
+		unsigned long next = pmd_addr_end(addr, end), from = addr;
+		bool cleared = false;
+		pte_t *pte;
+
+		spin_lock(&mm->page_table_lock);
+		pte = user_pte_lookup(mm, addr);
+		if (!pte)
+			addr = next;
+		for (; pte && addr < next && b.nr < ZAP_BATCH; addr += PAGE_SIZE, pte++) {
+			pte_t ptent = ptep_get(pte);
+			struct folio *folio;
+
+			if (pte_none(ptent))
+				continue;
+			pte_clear(mm, addr, pte);
+			cleared = true;
+			folio = vm_normal_folio(ptent);
+			if (!folio)
+				continue;
+			folio_remove_rmap_pte(folio, &folio->page, NULL);
+			b.folios[b.nr] = folio;
+			b.dirty[b.nr++] = pte_dirty(ptent) && !folio_test_anon(folio);
+		}
+		spin_unlock(&mm->page_table_lock);
+		if (cleared)
+			flush_tlb_range(NULL, from, addr);
+		zap_release(&b);
+	}
+}
+
+/* ---- freeing tables (v6.10's free_pgtables, reduced to "empty tables go") ---- */
+
+static bool table_empty(const void *table, unsigned int entries, size_t entry_size)
+{
+	const unsigned char *p = table;
+
+	for (size_t i = 0; i < entries * entry_size; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	unsigned long addr = start & PMD_MASK;
+
+	lockdep_assert_held(&mm->mmap_lock);
+	if (!mm->pgd)
+		return;
+	if (end > TASK_SIZE || !end)
+		end = TASK_SIZE;
+	spin_lock(&mm->page_table_lock);
+	while (addr < end) {
+		unsigned long next = pmd_addr_end(addr, end);
+		pgd_t *pgd = pgd_offset(mm, addr);
+		pmd_t *pmd;
+
+		if (pgd_none(*pgd)) {
+			addr = pgd_addr_end(addr, end);
+			continue;
+		}
+		pmd = pmd_offset(pgd, addr);
+		if (!pmd_none(pmdp_get(pmd)) && !pmd_leaf(pmdp_get(pmd))) {
+			pte_t *table = (pte_t *)pmd_page_vaddr(pmdp_get(pmd));
+
+			if (table_empty(table, PTRS_PER_PTE, sizeof(pte_t))) {
+				pmd_clear(pmd);
+				flush_tlb_range(NULL, addr & PMD_MASK, (addr & PMD_MASK) + PMD_SIZE);
+				pagetable_free(virt_to_page(table));
+			}
+		}
+		/* Three levels: the pmd table goes too once its last entry has (two levels: the
+		 * "pmd table" is the root itself). */
+		if (PGTABLE_LEVELS == 3 && (next == pgd_addr_end(addr, end))) {
+			pmd_t *first = pmd_offset(pgd, addr & PGDIR_MASK);
+
+			if (table_empty(first, PTRS_PER_PMD, sizeof(pmd_t))) {
+				pgd_clear(pgd);
+				flush_tlb_range(NULL, addr & PGDIR_MASK, (addr & PGDIR_MASK) + PGDIR_SIZE);
+				pagetable_free(virt_to_page(first));
+			}
+		}
+		addr = next;
+	}
+	spin_unlock(&mm->page_table_lock);
+}
