@@ -102,17 +102,8 @@ void mm_free_pgd(struct mm_struct *mm)
 
 pte_t *user_pte_lookup(struct mm_struct *mm, unsigned long addr)
 {
-	pgd_t *pgd;
-	pmd_t *pmd;
-
 	lockdep_assert_held(&mm->page_table_lock);
-	pgd = pgd_offset(mm, addr);
-	if (pgd_none(*pgd) || pgd_bad(*pgd))
-		return NULL;
-	pmd = pmd_offset(pgd, addr);
-	if (pmd_none(pmdp_get(pmd)) || pmd_leaf(pmdp_get(pmd)) || pmd_bad(pmdp_get(pmd)))
-		return NULL;
-	return pte_offset_kernel(pmd, addr);
+	return pte_lookup(pgd_offset(mm, addr), addr);
 }
 
 /* The pte for @addr, with the tables above it made; NULL without memory.  Drops the lock to

@@ -307,9 +307,8 @@ void vunmap_range(unsigned long addr, unsigned long end)
 	}
 }
 
-pte_t *virt_to_kpte(unsigned long addr)
+pte_t *pte_lookup(pgd_t *pgd, unsigned long addr)
 {
-	pgd_t *pgd = pgd_offset_k(addr);
 	pmd_t *pmd;
 
 	if (pgd_none(*pgd) || pgd_bad(*pgd))
@@ -318,4 +317,9 @@ pte_t *virt_to_kpte(unsigned long addr)
 	if (pmd_none(pmdp_get(pmd)) || pmd_leaf(pmdp_get(pmd)) || pmd_bad(pmdp_get(pmd)))
 		return NULL;
 	return pte_offset_kernel(pmd, addr);
+}
+
+pte_t *virt_to_kpte(unsigned long addr)
+{
+	return pte_lookup(pgd_offset_k(addr), addr);
 }

@@ -273,7 +273,6 @@ int walk_page_range_novma(struct mm_struct *mm, unsigned long start, unsigned lo
  */
 int vmap_pages_range(unsigned long addr, unsigned long end, pgprot_t prot, struct page **pages);
 void vunmap_range(unsigned long addr, unsigned long end);
-/* The pte mapping kernel address @addr, or NULL (no table, or a pmd leaf maps it). */
 /*
  * The kernel's final tables (mm/kernel_map.c), built by the architecture's paging_init() before
  * it switches to them: map_kernel_direct() maps all RAM at __va() with the image W^X;
@@ -288,6 +287,10 @@ extern unsigned long nr_kernel_access_faults;	/* how many it resolved */
 int map_kernel_fixmap(pte_t *fixmap_pte);
 extern pte_t fixmap_pte[PTRS_PER_PTE];
 
+/* The pte for @addr below the root entry @pgd, or NULL where no pte table is (none, bad, or a
+ * block mapping above it).  mm/pagewalk.c. */
+pte_t *pte_lookup(pgd_t *pgd, unsigned long addr);
+/* The pte mapping kernel address @addr, or NULL (no table, or a pmd leaf maps it). */
 pte_t *virt_to_kpte(unsigned long addr);
 
 #endif
