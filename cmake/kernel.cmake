@@ -45,7 +45,10 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
 # vmalloc and the protections (docs/mmu.md, "lkdtm").
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
-    mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c)
+    mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c
+    # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
+    kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
+    kernel/extable.c lib/usercopy.c mm/user_fault.c)
 endif()
 # ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)

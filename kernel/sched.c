@@ -22,6 +22,7 @@
 #include "tinymm/bug.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
@@ -34,6 +35,8 @@ struct task_struct *__current;
 static struct task_struct idle_task = { .comm = "idle", .prio = IDLE_PRIO };
 static struct list_head runqueue[MAX_PRIO];
 static uint32_t rq_bitmap;			/* bit p: runqueue[p] not empty */
+/* The mm whose user half is live (switch_mm): the last user task's, while kernel threads run. */
+struct mm_struct *active_mm = &init_mm;
 static struct task_struct *switched_from;	/* prev of the last switch, for finish_task_switch */
 static unsigned long nr_switches, sleep_warnings;
 static uint64_t last_sleep_warning_ns;
@@ -136,6 +139,10 @@ static void __schedule(bool preempt)
 	nr_switches++;
 	__current = next;
 	__preempt_count = next->preempt_count;
+	if (next->mm && next->mm != active_mm) {
+		switch_mm(active_mm, next->mm);
+		active_mm = next->mm;
+	}
 	arch_context_switch(&prev->ctx, &next->ctx);
 	finish_task_switch();	/* we are prev again, someone switched back */
 }

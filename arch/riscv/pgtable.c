@@ -106,3 +106,15 @@ void arch_dma_prep_coherent(struct page *page, size_t size)
 	(void)page;
 	(void)size;
 }
+
+/*
+ * switch_mm (include/tinymm/arch.h): satp to @next's root, then a full sfence.vma.  Every mm
+ * runs with ASID 0, so the flush drops the previous task's user translations (the kernel's
+ * are global, G, and survive a flush by ASID but not this one: they are refilled on use).
+ */
+void switch_mm(struct mm_struct *prev, struct mm_struct *next)
+{
+	(void)prev;
+	__asm__ __volatile__("csrw satp, %0\n\tsfence.vma" : : "r"(riscv_satp_for(next->pgd))
+			     : "memory");
+}

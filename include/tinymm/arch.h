@@ -72,6 +72,27 @@ void arch_context_init(struct arch_context *ctx, uintptr_t stack_lo, uintptr_t s
 void arch_context_switch(struct arch_context *prev, struct arch_context *next);
 
 /*
+ * User mode (docs/user.md).  <asm/ptrace.h> defines struct pt_regs: a task's user registers,
+ * saved at the top of its kernel stack on every entry from user mode (arch_context_init()
+ * leaves room for it there, so every thread can become a user task).
+ *   current_pt_regs(): the current task's.
+ *   start_thread(): user mode will resume at @pc with stack pointer @sp and every other
+ *     register zero (the ABI's process start state; exec).
+ *   arch_ret_to_user(): a kernel thread that has just become a user task (kernel_execve())
+ *     enters user mode with current_pt_regs(); never returns.
+ *   switch_mm(): make @next's user half current (RISC-V satp, ARM TTBR0, with ASIDs or a
+ *     flush: docs/user.md).  Interrupts masked.  The scheduler calls it when the task it
+ *     switches to has an mm other than the active one (a kernel thread keeps the last one:
+ *     Linux's lazy TLB); do_exit() switches to &init_mm before it frees its own.
+ */
+struct pt_regs;
+struct mm_struct;
+struct pt_regs *current_pt_regs(void);
+void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp);
+__noreturn void arch_ret_to_user(void);
+void switch_mm(struct mm_struct *prev, struct mm_struct *next);
+
+/*
  * Interrupts.  arch_irq_init() registers the CPU's own interrupt controller if it has one
  * (RISC-V's per-hart local interrupts; nothing on ARM, whose GIC is a driver); the external
  * controllers come after it from the device tree.  The arch's exception entry calls

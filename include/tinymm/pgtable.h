@@ -69,6 +69,7 @@
 #ifndef TINYMM_PGTABLE_H
 #define TINYMM_PGTABLE_H
 
+#include "atomic.h"
 #include "gfp.h"
 #include "kernel.h"
 #include "mutex.h"
@@ -97,6 +98,8 @@ struct mm_struct {
 	unsigned long mmap_base;	/* get_unmapped_area() searches down from here */
 	unsigned long start_brk, brk;	/* the heap: [start_brk, brk) */
 	unsigned long total_vm;		/* pages in all areas */
+	atomic_t mm_users;		/* references (kernel/fork.c: mmget/mmput) */
+	unsigned long context_id;	/* the architecture's (ASID and generation), 0 when new */
 };
 extern struct mm_struct init_mm;	/* the kernel's: pgd is swapper_pg_dir (mm/pagewalk.c) */
 

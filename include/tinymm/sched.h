@@ -65,6 +65,8 @@
 #define SCHED_SLICE_NS		10000000ULL	/* 10 ms round-robin quantum */
 
 struct vm_struct;
+struct mm_struct;
+struct files_struct;
 
 struct task_struct {
 	struct arch_context ctx;	/* saved registers while not on the CPU */
@@ -93,9 +95,15 @@ struct task_struct {
 	uint64_t slice_end_ns;		/* round-robin: when its turn ends */
 	unsigned long nvcsw, nivcsw;	/* voluntary and involuntary switches */
 	char comm[TASK_COMM_LEN];
+	/* A user task's (issue 33): its address space (NULL for a kernel thread, which runs on
+	 * whatever tables are active: only the kernel half is used) and its open files.  Changed
+	 * only by the task itself (exec, exit). */
+	struct mm_struct *mm;
+	struct files_struct *files;
 };
 
 extern struct task_struct *__current;
+extern struct mm_struct *active_mm;	/* whose user half the MMU has (kernel/sched.c) */
 #define current	__current
 
 #define get_current_state()	READ_ONCE(current->__state)

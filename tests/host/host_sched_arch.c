@@ -290,3 +290,11 @@ void host_idle_until(volatile bool *done)
 			schedule();
 	}
 }
+
+/* switch_mm (include/tinymm/arch.h): the host has no MMU; its uaccess walks current->mm's
+ * tables in software, so there is nothing to load. */
+void switch_mm(struct mm_struct *prev, struct mm_struct *next)
+{
+	(void)prev;
+	(void)next;
+}

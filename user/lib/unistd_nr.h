@@ -1,7 +1,6 @@
 /*
- * unistd_nr.h - Linux v6.10's system-call numbers for the ABIs tinymm's programs use, and the
- * one instruction that enters the kernel.  Only the calls user/lib wraps today; add a number
- * here, from the same table, when a wrapper needs it.
+ * unistd_nr.h - the system-call numbers (include/tinymm/uapi/unistd.h, shared with the
+ * kernel's table) and the one instruction that enters the kernel.
  *
  * Sources (Linux v6.10):
  *   ARM EABI: arch/arm/tools/syscall.tbl, the "common"/"eabi" rows (EABI numbers start at 0,
@@ -15,32 +14,11 @@
 #ifndef TINYMM_USER_UNISTD_NR_H
 #define TINYMM_USER_UNISTD_NR_H
 
-#if defined(__arm__)
-#define __NR_exit		1
-#define __NR_read		3
-#define __NR_write		4
-#define __NR_close		6
-#define __NR_getpid		20
-#define __NR_brk		45
-#define __NR__llseek		140
-#define __NR_exit_group		248
-#define __ARM_NR_set_tls	(0x0f0000 + 5)
-#elif defined(__riscv)
-#define __NR_close		57
-#if __riscv_xlen == 64
-#define __NR_lseek		62
-#else
-#define __NR_llseek		62
-#endif
-#define __NR_read		63
-#define __NR_write		64
-#define __NR_exit		93
-#define __NR_exit_group		94
-#define __NR_getpid		172
-#define __NR_brk		214
-#else
+#if !defined(__arm__) && !defined(__riscv)
 #error "user/: only ARM EABI and RISC-V are supported"
 #endif
+/* The numbers: one table for the kernel and the programs. */
+#include "../../include/tinymm/uapi/unistd.h"
 
 /* A system call with up to six word-sized arguments: the raw result (-errno on failure). */
 static inline long __syscall6(long n, long a, long b, long c, long d, long e, long f)
