@@ -607,6 +607,8 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (!ret)
 		ret = bench_fs();
+	if (!ret)
+		ret = bench_fault();
 	return ret;
 }
 SHELL_COMMAND(bench, "[pcp [quick]]",

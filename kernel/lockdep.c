@@ -252,6 +252,27 @@ static unsigned int prune_stale(struct held_lock *stack, unsigned int depth)
 	return j;
 }
 
+/*
+ * May @class be pushed on @ls without the graph: every held lock of another class already
+ * depends on it in the table, none of them may have been released elsewhere (a prunable
+ * class), and there is room.  The dependency bits only ever go from clear to set, so a stale
+ * read sends the caller to the slow path, never past a check.  Irqs masked.
+ */
+static bool known_order(const struct lock_stack *ls, unsigned int class)
+{
+	if (ls->depth >= MAX_LOCK_DEPTH)
+		return false;
+	for (unsigned int i = 0; i < ls->depth; i++) {
+		unsigned int held = ls->held[i].class_idx;
+
+		if (held == class)
+			continue;
+		if (lock_classes[held].still_held || !test_dep(deps, held, class))
+			return false;
+	}
+	return true;
+}
+
 static void __lock_acquire(struct lockdep_map *map, const void *instance, bool check, bool push,
 			   unsigned long ip)
 {
@@ -273,6 +294,16 @@ static void __lock_acquire(struct lockdep_map *map, const void *instance, bool c
 		ls->held[0] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
 						  .class_idx = map->class_idx };
 		ls->depth = 1;
+		goto out;
+	}
+	if (map->class_idx && push && check && known_order(ls, map->class_idx)) {
+		/* Every pair already recorded (so none can close a cycle: a recorded a -> b means
+		 * b -> a was never recorded, see check_prev_add) and nothing to prune: push
+		 * without the graph lock.  The second most common case: one lock nested in one
+		 * other, seen before (a pte lock inside mmap_lock). */
+		ls->held[ls->depth] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
+							  .class_idx = map->class_idx };
+		ls->depth++;
 		goto out;
 	}
 	lockdep_recursion[cpu] = true;

@@ -187,9 +187,11 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 
 	if (vma->vm_flags & VM_SHARED)
 		return VM_FAULT_SIGBUS;		/* shmem: not yet (see the header) */
-	folio = folio_alloc(GFP_HIGHUSER_MOVABLE | __GFP_ZERO, 0);
+	/* Not __GFP_ZERO: that bypasses the order-0 fast path (mm/page_alloc_fast.c). */
+	folio = folio_alloc(GFP_HIGHUSER_MOVABLE, 0);
 	if (!folio)
 		return VM_FAULT_OOM;
+	clear_page(page_address(&folio->page));
 	entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags));
 	if (vma->vm_flags & VM_WRITE)
 		entry = pte_mkwrite(pte_mkdirty(entry), vma);
@@ -317,13 +319,18 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, un
 		return VM_FAULT_SIGSEGV;
 	if (WARN_ON(!mm->pgd))
 		return VM_FAULT_SIGSEGV;	/* an mm without tables (mm_alloc_pgd) */
-	spin_lock(&mm->page_table_lock);
-	vmf.pte = pte_alloc(mm, vmf.address);
-	if (vmf.pte)
-		vmf.orig_pte = ptep_get(vmf.pte);
-	spin_unlock(&mm->page_table_lock);
-	if (!vmf.pte)
-		return VM_FAULT_OOM;
+	/* The walk takes no lock (v6.10's pte_offset_map_nolock): tables are freed only under
+	 * mmap_lock, which this fault holds; the pte is read again under the lock before it is
+	 * changed (fault_set_pte).  Only a missing table takes the lock, to make it. */
+	vmf.pte = pte_lookup(pgd_offset(mm, vmf.address), vmf.address);
+	if (unlikely(!vmf.pte)) {
+		spin_lock(&mm->page_table_lock);
+		vmf.pte = pte_alloc(mm, vmf.address);
+		spin_unlock(&mm->page_table_lock);
+		if (!vmf.pte)
+			return VM_FAULT_OOM;
+	}
+	vmf.orig_pte = ptep_get(vmf.pte);
 	if (pte_none(vmf.orig_pte))
 		return vma->vm_file ? do_fault(&vmf) : do_anonymous_page(&vmf);
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(vmf.orig_pte))

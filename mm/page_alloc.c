@@ -328,6 +328,11 @@ static void clear_pages(void *addr, unsigned int order)
 	}
 }
 
+void clear_page(void *addr)
+{
+	clear_pages(addr, 0);
+}
+
 void warn_alloc(gfp_t gfp, const char *fmt, ...)
 {
 	/* nopage_rs: at most 10 reports in 5 s, page allocator and vmalloc together (an interrupt

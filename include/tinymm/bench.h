@@ -23,6 +23,8 @@ int bench_core(void);
 /* ext2's rows (fs/bench_fs.c): a cached 4 KiB read and a cached three-component lookup on
  * ram0's sample filesystem.  0 or 1. */
 int bench_fs(void);
+/* The page-fault rows (kernel/bench_fault.c): fault-anon, fault-file-minor.  0 or 1. */
+int bench_fault(void);
 /* `bench pcp [quick]`: order-0 calls and zone-lock holds per pcp batch and scale
  * (kernel/bench_pcp.c).  0 or 1. */
 int bench_pcp(bool quick);

@@ -105,6 +105,11 @@ extern long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
 #define MAX_RECLAIM_RETRIES	16
 #endif
 
+/* Zero one page with word stores (Linux's clear_page(); __GFP_ZERO uses the same loop).  The
+ * fault path allocates without __GFP_ZERO, which the order-0 fast path does not serve, and
+ * clears the page itself, as v6.10's clear_user_highpage() callers do. */
+void clear_page(void *addr);
+
 extern bool page_checks;		/* tinymm.check_pages */
 extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;
 /* mm/migratetype.c: fallbacks that claimed a pageblock for the new type, and that took one block. */
