@@ -3,8 +3,10 @@
  * its size.  docs/lockdep.md says how to read a report.
  *
  * Every acquisition pushes (class, instance, ip) on the acquiring thread's stack of held locks:
- * one of LOCKDEP_STACKS stacks, lent to a thread from its first lock to its last unlock
- * (task_struct's lockdep_slot); before the first thread, and
+ * one of LOCKDEP_STACKS stacks, lent to a thread at its first lock and kept while it is not
+ * needed elsewhere (task_struct's lockdep_slot): taken back, empty, only when another thread
+ * needs one and none is free, so the common lock and unlock never search; before the first
+ * thread, and
  * for host test threads without one, a per-CPU boot stack.  A blocking acquisition of class B
  * while holding A records the dependency A -> B, with both acquisition points, the first time
  * it is seen; if B -> A was recorded before, the two orders can deadlock and one "WARNING:
@@ -88,7 +90,9 @@ void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key
 
 static unsigned int prune_stale(struct held_lock *stack, unsigned int depth);
 
-/* Give back every lent stack whose locks all went elsewhere (see prune_stale()). */
+/* Give back every lent stack that holds nothing, or whose locks all went elsewhere (see
+ * prune_stale()).  Its thread's lockdep_slot is left: held_stack() checks the owner, and the
+ * thread may be gone. */
 static void reclaim_stacks(void)
 {
 	for (unsigned int i = 0; i < LOCKDEP_STACKS; i++)
@@ -124,14 +128,6 @@ static struct lock_stack *held_stack(bool lend)
 	return NULL;
 }
 
-/* The stack's last lock is gone: give it back. */
-static void put_stack(struct lock_stack *ls)
-{
-	if (ls->depth || ls < stacks || ls >= stacks + LOCKDEP_STACKS)
-		return;
-	((struct task_struct *)ls->task)->lockdep_slot = 0;
-	ls->task = NULL;
-}
 
 /* Once, then the checker is off: Linux's debug_locks_off() after a table overflow. */
 static void lockdep_off_because(const char *what)
@@ -287,7 +283,7 @@ static void __lock_acquire(struct lockdep_map *map, const void *instance, bool c
 		return;
 	flags = arch_local_irq_save();
 	ls = held_stack(push);
-	if (!ls)
+	if (!ls || (!push && !ls->depth))
 		goto out;	/* nothing held (a check alone), or not tracked */
 	if (map->class_idx && !ls->depth && push) {
 		/* Nothing held: nothing to check, no table to change (the common case). */
@@ -296,7 +292,9 @@ static void __lock_acquire(struct lockdep_map *map, const void *instance, bool c
 		ls->depth = 1;
 		goto out;
 	}
-	if (map->class_idx && push && check && known_order(ls, map->class_idx)) {
+	if (map->class_idx && check && known_order(ls, map->class_idx)) {
+		if (!push)
+			goto out;	/* a check alone (folio_lock before its trylock) */
 		/* Every pair already recorded (so none can close a cycle: a recorded a -> b means
 		 * b -> a was never recorded, see check_prev_add) and nothing to prune: push
 		 * without the graph lock.  The second most common case: one lock nested in one
@@ -345,7 +343,6 @@ unlock:
 	arch_spin_unlock(&graph_lock);
 	if (bad && back)
 		print_circular_bug(bad, map->class_idx, instance, ip, back);
-	put_stack(ls);		/* a stack lent for a check alone, or emptied by the prune */
 	lockdep_recursion[cpu] = false;
 out:
 	arch_local_irq_restore(flags);
@@ -379,7 +376,6 @@ void lock_release(const void *instance)
 			for (; i + 1 < ls->depth; i++)
 				ls->held[i] = ls->held[i + 1];
 			ls->depth--;
-			put_stack(ls);
 			break;
 		}
 	}
