@@ -332,6 +332,38 @@ static void timer_preempts_user_loop(struct ktest *t)
 	check_nothing_left(t);
 }
 
+/*
+ * 300 fresh mms switched to one after the other: more than the 255 user ASIDs, so the
+ * generation rolls over at least once; every ASID given is in 1-255, and user tasks run right
+ * after (two at once, each checking its own memory and thread pointer).
+ */
+extern unsigned long arm_asid_rollovers;
+static void asid_rollover_then_user_tasks(struct ktest *t)
+{
+	unsigned long rollovers = arm_asid_rollovers, bad = 0;
+
+	snapshot();
+	for (int i = 0; i < 300; i++) {
+		struct mm_struct *mm = mm_alloc();
+		unsigned long flags;
+		long asid;
+
+		KTEST_ASSERT_TRUE(t, mm != NULL);
+		local_irq_save(flags);
+		switch_mm(active_mm, mm);
+		asid = arm_mm_asid(mm);
+		switch_mm(mm, active_mm);
+		local_irq_restore(flags);
+		if (asid < 1 || asid > 255)
+			bad++;
+		mmput(mm);
+	}
+	KTEST_EXPECT_EQ(t, bad, 0);
+	KTEST_EXPECT_GE(t, arm_asid_rollovers, rollovers + 1);
+	check_nothing_left(t);
+	tls_and_address_space_per_task(t);
+}
+
 static const struct ktest_case usermode_cases[] = {
 	KTEST_CASE(getpid_then_exit_group),
 	KTEST_CASE(store_outside_any_area_is_sigsegv),
@@ -340,6 +372,7 @@ static const struct ktest_case usermode_cases[] = {
 	KTEST_CASE(tls_and_address_space_per_task),
 	KTEST_CASE(uaccess_refuses_bad_pointers),
 	KTEST_CASE(timer_preempts_user_loop),
+	KTEST_CASE(asid_rollover_then_user_tasks),
 	{}
 };
 KTEST_SUITE(usermode, usermode_cases);
