@@ -48,7 +48,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
-    kernel/extable.c lib/usercopy.c mm/user_fault.c)
+    kernel/extable.c lib/usercopy.c mm/user_fault.c
+    fs/file.c)
 endif()
 # ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)
