@@ -49,7 +49,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
     kernel/extable.c lib/usercopy.c mm/user_fault.c
-    fs/file.c)
+    fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c kernel/sys_time.c)
 endif()
 # ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)
