@@ -125,6 +125,13 @@ target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})
+# The system calls (issue 33: fs/sys_*.c, mm/mmap_sys.c, kernel/sys*.c, fs/file.c) called as a
+# user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
+add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c
+  mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c mm/user_fault.c mm/mmap_sys.c
+  kernel/fork.c kernel/exit.c kernel/sys.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
+  fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})
