@@ -4,14 +4,15 @@
  * arch_ret_to_user() with the registers start_thread() set; a failed exec ends the thread and
  * the error goes back to the caller, who waits for the verdict (a completion), as v6.10's
  * kernel_init() turns itself into /sbin/init with kernel_execve().
- * The child's files: fds 0/1/2 on the console once the fd table exists (fs/file.c); NULL
- * until then (write(2) then fails with EBADF).
+ * The child's files: a new fd table with fds 0, 1, 2 on the console (fs/file.c,
+ * alloc_files_for_task), released by do_exit (exit_files).
  * Locking: may sleep.
  */
 #include "tinymm/arch.h"
 #include "tinymm/completion.h"
 #include "tinymm/errno.h"
 #include "tinymm/exec.h"
+#include "tinymm/file.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/signal.h"
@@ -33,12 +34,16 @@ struct spawn_req {
 static int user_task_main(void *data)
 {
 	struct spawn_req *req = data;
-	int err = kernel_execve(req->path, req->argv, req->envp);
+	int err = alloc_files_for_task(current);	/* fds 0, 1, 2 on the console */
 
+	if (!err)
+		err = kernel_execve(req->path, req->argv, req->envp);
 	req->err = err;
 	complete(&req->done);		/* @req is the caller's: not touched after this */
-	if (err)
+	if (err) {
+		exit_files(current);
 		return err;
+	}
 	arch_ret_to_user();
 }
 

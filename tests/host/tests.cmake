@@ -54,6 +54,8 @@ add_test(NAME host.fault_2level COMMAND fault_2level_test)
 add_test(NAME host.uaccess COMMAND uaccess_test)
 # exec loads the RV64 board's /bin/hello (`make all` builds it first).
 add_test(NAME host.exec COMMAND exec_test ${CMAKE_SOURCE_DIR}/build/qemu-virt-riscv64/user/bin/hello)
+add_test(NAME host.syscalls COMMAND syscalls_test)
+set_tests_properties(host.syscalls PROPERTIES TIMEOUT 120)
 add_test(NAME host.devicetree COMMAND devicetree_test ${QDTB}/arm-96M.dtb)
 add_test(NAME host.dt_memory COMMAND dt_memory_test ${CMAKE_BINARY_DIR}/dtb ${QDTB})
 set_tests_properties(host.fdt host.devicetree host.dt_memory PROPERTIES FIXTURES_REQUIRED qemu_dtbs)
