@@ -15,6 +15,7 @@
 #include "tinymm/arch.h"
 #include "tinymm/errno.h"
 #include "tinymm/exec.h"
+#include "tinymm/file.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
@@ -174,6 +175,17 @@ static void exec_mmap(struct mm_struct *mm)
 		mmput(old);
 }
 
+/* v6.10's do_close_on_exec(): the fds opened with O_CLOEXEC do not survive a successful exec.
+ * One thread per process: nobody else changes the table meanwhile. */
+static void do_close_on_exec(struct files_struct *files)
+{
+	if (!files)
+		return;
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
+		if (READ_ONCE(files->close_on_exec) & (1ULL << fd))
+			close_fd(fd);
+}
+
 /* v6.10's __set_task_comm(tsk, kbasename(filename)). */
 static void set_comm_basename(struct task_struct *tsk, const char *filename)
 {
@@ -206,6 +218,7 @@ static int do_execve(const char *filename, struct exec_args *args)
 	}
 	if (!err) {
 		exec_mmap(bprm->mm);
+		do_close_on_exec(current->files);
 		set_comm_basename(current, filename);
 		start_thread(regs, bprm->entry, bprm->p);
 	}

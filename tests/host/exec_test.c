@@ -18,6 +18,7 @@
 #include "tinymm/binfmts.h"
 #include "tinymm/elf.h"
 #include "tinymm/exec.h"
+#include "tinymm/file.h"
 #include "tinymm/arch.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mm_fault.h"
@@ -479,7 +480,17 @@ static int exec_scenario(void)
 	CHECK_EQ(copy_to_user((void __user *)(uargv + 64), vec, sizeof(vec)), 0);
 	CHECK_EQ(sys_execve((const char __user *)u, (const char *const __user *)(uargv + 64), NULL), -EFAULT);
 	CHECK(current->mm == mm1 && !regs.started);
+	/* Across the exec: fds 0-2 stay, an O_CLOEXEC one closes, a plain one stays. */
+	struct file *fc, *fk;
+	CHECK_EQ(alloc_files_for_task(current), 0);
+	CHECK_EQ(vfs_open("/hello", O_RDONLY, 0, &fc), 0);
+	CHECK_EQ(vfs_open("/hello", O_RDONLY, 0, &fk), 0);
+	CHECK_EQ(fd_install_new(fc, O_CLOEXEC), 3);
+	CHECK_EQ(fd_install_new(fk, 0), 4);
 	CHECK_EQ(sys_execve((const char __user *)u, (const char *const __user *)uargv, NULL), 0);
+	CHECK(current->files && !current->files->fd[3] && current->files->fd[4] == fk &&
+	      current->files->fd[0] && current->files->fd[2]);
+	exit_files(current);
 	CHECK(current->mm != NULL && current->mm != mm1 && regs.started);	/* mm1 was freed */
 	{
 		const char *const uv[] = { "/hello", "from-user", NULL }, *const none[] = { NULL };
