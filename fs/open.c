@@ -10,8 +10,10 @@
  *   close (d_delete unhashed the dentry; the final dput evicts the inode).
  * Locking: i_rwsem around ->setsize; i_openers under vfs_lock.
  *
- * Where tinymm differs from v6.10, and why: no file table, descriptors or f_count (the caller
- * owns the struct file until vfs_close); no permission checks; O_TRUNC truncates only regular
+ * Where tinymm differs from v6.10, and why: the descriptors are fs/file.c's; f_count counts
+ * the references (vfs_open's caller holds the first, an fd or a mapping's pin more), and
+ * vfs_close() is v6.10's fput(): the last one releases the file, synchronously (v6.10 defers
+ * it to task_work); no permission checks; O_TRUNC truncates only regular
  * files, with any access mode, as Linux (the brief's "truncate down and up" is via
  * vfs_truncate/vfs_ftruncate).
  */
@@ -136,6 +138,7 @@ struct file *alloc_file(const struct path *path, unsigned int flags)
 	file->f_ra.prev_pos = -1;
 	file->f_wb_err = errseq_sample(&inode->i_mapping->wb_err);
 	mutex_init(&file->f_pos_lock);
+	atomic_set(&file->f_count, 1);
 	return file;
 }
 
@@ -193,12 +196,16 @@ int vfs_close(struct file *file)
 {
 	struct inode *inode = file->f_inode;
 
+	/* One reference dropped (fput); the last one releases the file. */
+	if (!atomic_dec_and_test(&file->f_count))
+		return 0;
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(inode, file);
 	mutex_lock(&vfs_lock);
 	inode->i_openers--;
 	mutex_unlock(&vfs_lock);
-	path_put(&file->f_path);		/* may be the unlinked file's last reference */
+	if (file->f_path.mnt)			/* none: an anonymous file (the console, fs/file.c) */
+		path_put(&file->f_path);	/* may be the unlinked file's last reference */
 	kfree(file);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #define E2BIG	7
 #define ENOEXEC	8
 #define EBADF	9
+#define ECHILD	10
 #define ENOMEM	12
 #define EACCES	13
 #define EFAULT	14
@@ -31,6 +32,7 @@
 #define ENOSYS	38
 #define ENOTEMPTY	39
 #define ELOOP	40
+#define EOVERFLOW	75
 #define EOPNOTSUPP	95
 #define ETIMEDOUT	110
 #define EUCLEAN	117	/* structure needs cleaning (a corrupt filesystem; ext2/ext4's EFSCORRUPTED) */

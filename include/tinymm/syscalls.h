@@ -14,6 +14,7 @@
 #ifndef TINYMM_SYSCALLS_H
 #define TINYMM_SYSCALLS_H
 
+#include "fs.h"
 #include "kernel.h"
 #include "uapi/unistd.h"
 
@@ -27,10 +28,65 @@ extern const unsigned int nr_syscalls;
 long invoke_syscall(unsigned long nr, unsigned long a0, unsigned long a1, unsigned long a2,
 		    unsigned long a3, unsigned long a4, unsigned long a5);
 
+struct linux_stat;
+struct linux_stat64;
+struct linux_statx;
+struct linux_new_utsname;
+struct linux_old_timespec;
+struct linux_timespec64;
+
 /* kernel/sys.c, kernel/exit.c */
 long sys_getpid(void);
 long sys_sched_yield(void);
 __noreturn long sys_exit(int error_code);
 __noreturn long sys_exit_group(int error_code);
+long sys_newuname(struct linux_new_utsname *name);
+long sys_wait4(int pid, int *stat_addr, int options, void *ru);
+long sys_waitid(int which, int upid, void *infop, int options, void *ru);
+
+/* kernel/sys_time.c */
+long sys_clock_gettime(int which, struct linux_old_timespec *tp);
+long sys_clock_gettime64(int which, struct linux_timespec64 *tp);
+long sys_nanosleep(struct linux_old_timespec *rqtp, struct linux_old_timespec *rmtp);
+long sys_clock_nanosleep_time64(int which, int flags, struct linux_timespec64 *rqtp,
+				struct linux_timespec64 *rmtp);
+
+/* fs/sys_fd.c */
+long sys_read(unsigned int fd, char *buf, size_t count);
+long sys_write(unsigned int fd, const char *buf, size_t count);
+long sys_close(unsigned int fd);
+long sys_lseek(unsigned int fd, long offset, unsigned int whence);
+long sys_llseek(unsigned int fd, unsigned long offset_high, unsigned long offset_low,
+		loff_t *result, unsigned int whence);
+long sys_fsync(unsigned int fd);
+long sys_ftruncate(unsigned int fd, long length);
+long sys_ftruncate64(unsigned int fd, unsigned long length_low, unsigned long length_high);
+long sys_arm_ftruncate64(unsigned int fd, unsigned long pad, unsigned long length_low,
+			 unsigned long length_high);
+long sys_getdents64(unsigned int fd, void *dirent, unsigned int count);
+long sys_fstat(unsigned int fd, struct linux_stat *statbuf);
+long sys_fstat64(unsigned long fd, struct linux_stat64 *statbuf);
+
+/* fs/sys_path.c */
+long sys_openat(int dfd, const char *filename, int flags, unsigned int mode);
+long sys_mkdirat(int dfd, const char *pathname, unsigned int mode);
+long sys_unlinkat(int dfd, const char *pathname, int flag);
+long sys_renameat2(int olddfd, const char *oldname, int newdfd, const char *newname,
+		   unsigned int flags);
+long sys_renameat(int olddfd, const char *oldname, int newdfd, const char *newname);
+long sys_statx(int dfd, const char *filename, unsigned int flags, unsigned int mask,
+	       struct linux_statx *buffer);
+
+/* mm/mmap_sys.c */
+unsigned long sys_brk(unsigned long brk);
+long ksys_mmap_pgoff(unsigned long addr, unsigned long len, unsigned long prot,
+		     unsigned long flags, unsigned long fd, unsigned long pgoff);
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
+	      unsigned long fd, unsigned long off);
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
+	       unsigned long fd, unsigned long pgoff);
+long sys_munmap(unsigned long addr, size_t len);
+long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
+long sys_madvise(unsigned long start, size_t len_in, int behavior);
 
 #endif

@@ -51,6 +51,7 @@
 
 #include <limits.h>
 #include "fs.h"
+#include "atomic.h"
 #include "kernel.h"
 #include "list.h"
 #include "mutex.h"
@@ -72,6 +73,7 @@
 #define O_APPEND	00002000
 #define O_DIRECTORY	00200000
 #define O_NOFOLLOW	00400000
+#define O_CLOEXEC	02000000	/* the fd's, not the file's (fs/file.c) */
 
 #define SEEK_SET	0
 #define SEEK_CUR	1
@@ -290,6 +292,8 @@ struct file {
 	struct file_ra_state f_ra;
 	errseq_t f_wb_err;
 	struct mutex f_pos_lock;
+	atomic_t f_count;			/* references: an fd, a mapping's pin (fs/file.c); the
+						 * last vfs_close / fput releases the file */
 };
 
 struct file_system_type {
