@@ -50,6 +50,11 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
     kernel/extable.c lib/usercopy.c mm/user_fault.c)
 endif()
+# The syscall-getpid bench row where the arch gives its user program (arch/<arch>/bench_user.c,
+# include/tinymm/bench.h): RISC-V so far; kernel/bench.c skips the row elsewhere.
+if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/bench_user.c)
+  list(APPEND TINYMM_CORE_SRCS kernel/bench_user.c)
+endif()
 # ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)
   list(APPEND TINYMM_CORE_SRCS mm/ptdump.c)
