@@ -15,6 +15,7 @@
 
 #include "tinymm/arch.h"
 #include "tinymm/bench.h"
+#include "tinymm/cacheflush.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mmap.h"
 #include "tinymm/pgtable.h"
@@ -55,6 +56,9 @@ static int bench_user_thread(void *unused)
 			 run.prog->ninsns * sizeof(uint32_t)) ||
 	    put_user(run.count, (unsigned long __user *)BENCH_USER_COUNT))
 		do_exit(SETUP_FAILED);
+	/* (ARM helper, minimal fix) the code went in through the D-cache: make instruction fetch
+	 * see it on a core with caches (QEMU has none). */
+	flush_icache_range(BENCH_USER_BASE, BENCH_USER_BASE + run.prog->ninsns * sizeof(uint32_t));
 	start_thread(current_pt_regs(), BENCH_USER_BASE, BENCH_USER_BASE + 2 * PAGE_SIZE);
 	run.start = arch_instret();
 	arch_ret_to_user();

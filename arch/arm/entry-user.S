@@ -24,6 +24,25 @@
 
 	.section .text, "ax"
 
+/*
+ * The irqsoff tracer (docs/irqsoff.md): the hardware masked interrupts at the exception, so a
+ * section begins at entry (the counter read once the registers are saved: they are all the
+ * user's until then) and ends where interrupts come back on: the system call's CPSIE, a
+ * handler's local_irq_enable(), or the return to user mode.  ret_to_user's own CPSID begins
+ * one too (nothing happens if one is under way).  Clobbers r0-r3, r12, lr.
+ */
+.macro irqsoff_entry
+#ifdef CONFIG_IRQSOFF_TRACER
+	mrc	p15, 0, r0, c9, c13, 2	/* PMU counter 0: arch/arm/pmu.c */
+	bl	trace_irqsoff_trap_entry
+#endif
+.endm
+.macro irqsoff_exit
+#ifdef CONFIG_IRQSOFF_TRACER
+	bl	trace_irqsoff_trap_exit
+#endif
+.endm
+
 /* In IRQ, ABT or UND mode with lr = the user pc to resume: build pt_regs on the SVC stack. */
 .macro usr_entry
 	stmdb	sp, {r0, lr}		/* [sp - 8] user r0, [sp - 4] user pc */
@@ -42,6 +61,7 @@
 	mvn	r6, #0
 	str	r6, [sp, #S_OLD_R0]
 	mov	fp, #0
+	irqsoff_entry
 .endm
 
 /* A system call: EABI number in r7, arguments r0-r5 (arm_syscall, user.c), interrupts on. */
@@ -56,6 +76,8 @@ __svc_usr:
 	str	r9, [sp, #S_PSR]
 	str	r0, [sp, #S_OLD_R0]
 	mov	fp, #0
+	irqsoff_entry
+	irqsoff_exit
 	mov	r0, sp
 	cpsie	i
 	bl	arm_syscall
@@ -101,8 +123,10 @@ __und_usr:
 	.global ret_to_user
 ret_to_user:
 	cpsid	i
+	irqsoff_entry
 	mov	r0, sp
 	bl	arm_exit_to_user_mode
+	irqsoff_exit
 	ldr	r1, [sp, #S_PSR]
 	ldr	lr, [sp, #S_PC]
 	msr	spsr_cxsf, r1
@@ -141,8 +165,16 @@ __dabt_uaccess:
 	str	r4, [sp]
 	str	r5, [sp, #56]
 	str	r3, [sp, #60]
+	irqsoff_entry
 	mov	r0, sp
 	bl	arm_uaccess_abort
+#ifdef CONFIG_IRQSOFF_TRACER
+	ldr	r0, [sp, #60]
+	tst	r0, #0x80		/* the RFE keeps them masked: the caller's section goes on */
+	bne	1f
+	irqsoff_exit
+1:
+#endif
 	ldr	lr, [sp, #52]
 	ldmia	sp, {r0-r12}
 	add	sp, sp, #56

@@ -118,7 +118,7 @@ static void show_pte(struct mm_struct *mm, unsigned long addr)
 
 	if (!mm)
 		mm = &init_mm;
-	printk(KERN_ERR "pgd = %p\n", (void *)mm->pgd);
+	printk(KERN_ERR "pgd = %08lx\n", (unsigned long)mm->pgd);
 	pgd = pgd_offset(mm, addr);
 	printk(KERN_ERR "[%08lx] *pgd=%016llx", addr, (unsigned long long)pgd_val(*pgd));
 	do {

@@ -1,24 +1,20 @@
 /*
  * usermode_ktest.c - ARM user mode end to end (suite `usermode`, ARM images only;
  * docs/user-arm.md): each case runs a kernel thread that becomes a user task by hand, as exec
- * will: mm_alloc(), current->mm and switch_mm(), anonymous areas at 0x10000 (code), 0x11000
- * (data), 0x12000 (read-only) and 0x13000 (data, untouched), one of usermode_progs.S's programs
- * copied in with copy_to_user() (the first store demand-pages the area through an STRT fault),
- * the area made R+X with mprotect, the D-cache cleaned to the PoU and the I-cache invalidated
- * for it (QEMU has no caches to disagree, real cores do), then start_thread() and
+ * will (usermode_run.c: mm_alloc(), current->mm and switch_mm(), anonymous areas, one of
+ * usermode_progs.S's programs copied in with copy_to_user() and so demand-paged through an
+ * STRT fault, made R+X, the caches made coherent for it), then start_thread() and
  * arch_ret_to_user().  The thread's join status is the task's wait status.  Every case checks
- * that AnonPages and PageTables are back where they were once the task is gone.
+ * that AnonPages and PageTables are back where they were once the task is gone, and that no
+ * WARNING was printed.
  */
 #include <string.h>
 #include <asm/ptrace.h>
 #include "tinymm/arch.h"
 #include "tinymm/bug.h"
-#include "tinymm/cacheflush.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
-#include "tinymm/mm_fault.h"
-#include "tinymm/mmap.h"
 #include "tinymm/sched.h"
 #include "tinymm/signal.h"
 #include "tinymm/swap.h"
@@ -28,10 +24,8 @@
 #include "tinymm/vmstat.h"
 #include "usermode_progs.h"
 
-#define UM_RO		0x12000UL	/* VM_READ only */
-#define UM_DATA2	0x13000UL	/* RW, never touched before the uaccess checks */
-#define UM_STACK_TOP	0x21000UL	/* one RW page below it */
-#define MAY		(VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
+#define UM_RO		USERMODE_RO
+#define UM_DATA2	USERMODE_DATA2
 #define UM_SETUP_FAILED	(-100)		/* a join status no user task can give */
 
 long arm_mm_asid(const struct mm_struct *mm);
@@ -46,61 +40,19 @@ struct um_case {
 	long asid;				/* the mm's ASID when it entered USR mode */
 };
 
-static bool map(struct mm_struct *mm, unsigned long addr, unsigned long flags)
-{
-	return mmap_region(mm, addr, PAGE_SIZE, flags | MAY, NULL, 0) == (long)addr;
-}
-
 static int um_task(void *arg)
 {
 	struct um_case *c = arg;
-	struct mm_struct *mm = mm_alloc();
-	unsigned long len = (unsigned long)(c->code_end - c->code), flags;
-	bool ok;
+	int ret = arm_usermode_setup(c->code, c->code_end, c->data0, &c->data_alias);
 
-	if (!mm)
+	KTEST_EXPECT_EQ(c->t, ret, 0);
+	if (ret)
 		do_exit(UM_SETUP_FAILED);
-	local_irq_save(flags);
-	current->mm = mm;
-	switch_mm(active_mm, mm);
-	active_mm = mm;
-	local_irq_restore(flags);
-
-	mutex_lock(&mm->mmap_lock);
-	ok = map(mm, USERMODE_CODE, VM_READ | VM_WRITE) && map(mm, USERMODE_DATA, VM_READ | VM_WRITE) &&
-	     map(mm, UM_RO, VM_READ) && map(mm, UM_DATA2, VM_READ | VM_WRITE) &&
-	     map(mm, UM_STACK_TOP - PAGE_SIZE, VM_READ | VM_WRITE);
-	mutex_unlock(&mm->mmap_lock);
-	KTEST_EXPECT_TRUE(c->t, ok);
-	if (!ok)
-		do_exit(UM_SETUP_FAILED);
-
-	/* Nothing is mapped yet: each copy faults its page in through do_user_addr_fault. */
-	KTEST_EXPECT_EQ(c->t, copy_to_user((void __user *)USERMODE_CODE, c->code, len), 0);
-	KTEST_EXPECT_EQ(c->t, copy_to_user((void __user *)USERMODE_DATA, &c->data0, 4), 0);
-	mutex_lock(&mm->mmap_lock);
-	ok = mprotect_fixup_range(mm, USERMODE_CODE, USERMODE_CODE + PAGE_SIZE,
-				  VM_READ | VM_EXEC) == 0;
-	mutex_unlock(&mm->mmap_lock);
-	KTEST_EXPECT_TRUE(c->t, ok);
-	/* The code went in through the D-cache: make instruction fetch see it (by the user
-	 * address, which maps it now; maintenance by address never faults on permissions). */
-	flush_icache_range(USERMODE_CODE, USERMODE_CODE + len);
-
-	spin_lock(&mm->page_table_lock);
-	pte_t *pte = user_pte_lookup(mm, USERMODE_DATA), v = pte ? *pte : __pte(0);
-	spin_unlock(&mm->page_table_lock);
-	KTEST_EXPECT_TRUE(c->t, pte_present(v));
-	if (!ok || !pte_present(v))
-		do_exit(UM_SETUP_FAILED);
-	c->data_alias = page_address(pfn_to_page(pte_pfn(v)));
-
 	if (c->before_user)
 		c->before_user(c);
-	start_thread(current_pt_regs(), USERMODE_CODE, UM_STACK_TOP);
-	c->asid = arm_mm_asid(mm);
+	c->asid = arm_mm_asid(current->mm);
 	c->in_user = true;
-	arch_ret_to_user();
+	arm_usermode_enter();
 }
 
 static struct {

@@ -1,6 +1,6 @@
 /*
  * usermode_progs.S - the tiny user programs of the `usermode` suite (usermode_ktest.c) and the
- * syscall-getpid bench: ARM code assembled into the kernel's rodata as bytes, never run where
+ * syscall-getpid bench (bench_user.c): ARM code assembled into the kernel's rodata as bytes, never run where
  * it lies (rodata is execute-never); the suite copies each with copy_to_user() to 0x10000 of a
  * fresh mm and enters it in USR mode.  Position independent, no literal pools: movw/movt and
  * immediates only.  Each program ends with exit_group (EABI 248); one that survives what
@@ -132,37 +132,20 @@ prog um_spin_flag
 endprog um_spin_flag
 
 /*
- * The syscall-getpid bench: r6 rounds (from the word at 0x11000) of
- *   counter read, getpid, counter read
- * storing each difference at 0x11004 + 4 * i; the counter is PMU event counter 0
- * (PMXEVCNTR, INST_RETIRED: arch/arm/pmu.c), readable from USR mode while the bench sets
- * PMUSERENR.EN.  The two reads' own cost is measured the same way with no svc between
- * (stored after the rounds, r6 more words).  Exit 0.
+ * The syscall-getpid bench's program (include/tinymm/bench.h, kernel/bench_user.c; copied to
+ * BENCH_USER_BASE, 0x10000): the count at BENCH_USER_COUNT (0x10400), that many getpid calls,
+ * then exit_group(0).  Three instructions an iteration besides the svc: mov, subs, bne.
  */
 prog um_bench_getpid
-	mov	r8, #0x11000
-	ldr	r6, [r8]
-	add	r9, r8, #4
-	mov	r10, r6
-1:	isb
-	mrc	p15, 0, r4, c9, c13, 2
-	mov	r7, #NR_getpid
+	movw	r1, #0x0400
+	movt	r1, #0x1		/* BENCH_USER_COUNT */
+	ldr	r6, [r1]
+	cmp	r6, #0
+	beq	2f
+1:	mov	r7, #NR_getpid
 	svc	#0
-	isb
-	mrc	p15, 0, r5, c9, c13, 2
-	sub	r5, r5, r4
-	str	r5, [r9], #4
-	subs	r10, r10, #1
+	subs	r6, r6, #1
 	bne	1b
-	mov	r10, r6
-2:	isb
-	mrc	p15, 0, r4, c9, c13, 2
-	isb
-	mrc	p15, 0, r5, c9, c13, 2
-	sub	r5, r5, r4
-	str	r5, [r9], #4
-	subs	r10, r10, #1
-	bne	2b
-	mov	r0, #0
+2:	mov	r0, #0
 	exit_with r0
 endprog um_bench_getpid

@@ -14,6 +14,7 @@ foreach(b qemu-virt-arm orangepi-pc raspi2b)
     --expect "^    ok 7 timer_preempts_user_loop$"
     --expect "^# totals: pass:8 fail:0 skip:0$"
     --expect "um-store: unhandled page fault \\(11\\) at 0x00001000, code 0xa07$"
+    --expect ". pgd = [0-9a-f]{8}$"
     --expect "\\[00001000\\] \\*pgd=[0-9a-f]{16}, \\*pmd=[0-9a-f]{16}, \\*pte=0000000000000000$"
     --expect "um-udf \\([0-9]+\\): undefined instruction: pc=00010000$"
     --expect "um-kload: unhandled page fault \\(11\\) at 0x80100000, code 0x20[cdef]$"
