@@ -611,6 +611,8 @@ static int cmd_bench(int argc, char **argv)
 		ret = bench_fault();
 	if (!ret && bench_user)		/* weak: built where the arch has its user program */
 		ret = bench_user();
+	if (!ret && bench_exec)		/* weak: built where user tasks are (cmake/kernel.cmake) */
+		ret = bench_exec();
 	return ret;
 }
 SHELL_COMMAND(bench, "[pcp [quick]]",

@@ -71,10 +71,11 @@ struct task_struct *user_task_spawn(const char *path, const char *const argv[],
 }
 
 /*
- * Until an architecture implements user mode (include/tinymm/arch.h, "User mode"), these
- * stand in: current_pt_regs() NULL makes kernel_execve() fail with -ENOSYS before anything
- * is done, so nothing else here is ever called.  The architecture's strong definitions
- * replace them.
+ * Stand-ins where nothing implements user mode (include/tinymm/arch.h, "User mode"): an
+ * architecture without it, and the host tests that link the system-call table but no user
+ * mode.  current_pt_regs() NULL makes kernel_execve() load and check the program, free it and
+ * fail with -ENOSYS, so the others are never called.  The architecture's (or a test's) strong
+ * definitions replace them.
  */
 __attribute__((weak)) struct pt_regs *current_pt_regs(void)
 {

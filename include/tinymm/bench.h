@@ -46,5 +46,8 @@ struct bench_user_prog {
 };
 const struct bench_user_prog *arch_bench_getpid_prog(void);
 int bench_user(void) __attribute__((weak));
+/* The exec-hello row (kernel/bench_exec.c): /bin/hello from spawn to exit; left out (0) when
+ * there is no /bin/hello.  Weak: built only with the user-task sources.  0 or 1. */
+int bench_exec(void) __attribute__((weak));
 
 #endif

@@ -2,7 +2,9 @@
 # the fastest boot), checked for form, not speed: the exact row format, every operation (the page
 # allocator's, the slab allocator's kmalloc rows and the kernel core's) with and without -nocheck, numbers > 0 with
 # min <= median <= max.  The counts themselves belong in docs/benchmarks.md, never in a threshold
-# here.
+# here.  exec-hello (kernel/bench_exec.c) is not required: it needs the virtio root disk, which
+# a loaded host can stall under -icount (tools/bench says why when it is missing); when it is
+# there its row is checked for form like the others.
 #
 # This file is both the CTest registration (included from tests.cmake) and the test itself
 # (run as `cmake -DTOP=<tree> -DBOARD=<board> -P bench.cmake`).
@@ -30,6 +32,7 @@ set(ops order0-alloc order0-free order0-alloc-refill order3-alloc order3-free or
   fault-anon fault-file-minor
   syscall-getpid)
 set(want)
+set(optional exec-hello exec-hello-nocheck)	# checked for form when present (see above)
 foreach(op ${ops})
   list(APPEND want ${op} ${op}-nocheck)
 endforeach()
@@ -51,7 +54,7 @@ foreach(line IN LISTS lines)
   if(NOT board STREQUAL BOARD)
     message(FATAL_ERROR "row for board '${board}', expected '${BOARD}': ${line}")
   endif()
-  if(NOT op IN_LIST want)
+  if(NOT op IN_LIST want AND NOT op IN_LIST optional)
     message(FATAL_ERROR "unknown operation '${op}': ${line}")
   endif()
   if(op IN_LIST seen)
