@@ -125,12 +125,26 @@ target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})
+# User tasks over the fake arch: the uaccess calls (lib/usercopy.c) through the host's raw
+# copies (tests/host/host_uaccess.c, a software walk of current->mm's tables), and exec (the ELF
+# loader, fs/binfmt_elf.c) loading qemu-virt-riscv64's /bin/hello from ramfs into a fake mm.
+set(HOST_USER_SRCS kernel/fork.c kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c
+  tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
+target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+add_executable(exec_test tests/host/exec_test.c fs/exec.c fs/binfmt_elf.c fs/task_mmu.c
+  kernel/user_task.c kernel/user_task_cmd.c fs/file.c ${HOST_USER_SRCS})
+target_compile_definitions(exec_test PRIVATE USER_TASK_STACK_ORDER=2)	# ASan's frames
+target_link_libraries(exec_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The system calls (issue 33: fs/sys_*.c, mm/mmap_sys.c, kernel/sys*.c, fs/file.c) called as a
 # user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c
   mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c mm/user_fault.c mm/mmap_sys.c
   kernel/fork.c kernel/exit.c kernel/sys.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
-  fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+  fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS}
+  # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)
+  fs/exec.c fs/binfmt_elf.c kernel/user_task.c)
 target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)

@@ -49,7 +49,15 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
     kernel/extable.c lib/usercopy.c mm/user_fault.c
-    fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c kernel/sys_time.c)
+    fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c kernel/sys_time.c
+    # exec (docs/binfmt_elf.md) and the shell's user-task commands
+    fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
+    kernel/bench_exec.c)
+endif()
+# The syscall-getpid bench row where the arch gives its user program (arch/<arch>/bench_user.c,
+# include/tinymm/bench.h): RISC-V so far; kernel/bench.c skips the row elsewhere.
+if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/bench_user.c)
+  list(APPEND TINYMM_CORE_SRCS kernel/bench_user.c)
 endif()
 # ptdump where the arch prints its half (arch/<arch>/ptdump.c): ARM and RISC-V.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/ptdump.c)

@@ -607,6 +607,10 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (!ret)
 		ret = bench_fs();
+	if (!ret && bench_user)		/* weak: built where the arch has its user program */
+		ret = bench_user();
+	if (!ret && bench_exec)		/* weak: built where user tasks are (cmake/kernel.cmake) */
+		ret = bench_exec();
 	return ret;
 }
 SHELL_COMMAND(bench, "[pcp [quick]]",

@@ -9,6 +9,7 @@
 #include "tinymm/mm_fault.h"
 #include "tinymm/slab.h"
 #include "tinymm/user_task.h"
+#include "tinymm/vfs.h"
 
 #define MMAP_GAP	(128UL << 20)	/* v6.10's MIN_GAP: 128 MiB */
 
@@ -39,5 +40,8 @@ void mmput(struct mm_struct *mm)
 		return;
 	WARN_ON(mm == active_mm);	/* its tables are live: switch_mm away first */
 	exit_mmap(mm);
+	/* After the areas: the program's file backs them (exec, mm->exe_file). */
+	if (mm->exe_file)
+		vfs_close(mm->exe_file);
 	kfree(mm);
 }

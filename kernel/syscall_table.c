@@ -4,11 +4,13 @@
  * every other number is -ENOSYS.
  */
 #include "tinymm/errno.h"
+#include "tinymm/exec.h"
 #include "tinymm/syscalls.h"
 
 #define SC(nr, fn)	[nr] = (syscall_fn_t)(void (*)(void))(fn)
 
 const syscall_fn_t sys_call_table[] = {
+	SC(__NR_execve, sys_execve),
 	SC(__NR_exit, sys_exit),
 	SC(__NR_exit_group, sys_exit_group),
 	SC(__NR_getpid, sys_getpid),

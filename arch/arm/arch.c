@@ -4,6 +4,7 @@
  * traps.c, the MMU in mmu.c, the thread switch in switch.S, the timer interrupt in timer.c.
  */
 #include <asm/context.h>
+#include <asm/ptrace.h>
 #include "tinymm/arch.h"
 #include "tinymm/irq.h"
 #include "tinymm/power.h"
@@ -81,8 +82,9 @@ void arm_thread_start(void);
 
 /*
  * The first arch_context_switch() to @ctx "returns" into arm_thread_start with r4 = @entry and
- * sp = @stack_top (8-byte aligned as AAPCS wants; the caller passes 16).  IRQs stay masked:
- * the switch is made with them masked.
+ * sp just below the struct pt_regs at @stack_top (asm/ptrace.h: every thread can become a user
+ * task, whose user registers live there; 72 bytes keep sp 8-byte aligned as AAPCS wants, the
+ * caller passes a 16-byte aligned top).  IRQs stay masked: the switch is made with them masked.
  */
 void arch_context_init(struct arch_context *ctx, uintptr_t stack_lo, uintptr_t stack_top,
 		       void (*entry)(void))
@@ -91,7 +93,7 @@ void arch_context_init(struct arch_context *ctx, uintptr_t stack_lo, uintptr_t s
 	*ctx = (struct arch_context){
 		.r4 = (unsigned long)entry,
 		.fp = 0,
-		.sp = stack_top & ~(uintptr_t)7,
+		.sp = (stack_top - sizeof(struct pt_regs)) & ~(uintptr_t)7,
 		.lr = (unsigned long)arm_thread_start,
 	};
 }

@@ -294,8 +294,9 @@ boot_pmd:
 boot_pgd:
 	.space	32
 
-/* Vector table: the IRQ entry runs the interrupt on the interrupted thread's stack (vec_irq
- * below); every other entry saves the interrupted registers and calls arm_trap(frame, kind). */
+/* Vector table: an exception taken in USR mode goes to entry-user.S (from_user below); from the
+ * kernel, the IRQ entry runs the interrupt on the interrupted thread's stack (vec_irq below),
+ * every other entry saves the interrupted registers and calls arm_trap(frame, kind). */
 	.section .text, "ax"
 	.balign 32
 	.global arm_vectors
@@ -323,10 +324,53 @@ arm_vectors:
 	ldm	sp!, {r0-r12, pc}^	/* pc and CPSR (from SPSR) back together */
 .endm
 
-vec_undef:	trap_entry 1, 4
-vec_svc:	trap_entry 2, 4
-vec_pabt:	trap_entry 3, 4
-vec_dabt:	trap_entry 4, 8
+/* Taken in USR mode (SPSR.M): to entry-user.S.  r0 is borrowed on the mode's own stack (from
+ * USR that is the empty top of the task's SVC stack for a system call, the exception stack
+ * otherwise) and given back before the branch; POP leaves the flags alone. */
+.macro from_user label
+	push	{r0}
+	mrs	r0, spsr
+	and	r0, r0, #0x1f
+	cmp	r0, #0x10
+	pop	{r0}
+	beq	\label
+.endm
+
+vec_undef:
+	from_user __und_usr
+	trap_entry 1, 4
+vec_svc:
+	from_user __svc_usr
+	trap_entry 2, 4
+vec_pabt:
+	from_user __pabt_usr
+	trap_entry 3, 4
+/*
+ * A data abort from SVC mode whose instruction is in the exception table (uaccess.S's LDRT and
+ * STRT on a user address) is a user-memory fault the kernel resolves or fixes up: to
+ * entry-user.S's __dabt_uaccess, on the thread's own stack.  Only those instructions: a kernel
+ * stack overflow (a push into the guard page) never matches and is reported from the
+ * exception stack as before.  The table is a few dozen entries, searched linearly here.
+ */
+vec_dabt:
+	from_user __dabt_usr
+	sub	lr, lr, #8
+	push	{r0-r2}
+	mrs	r0, spsr
+	and	r0, r0, #0x1f
+	cmp	r0, #0x13
+	bne	2f
+	ldr	r0, =__start___ex_table
+	ldr	r1, =__stop___ex_table
+1:	cmp	r0, r1
+	bhs	2f
+	ldr	r2, [r0], #8
+	cmp	r2, lr
+	bne	1b
+	pop	{r0-r2}
+	b	__dabt_uaccess
+2:	pop	{r0-r2}
+	trap_entry 4, 0
 vec_fiq:	trap_entry 7, 4
 
 /*
@@ -346,6 +390,7 @@ vec_fiq:	trap_entry 7, 4
  * the exclusive monitor: an interrupted LDREX/STREX must retry if the handler stored to it.
  */
 vec_irq:
+	from_user __irq_usr
 	sub	lr, lr, #4		/* the instruction to resume */
 	srsdb	sp!, #0x13		/* push lr_irq and spsr_irq onto the SVC stack */
 	cps	#0x13			/* SVC, IRQs still masked */

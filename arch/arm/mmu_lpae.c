@@ -93,24 +93,3 @@ void paging_init(const struct dt *dt)
 	pr_info("mmu: ID_MMFR2.HWAccFlg %u; LPAE has no hardware Access flag: an access with AF 0 faults\n",
 		(unsigned int)(mmfr2 >> 28));
 }
-
-/*
- * switch_mm (include/tinymm/arch.h): TTBR0 to @next's root (its entries 0-1 are the user half;
- * TTBR1 keeps the kernel's), ASID 0 for every mm, so the whole TLB is invalidated: the previous
- * task's user entries must not survive.  The kernel's are global and refilled on use.
- */
-void switch_mm(struct mm_struct *prev, struct mm_struct *next)
-{
-	uint64_t ttbr0 = __pa(next->pgd);
-
-	(void)prev;
-	__asm__ __volatile__(
-		"mcrr	p15, 0, %[lo0], %[hi0], c2\n\t"	/* TTBR0 */
-		"isb\n\t"
-		"mcr	p15, 0, %[zero], c8, c7, 0\n\t"	/* TLBIALL */
-		"mcr	p15, 0, %[zero], c7, c5, 6\n\t"	/* BPIALL */
-		"dsb	sy\n\t"
-		"isb"
-		:: [zero] "r"(0), [lo0] "r"((uint32_t)ttbr0), [hi0] "r"((uint32_t)(ttbr0 >> 32))
-		: "memory");
-}

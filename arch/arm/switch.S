@@ -7,6 +7,10 @@
  * else an interrupted thread had is in the IRQ frame on its own stack (entry.S).  CPSR is not
  * switched: it is called with IRQs masked and every thread runs in SVC mode.
  *
+ * TPIDRURO, the user thread pointer (asm/context.h tp_value), is the next task's: user mode
+ * can read it but not write it, so it is never saved here, only loaded (set_tls, arch/arm/user.c,
+ * writes both the field and the register).  A kernel thread's is 0.
+ *
  * CLREX: a thread switched away from between LDREX and STREX must not have its STREX succeed
  * against a monitor another thread left open (ARM ARM A3.4.5: clear it on a context switch).
  */
@@ -24,6 +28,8 @@ arch_context_switch:
 	ldmia	r1, {r4-r11}
 	ldr	sp, [r1, #32]
 	ldr	lr, [r1, #36]
+	ldr	r2, [r1, #40]
+	mcr	p15, 0, r2, c13, c0, 3	/* TPIDRURO */
 	bx	lr
 	.size	arch_context_switch, . - arch_context_switch
 

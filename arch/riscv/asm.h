@@ -28,6 +28,13 @@
 #define FRAME_EPC	35
 #define FRAME_WORDS	36
 
+/* sstatus bits the entry code uses (asm/ptrace.h names them for C too). */
+#ifndef SR_SUM
+#define SR_SPIE		0x20
+#define SR_SPP		0x100
+#define SR_SUM		0x40000
+#endif
+
 /* The stack the trap entry moves to when the thread's stack has no room (traps.c). */
 #define OVERFLOW_STACK_SIZE	4096	/* v6.10's SZ_4K */
 #endif

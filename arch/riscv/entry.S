@@ -160,33 +160,42 @@ early_fixmap_pmd:
 #endif
 
 /*
- * Trap entry (stvec, direct mode): interrupts and exceptions taken in S-mode, always on the
- * current kernel stack.  Push the frame described in asm.h, call riscv_trap(frame), and for an
- * interrupt (riscv_trap returns) restore everything from the frame and sret.  sepc and sstatus
- * come from the frame, not the CSRs: irq_exit() may have switched threads, and the traps taken
- * by other threads meanwhile overwrote both.  gp is neither reloaded nor restored: it is set once
- * in _sstart and never changes (the linker relaxes accesses against it).  The hardware cleared
- * sstatus.SIE on entry and nothing sets it before the sret, which sets it back from SPIE.
+ * Trap entry (stvec, direct mode), v6.10's sscratch convention (docs/arch-user-riscv.md):
+ * sscratch is 0 while the hart runs in S-mode and holds the running user task's pt_regs (the
+ * top of its kernel stack, asm/ptrace.h) while it runs in U-mode.  One csrrw swaps it with tp:
+ * non-zero means the trap came from U-mode (handle_user_trap below); zero means S-mode, and
+ * tp comes back from sscratch, which is left 0.
+ *
+ * From S-mode: on the current kernel stack.  Push the frame described in asm.h, call
+ * riscv_trap(frame), and for an interrupt (riscv_trap returns) restore everything from the
+ * frame and sret.  sepc and sstatus come from the frame, not the CSRs: irq_exit() may have
+ * switched threads, and the traps taken by other threads meanwhile overwrote both.  gp is
+ * neither reloaded nor restored: in S-mode it is always the kernel's (set in _sstart; only the
+ * user path below changes it, and it reloads it first).  The hardware cleared sstatus.SIE on
+ * entry and nothing sets it before the sret, which sets it back from SPIE.  sstatus.SUM is
+ * cleared (the old value is in the frame and comes back with the sret): a trap inside a user
+ * copy must not let the handler, or a thread it switches to, touch user memory (v6.10 too).
  */
 	.section .text, "ax"
 	.balign 4
 	.global riscv_trap_entry
 riscv_trap_entry:
+	csrrw	tp, sscratch, tp
+	bnez	tp, handle_user_trap
 	/*
 	 * Room for the frame on the current stack?  riscv_stack_lo is the running thread's stack
 	 * bottom (switch.S keeps it; 0 means unchecked): an sp less than a frame above it has
 	 * overflowed, or would with the frame (with vmalloc stacks: the store into the guard page
 	 * below the stack that faulted to get here), and pushing anything would fault again, for
-	 * ever, or corrupt what lies below.  t0 waits in sscratch (unused otherwise: tinymm has no
-	 * user mode yet) while it holds the bound.  v6.10 tests a bit of sp instead (its vmalloc
-	 * stacks are aligned to twice their size); tinymm's stacks are 8 or 16 KiB and, until RISC-V
-	 * paging is on, from the page allocator (aligned to their size only), so it compares.
+	 * ever, or corrupt what lies below.  tp (the kernel's is in sscratch meanwhile) holds the
+	 * bound.  v6.10 tests a bit of sp instead (its vmalloc stacks are aligned to twice their
+	 * size); tinymm's stacks are 8 or 16 KiB and, until RISC-V paging is on, from the page
+	 * allocator (aligned to their size only), so it compares.
 	 */
-	csrw	sscratch, t0
-	REG_L	t0, riscv_stack_lo
-	addi	t0, t0, FRAME_WORDS * SZREG
-	bltu	sp, t0, handle_kernel_stack_overflow
-	csrr	t0, sscratch
+	REG_L	tp, riscv_stack_lo
+	addi	tp, tp, FRAME_WORDS * SZREG
+	bltu	sp, tp, handle_kernel_stack_overflow
+	csrrw	tp, sscratch, zero
 	addi	sp, sp, -FRAME_WORDS * SZREG
 #ifdef CONFIG_IRQSOFF_TRACER
 	/* The irqsoff tracer's clock, read before the saves: the hardware masked at the trap.  a0
@@ -203,7 +212,8 @@ riscv_trap_entry:
 	.endr
 	addi	t0, sp, FRAME_WORDS * SZREG
 	REG_S	t0, 2 * SZREG(sp)	/* the interrupted sp */
-	csrr	t1, sstatus
+	li	t1, SR_SUM
+	csrrc	t1, sstatus, t1
 	csrr	t2, scause
 	csrr	t3, stval
 	csrr	t4, sepc
@@ -236,17 +246,119 @@ riscv_trap_entry:
 	sret
 
 /*
+ * From U-mode: tp is the task's pt_regs at the top of its kernel stack (empty: nothing of the
+ * kernel's is live on it while the task runs in U-mode), sscratch the user's tp.  Save every
+ * user register there, sscratch back to 0, SUM off, the kernel's gp (the user's is its own
+ * program's __global_pointer$), then riscv_user_trap(regs) (user.c), on the stack below
+ * pt_regs, handles the trap with interrupts enabled as it sees fit and returns masked.  No
+ * stack check: the stack is empty.
+ */
+handle_user_trap:
+	REG_S	sp, 2 * SZREG(tp)
+	mv	sp, tp
+	REG_S	x1, 1 * SZREG(sp)
+	.irp n, 3,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	REG_S	x\n, \n * SZREG(sp)
+	.endr
+	csrrw	t0, sscratch, zero
+	REG_S	t0, 4 * SZREG(sp)	/* the user's tp */
+	li	t1, SR_SUM
+	csrrc	t1, sstatus, t1
+	csrr	t2, scause
+	csrr	t3, stval
+	csrr	t4, sepc
+	REG_S	t1, FRAME_SSTATUS * SZREG(sp)
+	REG_S	t2, FRAME_SCAUSE * SZREG(sp)
+	REG_S	t3, FRAME_STVAL * SZREG(sp)
+	REG_S	zero, FRAME_FP * SZREG(sp)	/* frame record {0, sepc}: a backtrace ends here */
+	REG_S	t4, FRAME_EPC * SZREG(sp)
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	addi	s0, sp, FRAME_WORDS * SZREG
+#ifdef CONFIG_IRQSOFF_TRACER
+	/* The hardware masked at the trap, whatever the cause: a section until the C handler
+	 * unmasks (or the sret, below).  System calls take the C path too (a0-a7 are gone). */
+	rdinstret a0
+	call	trace_irqsoff_trap_entry
+#else
+	/*
+	 * ecall from U-mode (scause 8, still in t2; sepc in t4): v6.10's handle_syscall, here
+	 * rather than in C because it is the hot path (the syscall-getpid bench row).  The user's
+	 * a0-a5 and a7 are still live: sepc past the ecall, interrupts on,
+	 * a0 = invoke_syscall(a7, a0..a5), masked again; back to U-mode unless a reschedule is
+	 * due or preempt_count is off (riscv_user_exit_slow: user.c's exit_to_user_mode).
+	 */
+	li	t0, 8
+	bne	t2, t0, 1f
+	addi	t4, t4, 4
+	REG_S	t4, FRAME_EPC * SZREG(sp)
+	csrsi	sstatus, 2		/* SIE (asm/irqflags.h) */
+	mv	a6, a5
+	mv	a5, a4
+	mv	a4, a3
+	mv	a3, a2
+	mv	a2, a1
+	mv	a1, a0
+	mv	a0, a7
+	call	invoke_syscall
+	REG_S	a0, 10 * SZREG(sp)
+	csrci	sstatus, 2
+	lw	t0, __preempt_count
+	lbu	t1, __need_resched
+	or	t0, t0, t1
+	beqz	t0, riscv_ret_to_user
+	call	riscv_user_exit_slow
+	j	riscv_ret_to_user
+1:
+#endif
+	mv	a0, sp
+	call	riscv_user_trap
+	/* fall through, interrupts masked */
+
+/*
+ * riscv_ret_to_user(regs = a0 or sp): back to U-mode with the pt_regs at the top of the
+ * current task's kernel stack.  Interrupts are masked (sstatus.SIE clear, and clear in the
+ * saved sstatus, whose SPIE sets it again in U-mode); sscratch becomes the pt_regs so the next
+ * trap finds them; the user's gp and tp come back with the rest.  arch_ret_to_user() enters
+ * here with a0 = current_pt_regs().
+ */
+	.global riscv_ret_to_user
+riscv_ret_to_user:
+	mv	a0, sp
+	.global riscv_ret_to_user_regs
+riscv_ret_to_user_regs:
+	mv	sp, a0
+#ifdef CONFIG_IRQSOFF_TRACER
+	call	trace_irqsoff_trap_exit	/* the sret unmasks (in U-mode) */
+#endif
+	REG_L	t0, FRAME_EPC * SZREG(sp)
+	REG_L	t1, FRAME_SSTATUS * SZREG(sp)
+	csrw	sepc, t0
+	csrw	sstatus, t1
+	csrw	sscratch, sp
+	REG_L	x1, 1 * SZREG(sp)
+	.irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	REG_L	x\n, \n * SZREG(sp)
+	.endr
+	REG_L	sp, 2 * SZREG(sp)
+	sret
+
+/*
  * The trap found no room on the thread's stack (above): build the same frame on the overflow
  * stack (v6.10's handle_kernel_stack_overflow; one CPU, so one stack, in traps.c) and report
- * (handle_bad_stack, which never returns).  t0 is still in sscratch; the overflowed sp is kept
- * in t0 until it is saved as the frame's sp.
+ * (handle_bad_stack, which never returns).  t0 waits in sscratch while the overflowed sp is kept
+ * in it until it is saved as the frame's sp.
  */
 handle_kernel_stack_overflow:
+	csrrw	tp, sscratch, zero	/* the kernel's tp back; sscratch 0 (S-mode) */
+	csrw	sscratch, t0		/* t0 waits there while it holds the overflowed sp */
 	mv	t0, sp
 	la	sp, riscv_overflow_stack + OVERFLOW_STACK_SIZE
 	addi	sp, sp, -FRAME_WORDS * SZREG
 	REG_S	t0, 2 * SZREG(sp)	/* the interrupted sp */
-	csrr	t0, sscratch
+	csrrw	t0, sscratch, zero	/* sscratch 0 again: a trap from here on is S-mode's */
 	REG_S	x1, 1 * SZREG(sp)
 	.irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	REG_S	x\n, \n * SZREG(sp)

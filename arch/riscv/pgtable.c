@@ -39,6 +39,8 @@ bool riscv_paging_final __ro_after_init;	/* satp points at swapper_pg_dir */
 #define BOOT_LEAF	(_PAGE_PRESENT | _PAGE_READ | _PAGE_WRITE | _PAGE_EXEC | _PAGE_GLOBAL | \
 			 _PAGE_ACCESSED | _PAGE_DIRTY)
 
+void riscv_asid_init(void);	/* context.c */
+
 void __set_fixmap(enum fixed_addresses idx, phys_addr_t phys)
 {
 	unsigned long va = __fix_to_virt(idx);
@@ -76,6 +78,49 @@ bool arch_vmap_stack_usable(void)
 	return riscv_paging_final && vmalloc_total;
 }
 
+/*
+ * Every root entry over the vmalloc range points to a table from boot on, so the kernel half of
+ * the root never changes afterwards: each user mm's root copies it once (pgd_alloc, mm/memory.c)
+ * and stays right for good.  Sv39: the 64 pmd tables (256 KiB), as v6.10's
+ * preallocate_pgd_pages_range; Sv32: the 58 pte tables (232 KiB) where v6.10 instead copies a
+ * missing root entry on a kernel fault (vmalloc_fault).  tinymm cannot do that: its kernel
+ * stacks are vmalloc'd on RV32 too (v6.10's are not), and the trap entry's first store goes to
+ * the stack, where a fault cannot be taken (docs/arch-user-riscv.md).  mm/pagewalk.c never
+ * frees a table a root entry points to.  Tables from the page allocator, counted in PageTables.
+ */
+static void preallocate_vmalloc_tables(void)
+{
+	unsigned int n = 0;
+
+	spin_lock(&init_mm.page_table_lock);
+	for (unsigned long addr = VMALLOC_START; addr < VMALLOC_END; addr += PGDIR_SIZE) {
+		pgd_t *pgd = pgd_offset_k(addr);
+		struct page *page;
+
+#if PGTABLE_LEVELS == 3
+		if (!pgd_none(*pgd))
+			continue;
+#else
+		if (!pmd_none(pmdp_get(pmd_offset(pgd, addr))))
+			continue;
+#endif
+		spin_unlock(&init_mm.page_table_lock);
+		page = pagetable_alloc(GFP_KERNEL | __GFP_ZERO, 0);
+		spin_lock(&init_mm.page_table_lock);
+		if (!page) {
+			pr_warn("mmu: no memory for the vmalloc range's tables (%u made): user tasks may fault on vmalloc memory\n", n);
+			break;
+		}
+#if PGTABLE_LEVELS == 3
+		pgd_populate(&init_mm, pgd, (pmd_t *)page_address(page));
+#else
+		pmd_populate_kernel(&init_mm, pmd_offset(pgd, addr), (pte_t *)page_address(page));
+#endif
+		n++;
+	}
+	spin_unlock(&init_mm.page_table_lock);
+}
+
 void paging_init(const struct dt *dt)
 {
 	int cpu = riscv_boot_cpu_node(dt);
@@ -88,6 +133,8 @@ void paging_init(const struct dt *dt)
 	__asm__ __volatile__("sfence.vma\n\tcsrw satp, %0\n\tsfence.vma"
 			     : : "r"(riscv_satp_for(swapper_pg_dir)) : "memory");
 	riscv_paging_final = true;
+	riscv_asid_init();
+	preallocate_vmalloc_tables();
 	vmalloc_init();
 	pr_info("mmu: %s on, %lu KiB of page tables; lowmem at %#lx, text RO+X, rodata RO, data and RAM RW+NX; vmalloc [%#lx-%#lx)%s\n",
 		PGTABLE_LEVELS == 3 ? "Sv39" : "Sv32",
@@ -105,16 +152,4 @@ void arch_dma_prep_coherent(struct page *page, size_t size)
 {
 	(void)page;
 	(void)size;
-}
-
-/*
- * switch_mm (include/tinymm/arch.h): satp to @next's root, then a full sfence.vma.  Every mm
- * runs with ASID 0, so the flush drops the previous task's user translations (the kernel's
- * are global, G, and survive a flush by ASID but not this one: they are refilled on use).
- */
-void switch_mm(struct mm_struct *prev, struct mm_struct *next)
-{
-	(void)prev;
-	__asm__ __volatile__("csrw satp, %0\n\tsfence.vma" : : "r"(riscv_satp_for(next->pgd))
-			     : "memory");
 }

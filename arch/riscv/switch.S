@@ -6,7 +6,8 @@
  * thread switched out from an interrupt has its full trap frame (with sepc and sstatus) on its
  * own stack below that, pushed by riscv_trap_entry.  sstatus.SIE is not part of the context:
  * the switch is always called with interrupts masked and the resumed code restores its own.
- * gp and tp are the same for every thread and are left alone.
+ * gp and tp are left alone: in S-mode gp is always the kernel's, and the kernel does not use tp
+ * (a user task's own gp and tp are in its pt_regs, entry.S).
  */
 #include "asm.h"
 
@@ -63,8 +64,10 @@ arch_context_switch:
 /*
  * void arch_context_init(struct arch_context *ctx (a0), uintptr_t stack_lo (a1),
  *                        uintptr_t stack_top (a2), void (*entry)(void) (a3))
- * The first switch to @ctx "returns" into riscv_thread_start with sp = stack_top, s0 = 0 and
- * s1 = entry; every other register of the context is zero.
+ * The first switch to @ctx "returns" into riscv_thread_start with sp = stack_top less a struct
+ * pt_regs (asm/ptrace.h: the frame's size), s0 = 0 and s1 = entry; every other register of the
+ * context is zero.  The pt_regs at the top are the thread's user registers should it become a
+ * user task (include/tinymm/arch.h): the trap from U-mode saves them there, on an empty stack.
  */
 	.section .text.arch_context_init, "ax"
 	.balign 4
@@ -73,6 +76,7 @@ arch_context_switch:
 arch_context_init:
 	la	t0, riscv_thread_start
 	REG_S	t0, CTX_RA * SZREG(a0)
+	addi	a2, a2, -FRAME_WORDS * SZREG	/* room for struct pt_regs */
 	REG_S	a2, CTX_SP * SZREG(a0)
 	REG_S	zero, CTX_S(0) * SZREG(a0)
 	REG_S	a3, CTX_S(1) * SZREG(a0)

@@ -6,6 +6,9 @@
  * thread next runs.  An exception is unexpected: it prints the cause in words with scause,
  * stval and sepc, all 31 registers by ABI name, and a named backtrace; then power-off with
  * status 1 (or, inside a KTAP case, back to the test runner).
+ * A page fault at a user-copy instruction (uaccess.S's exception table) is a user fault done on
+ * the task's behalf: riscv_uaccess_fault() below.  Traps from U-mode never come here: entry.S
+ * sends them to user.c.
  * A trap that finds no room on the thread's stack (entry.S compares sp with riscv_stack_lo)
  * comes to handle_bad_stack() on the overflow stack instead: v6.10's report, `Kernel stack
  * overflow` naming the thread, and power-off with status 1 (no KTAP recovery: the case's stack
@@ -16,8 +19,11 @@
 #include "asm.h"
 #include "riscv.h"
 #include "tinymm/arch.h"
+#include "tinymm/extable.h"
 #include "tinymm/irq.h"
+#include "tinymm/irqflags.h"
 #include "tinymm/kallsyms.h"
+#include "tinymm/mm_fault.h"
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
 #include "tinymm/pgtable.h"
@@ -25,6 +31,7 @@
 #include "tinymm/sched.h"
 #include "tinymm/sections.h"
 #include "tinymm/stacktrace.h"
+#include "tinymm/user_task.h"
 
 #define W (int)(sizeof(long) * 2)
 
@@ -132,6 +139,38 @@ static __noreturn __attribute__((noinline)) void riscv_exception(unsigned long *
 	machine_poweroff(1);
 }
 
+/*
+ * A page fault taken in the kernel at an instruction of the exception table (a user copy,
+ * uaccess.S): a user address of the current mm is faulted in as the task's own access would be
+ * (do_user_addr_fault, without FAULT_FLAG_USER: copy_to_user into an untouched bss page works)
+ * and the instruction retried; anything else (no mm, a kernel address, no area, a protection)
+ * resumes at the fixup, which returns the bytes not copied.  v6.10's do_page_fault does the
+ * same through fixup_exception().  Interrupts are enabled around the fault if the copy ran with
+ * them (it must: it may sleep), as v6.10's local_irq_enable() on a kernel fault does.
+ */
+static bool riscv_uaccess_fault(unsigned long *regs)
+{
+	const struct exception_table_entry *e = search_exception_tables(regs[FRAME_EPC]);
+	unsigned long scause = regs[FRAME_SCAUSE], addr = regs[FRAME_STVAL];
+
+	if (!e)
+		return false;
+	if (addr < TASK_SIZE && current && current->mm) {
+		unsigned int flags = scause == 15 ? FAULT_FLAG_WRITE :
+				     scause == 12 ? FAULT_FLAG_INSTRUCTION : 0;
+		int sig, code;
+
+		if (regs[FRAME_SSTATUS] & SR_SPIE)
+			local_irq_enable();
+		sig = do_user_addr_fault(addr, flags, &code);
+		local_irq_disable();
+		if (!sig)
+			return true;
+	}
+	regs[FRAME_EPC] = e->fixup;
+	return true;
+}
+
 void riscv_trap(unsigned long *regs);
 void riscv_trap(unsigned long *regs)
 {
@@ -143,6 +182,8 @@ void riscv_trap(unsigned long *regs)
 		 * faulting instruction).  12 instruction, 13 load, 15 store/AMO page fault. */
 		if ((scause == 12 || scause == 13 || scause == 15) &&
 		    kernel_access_fault(regs[FRAME_STVAL], scause == 15, scause == 12))
+			return;
+		if ((scause == 13 || scause == 15) && riscv_uaccess_fault(regs))
 			return;
 		if (scause == 3 && riscv_semihost_trap(&regs[FRAME_EPC]))
 			return;

@@ -27,4 +27,25 @@ int bench_fs(void);
  * (kernel/bench_pcp.c).  0 or 1. */
 int bench_pcp(bool quick);
 
+/*
+ * The syscall-getpid row (kernel/bench_user.c): a user program from the architecture, loaded
+ * at BENCH_USER_BASE in an anonymous RWX area of two pages: it reads an unsigned long count
+ * at BENCH_USER_COUNT, makes that many getpid system calls in a loop, then exit_group(0).
+ * @loop_insns: the instructions of one iteration other than the system call itself (the
+ * ecall / svc).  arch/<arch>/bench_user.c defines arch_bench_getpid_prog(); kernel/bench_user.c
+ * is built only where that file exists, so bench_user() is weak: absent, the row is left out.
+ */
+#define BENCH_USER_BASE		0x10000UL
+#define BENCH_USER_COUNT	(BENCH_USER_BASE + 0x400)
+struct bench_user_prog {
+	const uint32_t *code;
+	unsigned int ninsns;
+	unsigned int loop_insns;
+};
+const struct bench_user_prog *arch_bench_getpid_prog(void);
+int bench_user(void) __attribute__((weak));
+/* The exec-hello row (kernel/bench_exec.c): /bin/hello from spawn to exit; left out (0) when
+ * there is no /bin/hello.  Weak: built only with the user-task sources.  0 or 1. */
+int bench_exec(void) __attribute__((weak));
+
 #endif

@@ -97,6 +97,9 @@ struct mm_struct {
 	unsigned long task_size;	/* user space is [0, task_size) */
 	unsigned long mmap_base;	/* get_unmapped_area() searches down from here */
 	unsigned long start_brk, brk;	/* the heap: [start_brk, brk) */
+	unsigned long start_stack;	/* the initial stack pointer (exec; `maps` names [stack]) */
+	struct file *exe_file;		/* the program (exec): open while the mm lives, for its
+					 * file-backed areas, whose vm_file holds no reference */
 	unsigned long total_vm;		/* pages in all areas */
 	atomic_t mm_users;		/* references (kernel/fork.c: mmget/mmput) */
 	unsigned long context_id;	/* the architecture's (ASID and generation), 0 when new */

@@ -26,7 +26,8 @@ set(ops order0-alloc order0-free order0-alloc-refill order3-alloc order3-free or
   kmalloc-64-alloc kmalloc-64-free kmalloc-512-alloc kmalloc-512-free kmalloc-mixed-alloc
   kmalloc-mixed-free kmalloc-mixed-overhead-permille
   spin-lock-irqsave mutex-lock-unlock folio-lock-unlock wake-up-empty hrtimer-start-cancel
-  yield-roundtrip pagecache-hit vmalloc-16k vfree-16k memcpy-4k memset-4k ext2-read-hit-4k ext2-lookup)
+  yield-roundtrip pagecache-hit vmalloc-16k vfree-16k memcpy-4k memset-4k ext2-read-hit-4k ext2-lookup
+  syscall-getpid exec-hello)
 set(want)
 foreach(op ${ops})
   list(APPEND want ${op} ${op}-nocheck)

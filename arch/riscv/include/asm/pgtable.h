@@ -231,11 +231,15 @@ static inline void flush_tlb_kernel_range(unsigned long start, unsigned long end
 		local_flush_tlb_page(a);
 }
 
-static inline void flush_tlb_page(struct vm_area_struct *vma, unsigned long addr)
-{
-	(void)vma;
-	local_flush_tlb_page(addr);
-}
+/*
+ * A user page or range: by the area's mm's ASID when the hart has ASIDs (arch/riscv/context.c),
+ * else, or without an area (@vma NULL: a kernel address, or mm/'s table frees and zaps), the
+ * addresses for every ASID.  flush_tlb_mm(): all of an mm's entries.
+ */
+void flush_tlb_page(struct vm_area_struct *vma, unsigned long addr);
+#define __HAVE_ARCH_FLUSH_TLB_RANGE
+void flush_tlb_range(struct vm_area_struct *vma, unsigned long start, unsigned long end);
+void flush_tlb_mm(struct mm_struct *mm);
 
 /* ---- pte ---- */
 static inline pte_t pfn_pte(unsigned long pfn, pgprot_t prot)
@@ -320,7 +324,8 @@ static inline void __riscv_set_pgd(pgd_t *pgdp, pteval_t v)
 	__riscv_set_pgd((pgdp), __riscv_pfn_bits((unsigned long)(__pa(pmdp) >> 12)) | _PAGE_TABLE)
 #endif
 
-/* satp for a root table at kernel address @pgd, ASID 0 (the user-task issue adds ASIDs). */
+/* satp for a root table at kernel address @pgd, ASID 0 (switch_mm adds a user mm's ASID:
+ * arch/riscv/context.c). */
 static inline unsigned long riscv_satp_for(const pgd_t *pgd)
 {
 	return SATP_MODE | ((unsigned long)(__pa(pgd) >> 12) & SATP_PPN);

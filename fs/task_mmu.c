@@ -1,0 +1,225 @@
+/*
+ * task_mmu.c - a task's address space shown as Linux's /proc/PID/maps and /proc/PID/pagemap
+ * show it (v6.10's fs/proc/task_mmu.c): the shell commands `maps <pid>` and
+ * `pagemap <pid> <addr>`, and task_mm_usage() for `ps`'s VSZ and RSS.
+ *
+ * maps: one line per area, `start-end perms offset dev inode` padded (as seq_pad) to column
+ *   25 + 6 * sizeof(void *) then the pathname, `[heap]` or `[stack]`; an area without a name
+ *   ends after the inode and one space, as in v6.10.  tinymm has no device numbers: dev is
+ *   always 00:00.
+ * pagemap: the 64-bit entry of v6.10's pagemap for the page at @addr, in hex, then its
+ *   fields decoded: bit 63 present, 62 swapped, 61 file-page or shared-anon, 56 exclusively
+ *   mapped (mapcount 1), 55 soft-dirty (never set: tinymm does not track it), bits 0-54 the
+ *   pfn (shown, as for CAP_SYS_ADMIN).  docs/user.md has an example.
+ * Locking: the task is found with interrupts masked and pinned (get_task_struct, mmget);
+ *   its mmap_lock is held while the areas are read, page_table_lock while a pte is.
+ */
+#include <string.h>
+#include "tinymm/cmdline.h"
+#include "tinymm/exec.h"
+#include "tinymm/mm.h"
+#include "tinymm/mm_fault.h"
+#include "tinymm/page-flags.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/shell.h"
+#include "tinymm/slab.h"
+#include "tinymm/user_task.h"
+#include "tinymm/vfs.h"
+#include "internal.h"
+
+/* v6.10's PM_* bits (fs/proc/task_mmu.c). */
+#define PM_PFRAME_MASK		((1ULL << 55) - 1)
+#define PM_SOFT_DIRTY		(1ULL << 55)
+#define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_FILE			(1ULL << 61)
+#define PM_SWAP			(1ULL << 62)
+#define PM_PRESENT		(1ULL << 63)
+
+struct find_pid {
+	int pid;
+	struct task_struct *task;
+	struct mm_struct *mm;
+};
+
+static void match_pid(struct task_struct *p, void *arg)
+{
+	struct find_pid *f = arg;
+
+	if (p->pid != f->pid || f->task)
+		return;
+	f->task = p;
+	get_task_struct(p);
+	f->mm = p->mm;			/* interrupts masked: do_exit cannot drop it meanwhile */
+	if (f->mm)
+		mmget(f->mm);
+}
+
+/* The user mm of task @arg, referenced; NULL after printing why. */
+static struct mm_struct *pid_mm(const char *cmd, const char *arg, char *comm)
+{
+	unsigned long pid;
+	struct find_pid f = { 0 };
+
+	if (kstrtoul(arg, &pid) || pid > INT_MAX) {
+		kprintf("%s: invalid pid '%s'\n", cmd, arg);
+		return NULL;
+	}
+	f.pid = (int)pid;
+	for_each_task(match_pid, &f);
+	if (!f.task) {
+		kprintf("%s: no task with pid %lu\n", cmd, pid);
+		return NULL;
+	}
+	ksnprintf(comm, TASK_COMM_LEN, "%s", f.task->comm);
+	put_task_struct(f.task);
+	if (!f.mm)
+		kprintf("%s: pid %lu (%s) is a kernel thread: no user address space\n", cmd, pid, comm);
+	return f.mm;
+}
+
+/* v6.10's d_path() for an open file: its name from the root, across mounts; " (deleted)"
+ * once unlinked. */
+static void file_path(struct file *file, char *buf, size_t len)
+{
+	struct vfsmount *mnt = file->f_path.mnt;
+	struct dentry *d = file->f_path.dentry;
+	bool deleted = d->d_unhashed;
+	char *p = buf + len;
+
+	*--p = '\0';
+	mutex_lock(&vfs_lock);
+	for (;;) {
+		if (d == mnt->mnt_root) {
+			if (mnt->mnt_parent == mnt)
+				break;
+			d = mnt->mnt_mountpoint;
+			mnt = mnt->mnt_parent;
+			continue;
+		}
+		if ((size_t)(p - buf) < d->d_name.len + 2)
+			break;			/* too deep for the buffer: the tail is shown */
+		p -= d->d_name.len;
+		memcpy(p, d->d_name.name, d->d_name.len);
+		*--p = '/';
+		d = d->d_parent;
+	}
+	mutex_unlock(&vfs_lock);
+	if (!*p)
+		*--p = '/';
+	memmove(buf, p, strlen(p) + 1);
+	if (deleted && strlen(buf) + 11 < len)
+		strcat(buf, " (deleted)");
+}
+
+static void show_map_vma(struct mm_struct *mm, struct vm_area_struct *vma, char *path, size_t len)
+{
+	const int width = 25 + (int)sizeof(void *) * 6 - 1;	/* v6.10's seq_setwidth */
+	unsigned long long pgoff = vma->vm_file ? (unsigned long long)vma->vm_pgoff << PAGE_SHIFT : 0;
+	unsigned long ino = vma->vm_file ? vma->vm_file->f_inode->i_ino : 0;
+	const char *name = NULL;
+	char line[128];
+	int n;
+
+	n = ksnprintf(line, sizeof(line), "%08lx-%08lx %c%c%c%c %08llx %02x:%02x %lu ",
+		      vma->vm_start, vma->vm_end,
+		      vma->vm_flags & VM_READ ? 'r' : '-', vma->vm_flags & VM_WRITE ? 'w' : '-',
+		      vma->vm_flags & VM_EXEC ? 'x' : '-', vma->vm_flags & VM_SHARED ? 's' : 'p',
+		      pgoff, 0, 0, ino);
+	if (vma->vm_file) {
+		file_path(vma->vm_file, path, len);
+		name = path;
+	} else if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk) {
+		name = "[heap]";
+	} else if (vma->vm_start <= mm->start_stack && vma->vm_end >= mm->start_stack) {
+		name = "[stack]";
+	}
+	if (!name) {
+		kprintf("%s\n", line);
+		return;
+	}
+	/* seq_pad(m, ' '): spaces up to the width, then one more, then the name. */
+	kprintf("%s%*s %s\n", line, n < width ? width - n : 0, "", name);
+}
+
+static int cmd_maps(int argc, char **argv)
+{
+	char comm[TASK_COMM_LEN];
+	struct mm_struct *mm;
+	char *path;
+
+	if (argc != 2)
+		return shell_usage_error(argv[0], "usage: maps <pid>");
+	mm = pid_mm(argv[0], argv[1], comm);
+	if (!mm)
+		return 1;
+	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (path) {
+		mutex_lock(&mm->mmap_lock);
+		for (int i = 0; i < mm->map_count; i++)
+			show_map_vma(mm, mm->vmas[i], path, PATH_MAX);
+		mutex_unlock(&mm->mmap_lock);
+		kfree(path);
+	} else {
+		kprintf("maps: out of memory\n");
+	}
+	mmput(mm);
+	return path ? 0 : 1;
+}
+SHELL_COMMAND(maps, "<pid>", "a user task's areas, as /proc/PID/maps", cmd_maps);
+
+/* v6.10's pte_to_pagemap_entry() for one address, under the task's mmap_lock. */
+static uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	uint64_t e = 0;
+	pte_t *ptep;
+	pte_t pte;
+
+	if (!vma)
+		return 0;
+	spin_lock(&mm->page_table_lock);
+	ptep = user_pte_lookup(mm, addr);
+	pte = ptep ? ptep_get(ptep) : __pte(0);
+	if (pte_present(pte)) {
+		struct page *page = pfn_to_page(pte_pfn(pte));
+
+		e = PM_PRESENT | ((uint64_t)pte_pfn(pte) & PM_PFRAME_MASK);
+		if (!PageAnon(page))
+			e |= PM_FILE;
+		if (page_mapcount(page) == 1)
+			e |= PM_MMAP_EXCLUSIVE;
+	}
+	spin_unlock(&mm->page_table_lock);
+	return e;
+}
+
+static int cmd_pagemap(int argc, char **argv)
+{
+	char comm[TASK_COMM_LEN];
+	struct mm_struct *mm;
+	unsigned long addr;
+	uint64_t e;
+
+	if (argc != 3)
+		return shell_usage_error(argv[0], "usage: pagemap <pid> <addr>");
+	if (kstrtoul(argv[2], &addr) || addr >= TASK_SIZE) {
+		kprintf("pagemap: invalid user address '%s'\n", argv[2]);
+		return 2;
+	}
+	mm = pid_mm(argv[0], argv[1], comm);
+	if (!mm)
+		return 1;
+	mutex_lock(&mm->mmap_lock);
+	e = pagemap_entry(mm, addr);
+	mutex_unlock(&mm->mmap_lock);
+	mmput(mm);
+	kprintf("0x%lx: 0x%016llx present %d swapped %d file %d exclusive %d soft-dirty %d pfn 0x%llx\n",
+		addr & PAGE_MASK, (unsigned long long)e, !!(e & PM_PRESENT), !!(e & PM_SWAP),
+		!!(e & PM_FILE), !!(e & PM_MMAP_EXCLUSIVE), !!(e & PM_SOFT_DIRTY),
+		(unsigned long long)(e & PM_PFRAME_MASK));
+	return 0;
+}
+SHELL_COMMAND(pagemap, "<pid> <addr>",
+	      "the /proc/PID/pagemap entry of a user address: present, swapped, file, exclusive, pfn",
+	      cmd_pagemap);
