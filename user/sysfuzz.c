@@ -20,7 +20,8 @@
  * the end, with everything the calls created there); paths elsewhere are opened read-only.
  * fds 0-2 (the console) are never read or written.  exit, exit_group and ARM's set_tls are
  * never called (any call of them would end the program or break its TLS); execve only with
- * a NULL, kernel or missing path.  Sleeps are at most 2 ms.
+ * a NULL, kernel or missing path.  Sleeps are at most 2 ms: a sleep's request is its own
+ * (valid or invalid) timespec or a wild pointer, never memory a fuzzed call may have filled.
  */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>
@@ -98,15 +99,22 @@ static long any_word(void)
 	return (long)rnd();
 }
 
-/* An address the kernel must refuse to write to: never user memory it owns. */
-static long bad_ptr(void)
+/* An address that is never user memory: NULL, page 0, kernel addresses. */
+static long wild_ptr(void)
 {
 	static const unsigned long bad[] = { 0, 1, 0x80000000UL, 0xffffffffUL, 0xfffff000UL,
 					     0xc0000000UL, (unsigned long)-1L, 0x1000, 0xfff };
 
-	if (chance(10))
-		return (long)(win + WIN_SIZE + below(2 * PAGE));	/* past the window: unmapped */
 	return (long)bad[below(sizeof(bad) / sizeof(bad[0]))];
+}
+
+/* An address the kernel must refuse to write to: a wild one, or just past the window (where
+ * a fuzzed mmap may have put something: never a place the program keeps anything). */
+static long bad_ptr(void)
+{
+	if (chance(10))
+		return (long)(win + WIN_SIZE + below(2 * PAGE));
+	return wild_ptr();
 }
 
 /* A pointer the kernel may write @max bytes at: inside the window (maybe unmapped or
@@ -441,11 +449,11 @@ static void one_call(void)
 #if defined(__NR_clock_nanosleep_time64)
 		ts64_ok.tv_nsec = (long long)below(2000000);
 		record(SYS(__NR_clock_nanosleep_time64, (long)below(8), chance(90) ? 0 : 1,
-			   chance(60) ? (long)&ts64_ok : chance(50) ? (long)&ts64_bad : bad_ptr(),
+			   chance(60) ? (long)&ts64_ok : chance(50) ? (long)&ts64_bad : wild_ptr(),
 			   chance(50) ? 0 : p, 0, 0), "clock_nanosleep_time64");
 #else
 		ts_ok.tv_nsec = (long)below(2000000);
-		record(SYS(__NR_nanosleep, chance(60) ? (long)&ts_ok : chance(50) ? (long)&ts_bad : bad_ptr(),
+		record(SYS(__NR_nanosleep, chance(60) ? (long)&ts_ok : chance(50) ? (long)&ts_bad : wild_ptr(),
 			   chance(50) ? 0 : p, 0, 0, 0, 0), "nanosleep");
 #endif
 		break;
