@@ -257,7 +257,10 @@ static void one_call(void)
 		record(r, "read");
 		break;
 	case 1:		/* write */
-		r = SYS(__NR_write, any_fd(), in_ptr(), chance(80) ? (long)below(9000) : any_word(),
+		/* A huge length only from a bad pointer: the 16 MiB rootfs must not fill up. */
+		p = in_ptr();
+		r = SYS(__NR_write, any_fd(), p, chance(80) || (p >= (long)text && p < (long)text + 64) ||
+			((uintptr_t)p >= win && (uintptr_t)p < win + WIN_SIZE) ? (long)below(9000) : any_word(),
 			0, 0, 0);
 		record(r, "write");
 		break;
@@ -621,8 +624,11 @@ int main(int argc, char **argv)
 	}
 	printf("sysfuzz: seed %lu, %lu calls, scratch window %#lx-%#lx\n", seed, count,
 	       (unsigned long)win, (unsigned long)(win + WIN_SIZE));
-	for (unsigned long i = 0; i < count; i++)
+	for (unsigned long i = 0; i < count; i++) {
 		one_call();
+		if ((i + 1) % 5000 == 0 && i + 1 < count)
+			printf("sysfuzz: %lu calls\n", i + 1);	/* progress: where a hang was */
+	}
 
 	/* Give everything back: fds, mappings, the heap, the files. */
 	for (int i = 0; i < nfds; i++)
