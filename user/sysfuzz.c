@@ -102,8 +102,16 @@ static long any_word(void)
 /* An address that is never user memory: NULL, page 0, kernel addresses. */
 static long wild_ptr(void)
 {
-	static const unsigned long bad[] = { 0, 1, 0x80000000UL, 0xffffffffUL, 0xfffff000UL,
-					     0xc0000000UL, (unsigned long)-1L, 0x1000, 0xfff };
+	/* Above every ABI's TASK_SIZE (2 GiB on ARM and RV32, 256 GiB on RV64), or in page 0:
+	 * a fuzzed MAP_FIXED_NOREPLACE can put memory at any user address, even 0x80000000 on
+	 * RV64, but never there. */
+#if __SIZEOF_LONG__ == 8
+	static const unsigned long bad[] = { 0, 1, 0xfff, 0x4000000000UL, 0x8000000000000000UL,
+					     0xffffffff80000000UL, 0xfffffffffffff000UL, ~0UL };
+#else
+	static const unsigned long bad[] = { 0, 1, 0xfff, 0x80000000UL, 0xc0000000UL, 0xfffff000UL,
+					     ~0UL };
+#endif
 
 	return (long)bad[below(sizeof(bad) / sizeof(bad[0]))];
 }
@@ -243,7 +251,18 @@ static void add_map(long addr, unsigned long len)
 	}
 }
 
-#define SYS(...)	tinymm_syscall6(__VA_ARGS__)
+static unsigned long trace_from = ~0UL;	/* the optional third argument: trace calls from here */
+
+static long traced(long n, long a, long b, long c, long d, long e, long f)
+{
+	if (calls >= trace_from)
+		printf("sysfuzz: call %lu: nr %ld (%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n", calls, n,
+		       (unsigned long)a, (unsigned long)b, (unsigned long)c, (unsigned long)d,
+		       (unsigned long)e, (unsigned long)f);
+	return tinymm_syscall6(n, a, b, c, d, e, f);
+}
+
+#define SYS(...)	traced(__VA_ARGS__)
 
 static void one_call(void)
 {
@@ -603,9 +622,11 @@ int main(int argc, char **argv)
 	unsigned long seed, count;
 	char *end;
 
-	if (argc != 3 || (seed = strtoul(argv[1], &end, 0), *end) ||
+	if (argc == 4)
+		trace_from = strtoul(argv[3], NULL, 0);
+	if (argc < 3 || argc > 4 || (seed = strtoul(argv[1], &end, 0), *end) ||
 	    (count = strtoul(argv[2], &end, 0), *end)) {
-		printf("usage: sysfuzz <seed> <count>\n");
+		printf("usage: sysfuzz <seed> <count> [trace-from]\n");
 		return 2;
 	}
 	rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1;
