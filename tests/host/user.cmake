@@ -36,7 +36,14 @@ foreach(b ${TINYMM_BOARDS} ${TINYMM_REAL_BOARDS})
   add_test(NAME user.linux_abi.${b} COMMAND ${CMAKE_SOURCE_DIR}/tests/host/user_linux_abi.sh ${b} ${arch})
   add_test(NAME rootfs.${b} COMMAND ${CMAKE_SOURCE_DIR}/tests/host/rootfs_check.sh ${b})
   set_tests_properties(user.linux_abi.${b} rootfs.${b} PROPERTIES TIMEOUT 60)
+  # filetest under qemu-user, its files checked byte for byte (docs/syscalls.md)
+  add_test(NAME user.linux_abi_files.${b} COMMAND ${CMAKE_SOURCE_DIR}/tests/host/user_linux_abi_files.sh ${b} ${arch})
+  set_tests_properties(user.linux_abi_files.${b} PROPERTIES TIMEOUT 60)
 endforeach()
+# The file check must fail on a flipped byte.
+add_test(NAME user.linux_abi_files.catches_damage COMMAND sh -c
+  "out=$(${CMAKE_SOURCE_DIR}/tests/host/user_linux_abi_files.sh qemu-virt-arm arm --damage)$<SEMICOLON> rc=$?$<SEMICOLON> echo \"$out\"
+   [ $rc = 1 ] && echo \"$out\" | grep -q '^user_linux_abi_files: data: 66659 bytes'")
 
 set(ARM_HELLO ${CMAKE_SOURCE_DIR}/build/qemu-virt-arm/user/bin/hello)
 # An ARM program for an RV32 kernel (the same class): elf_check's "wrong machine".

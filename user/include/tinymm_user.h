@@ -1,10 +1,82 @@
 /*
  * tinymm_user.h - what tinymm's small C runtime (user/lib) adds to picolibc's headers for the
- * programs under user/: calls picolibc does not declare.
+ * programs under user/: calls picolibc does not declare (it has no <sys/mman.h>,
+ * <sys/utsname.h> or <dirent.h> for a bare-metal target), with Linux's constants.
  */
 #ifndef TINYMM_USER_H
 #define TINYMM_USER_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "../../include/tinymm/uapi/mman.h"
+#include "../../include/tinymm/uapi/utsname.h"
+
 /* Set the program break to @addr: 0, or -1 with errno ENOMEM (Linux's brk, as glibc wraps it). */
 int brk(void *addr);
+
+/* <sys/mman.h>: Linux's values (uapi/mman.h). */
+#define PROT_NONE		LINUX_PROT_NONE
+#define PROT_READ		LINUX_PROT_READ
+#define PROT_WRITE		LINUX_PROT_WRITE
+#define PROT_EXEC		LINUX_PROT_EXEC
+#define MAP_SHARED		LINUX_MAP_SHARED
+#define MAP_PRIVATE		LINUX_MAP_PRIVATE
+#define MAP_FIXED		LINUX_MAP_FIXED
+#define MAP_ANONYMOUS		LINUX_MAP_ANONYMOUS
+#define MAP_ANON		LINUX_MAP_ANONYMOUS
+#define MAP_FIXED_NOREPLACE	LINUX_MAP_FIXED_NOREPLACE
+#define MAP_FAILED		LINUX_MAP_FAILED
+#define MADV_NORMAL		LINUX_MADV_NORMAL
+#define MADV_RANDOM		LINUX_MADV_RANDOM
+#define MADV_SEQUENTIAL		LINUX_MADV_SEQUENTIAL
+#define MADV_WILLNEED		LINUX_MADV_WILLNEED
+#define MADV_DONTNEED		LINUX_MADV_DONTNEED
+void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
+int munmap(void *addr, size_t length);
+int mprotect(void *addr, size_t length, int prot);
+int madvise(void *addr, size_t length, int advice);
+
+/* <sys/utsname.h>: Linux's struct new_utsname. */
+struct utsname {
+	char sysname[LINUX_NEW_UTS_LEN + 1];
+	char nodename[LINUX_NEW_UTS_LEN + 1];
+	char release[LINUX_NEW_UTS_LEN + 1];
+	char version[LINUX_NEW_UTS_LEN + 1];
+	char machine[LINUX_NEW_UTS_LEN + 1];
+	char domainname[LINUX_NEW_UTS_LEN + 1];
+};
+int uname(struct utsname *buf);
+
+/* getdents64(2) as glibc declares it, and Linux's record. */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+#define DT_UNKNOWN	0
+#define DT_DIR		4
+#define DT_REG		8
+#define DT_LNK		10
+ssize_t getdents64(int fd, void *dirp, size_t count);
+
+/* Any system call by number (include/tinymm/uapi/unistd.h), the kernel's raw result: a value
+ * in [-4095, -1] is -errno in Linux's numbering; errno is not touched. */
+long tinymm_syscall6(long n, long a, long b, long c, long d, long e, long f);
+
+/* picolibc declares the POSIX clocks and sleeps only where _POSIX_TIMERS is set (RTEMS,
+ * Cygwin); the runtime has them (lib/syscalls_time.c), with picolibc's clock numbering. */
+#include <time.h>
+int clock_gettime(clockid_t clock_id, struct timespec *tp);
+int nanosleep(const struct timespec *rqtp, struct timespec *rmtp);
+#ifndef CLOCK_REALTIME
+#define CLOCK_REALTIME		((clockid_t)1)
+#define CLOCK_MONOTONIC		((clockid_t)4)
+#endif
+
+/* No fork yet: the kernel answers ECHILD. */
+pid_t waitpid(pid_t pid, int *status, int options);
+
 #endif

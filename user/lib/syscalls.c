@@ -99,3 +99,10 @@ void _exit(int status)
 	for (;;)
 		__syscall1(__NR_exit_group, status);
 }
+
+/* Any system call by number, the raw result (-errno on failure, errno untouched): for
+ * programs that test the kernel's own answers (sysfuzz). */
+long tinymm_syscall6(long n, long a, long b, long c, long d, long e, long f)
+{
+	return __syscall6(n, a, b, c, d, e, f);
+}

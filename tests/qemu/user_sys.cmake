@@ -1,0 +1,12 @@
+# The system calls end to end on every virt board (tests/qemu/user_sys.sh, docs/syscalls.md):
+#   user_sys.<board>.memtest   64 MiB of anonymous memory through brk and mmap, checked; AnonPages back
+#   user_sys.<board>.filetest  filetest on a fresh ext2 /mnt, then e2fsck -fn and the bytes via debugfs
+#   user_sys.<board>.sysfuzz   20000 fuzzed calls, then the kernel alive, buddycheck, slabcheck,
+#                              free memory back
+foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+  foreach(c memtest filetest sysfuzz)
+    add_test(NAME user_sys.${b}.${c} COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/user_sys.sh ${b} ${c})
+    set_tests_properties(user_sys.${b}.${c} PROPERTIES TIMEOUT 400
+      ENVIRONMENT "MKE2FS=${MKE2FS};E2FSCK=${E2FSCK};DEBUGFS=${DEBUGFS}")
+  endforeach()
+endforeach()
