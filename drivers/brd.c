@@ -7,10 +7,11 @@
  * board with no disk driver to boot it from (tinymm.root=ram1).  Both are linked in by
  * drivers/brd_image.S with their all-zero runs left out, and brd_images[] says which disk gets
  * which; a disk takes its image's size.  ram2..ram3, and ram1 in a build without the rootfs
- * image (the host's), start as zeros, 4 MiB each (v6.10's CONFIG_BLK_DEV_RAM_SIZE default).  A disk is made the first time something asks
- * for it by name (`mount ram0 /mnt`, `blk read ram1 0 16`, tinymm.root=ram0): the block layer
- * calls brd_probe() as v6.10's blk_request_module() calls brd_probe() for a /dev/ramN that does
- * not exist yet.  Nothing is allocated before then.
+ * image (the host's), start as zeros, 4 MiB each (v6.10's CONFIG_BLK_DEV_RAM_SIZE default).
+ * A disk is made the first time something asks for it by name (`mount ram0 /mnt`,
+ * `blk read ram2 0 16`, tinymm.root=ram1): the block layer calls brd_probe() as v6.10's
+ * blk_request_module() calls brd_probe() for a /dev/ramN that does not exist yet.  Nothing is
+ * allocated before then.
  *
  * Sectors are kept in pages, one xarray entry per PAGE_SIZE of the disk, allocated on the first
  * write there; a read of a page never written gives zeros (as v6.10).  Every bio is done inside
@@ -166,7 +167,6 @@ static int brd_submit_bio(struct bio *bio)
 static void brd_describe(struct block_device *bdev, char *buf, size_t len)
 {
 	struct brd_device *brd = bdev->bd_private;
-
 	const struct brd_image *img = brd_image_of(brd->number);
 
 	ksnprintf(buf, len, "RAM disk, %lu KiB in memory%s%s", brd->nr_pages * (PAGE_SIZE / 1024),

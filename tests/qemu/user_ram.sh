@@ -18,6 +18,7 @@ if [ $# = 3 ]; then
   hello_status=$3
 fi
 [ -f "$TM_TOP/board/$board/qemu.conf" ] || tm_usage "unknown board '$board'"
+# shellcheck source=/dev/null
 mem=$(. "$TM_TOP/board/$board/qemu.conf" && echo "${QEMU_MEM_DEFAULT:-256M}")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 log=$tmp/console.log
