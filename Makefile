@@ -1,7 +1,8 @@
 # tinymm - the thin front door.  The build is CMake (CMakePresets.json); this file only drives it.
 #   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]] [IRQSOFF=1]
 #            [SDIMG=card.img]   (orangepi-pc: boot another card image, ARGS in its boot script)
-#            [ROOTFS=1]   (build/<b>/rootfs.img, the user programs, as vda and the root: docs/user.md)
+#            [ROOTFS=1]   (build/<b>/rootfs.img, the user programs, as the root: vda on a virt
+#                          board, the built-in RAM disk ram1 on the others: docs/user.md)
 #   make image [BOARD=b]   build only the board's artifact (build/<b>/sdcard.img on the Orange
 #                    Pi PC, the folder build/<b>/boot on the Raspberry Pi, build/<b>/tinymm.bin
 #                    on the HiFive Unleashed, build/<b>/tinymm.elf on the virt boards)
@@ -14,7 +15,8 @@ ARGS ?=
 QEMUFLAGS ?=
 DISK ?=
 SDIMG ?=
-# ROOTFS=1: a private copy of build/<board>/rootfs.img as the first disk, tinymm.root=vda.
+# ROOTFS=1: a private copy of build/<board>/rootfs.img as the first disk, tinymm.root=vda; on a
+# board without virtio disks, tinymm.root=ram1 (the kernel's built-in copy, docs/brd.md).
 ROOTFS ?=
 # IRQSOFF=1: the irqsoff-tracer build (preset <board>-irqsoff, build/<board>-irqsoff), booted under
 # -icount with tinymm.irqsoff=1 (docs/irqsoff.md).
@@ -33,14 +35,6 @@ ifneq ($(filter-out $(BOARDS),$(BOARD)),)
 $(error unknown BOARD '$(BOARD)' (boards: $(BOARDS)))
 endif
 check-board: ;
-
-# ROOTFS=1 needs a virtio disk: refused in one line, before anything is built, on a board
-# without one (qemu.conf's QEMU_VIRTIO_MMIO; tools/run checks the same).
-ifeq ($(ROOTFS)$(filter run,$(MAKECMDGOALS)),1run)
-ifeq ($(shell grep -s '^QEMU_VIRTIO_MMIO=1' board/$(BOARD)/qemu.conf),)
-$(error ROOTFS=1: $(BOARD) has no virtio-mmio disk to attach rootfs.img to; boot a qemu-virt-* board)
-endif
-endif
 
 # Install missing tools only when one is missing (tools/install-deps needs root or prints the command).
 deps:

@@ -76,8 +76,13 @@ add_custom_command(OUTPUT ${BRD_SAMPLE}
   COMMAND ${CMAKE_SOURCE_DIR}/tools/mkramdisk ${BRD_SAMPLE}
   DEPENDS ${CMAKE_SOURCE_DIR}/tools/mkramdisk
   COMMENT "${BOARD}: the sample filesystem for ram0 (mke2fs)" VERBATIM)
+# RAM disk ram1's first contents, the board's rootfs.img packed the same way: made by the
+# `rootfs` target (user/CMakeLists.txt), so the kernel waits for it and is relinked when the user
+# programs or rootfs.img change.
+set(BRD_ROOTFS ${CMAKE_BINARY_DIR}/gen/brd_rootfs.bin)
 set_source_files_properties(drivers/brd_image.S PROPERTIES
-  COMPILE_DEFINITIONS "BRD_SAMPLE_IMAGE=\"${BRD_SAMPLE}\"" OBJECT_DEPENDS ${BRD_SAMPLE})
+  COMPILE_DEFINITIONS "BRD_SAMPLE_IMAGE=\"${BRD_SAMPLE}\";BRD_ROOTFS_IMAGE=\"${BRD_ROOTFS}\""
+  OBJECT_DEPENDS "${BRD_SAMPLE};${BRD_ROOTFS}")
 
 # The version string is regenerated on every build, written only when it changes.
 add_custom_target(version_c
@@ -96,7 +101,7 @@ set_source_files_properties(lib/string.c PROPERTIES COMPILE_OPTIONS
 add_library(kernel_objs OBJECT lib/string.c boot/main.c kernel/bench.c kernel/bench_pcp.c ${TINYMM_PORTABLE_SRCS} ${TINYMM_ARCH_SRCS}
   ${TINYMM_CORE_SRCS}
   ${TINYMM_KTEST_SRCS} ${CMAKE_BINARY_DIR}/gen/version.c)
-add_dependencies(kernel_objs version_c)
+add_dependencies(kernel_objs version_c rootfs)	# rootfs: ram1's image (drivers/brd_image.S)
 target_include_directories(kernel_objs PRIVATE include arch/${TINYMM_ARCH}/include ${CMAKE_BINARY_DIR}/gen)
 if(TINYMM_MSTART)
   target_compile_definitions(kernel_objs PRIVATE TINYMM_MSTART=1)

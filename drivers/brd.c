@@ -2,12 +2,16 @@
  * brd.c - RAM disks (Linux's drivers/block/brd.c): ram0..ram3, block devices whose sectors live
  * in pages of memory, for a filesystem on a board with no disk of its own.
  *
- * ram0 starts as the built-in sample filesystem (tools/mkramdisk: a 2 MiB ext2 image, linked in
- * by drivers/brd_image.S with its all-zero runs left out); ram1..ram3 start as zeros, 4 MiB
- * each (v6.10's CONFIG_BLK_DEV_RAM_SIZE default).  A disk is made the first time something asks
- * for it by name (`mount ram0 /mnt`, `blk read ram1 0 16`, tinymm.root=ram0): the block layer
- * calls brd_probe() as v6.10's blk_request_module() calls brd_probe() for a /dev/ramN that does
- * not exist yet.  Nothing is allocated before then.
+ * ram0 starts as the built-in sample filesystem (tools/mkramdisk: a 2 MiB ext2 image) and ram1
+ * as the board's root filesystem (build/<board>/rootfs.img: the user programs in /bin), for a
+ * board with no disk driver to boot it from (tinymm.root=ram1).  Both are linked in by
+ * drivers/brd_image.S with their all-zero runs left out, and brd_images[] says which disk gets
+ * which; a disk takes its image's size.  ram2..ram3, and ram1 in a build without the rootfs
+ * image (the host's), start as zeros, 4 MiB each (v6.10's CONFIG_BLK_DEV_RAM_SIZE default).
+ * A disk is made the first time something asks for it by name (`mount ram0 /mnt`,
+ * `blk read ram2 0 16`, tinymm.root=ram1): the block layer calls brd_probe() as v6.10's
+ * blk_request_module() calls brd_probe() for a /dev/ramN that does not exist yet.  Nothing is
+ * allocated before then.
  *
  * Sectors are kept in pages, one xarray entry per PAGE_SIZE of the disk, allocated on the first
  * write there; a read of a page never written gives zeros (as v6.10).  Every bio is done inside
@@ -22,6 +26,7 @@
 #include "tinymm/blkdev.h"
 #include "tinymm/brd.h"
 #include "tinymm/errno.h"
+#include "tinymm/kernel.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
 #include "tinymm/mutex.h"
@@ -40,6 +45,26 @@
 
 /* drivers/brd_image.S: tools/mkramdisk's output. */
 extern const unsigned char brd_sample_image[], brd_sample_image_end[];
+extern const unsigned char brd_rootfs_image[], brd_rootfs_image_end[];
+
+/* A disk's first contents; an empty blob (start == end) means none: zeros. */
+struct brd_image {
+	const unsigned char *start, *end;
+	const char *what;			/* for `blk list` and the error line */
+};
+
+static const struct brd_image brd_images[] = {
+	{ brd_sample_image, brd_sample_image_end, "the sample filesystem" },
+	{ brd_rootfs_image, brd_rootfs_image_end, "the root filesystem image" },
+};
+
+/* ramN's built-in image, or NULL if it starts as zeros. */
+static const struct brd_image *brd_image_of(int number)
+{
+	if (number >= (int)ARRAY_SIZE(brd_images) || brd_images[number].start == brd_images[number].end)
+		return NULL;
+	return &brd_images[number];
+}
 
 struct brd_device {
 	struct block_device disk;
@@ -142,9 +167,10 @@ static int brd_submit_bio(struct bio *bio)
 static void brd_describe(struct block_device *bdev, char *buf, size_t len)
 {
 	struct brd_device *brd = bdev->bd_private;
+	const struct brd_image *img = brd_image_of(brd->number);
 
-	ksnprintf(buf, len, "RAM disk, %lu KiB in memory%s", brd->nr_pages * (PAGE_SIZE / 1024),
-		  brd->number == 0 ? ", the sample filesystem" : "");
+	ksnprintf(buf, len, "RAM disk, %lu KiB in memory%s%s", brd->nr_pages * (PAGE_SIZE / 1024),
+		  img ? ", " : "", img ? img->what : "");
 }
 
 static const struct block_device_operations brd_ops = {
@@ -153,13 +179,13 @@ static const struct block_device_operations brd_ops = {
 };
 
 /*
- * The sample image's size, after checking the whole blob (tools/mkramdisk's format): 0 and a
+ * A built-in image's size, after checking the whole blob (tools/mkramdisk's format): 0 and a
  * reason in @why if it is not one.  The blob is the build's, but a bad one must not write
  * past the disk.
  */
-static uint64_t sample_check(const char **why)
+static uint64_t image_check(const struct brd_image *img, const char **why)
 {
-	const unsigned char *p = brd_sample_image, *end = brd_sample_image_end;
+	const unsigned char *p = img->start, *end = img->end;
 	uint64_t bytes;
 	uint32_t n;
 
@@ -196,11 +222,11 @@ static uint64_t sample_check(const char **why)
 	return bytes;
 }
 
-/* Write the sample image's extents to @brd (checked by sample_check()); 0 or -ENOMEM. */
-static int sample_load(struct brd_device *brd)
+/* Write a built-in image's extents to @brd (checked by image_check()); 0 or -ENOMEM. */
+static int image_load(struct brd_device *brd, const struct brd_image *img)
 {
-	const unsigned char *p = brd_sample_image + 20;
-	uint32_t n = get_le32(brd_sample_image + 16);
+	const unsigned char *p = img->start + 20;
+	uint32_t n = get_le32(img->start + 16);
 
 	while (n--) {
 		uint64_t off = get_le64(p);
@@ -228,7 +254,8 @@ static void brd_free_pages(struct brd_device *brd)
 
 static int brd_fill(struct brd_device *brd)
 {
-	int err = brd->number == 0 ? sample_load(brd) : 0;
+	const struct brd_image *img = brd_image_of(brd->number);
+	int err = img ? image_load(brd, img) : 0;
 
 	if (err)
 		brd_free_pages(brd);
@@ -237,12 +264,14 @@ static int brd_fill(struct brd_device *brd)
 
 static struct brd_device *brd_alloc(int number)
 {
+	const struct brd_image *img = brd_image_of(number);
 	const char *why = NULL;
-	uint64_t bytes = number == 0 ? sample_check(&why) : BRD_DEFAULT_BYTES;
+	uint64_t bytes = img ? image_check(img, &why) : BRD_DEFAULT_BYTES;
 	struct brd_device *brd;
 
 	if (!bytes) {
-		pr_err("brd: ram0: the built-in sample image is bad: %s; no ram0\n", why);
+		pr_err("brd: ram%d: the built-in image (%s) is bad: %s; no ram%d\n", number,
+		       img->what, why, number);
 		return NULL;
 	}
 	brd = kzalloc(sizeof(*brd), GFP_KERNEL);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# user_ram.sh BOARD [--hello-status N] - the shell's `exec` on a board with no disk driver, booted
+# with tinymm.root=ram1: the kernel's built-in copy of build/BOARD/rootfs.img (docs/brd.md).
+# One boot runs `exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; buddycheck;
+# slabcheck`, and each command's own lines must say:
+#   hello            `hello from /bin/hello a b` and `/bin/hello: exited with status 0`
+#   crash null       `/bin/crash: killed by signal 11 (SIGSEGV)`
+#   crash illegal    `/bin/crash: killed by signal 4 (SIGILL)`
+#   buddycheck, slabcheck   `ok (0 problems)`
+# --hello-status N wants status N from hello instead: with N != 0 the check must fail (the test
+# user_ram.check_catches_wrong_status).
+. "$(dirname "$0")/lib.sh"
+tm_init user_ram
+[ $# = 1 ] || [ $# = 3 ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N]"
+board=$1 hello_status=0
+if [ $# = 3 ]; then
+  [ "$2" = --hello-status ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N]"
+  hello_status=$3
+fi
+[ -f "$TM_TOP/board/$board/qemu.conf" ] || tm_usage "unknown board '$board'"
+# shellcheck source=/dev/null
+mem=$(. "$TM_TOP/board/$board/qemu.conf" && echo "${QEMU_MEM_DEFAULT:-256M}")
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+log=$tmp/console.log
+run="exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; buddycheck; slabcheck"
+# status 1: the crashes fail their commands, and the session goes on to the checks.
+"$TM_CHECK" --board "$board" --mem "$mem" --append "tinymm.root=ram1 tinymm.run=$run" --status 1 \
+  --timeout 90 --expect "\\] VFS: Mounted root \\(ext2 filesystem\\) on device ram1\\.$" \
+  --reject "BUG|WARNING|Kernel panic|Oops" >"$log" 2>&1
+rc=$?
+TM_LOG=$log
+[ "$rc" = 0 ] || tm_fail "the session failed (boot_check status $rc)"
+
+# What one command printed: the lines between its echo and the next prompt.
+said() { tr -d '\r' <"$log" | sed -n "/^tinymm> ${1//\//\\/}\$/,/^tinymm> /p" | sed '1d;$d'; }
+want() {	# want COMMAND LINE: COMMAND's output holds LINE
+  local got
+  got=$(said "$1")
+  grep -qxF "$2" <<<"$got" || tm_fail "$1: wanted '$2', the shell said: $got"
+}
+want 'exec /bin/hello a b' 'hello from /bin/hello a b'
+want 'exec /bin/hello a b' "/bin/hello: exited with status $hello_status"
+want 'exec /bin/crash null' '/bin/crash: killed by signal 11 (SIGSEGV)'
+want 'exec /bin/crash illegal' '/bin/crash: killed by signal 4 (SIGILL)'
+want buddycheck 'buddycheck: ok (0 problems)'
+want slabcheck 'slabcheck: ok (0 problems)'
+echo "user_ram: PASS ($board)"
