@@ -1,5 +1,6 @@
 # The system calls end to end on every virt board (tests/qemu/user_sys.sh, docs/syscalls.md):
-#   user_sys.<board>.memtest   64 MiB of anonymous memory through brk and mmap, checked; AnonPages back
+#   user_sys.<board>.memtest   96 MiB of anonymous memory through brk and mmap on a 32 MiB machine,
+#                              checked; AnonPages back
 #   user_sys.<board>.filetest  filetest on a fresh ext2 /mnt, then e2fsck -fn and the bytes via debugfs
 #   user_sys.<board>.sysfuzz   20000 fuzzed calls, then the kernel alive, buddycheck, slabcheck,
 #                              free memory back

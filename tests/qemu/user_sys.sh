@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # user_sys.sh BOARD memtest|filetest|sysfuzz - the system calls end to end on a virt board booted
 # with the root filesystem (boot_check.sh --rootfs), docs/syscalls.md:
-#   memtest   `exec /bin/memtest 64 4` (64 MiB through 4 MiB chunks) exits 0 with its five ok
+#   memtest   `exec /bin/memtest 96 4` on a 32 MiB machine (96 MiB through 4 MiB chunks) exits 0 with its five ok
 #             lines; AnonPages back to 0 kB; buddycheck and slabcheck pass
 #   filetest  a fresh ext2 image (mke2fs) as vdb mounted on /mnt; `exec /bin/filetest /mnt`
 #             exits 0; after power-off the image is e2fsck -fn clean and debugfs dumps
@@ -15,10 +15,12 @@ tm_init user_sys
 board=$1 case=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 log=$tmp/console.log
-disk=()
+disk=() mem=()
 case $case in
   memtest)
-    run="exec /bin/memtest 64 4; meminfo; buddycheck; slabcheck"
+    # 96 MiB through a 32 MiB machine: three times what fits at once (two 4 MiB chunks alive)
+    mem=(--mem 32M)
+    run="exec /bin/memtest 96 4; meminfo; buddycheck; slabcheck"
     checks=(--expect '^memtest: all ok$' --expect '^/bin/memtest: exited with status 0$') ;;
   filetest)
     MKE2FS=${MKE2FS:-$(command -v mke2fs || echo /sbin/mke2fs)}
@@ -32,7 +34,7 @@ case $case in
             --expect "^tinymm [^ ]+ \\($board, ") ;;
   *) tm_usage "unknown case '$case' (memtest, filetest, sysfuzz)" ;;
 esac
-"$TM_CHECK" --board "$board" --rootfs "${disk[@]}" --append "tinymm.run=$run" --status 0 --timeout 300 \
+"$TM_CHECK" --board "$board" --rootfs "${mem[@]}" "${disk[@]}" --append "tinymm.run=$run" --status 0 --timeout 300 \
   "${checks[@]}" --reject "BUG|WARNING|Kernel panic|Oops|slabcheck: FAILED|buddycheck: FAILED|unhandled signal" \
   >"$log" 2>&1
 rc=$?
