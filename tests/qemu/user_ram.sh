@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # user_ram.sh BOARD [--hello-status N] - the shell's `exec` on a board with no disk driver, booted
 # with tinymm.root=ram1: the kernel's built-in copy of build/BOARD/rootfs.img (docs/brd.md).
-# One boot runs `exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; buddycheck;
-# slabcheck`, and each command's own lines must say:
+# One boot runs `exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; exec
+# /bin/memtest 64 4; exec /bin/sysfuzz 1 20000; meminfo; buddycheck; slabcheck`, and each
+# command's own lines must say:
 #   hello            `hello from /bin/hello a b` and `/bin/hello: exited with status 0`
 #   crash null       `/bin/crash: killed by signal 11 (SIGSEGV)`
 #   crash illegal    `/bin/crash: killed by signal 4 (SIGILL)`
+#   memtest          `memtest: all ok`, status 0; sysfuzz its summary line, status 0
+#   meminfo          `AnonPages: 0 kB` (every task's anonymous memory given back)
 #   buddycheck, slabcheck   `ok (0 problems)`
 # --hello-status N wants status N from hello instead: with N != 0 the check must fail (the test
 # user_ram.check_catches_wrong_status).
@@ -22,7 +25,7 @@ fi
 mem=$(. "$TM_TOP/board/$board/qemu.conf" && echo "${QEMU_MEM_DEFAULT:-256M}")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 log=$tmp/console.log
-run="exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; buddycheck; slabcheck"
+run="exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; exec /bin/memtest 64 4; exec /bin/sysfuzz 1 20000; meminfo; buddycheck; slabcheck"
 # status 1: the crashes fail their commands, and the session goes on to the checks.
 "$TM_CHECK" --board "$board" --mem "$mem" --append "tinymm.root=ram1 tinymm.run=$run" --status 1 \
   --timeout 90 --expect "\\] VFS: Mounted root \\(ext2 filesystem\\) on device ram1\\.$" \
@@ -42,6 +45,12 @@ want 'exec /bin/hello a b' 'hello from /bin/hello a b'
 want 'exec /bin/hello a b' "/bin/hello: exited with status $hello_status"
 want 'exec /bin/crash null' '/bin/crash: killed by signal 11 (SIGSEGV)'
 want 'exec /bin/crash illegal' '/bin/crash: killed by signal 4 (SIGILL)'
+want 'exec /bin/memtest 64 4' 'memtest: all ok'
+want 'exec /bin/memtest 64 4' '/bin/memtest: exited with status 0'
+want 'exec /bin/sysfuzz 1 20000' '/bin/sysfuzz: exited with status 0'
+said 'exec /bin/sysfuzz 1 20000' | grep -qE '^sysfuzz: 20000 calls, [0-9]+ errors' ||
+  tm_fail "sysfuzz: no summary line"
+want meminfo 'AnonPages:             0 kB'
 want buddycheck 'buddycheck: ok (0 problems)'
 want slabcheck 'slabcheck: ok (0 problems)'
 echo "user_ram: PASS ($board)"
