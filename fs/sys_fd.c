@@ -38,26 +38,42 @@ static void bounce_free(void *p)
 	free_pages((unsigned long)p, 0);
 }
 
-long sys_read(unsigned int fd, char __user *buf, size_t count)
+/*
+ * What read and write share before their loops: the file (-EBADF), @count clamped to
+ * MAX_RW_COUNT, the user range checked (-EFAULT) and a bounce page when there is anything to
+ * move (-ENOMEM).  0 with *@filep referenced and *@kbuf (NULL for a count of 0) to free.
+ */
+static long rw_begin(unsigned int fd, const void __user *buf, size_t *count,
+		     struct file **filep, void **kbuf)
 {
 	struct file *file = fdget((int)fd);
-	size_t done = 0;
-	long ret = 0;
-	void *kbuf;
 
 	if (!file)
 		return -EBADF;
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
-	if (!access_ok(buf, count)) {
+	if (*count > MAX_RW_COUNT)
+		*count = MAX_RW_COUNT;
+	*kbuf = NULL;
+	if (!access_ok(buf, *count)) {
 		fput(file);
 		return -EFAULT;
 	}
-	kbuf = count ? bounce_alloc() : NULL;
-	if (count && !kbuf) {
+	if (*count && !(*kbuf = bounce_alloc())) {
 		fput(file);
 		return -ENOMEM;
 	}
+	*filep = file;
+	return 0;
+}
+
+long sys_read(unsigned int fd, char __user *buf, size_t count)
+{
+	struct file *file;
+	size_t done = 0;
+	void *kbuf;
+	long ret = rw_begin(fd, buf, &count, &file, &kbuf);
+
+	if (ret)
+		return ret;
 	if (!count)
 		ret = vfs_read(file, NULL, 0);		/* the checks (EBADF, EISDIR) */
 	while (done < count) {
@@ -87,24 +103,13 @@ long sys_read(unsigned int fd, char __user *buf, size_t count)
 
 long sys_write(unsigned int fd, const char __user *buf, size_t count)
 {
-	struct file *file = fdget((int)fd);
+	struct file *file;
 	size_t done = 0;
-	long ret = 0;
 	void *kbuf;
+	long ret = rw_begin(fd, buf, &count, &file, &kbuf);
 
-	if (!file)
-		return -EBADF;
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
-	if (!access_ok(buf, count)) {
-		fput(file);
-		return -EFAULT;
-	}
-	kbuf = count ? bounce_alloc() : NULL;
-	if (count && !kbuf) {
-		fput(file);
-		return -ENOMEM;
-	}
+	if (ret)
+		return ret;
 	if (!count)
 		ret = vfs_write(file, NULL, 0);
 	while (done < count) {
