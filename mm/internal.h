@@ -154,7 +154,7 @@ extern struct bad_page_ratelimit bad_page_rs;
 /* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
 void format_page_flags(char *buf, size_t len, unsigned long flags);
 void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* printk's %pGg */
-/* mm/page_alloc.c: "swapper: <fmt>, mode:..., nodemask=(null)", a stack and the free lists,
+/* mm/page_alloc.c: "<comm>: <fmt>, mode:..., nodemask=(null)", a stack and the free lists,
  * unless __GFP_NOWARN; one rate limit (10 in 5 s) for the page allocator and vmalloc. */
 void warn_alloc(gfp_t gfp, const char *fmt, ...) __printf(2, 3);
 bool free_pages_prepare(struct page *page, unsigned int order);	/* false: leak the block */

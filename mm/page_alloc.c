@@ -38,6 +38,7 @@
 #include "tinymm/memblock.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/sched.h"
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
 #include "tinymm/time.h"
@@ -356,7 +357,8 @@ void warn_alloc(gfp_t gfp, const char *fmt, ...)
 	va_end(ap);
 	format_gfp_flags(names, sizeof(names), gfp);
 	/* Linux's line, the stack, then the summary of free memory (buddyinfo: see the header). */
-	printk(KERN_WARNING "swapper: %s, mode:%#x(%s), nodemask=(null)\n", msg, gfp, names);
+	printk(KERN_WARNING "%s: %s, mode:%#x(%s), nodemask=(null)\n",
+	       current ? current->comm : "swapper", msg, gfp, names);
 	dump_stack();
 	show_buddyinfo(printk);
 }

@@ -2,10 +2,12 @@
 #   user_sys.<board>.memtest   96 MiB of anonymous memory through brk and mmap on a 32 MiB machine,
 #                              checked; AnonPages back
 #   user_sys.<board>.filetest  filetest on a fresh ext2 /mnt, then e2fsck -fn and the bytes via debugfs
+#   user_sys.<board>.oom       64 MiB in one mapping on 32 MiB: killed with "Out of memory", SIGKILL,
+#                              the kernel's checks pass and the next program runs
 #   user_sys.<board>.sysfuzz   20000 fuzzed calls, then the kernel alive, buddycheck, slabcheck,
 #                              free memory back
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
-  foreach(c memtest filetest sysfuzz)
+  foreach(c memtest filetest sysfuzz oom)
     add_test(NAME user_sys.${b}.${c} COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/user_sys.sh ${b} ${c})
     set_tests_properties(user_sys.${b}.${c} PROPERTIES TIMEOUT 400
       ENVIRONMENT "MKE2FS=${MKE2FS};E2FSCK=${E2FSCK};DEBUGFS=${DEBUGFS}")

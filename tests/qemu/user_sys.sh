@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# user_sys.sh BOARD memtest|filetest|sysfuzz - the system calls end to end on a virt board booted
+# user_sys.sh BOARD memtest|filetest|sysfuzz|oom - the system calls end to end on a virt board booted
 # with the root filesystem (boot_check.sh --rootfs), docs/syscalls.md:
 #   memtest   `exec /bin/memtest 96 4` on a 32 MiB machine (96 MiB through 4 MiB chunks) exits 0 with its five ok
 #             lines; AnonPages back to 0 kB; buddycheck and slabcheck pass
@@ -9,9 +9,11 @@
 #   sysfuzz   `exec /bin/sysfuzz 1 20000` exits 0 with its summary line; the kernel is alive
 #             (`version`), buddycheck and slabcheck pass, AnonPages back, and after drop_caches
 #             MemFree is within 256 kB of its value before the run (slab pages may stay cached)
+#   oom       `exec /bin/memtest 64 64` on a 32 MiB machine: `Out of memory: memtest[<pid>] killed`,
+#             SIGKILL; then AnonPages back, buddycheck and slabcheck pass, /bin/hello still runs
 . "$(dirname "$0")/lib.sh"
 tm_init user_sys
-[ $# = 2 ] || tm_usage "usage: user_sys.sh BOARD memtest|filetest|sysfuzz"
+[ $# = 2 ] || tm_usage "usage: user_sys.sh BOARD memtest|filetest|sysfuzz|oom"
 board=$1 case=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 log=$tmp/console.log
@@ -32,10 +34,22 @@ case $case in
     run="drop_caches; shrink; drain; meminfo; exec /bin/sysfuzz 1 20000; drop_caches; shrink; drain; meminfo; buddycheck; slabcheck; version"
     checks=(--expect '^sysfuzz: 20000 calls, [0-9]+ errors, [0-9]+ errnos:' --expect '^/bin/sysfuzz: exited with status 0$'
             --expect "^tinymm [^ ]+ \\($board, ") ;;
-  *) tm_usage "unknown case '$case' (memtest, filetest, sysfuzz)" ;;
+  oom)
+    # 64 MiB in one mapping on a 32 MiB machine: the fault that finds no page kills the task
+    # with a clear line, and the kernel, its checks and the next program are unharmed.
+    mem=(--mem 32M)
+    run="exec /bin/memtest 64 64; meminfo; buddycheck; slabcheck; exec /bin/hello after"
+    checks=(--expect '^\[ *[0-9.]+\] Out of memory: memtest\[[0-9]+\] killed: no memory for a page at 0x'
+            --expect '^/bin/memtest: killed by signal 9 \(SIGKILL\)$'
+            --expect '^hello from /bin/hello after$' --expect '^/bin/hello: exited with status 0$') ;;
+  *) tm_usage "unknown case '$case' (memtest, filetest, sysfuzz, oom)" ;;
 esac
-"$TM_CHECK" --board "$board" --rootfs "${mem[@]}" "${disk[@]}" --append "tinymm.run=$run" --status 0 --timeout 300 \
-  "${checks[@]}" --reject "BUG|WARNING|Kernel panic|Oops|slabcheck: FAILED|buddycheck: FAILED|unhandled signal" \
+reject="BUG|WARNING|Kernel panic|Oops|slabcheck: FAILED|buddycheck: FAILED"
+[ "$case" = oom ] || reject+="|unhandled signal"
+# oom: status 1, the killed program fails its command and the session goes on.
+status=0; [ "$case" = oom ] && status=1
+"$TM_CHECK" --board "$board" --rootfs "${mem[@]}" "${disk[@]}" --append "tinymm.run=$run" --status $status --timeout 300 \
+  "${checks[@]}" --reject "$reject" \
   >"$log" 2>&1
 rc=$?
 TM_LOG=$log
