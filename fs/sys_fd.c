@@ -309,21 +309,31 @@ static uint64_t encode_dev(unsigned int major, unsigned int minor)
 	return (minor & 0xff) | (major << 8) | ((uint64_t)(minor & ~0xffU) << 12);
 }
 
-long sys_fstat(unsigned int fd, struct linux_stat __user *statbuf)
+/* What fstat and fstat64 share: @fd's attributes and both device numbers; 0 or -errno. */
+static int fd_getattr(int fd, struct kstat *st, unsigned int *rmaj, unsigned int *rmin,
+		      unsigned int *dmaj, unsigned int *dmin)
 {
-	struct file *file = fdget((int)fd);
-	unsigned int rmaj, rmin, dmaj, dmin;
-	struct linux_stat out;
-	struct kstat st;
+	struct file *file = fdget(fd);
 	int err;
 
 	if (!file)
 		return -EBADF;
-	err = file_getattr(file, &st, &rmaj, &rmin);
+	err = file_getattr(file, st, rmaj, rmin);
 	fput(file);
+	if (!err)
+		kstat_dev(st, dmaj, dmin);
+	return err;
+}
+
+long sys_fstat(unsigned int fd, struct linux_stat __user *statbuf)
+{
+	unsigned int rmaj, rmin, dmaj, dmin;
+	struct linux_stat out;
+	struct kstat st;
+	int err = fd_getattr((int)fd, &st, &rmaj, &rmin, &dmaj, &dmin);
+
 	if (err)
 		return err;
-	kstat_dev(&st, &dmaj, &dmin);
 	memset(&out, 0, sizeof(out));
 	out.st_dev = encode_dev(dmaj, dmin);
 	out.st_ino = st.ino;
@@ -346,19 +356,13 @@ long sys_fstat(unsigned int fd, struct linux_stat __user *statbuf)
 
 long sys_fstat64(unsigned long fd, struct linux_stat64 __user *statbuf)
 {
-	struct file *file = fdget((int)fd);
 	unsigned int rmaj, rmin, dmaj, dmin;
 	struct linux_stat64 out;
 	struct kstat st;
-	int err;
+	int err = fd_getattr((int)fd, &st, &rmaj, &rmin, &dmaj, &dmin);
 
-	if (!file)
-		return -EBADF;
-	err = file_getattr(file, &st, &rmaj, &rmin);
-	fput(file);
 	if (err)
 		return err;
-	kstat_dev(&st, &dmaj, &dmin);
 	memset(&out, 0, sizeof(out));
 	/* v6.10's cp_new_stat64 on ARM: huge_encode_dev, the 32-bit st_ino copy truncated. */
 	out.st_dev = encode_dev(dmaj, dmin);
