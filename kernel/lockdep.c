@@ -19,6 +19,9 @@
  * full the checker says so once and stops recording, as Linux's "BUG: MAX_LOCKDEP_KEYS too
  * low!".  The held stacks are lent to threads, where v6.10 keeps 48 entries in every
  * task_struct: that would grow the task_struct cache and move every page the tests expect.
+ * lock_acquire() and lock_release() do the common cases themselves, without a call (nothing
+ * held, or one lock held whose order is recorded; releasing the top entry); the rest goes to
+ * __lock_acquire() and __lock_release().  tinymm.lockdep=0 clears debug_locks from boot.
  * Invariants: deps bit [a][b] set <=> dep_list holds the (a, b) entry; a held stack never
  *   exceeds MAX_LOCK_DEPTH (beyond it the checker turns itself off).
  * Locking: the tables under graph_lock (a raw ticket lock, never checked itself) with irqs
@@ -27,6 +30,7 @@
  */
 #include <asm/processor.h>
 #include "tinymm/bug.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/kallsyms.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/printk.h"
@@ -58,7 +62,12 @@ static struct lock_list dep_list[MAX_LOCKDEP_ENTRIES];
 static unsigned int nr_deps;
 static unsigned long nr_reports;
 static unsigned int nr_prunable;		/* classes with a still_held() */
-static bool debug_locks_off_flag;		/* a table overflowed: stop */
+/* v6.10's debug_locks: cleared when a table overflows, or from boot by tinymm.lockdep=0. */
+static bool debug_locks = true;
+KPARAM_BOOL(lockdep, debug_locks,
+	    "1 (default): the lock-order checker on; 0: off from boot (lock pairs then cost what a v6.10 build without CONFIG_PROVE_LOCKING pays)");
+/* Classes with a still_held() (lock_class's), as bits: the nested fast path tests one. */
+static uint32_t prunable[DEP_WORDS];
 static arch_spinlock_t graph_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 
 struct lock_stack {
@@ -132,9 +141,9 @@ static struct lock_stack *held_stack(bool lend)
 /* Once, then the checker is off: Linux's debug_locks_off() after a table overflow. */
 static void lockdep_off_because(const char *what)
 {
-	if (debug_locks_off_flag)
+	if (!debug_locks)
 		return;
-	debug_locks_off_flag = true;
+	debug_locks = false;
 	printk(KERN_ERR "BUG: %s too low!\nturning off the locking correctness validator.\n", what);
 	dump_stack();
 }
@@ -156,8 +165,10 @@ static unsigned short register_lock_class(struct lockdep_map *map)
 	lock_classes[i].key = key;
 	lock_classes[i].name = map->name ? map->name : "(unnamed)";
 	lock_classes[i].still_held = map->still_held;
-	if (map->still_held)
+	if (map->still_held) {
 		nr_prunable++;
+		set_dep(&prunable, 0, i);
+	}
 	return (unsigned short)i;
 }
 
@@ -248,6 +259,15 @@ static unsigned int prune_stale(struct held_lock *stack, unsigned int depth)
 	return j;
 }
 
+/* May @class be taken while @held is held, without the graph?  The same class (nesting records
+ * nothing), or @held -> @class already recorded and @held never released elsewhere. */
+static inline bool order_known(unsigned int held, unsigned int class)
+{
+	if ((prunable[held / 32] >> (held % 32)) & 1)
+		return false;	/* may be stale: the general path prunes, one entry per class */
+	return held == class || ((deps[held][class / 32] >> (class % 32)) & 1);
+}
+
 /*
  * May @class be pushed on @ls without the graph: every held lock of another class already
  * depends on it in the table, none of them may have been released elsewhere (a prunable
@@ -256,21 +276,22 @@ static unsigned int prune_stale(struct held_lock *stack, unsigned int depth)
  */
 static bool known_order(const struct lock_stack *ls, unsigned int class)
 {
+	const struct held_lock *h = ls->held, *end = h + ls->depth;
+
 	if (ls->depth >= MAX_LOCK_DEPTH)
 		return false;
-	for (unsigned int i = 0; i < ls->depth; i++) {
-		unsigned int held = ls->held[i].class_idx;
+	for (; h < end; h++) {
+		unsigned int held = h->class_idx;
 
-		if (held == class)
-			continue;
-		if (lock_classes[held].still_held || !test_dep(deps, held, class))
+		if (!order_known(held, class))
 			return false;
 	}
 	return true;
 }
 
-static void __lock_acquire(struct lockdep_map *map, const void *instance, bool check, bool push,
-			   unsigned long ip)
+static __attribute__((noinline)) void __lock_acquire(struct lockdep_map *map,
+						     const void *instance, bool check, bool push,
+						     unsigned long ip)
 {
 	unsigned int cpu = (unsigned int)raw_smp_processor_id() % BOOT_CPUS;
 	const struct held_lock *bad = NULL;
@@ -279,7 +300,7 @@ static void __lock_acquire(struct lockdep_map *map, const void *instance, bool c
 	unsigned int d;
 	unsigned long flags;
 
-	if (debug_locks_off_flag || lockdep_recursion[cpu])
+	if (!debug_locks || lockdep_recursion[cpu])
 		return;
 	flags = arch_local_irq_save();
 	ls = held_stack(push);
@@ -348,8 +369,53 @@ out:
 	arch_local_irq_restore(flags);
 }
 
+/*
+ * The two common cases inline, without the graph and without another call: nothing held
+ * yet, or a lock whose order after every held lock is already recorded (known_order()).  The
+ * rest (a class's first use, a trylock under another lock, a thread without its stack, a
+ * prunable class held) takes __lock_acquire().  Half the instructions of a lock pair were
+ * the call and the saved registers of the general path.
+ */
+/* This thread's stack as held_stack(false) finds it, or NULL (the general path decides). */
+static inline struct lock_stack *fast_stack(struct task_struct *curr, unsigned int cpu)
+{
+	struct lock_stack *ls;
+
+	if (!curr)	/* before the first thread; the host's test threads */
+		return cpu < BOOT_CPUS ? &boot_stacks[cpu] : NULL;
+	if (!curr->lockdep_slot)
+		return NULL;
+	ls = &stacks[curr->lockdep_slot - 1];
+	return ls->task == curr ? ls : NULL;
+}
+
 void lock_acquire(struct lockdep_map *map, const void *instance, int trylock, unsigned long ip)
 {
+	unsigned int raw = (unsigned int)raw_smp_processor_id(), cpu = raw % BOOT_CPUS;
+	unsigned int class = map->class_idx, d;
+	struct lock_stack *ls;
+	unsigned long flags;
+
+	if (unlikely(!debug_locks))
+		return;
+	if (unlikely(!class))
+		goto slow;
+	flags = arch_local_irq_save();
+	ls = fast_stack(current, raw);
+	if (likely(ls && !lockdep_recursion[cpu])) {
+		d = ls->depth;
+		/* Depth 0 or 1 here (a pte lock inside mmap_lock); deeper nests take the loop in
+		 * __lock_acquire(), whose registers would otherwise be saved on every call. */
+		if (likely(!d) || (d == 1 && !trylock && order_known(ls->held[0].class_idx, class))) {
+			ls->held[d] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
+							  .class_idx = (unsigned short)class };
+			ls->depth = d + 1;
+			arch_local_irq_restore(flags);
+			return;
+		}
+	}
+	arch_local_irq_restore(flags);
+slow:
 	__lock_acquire(map, instance, !trylock, true, ip);
 }
 
@@ -358,13 +424,14 @@ void lock_check_order(struct lockdep_map *map, const void *instance, unsigned lo
 	__lock_acquire(map, instance, true, false, ip);
 }
 
-void lock_release(const void *instance)
+/* The general release: the lock may be anywhere on the stack, or on none. */
+static __attribute__((noinline)) void __lock_release(const void *instance)
 {
 	unsigned int cpu = (unsigned int)raw_smp_processor_id() % BOOT_CPUS;
 	struct lock_stack *ls;
 	unsigned long flags;
 
-	if (debug_locks_off_flag || lockdep_recursion[cpu])
+	if (!debug_locks || lockdep_recursion[cpu])
 		return;
 	flags = arch_local_irq_save();
 	ls = held_stack(false);
@@ -380,6 +447,28 @@ void lock_release(const void *instance)
 		}
 	}
 	arch_local_irq_restore(flags);
+}
+
+/* The common case inline: the lock is the thread's last one taken. */
+void lock_release(const void *instance)
+{
+	unsigned int raw = (unsigned int)raw_smp_processor_id(), cpu = raw % BOOT_CPUS;
+	struct lock_stack *ls;
+	unsigned long flags;
+	unsigned int d;
+
+	if (unlikely(!debug_locks))
+		return;
+	flags = arch_local_irq_save();
+	ls = fast_stack(current, raw);
+	if (likely(ls && (d = ls->depth) && ls->held[d - 1].instance == instance &&
+		   !lockdep_recursion[cpu])) {
+		ls->depth = d - 1;
+		arch_local_irq_restore(flags);
+		return;
+	}
+	arch_local_irq_restore(flags);
+	__lock_release(instance);
 }
 
 bool lock_is_held(const void *instance)
@@ -419,7 +508,7 @@ static int cmd_lockdep(int argc, char **argv)
 	kprintf(" lock-classes:                  %11u [max: %u]\n", nr_lock_classes,
 		MAX_LOCKDEP_KEYS);
 	kprintf(" direct dependencies:           %11u [max: %u]\n", nr_deps, MAX_LOCKDEP_ENTRIES);
-	if (debug_locks_off_flag)
+	if (!debug_locks)
 		kprintf(" debug_locks:                   %11u\n", 0);
 	return 0;
 }

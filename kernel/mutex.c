@@ -8,6 +8,8 @@
  * queues itself at the tail, and sleeps until owner == itself.  An unlock that sees the flag
  * takes wait_lock, dequeues the first waiter, makes it the owner (keeping the flag if more
  * wait) and wakes it: FIFO, and a woken waiter never finds the lock gone.
+ * The lock-order checker sees a free mutex right after it is taken and a held one before the
+ * wait (mutex_lock()), and a release right after it (see docs/lockdep.md, "The fast paths").
  * Invariants: WAITERS set => the lock is held or being handed over under wait_lock; a task on
  *   wait_list sleeps until owner (without the flag) is that task.
  * Locking: wait_lock (irqs masked) for the list and every owner change while WAITERS is set.
@@ -86,12 +88,19 @@ out:
 	spin_unlock_irqrestore(&lock->wait_lock, flags);
 }
 
+/* A free mutex is taken, then checked (the checker's call a tail call: no frame here); a held
+ * one is checked before the wait, as in Linux, so a deadlock is reported before it hangs. */
 void mutex_lock(struct mutex *lock)
 {
+	unsigned long ip = (unsigned long)__builtin_return_address(0);
+
 	might_sleep();
-	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)__builtin_return_address(0));
-	if (!__mutex_trylock_fast(lock))
-		__mutex_lock_slowpath(lock);
+	if (likely(__mutex_trylock_fast(lock))) {
+		lock_acquire(&lock->dep_map, lock, 0, ip);
+		return;
+	}
+	lock_acquire(&lock->dep_map, lock, 0, ip);
+	__mutex_lock_slowpath(lock);
 }
 
 static __attribute__((noinline)) void __mutex_unlock_slowpath(struct mutex *lock, long owner)
@@ -119,13 +128,14 @@ static __attribute__((noinline)) void __mutex_unlock_slowpath(struct mutex *lock
 	spin_unlock_irqrestore(&lock->wait_lock, flags);
 }
 
+/* Released, then popped off the checker's stack (a tail call, as in mutex_lock()). */
 void mutex_unlock(struct mutex *lock)
 {
 	long owner = (long)current;
 
-	lock_release(lock);
-	if (!atomic_long_try_cmpxchg(&lock->owner, &owner, 0))
+	if (unlikely(!atomic_long_try_cmpxchg(&lock->owner, &owner, 0)))
 		__mutex_unlock_slowpath(lock, owner);
+	lock_release(lock);
 }
 
 unsigned long mutex_contended(void)

@@ -64,7 +64,7 @@ void __spin_lock_init(spinlock_t *lock, const char *name, struct lock_class_key 
 
 /* One line in Linux's spin_dump() shape.  A lock with bad magic was never initialised: its name
  * pointer is garbage, so it is not followed. */
-static void spin_dump(spinlock_t *lock, const char *msg)
+static __attribute__((noinline, cold)) void spin_dump(spinlock_t *lock, const char *msg)
 {
 	unsigned int magic = READ_ONCE(lock->magic);
 	void *pc = READ_ONCE(lock->owner);
@@ -79,13 +79,13 @@ static void spin_dump(spinlock_t *lock, const char *msg)
 }
 
 /* A misuse the caller survives: report with a call trace, like WARN(), and go on. */
-static void spin_bug(spinlock_t *lock, const char *msg)
+static __attribute__((noinline, cold)) void spin_bug(spinlock_t *lock, const char *msg)
 {
 	spin_dump(lock, msg);
 	dump_stack();
 }
 
-static bool magic_ok(spinlock_t *lock)
+static inline __attribute__((always_inline)) bool magic_ok(spinlock_t *lock)
 {
 	if (likely(READ_ONCE(lock->magic) == SPINLOCK_MAGIC))
 		return true;
@@ -94,7 +94,7 @@ static bool magic_ok(spinlock_t *lock)
 	return false;
 }
 
-static bool debug_lock_before(spinlock_t *lock)
+static inline __attribute__((always_inline)) bool debug_lock_before(spinlock_t *lock)
 {
 	if (!magic_ok(lock))
 		return false;
@@ -111,7 +111,7 @@ static void debug_lock_after(spinlock_t *lock, void *pc)
 	WRITE_ONCE(lock->owner, pc);
 }
 
-static bool debug_unlock(spinlock_t *lock)
+static inline __attribute__((always_inline)) bool debug_unlock(spinlock_t *lock)
 {
 	if (!magic_ok(lock))
 		return false;
@@ -145,7 +145,7 @@ static inline bool debug_unlock(spinlock_t *lock) { return true; }
 /* Every lock entry point passes its caller's address down as the owner to record. */
 /* A held spinlock keeps its holder on the CPU: preemption is off from lock to unlock, so
  * nobody on this CPU can spin on it forever.  A skipped (buggy) operation leaves the count. */
-static void do_spin_lock(spinlock_t *lock, void *pc)
+static inline __attribute__((always_inline)) void do_spin_lock(spinlock_t *lock, void *pc)
 {
 	if (!debug_lock_before(lock))
 		return;
@@ -156,7 +156,7 @@ static void do_spin_lock(spinlock_t *lock, void *pc)
 	debug_lock_after(lock, pc);
 }
 
-static bool do_spin_unlock(spinlock_t *lock)
+static inline __attribute__((always_inline)) bool do_spin_unlock(spinlock_t *lock)
 {
 	if (!debug_unlock(lock))
 		return false;
@@ -165,9 +165,29 @@ static bool do_spin_unlock(spinlock_t *lock)
 	return true;
 }
 
+/*
+ * spin_lock() and spin_unlock() order the checker's call last where nothing can hang: a free
+ * lock is taken first and then checked (an order it breaks is reported all the same, the
+ * lock just already held), a lock is popped after it is released.  The checker's call is
+ * then a tail call, and these two, the most frequent lock operations, need no frame of their
+ * own.  A busy lock is checked before the wait, as in Linux, so a real deadlock is reported
+ * before it hangs.
+ */
 void spin_lock(spinlock_t *lock)
 {
-	do_spin_lock(lock, __builtin_return_address(0));
+	void *pc = __builtin_return_address(0);
+
+	if (!debug_lock_before(lock))
+		return;
+	preempt_disable();
+	if (unlikely(!arch_spin_trylock(&lock->raw_lock))) {
+		lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
+		arch_spin_lock(&lock->raw_lock);
+		debug_lock_after(lock, pc);
+		return;
+	}
+	debug_lock_after(lock, pc);
+	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
 }
 
 /* Like Linux's debug trylock: no recursion check, a held lock just fails. */
@@ -187,8 +207,11 @@ int spin_trylock(spinlock_t *lock)
 
 void spin_unlock(spinlock_t *lock)
 {
-	if (do_spin_unlock(lock))
-		preempt_enable();
+	if (!debug_unlock(lock))
+		return;
+	arch_spin_unlock(&lock->raw_lock);
+	preempt_enable();
+	lock_release(lock);
 }
 
 /* The irq variants mask on their caller's behalf: the irqsoff tracer records the caller (_ip). */

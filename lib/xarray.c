@@ -197,7 +197,9 @@ static void marks_up(struct xarray *xa, struct xa_node *node, xa_mark_t mark)
 }
 
 /* The leaf whose slots hold @index, or NULL (no node array, outside the top, no path). */
-static struct xa_node *leaf_of(const struct xarray *xa, unsigned long index)
+/* Inline: xa_load(), on every page-cache lookup, is its main caller. */
+static inline __attribute__((always_inline)) struct xa_node *leaf_of(const struct xarray *xa,
+								    unsigned long index)
 {
 	if (!xa_is_node(xa->xa_head))
 		return NULL;

@@ -80,11 +80,25 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 	return i < mm->map_count ? mm->vmas[i] : NULL;
 }
 
+/* find_vma()'s search written out: every page fault calls this one. */
 struct vm_area_struct *vma_lookup(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma = find_vma(mm, addr);
+	struct vm_area_struct **vmas = mm->vmas;
+	int lo = 0, hi = mm->map_count;
 
-	return vma && vma->vm_start <= addr ? vma : NULL;
+	lockdep_assert_held(&mm->mmap_lock);
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		struct vm_area_struct *vma = vmas[mid];
+
+		if (addr >= vma->vm_end)
+			lo = mid + 1;
+		else if (addr < vma->vm_start)
+			hi = mid;
+		else
+			return vma;
+	}
+	return NULL;
 }
 
 struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,

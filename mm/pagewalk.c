@@ -309,14 +309,14 @@ void vunmap_range(unsigned long addr, unsigned long end)
 
 pte_t *pte_lookup(pgd_t *pgd, unsigned long addr)
 {
-	pmd_t *pmd;
+	pmd_t pmd;
 
 	if (pgd_none(*pgd) || pgd_bad(*pgd))
 		return NULL;
-	pmd = pmd_offset(pgd, addr);
-	if (pmd_none(pmdp_get(pmd)) || pmd_leaf(pmdp_get(pmd)) || pmd_bad(pmdp_get(pmd)))
+	pmd = pmdp_get(pmd_offset(pgd, addr));	/* one read: every check on the same value */
+	if (pmd_none(pmd) || pmd_leaf(pmd) || pmd_bad(pmd))
 		return NULL;
-	return pte_offset_kernel(pmd, addr);
+	return (pte_t *)pmd_page_vaddr(pmd) + pte_index(addr);
 }
 
 pte_t *virt_to_kpte(unsigned long addr)

@@ -33,6 +33,7 @@
 #include "barrier.h"
 #include "kernel.h"
 #include "list.h"
+#include "irqflags.h"
 #include "preempt.h"
 
 #define TASK_RUNNING		0x0000
@@ -181,7 +182,12 @@ unsigned long sched_nr_switches(void);
  * as Linux's __might_sleep.  Call at the top of everything that may sleep.
  */
 void __might_sleep(const char *file, int line);
-#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+/* The test inline (a load and a csr read), the report out of line: it is on every mutex_lock. */
+#define might_sleep()								\
+	do {									\
+		if (unlikely(preempt_count() || irqs_disabled()))		\
+			__might_sleep(__FILE__, __LINE__);			\
+	} while (0)
 unsigned long might_sleep_warnings(void);
 
 #endif
