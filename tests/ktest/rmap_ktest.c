@@ -14,11 +14,15 @@
  *     page and bytes; the parent's next write then reuses its page without a copy and makes
  *     it exclusive again (PG_anon_exclusive, pagemap's exclusive bits);
  *   - after the child's mm is gone, the parent's page is mapped once but not yet exclusive
- *     (pagemap: exclusive 1, anon-exclusive 0); its next write makes it so with no copy.
+ *     (pagemap: exclusive 1, anon-exclusive 0); its next write makes it so with no copy;
+ *   - out of memory at every point of a fork (all free memory held, then given back a page at
+ *     a time until the fork works): each failure is -ENOMEM with the page tables, AnonPages,
+ *     the free memory and the parent's pages (mapcount, references) as they were.
  */
 #include <string.h>
 #include "tinymm/anon_vma.h"
 #include "tinymm/bug.h"
+#include "tinymm/errno.h"
 #include "tinymm/exec.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
@@ -341,11 +345,92 @@ static void exclusive_again_after_child_exit(struct ktest *t)
 	all_back(t);
 }
 
+/* Every free page held, linked through their own first word. */
+static void *hog_all(void)
+{
+	void *head = NULL;
+	struct page *page;
+
+	while ((page = alloc_page(GFP_KERNEL | __GFP_NOWARN))) {
+		void **p = page_address(page);
+
+		*p = head;
+		head = p;
+	}
+	return head;
+}
+
+static void *hog_release_one(void *head)
+{
+	void *next = *(void **)head;
+
+	free_page((unsigned long)head);
+	return next;
+}
+
+/* Three areas, each in its own pte table: a fork needs an area, a table and more for each. */
+#define OOM_STRIDE	(8UL << 20)
+
+static void fork_out_of_memory_undone(struct ktest *t)
+{
+	snapshot();
+	struct mm_struct *parent = mm_alloc(), *child = NULL;
+	int failures = 0, err = 0;
+
+	KTEST_ASSERT_TRUE(t, parent != NULL);
+	mutex_lock(&parent->mmap_lock);
+	for (int i = 0; i < 3; i++) {
+		unsigned long a = KT_BASE + i * OOM_STRIDE;
+
+		KTEST_EXPECT_EQ(t, mmap_region(parent, a, P(2), RW, NULL, 0), (long)a);
+		KTEST_EXPECT_EQ(t, handle_mm_fault(vma_lookup(parent, a), a, FAULT_FLAG_WRITE), 0U);
+	}
+	mutex_unlock(&parent->mmap_lock);
+	lru_add_drain();
+	unsigned long tables = global_node_page_state(NR_PAGETABLE);
+	unsigned long anon = global_node_page_state(NR_ANON_MAPPED);
+	void *hog = hog_all();
+
+	for (int tries = 0; hog && tries < 8192; tries++) {
+		unsigned long mem = free_and_slab();
+
+		child = dup_mm(parent, &err);
+		if (child)
+			break;
+		failures++;
+		KTEST_EXPECT_EQ(t, err, -ENOMEM);
+		KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), tables);
+		KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon);
+		KTEST_EXPECT_LE(t, free_and_slab(), mem);	/* a slab may keep a new page */
+		KTEST_EXPECT_GE(t, free_and_slab() + 2, mem);
+		for (int i = 0; i < 3; i++) {
+			struct folio *f = folio_at(parent, KT_BASE + i * OOM_STRIDE);
+
+			KTEST_EXPECT_EQ(t, folio_mapcount(f), 1);
+			KTEST_EXPECT_EQ(t, page_ref_count(&f->page), 1);
+		}
+		hog = hog_release_one(hog);
+	}
+	while (hog)
+		hog = hog_release_one(hog);
+	kprintf("    # a fork failed %d times for want of memory, then worked\n", failures);
+	KTEST_EXPECT_GT(t, failures, 0);
+	KTEST_EXPECT_TRUE(t, child != NULL);
+	if (child) {
+		lru_add_drain();
+		KTEST_EXPECT_EQ(t, folio_mapcount(folio_at(parent, KT_BASE + 2 * OOM_STRIDE)), 2);
+		mmput(child);
+	}
+	mmput(parent);
+	all_back(t);
+}
+
 static const struct ktest_case rmap_cases[] = {
 	KTEST_CASE(fork_shares_pages),
 	KTEST_CASE(walk_finds_every_pte),
 	KTEST_CASE(cow_copies_then_reuses),
 	KTEST_CASE(exclusive_again_after_child_exit),
+	KTEST_CASE(fork_out_of_memory_undone),
 	{}
 };
 KTEST_SUITE(rmap, rmap_cases);
