@@ -3,12 +3,14 @@
  * docs/memory.md): a user mm's root table, handle_mm_fault() for anonymous and private file
  * areas, zapping the ptes of a range and freeing the tables left empty.  Linux v6.10
  * mm/memory.c reduced: do_anonymous_page, do_read_fault/do_cow_fault/finish_fault,
- * do_wp_page (reuse of an exclusive anonymous page, or a copy), zap_pte_range, free_pgtables.
+ * do_wp_page (reuse of an exclusive anonymous page or of one whose only reference is left,
+ * wp_can_reuse_anon_folio; else a copy), zap_pte_range, free_pgtables.  fork's
+ * copy_page_range is mm/fork_mm.c.
  *
  * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
  * mapcount and holds one reference for it (mm/rmap.c); a writable pte maps an anonymous folio
  * with PG_anon_exclusive (private areas only: a file page is mapped read-only, and the first
- * write copies it); a pte is present only inside an area, with the area's protection
+ * write copies it; a page fork shares is read-only in both mms: mm/fork_mm.c); a pte is present only inside an area, with the area's protection
  * (vm_get_page_prot), except that a private writable area's exclusive anonymous pages are
  * writable.  Page tables below the root hang from one entry each and are freed as soon as
  * they hold nothing (free_pgd_range); the root's user entries are each mm's own, its kernel
