@@ -94,7 +94,7 @@ target_compile_definitions(binfmt_elf_test PRIVATE
   ELF_PROG_RV64="${CMAKE_BINARY_DIR}/elf_prog_rv64")
 target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
-add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
+add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c)
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
 # board: the ext2 KTAP suite runs on the host over the real brd driver.
@@ -118,7 +118,7 @@ target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The page-fault core (mm/memory.c) through the `fault` KTAP suite: a private mm over the fake
 # arch (three levels, and two: the root's entries are then the pte tables' pmds), anonymous
 # memory and a ramfs file mapped private.
-set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
+set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 add_executable(fault_test ${FAULT_TEST_SRCS})
 target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
@@ -128,20 +128,21 @@ target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} $
 # User tasks over the fake arch: the uaccess calls (lib/usercopy.c) through the host's raw
 # copies (tests/host/host_uaccess.c, a software walk of current->mm's tables), and exec (the ELF
 # loader, fs/binfmt_elf.c) loading qemu-virt-riscv64's /bin/hello from ramfs into a fake mm.
-set(HOST_USER_SRCS kernel/fork.c kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c
-  tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
+set(HOST_USER_SRCS kernel/fork.c mm/fork_mm.c fs/file.c kernel/user_task.c fs/exec.c fs/binfmt_elf.c
+  kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c
+  tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
-add_executable(exec_test tests/host/exec_test.c fs/exec.c fs/binfmt_elf.c fs/task_mmu.c
-  kernel/user_task.c kernel/user_task_cmd.c fs/file.c ${HOST_USER_SRCS})
+add_executable(exec_test tests/host/exec_test.c fs/task_mmu.c kernel/user_task_cmd.c
+  ${HOST_USER_SRCS})
 target_compile_definitions(exec_test PRIVATE USER_TASK_STACK_ORDER=2)	# ASan's frames
 target_link_libraries(exec_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The system calls (issue 33: fs/sys_*.c, mm/mmap_sys.c, kernel/sys*.c, fs/file.c) called as a
 # user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c
-  mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c mm/user_fault.c mm/mmap_sys.c
-  kernel/fork.c kernel/exit.c kernel/sys.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
+  mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c mm/user_fault.c mm/mmap_sys.c
+  kernel/fork.c mm/fork_mm.c kernel/exit.c kernel/sys.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
   fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS}
   # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)
   fs/exec.c fs/binfmt_elf.c kernel/user_task.c)

@@ -44,7 +44,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
 # <asm/pgtable.h>: ARM (LPAE) and RISC-V (Sv39, Sv32); with them `lkdtm`, whose tests need
 # vmalloc and the protections (docs/mmu.md, "lkdtm").
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
-  list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
+  list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/fork_mm.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
     mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
@@ -52,7 +52,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c kernel/sys_time.c
     # exec (docs/binfmt_elf.md) and the shell's user-task commands
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
-    kernel/bench_fault.c kernel/bench_exec.c)
+    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c)
 endif()
 # The syscall-getpid bench row where the arch gives its user program (arch/<arch>/bench_user.c,
 # include/tinymm/bench.h): RISC-V so far; kernel/bench.c skips the row elsewhere.

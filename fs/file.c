@@ -123,13 +123,9 @@ int alloc_files_for_task(struct task_struct *tsk)
 	return 0;
 }
 
-void exit_files(struct task_struct *tsk)
+/* The table and every reference it holds (the slots' and the pins'). */
+static void put_files_struct(struct files_struct *files)
 {
-	struct files_struct *files = tsk->files;
-
-	if (!files)
-		return;
-	tsk->files = NULL;
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
 		if (files->fd[fd])
 			fput(files->fd[fd]);
@@ -137,6 +133,66 @@ void exit_files(struct task_struct *tsk)
 		fput(files->pinned[i]);
 	kfree(files->pinned);
 	kfree(files);
+}
+
+void exit_files(struct task_struct *tsk)
+{
+	struct files_struct *files = tsk->files;
+
+	if (!files)
+		return;
+	tsk->files = NULL;
+	put_files_struct(files);
+}
+
+/*
+ * fork's copy of @tsk's table (v6.10's dup_fd, include/tinymm/fork.h): the same files behind
+ * the same fds (one more reference each: parent and child share each open file and its
+ * position, as Linux's), the same close-on-exec bits, and the same pins, since the child's mm
+ * is a copy of the parent's, file-backed areas included.  NULL and -ENOMEM, nothing taken.
+ */
+struct files_struct *dup_fd(struct task_struct *tsk, int *err)
+{
+	struct files_struct *old = tsk->files, *files = kzalloc(sizeof(*files), GFP_KERNEL);
+	struct file **pinned = NULL;
+	int cap;
+
+	*err = -ENOMEM;
+	if (!files)
+		return NULL;
+	spin_lock_init(&files->file_lock);
+	if (!old) {
+		*err = 0;
+		return files;
+	}
+	/* The pin array first, outside the lock (kmalloc may sleep); only this task changes its
+	 * own table, so the count read here stays right. */
+	cap = READ_ONCE(old->nr_pinned);
+	if (cap) {
+		pinned = kmalloc((size_t)cap * sizeof(*pinned), GFP_KERNEL);
+		if (!pinned) {
+			kfree(files);
+			return NULL;
+		}
+	}
+	spin_lock(&old->file_lock);
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
+		if (old->fd[fd])
+			files->fd[fd] = get_file(old->fd[fd]);
+	files->close_on_exec = old->close_on_exec;
+	for (int i = 0; i < old->nr_pinned && i < cap; i++)
+		pinned[files->nr_pinned++] = get_file(old->pinned[i]);
+	spin_unlock(&old->file_lock);
+	files->pinned = pinned;
+	files->pinned_cap = cap;
+	*err = 0;
+	return files;
+}
+
+void free_files_struct(struct files_struct *files)
+{
+	if (files)
+		put_files_struct(files);
 }
 
 struct file *fdget(int fd)

@@ -10,12 +10,16 @@
  * pagemap: the 64-bit entry of v6.10's pagemap for the page at @addr, in hex, then its
  *   fields decoded: bit 63 present, 62 swapped, 61 file-page or shared-anon, 56 exclusively
  *   mapped (mapcount 1), 55 soft-dirty (never set: tinymm does not track it), bits 0-54 the
- *   pfn (shown, as for CAP_SYS_ADMIN).  docs/user.md has an example.
+ *   pfn (shown, as for CAP_SYS_ADMIN); and, not in the 64-bit entry (v6.10 has no bit for
+ *   it there), anon-exclusive: the page's PG_anon_exclusive, which fork clears and a write
+ *   fault that finds the page this mm's alone sets again (docs/fork.md).
+ *   docs/user.md has an example.
  * Locking: the task is found with interrupts masked and pinned (get_task_struct, mmget);
  *   its mmap_lock is held while the areas are read, page_table_lock while a pte is.
  */
 #include <string.h>
 #include "tinymm/cmdline.h"
+#include "tinymm/lockdep.h"
 #include "tinymm/exec.h"
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
@@ -27,14 +31,6 @@
 #include "tinymm/user_task.h"
 #include "tinymm/vfs.h"
 #include "internal.h"
-
-/* v6.10's PM_* bits (fs/proc/task_mmu.c). */
-#define PM_PFRAME_MASK		((1ULL << 55) - 1)
-#define PM_SOFT_DIRTY		(1ULL << 55)
-#define PM_MMAP_EXCLUSIVE	(1ULL << 56)
-#define PM_FILE			(1ULL << 61)
-#define PM_SWAP			(1ULL << 62)
-#define PM_PRESENT		(1ULL << 63)
 
 struct find_pid {
 	int pid;
@@ -168,14 +164,17 @@ static int cmd_maps(int argc, char **argv)
 }
 SHELL_COMMAND(maps, "<pid>", "a user task's areas, as /proc/PID/maps", cmd_maps);
 
-/* v6.10's pte_to_pagemap_entry() for one address, under the task's mmap_lock. */
-static uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr)
+/* v6.10's pte_to_pagemap_entry() for one address, under the task's mmap_lock
+ * (include/tinymm/exec.h); *@anon_exclusive: PG_anon_exclusive of an anonymous page. */
+uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr, bool *anon_exclusive)
 {
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
 	uint64_t e = 0;
 	pte_t *ptep;
 	pte_t pte;
 
+	lockdep_assert_held(&mm->mmap_lock);
+	*anon_exclusive = false;
 	if (!vma)
 		return 0;
 	spin_lock(&mm->page_table_lock);
@@ -189,6 +188,7 @@ static uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr)
 			e |= PM_FILE;
 		if (page_mapcount(page) == 1)
 			e |= PM_MMAP_EXCLUSIVE;
+		*anon_exclusive = PageAnon(page) && PageAnonExclusive(page);
 	}
 	spin_unlock(&mm->page_table_lock);
 	return e;
@@ -199,6 +199,7 @@ static int cmd_pagemap(int argc, char **argv)
 	char comm[TASK_COMM_LEN];
 	struct mm_struct *mm;
 	unsigned long addr;
+	bool anon_excl;
 	uint64_t e;
 
 	if (argc != 3)
@@ -211,13 +212,13 @@ static int cmd_pagemap(int argc, char **argv)
 	if (!mm)
 		return 1;
 	mutex_lock(&mm->mmap_lock);
-	e = pagemap_entry(mm, addr);
+	e = pagemap_entry(mm, addr, &anon_excl);
 	mutex_unlock(&mm->mmap_lock);
 	mmput(mm);
-	kprintf("0x%lx: 0x%016llx present %d swapped %d file %d exclusive %d soft-dirty %d pfn 0x%llx\n",
+	kprintf("0x%lx: 0x%016llx present %d swapped %d file %d exclusive %d soft-dirty %d pfn 0x%llx anon-exclusive %d\n",
 		addr & PAGE_MASK, (unsigned long long)e, !!(e & PM_PRESENT), !!(e & PM_SWAP),
 		!!(e & PM_FILE), !!(e & PM_MMAP_EXCLUSIVE), !!(e & PM_SOFT_DIRTY),
-		(unsigned long long)(e & PM_PFRAME_MASK));
+		(unsigned long long)(e & PM_PFRAME_MASK), anon_excl);
 	return 0;
 }
 SHELL_COMMAND(pagemap, "<pid> <addr>",

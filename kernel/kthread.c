@@ -161,6 +161,8 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 	p->__state = TASK_NEW;
 	atomic_set(&p->usage, 2);
 	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
 	strncpy(p->comm, name, TASK_COMM_LEN - 1);
 	arch_context_init(&p->ctx, (uintptr_t)p->stack, (uintptr_t)p->stack + p->stack_size,
 			  kthread_entry);

@@ -15,6 +15,11 @@ const syscall_fn_t sys_call_table[] = {
 	SC(__NR_exit_group, sys_exit_group),
 	SC(__NR_getpid, sys_getpid),
 	SC(__NR_sched_yield, sys_sched_yield),
+	/* issue 34: fork (docs/fork.md) */
+	SC(__NR_clone, sys_clone),
+#ifdef __NR_fork
+	SC(__NR_fork, sys_fork),
+#endif
 	/* issue 33, the sys helper's calls (docs/syscalls.md): files */
 	SC(__NR_read, sys_read),
 	SC(__NR_write, sys_write),

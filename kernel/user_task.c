@@ -87,6 +87,11 @@ __attribute__((weak)) void start_thread(struct pt_regs *regs, unsigned long pc, 
 	(void)regs, (void)pc, (void)sp;
 }
 
+__attribute__((weak)) void arch_dup_task_regs(struct task_struct *p)
+{
+	(void)p;
+}
+
 __attribute__((weak)) __noreturn void arch_ret_to_user(void)
 {
 	do_exit(SIGKILL);

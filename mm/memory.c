@@ -3,12 +3,14 @@
  * docs/memory.md): a user mm's root table, handle_mm_fault() for anonymous and private file
  * areas, zapping the ptes of a range and freeing the tables left empty.  Linux v6.10
  * mm/memory.c reduced: do_anonymous_page, do_read_fault/do_cow_fault/finish_fault,
- * do_wp_page (reuse of an exclusive anonymous page, or a copy), zap_pte_range, free_pgtables.
+ * do_wp_page (reuse of an exclusive anonymous page or of one whose only reference is left,
+ * wp_can_reuse_anon_folio; else a copy), zap_pte_range, free_pgtables.  fork's
+ * copy_page_range is mm/fork_mm.c.
  *
  * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
  * mapcount and holds one reference for it (mm/rmap.c); a writable pte maps an anonymous folio
  * with PG_anon_exclusive (private areas only: a file page is mapped read-only, and the first
- * write copies it); a pte is present only inside an area, with the area's protection
+ * write copies it; a page fork shares is read-only in both mms: mm/fork_mm.c); a pte is present only inside an area, with the area's protection
  * (vm_get_page_prot), except that a private writable area's exclusive anonymous pages are
  * writable.  Page tables below the root hang from one entry each and are freed as soon as
  * they hold nothing (free_pgd_range); the root's user entries are each mm's own, its kernel
@@ -34,6 +36,7 @@
  * every table back.
  */
 #include <string.h>
+#include "tinymm/anon_vma.h"
 #include "tinymm/bug.h"
 #include "tinymm/errno.h"
 #include "tinymm/lockdep.h"
@@ -107,8 +110,9 @@ pte_t *user_pte_lookup(struct mm_struct *mm, unsigned long addr)
 }
 
 /* The pte for @addr, with the tables above it made; NULL without memory.  Drops the lock to
- * allocate (a table may sleep) and looks again with the table in hand. */
-static pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr)
+ * allocate (a table may sleep) and looks again with the table in hand.  fork's copy uses it
+ * too (mm/fork_mm.c). */
+pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr)
 {
 	for (;;) {
 		pgd_t *pgd = pgd_offset(mm, addr);
@@ -187,6 +191,8 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 
 	if (vma->vm_flags & VM_SHARED)
 		return VM_FAULT_SIGBUS;		/* shmem: not yet (see the header) */
+	if (anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
 	/* Not __GFP_ZERO: that bypasses the order-0 fast path (mm/page_alloc_fast.c). */
 	folio = folio_alloc(GFP_HIGHUSER_MOVABLE, 0);
 	if (!folio)
@@ -228,6 +234,8 @@ static vm_fault_t do_fault(struct vm_fault *vmf)
 
 	if (vma->vm_flags & VM_SHARED)
 		return VM_FAULT_SIGBUS;		/* MAP_SHARED: not yet (see the header) */
+	if (write && anon_vma_prepare(vma))
+		return VM_FAULT_OOM;		/* the copy will be anonymous */
 	ret = filemap_fault(vmf);
 	if (ret & VM_FAULT_ERROR)
 		return ret;
@@ -251,10 +259,42 @@ static vm_fault_t do_fault(struct vm_fault *vmf)
 }
 
 /*
+ * v6.10's wp_can_reuse_anon_folio() for a small folio, pte lock held: may a write reuse an
+ * anonymous folio that is not (or no longer) marked exclusive?  Only if the one reference left
+ * is this pte's: no other mm maps it (the fork that shared it has ended, or the other side
+ * copied or unmapped its page), and nobody else holds it.  An LRU batch's reference is a
+ * false "someone else" (v6.10 drains it first: do_wp_page does, before taking the lock).  The
+ * folio lock keeps a concurrent walker out while it becomes exclusive (v6.10's).
+ */
+static bool wp_can_reuse_anon_folio(struct folio *folio)
+{
+	if (page_ref_count(&folio->page) != 1 || !folio_trylock(folio))
+		return false;
+	if (page_ref_count(&folio->page) != 1) {
+		folio_unlock(folio);
+		return false;
+	}
+	folio_unlock(folio);
+	return true;
+}
+
+/* The pte made writable where it is (v6.10's wp_page_reuse): pte lock held, pte unchanged. */
+static void wp_page_reuse(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+
+	set_pte_at(vma->vm_mm, vmf->address, vmf->pte,
+		   pte_mkwrite(pte_mkdirty(pte_mkyoung(vmf->orig_pte)), vma));
+	flush_tlb_page(vma, vmf->address);
+}
+
+/*
  * A write to a present read-only pte in a writable private area (v6.10's do_wp_page): an
- * anonymous page exclusive to this mm is made writable where it is (wp_page_reuse); anything
- * else (a page-cache folio mapped by a read fault) is copied into a new anonymous folio
- * (wp_page_copy), and the old mapping's count and reference dropped after the TLB flush.
+ * anonymous page that is exclusive to this mm (PG_anon_exclusive), or whose only reference is
+ * this pte's (wp_can_reuse_anon_folio: PG_anon_exclusive is set again), is made writable where
+ * it is (wp_page_reuse); anything else (a page fork shared with another mm, a page-cache folio
+ * mapped by a read fault) is copied into a new anonymous folio (wp_page_copy), and the old
+ * mapping's count and reference dropped after the TLB flush.
  */
 static vm_fault_t do_wp_page(struct vm_fault *vmf)
 {
@@ -265,16 +305,25 @@ static vm_fault_t do_wp_page(struct vm_fault *vmf)
 
 	if (!old)
 		return VM_FAULT_SIGSEGV;
-	if (folio_test_anon(old) && PageAnonExclusive(&old->page)) {
+	if (folio_test_anon(old)) {
+		/* v6.10 drains the LRU batch whose reference would spoil the count. */
+		if (!PageAnonExclusive(&old->page) && !folio_test_lru(old))
+			lru_add_drain();
 		spin_lock(&mm->page_table_lock);
-		if (pte_val(ptep_get(vmf->pte)) == pte_val(vmf->orig_pte)) {
-			set_pte_at(mm, vmf->address, vmf->pte,
-				   pte_mkwrite(pte_mkdirty(pte_mkyoung(vmf->orig_pte)), vma));
-			flush_tlb_page(vma, vmf->address);
+		if (pte_val(ptep_get(vmf->pte)) != pte_val(vmf->orig_pte)) {
+			spin_unlock(&mm->page_table_lock);
+			return 0;		/* changed meanwhile: the access is retried */
+		}
+		if (PageAnonExclusive(&old->page) || wp_can_reuse_anon_folio(old)) {
+			SetPageAnonExclusive(&old->page);
+			wp_page_reuse(vmf);
+			spin_unlock(&mm->page_table_lock);
+			return 0;
 		}
 		spin_unlock(&mm->page_table_lock);
-		return 0;
 	}
+	if (anon_vma_prepare(vma))
+		return VM_FAULT_OOM;
 	folio_get(old);			/* kept across the copy, which runs unlocked */
 	copy = cow_copy(old);
 	if (!copy) {

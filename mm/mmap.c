@@ -17,13 +17,16 @@
  * Invariants (vma_check()): areas page-aligned, non-empty, inside [PAGE_SIZE, task_size),
  * ascending without overlap; no two neighbours that could be one area (same flags, same file,
  * contiguous pgoff) are left apart; map_count and total_vm add up.
- * Where tinymm differs from v6.10, and why: no anon_vma yet (fork and rmap come later, and
- * will add its compatibility to the merge rule); no mmap_min_addr sysctl (page 0 is never
+ * An area with anonymous pages has an anon_vma (mm/rmap_anon.c): a split's tail joins it, a
+ * merge keeps it, areas of two different anon_vmas never merge (v6.10's is_mergeable_anon_vma),
+ * and an area freed leaves it (unlink_anon_vmas).
+ * Where tinymm differs from v6.10, and why: no mmap_min_addr sysctl (page 0 is never
  * mapped); VMAs come from kmalloc, not their own slab cache.
  * Locking: mm->mmap_lock held by the caller for every call but mm_init_vmas()
  * (lockdep_assert_held); v6.10's is an rwsem, taken for reading by faults.
  */
 #include <string.h>
+#include "tinymm/anon_vma.h"
 #include "tinymm/errno.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/mm_fault.h"
@@ -47,8 +50,10 @@ void mm_init_vmas(struct mm_struct *mm, unsigned long task_size, unsigned long m
 void exit_mmap_vmas(struct mm_struct *mm)
 {
 	lockdep_assert_held(&mm->mmap_lock);
-	for (int i = 0; i < mm->map_count; i++)
+	for (int i = 0; i < mm->map_count; i++) {
+		unlink_anon_vmas(mm->vmas[i]);
 		kfree(mm->vmas[i]);
+	}
 	kfree(mm->vmas);
 	mm->vmas = NULL;
 	mm->map_count = mm->vmas_capacity = 0;
@@ -143,11 +148,13 @@ static void vmas_remove_at(struct mm_struct *mm, int i)
 	mm->map_count--;
 }
 
-/* v6.10's is_mergeable_vma() and the pgoff rule of can_vma_merge_after(), without anon_vma. */
+/* v6.10's is_mergeable_vma(), is_mergeable_anon_vma() and the pgoff rule of
+ * can_vma_merge_after(). */
 static bool vmas_mergeable(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {
 	return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
-	       a->vm_file == b->vm_file && a->vm_pgoff + vma_pages(a) == b->vm_pgoff;
+	       a->vm_file == b->vm_file && a->vm_pgoff + vma_pages(a) == b->vm_pgoff &&
+	       anon_vma_compatible(a, b);
 }
 
 /* Merge area @i with the one after it, if they can be one; true if they were. */
@@ -156,6 +163,7 @@ static bool merge_next(struct mm_struct *mm, int i)
 	if (i < 0 || i + 1 >= mm->map_count || !vmas_mergeable(mm->vmas[i], mm->vmas[i + 1]))
 		return false;
 	mm->vmas[i]->vm_end = mm->vmas[i + 1]->vm_end;
+	anon_vma_merge(mm->vmas[i], mm->vmas[i + 1]);
 	kfree(mm->vmas[i + 1]);
 	vmas_remove_at(mm, i + 1);
 	return true;
@@ -175,6 +183,8 @@ static void split_vma(struct mm_struct *mm, int i, unsigned long addr, struct vm
 	struct vm_area_struct *vma = mm->vmas[i];
 
 	*tail = *vma;
+	if (vma->anon_vma)
+		anon_vma_link(tail, vma->anon_vma);	/* v6.10's anon_vma_clone */
 	tail->vm_start = addr;
 	tail->vm_pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
 	vma->vm_end = addr;
@@ -236,6 +246,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	unmap_page_range(mm, start, end);
 	for (int i = last; i >= first; i--) {
 		mm->total_vm -= vma_pages(mm->vmas[i]);
+		unlink_anon_vmas(mm->vmas[i]);
 		kfree(mm->vmas[i]);
 		vmas_remove_at(mm, i);
 	}

@@ -75,7 +75,7 @@
 #define PF_USED_BY_private	"include/tinymm/pagemap.h:folio_attach_private"
 #define PF_USED_BY_private_2	"-"
 #define PF_USED_BY_mappedtodisk	"fs/buffer_aops.c"
-#define PF_USED_BY_anon_exclusive "mm/rmap.c"
+#define PF_USED_BY_anon_exclusive "mm/rmap.c,mm/memory.c"
 #define PF_USED_BY_reclaim	"mm/vmscan.c"
 #define PF_USED_BY_readahead	"mm/readahead.c"
 #define PF_USED_BY_isolated	"-"

@@ -59,6 +59,18 @@ void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp)
 	__asm__ __volatile__("mcr p15, 0, %0, c13, c0, 3" :: "r"(0UL));	/* TPIDRURO */
 }
 
+/* fork's child: the parent's registers as the svc left them (pc past it), r0 = 0: clone()
+ * and fork() return 0 there; its thread pointer the parent's (switch.S loads TPIDRURO from the
+ * context at every switch to it). */
+void arch_dup_task_regs(struct task_struct *p)
+{
+	struct pt_regs *child = (struct pt_regs *)((unsigned long)p->stack + p->stack_size) - 1;
+
+	*child = *current_pt_regs();
+	child->ARM_r0 = 0;
+	p->ctx.tp_value = current->ctx.tp_value;
+}
+
 __noreturn void arch_ret_to_user(void)
 {
 	local_irq_disable();

@@ -67,6 +67,16 @@ void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp)
 	regs->status = SR_SPIE;
 }
 
+/* fork's child: the parent's registers as the ecall left them (sepc already past it; tp and
+ * gp, the thread pointer and global pointer, included), a0 = 0: clone() returns 0 there. */
+void arch_dup_task_regs(struct task_struct *p)
+{
+	struct pt_regs *child = (struct pt_regs *)((unsigned long)p->stack + p->stack_size) - 1;
+
+	*child = *current_pt_regs();
+	child->a0 = 0;
+}
+
 /* Masked from here to the sret; a reschedule asked for meanwhile is taken first. */
 static void exit_to_user_mode(void)
 {

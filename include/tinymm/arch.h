@@ -80,6 +80,9 @@ void arch_context_switch(struct arch_context *prev, struct arch_context *next);
  *     register zero (the ABI's process start state; exec).
  *   arch_ret_to_user(): a kernel thread that has just become a user task (kernel_execve())
  *     enters user mode with current_pt_regs(); never returns.
+ *   arch_dup_task_regs(): fork's child @p (not yet run) gets a copy of the current task's
+ *     user registers and thread pointer (RISC-V tp is in pt_regs, ARM's TPIDRURO in the
+ *     context), with the system call's result register 0 (kernel/fork.c).
  *   switch_mm(): make @next's user half current (RISC-V satp, ARM TTBR0, with ASIDs or a
  *     flush: docs/user.md).  Interrupts masked.  The scheduler calls it when the task it
  *     switches to has an mm other than the active one (a kernel thread keeps the last one:
@@ -90,6 +93,8 @@ struct mm_struct;
 struct pt_regs *current_pt_regs(void);
 void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp);
 __noreturn void arch_ret_to_user(void);
+struct task_struct;
+void arch_dup_task_regs(struct task_struct *p);
 void switch_mm(struct mm_struct *prev, struct mm_struct *next);
 
 /*

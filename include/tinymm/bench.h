@@ -49,5 +49,8 @@ int bench_user(void) __attribute__((weak));
 /* The exec-hello row (kernel/bench_exec.c): /bin/hello from spawn to exit; left out (0) when
  * there is no /bin/hello.  Weak: built only with the user-task sources.  0 or 1. */
 int bench_exec(void) __attribute__((weak));
+/* fork's rows (kernel/bench_fork.c): fault-cow, fork-exit.  Weak: built only with the
+ * user-task sources.  0 or 1. */
+int bench_fork(void) __attribute__((weak));
 
 #endif

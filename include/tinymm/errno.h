@@ -3,6 +3,7 @@
 #define TINYMM_ERRNO_H
 #define EPERM	1
 #define ENOENT	2
+#define ESRCH	3
 #define EIO	5
 #define ENXIO	6
 #define E2BIG	7

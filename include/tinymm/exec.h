@@ -93,5 +93,15 @@ const char *exec_strerror(int err);
 /* kernel/sched_show.c: @mm's size and resident memory in kB (`ps`'s VSZ, RSS); 0 for NULL.  Takes
  * page_table_lock; callable with interrupts masked (ps's snapshot). */
 void task_mm_usage(struct mm_struct *mm, unsigned long *vsz_kb, unsigned long *rss_kb);
+/* fs/task_mmu.c: the /proc/PID/pagemap entry of @addr in @mm (v6.10's PM_* bits below), and
+ * in *@anon_exclusive the page's PG_anon_exclusive (`pagemap`'s anon-exclusive field); the
+ * caller holds mm->mmap_lock. */
+#define PM_PFRAME_MASK		((1ULL << 55) - 1)
+#define PM_SOFT_DIRTY		(1ULL << 55)
+#define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_FILE			(1ULL << 61)
+#define PM_SWAP			(1ULL << 62)
+#define PM_PRESENT		(1ULL << 63)
+uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr, bool *anon_exclusive);
 
 #endif

@@ -48,6 +48,9 @@ struct files_struct {
 
 int alloc_files_for_task(struct task_struct *tsk);
 void exit_files(struct task_struct *tsk);
+/* fork (include/tinymm/fork.h): a copy of @tsk's table, and freeing one that was never used. */
+struct files_struct *dup_fd(struct task_struct *tsk, int *err);
+void free_files_struct(struct files_struct *files);
 
 struct file *fdget(int fd);
 struct file *get_file(struct file *file);

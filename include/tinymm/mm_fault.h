@@ -57,6 +57,9 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 void exit_mmap(struct mm_struct *mm);
 /* The pte mapping @addr in @mm, or NULL if no table holds one (callers hold page_table_lock). */
 pte_t *user_pte_lookup(struct mm_struct *mm, unsigned long addr);
+/* The pte for @addr in @mm, its tables made; NULL without memory.  page_table_lock held; it is
+ * dropped and taken again while a table is allocated. */
+pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr);
 
 /* mm/filemap.c: the page-cache folio for vmf->pgoff of the area's file, referenced in
  * vmf->folio and uptodate; 0, VM_FAULT_MAJOR (it was read), VM_FAULT_SIGBUS (past EOF or
@@ -67,6 +70,8 @@ vm_fault_t filemap_fault(struct vm_fault *vmf);
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long address);
 void folio_add_file_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma);
 void folio_remove_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma);
+int folio_try_dup_anon_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *src_vma);
+void folio_dup_file_rmap_pte(struct folio *folio, struct page *page);
 
 /* The file page (or anon linear index) of @address in @vma (v6.10's linear_page_index). */
 static inline unsigned long linear_page_index(const struct vm_area_struct *vma, unsigned long address)

@@ -29,6 +29,7 @@
 #ifndef TINYMM_MMAP_H
 #define TINYMM_MMAP_H
 #include "kernel.h"
+#include "list.h"
 #include "pgtable.h"
 
 #define VM_READ		0x00000001UL
@@ -49,6 +50,7 @@
 #define MAX_MAP_COUNT	65530
 
 struct file;
+struct anon_vma;
 
 struct vm_area_struct {
 	unsigned long vm_start, vm_end;
@@ -56,6 +58,8 @@ struct vm_area_struct {
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* the file's page at vm_start; anon: vm_start >> PAGE_SHIFT */
 	struct file *vm_file;		/* NULL: anonymous */
+	struct anon_vma *anon_vma;	/* fork's shared anon pages: mm/rmap_anon.c (NULL: none yet) */
+	struct list_head anon_vma_node;	/* on anon_vma->head while anon_vma is set */
 };
 
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)

@@ -440,8 +440,8 @@ static inline void __ClearPageSlab(struct page *page)
 
 /*
  * folio->mapping's low bits (v6.10's): an anonymous folio's mapping is not an address_space
- * but its owner with PAGE_MAPPING_ANON set (v6.10: the anon_vma; tinymm: the mm_struct, until
- * fork brings anon_vma: mm/memory.c's __folio_set_anon).  KSM would be both bits.
+ * but its anon_vma with PAGE_MAPPING_ANON set (v6.10's; mm/rmap.c's __folio_set_anon,
+ * mm/rmap_anon.c, docs/fork.md).  KSM would be both bits.
  */
 #define PAGE_MAPPING_ANON	0x1UL
 #define PAGE_MAPPING_MOVABLE	0x2UL

@@ -101,6 +101,12 @@ struct task_struct {
 	 * only by the task itself (exec, exit). */
 	struct mm_struct *mm;
 	struct files_struct *files;
+	/* fork (kernel/fork.c, docs/fork.md): the task that will reap this one (NULL: nobody, the
+	 * kernel does when it ends), the children it must reap, and its link on its parent's list.
+	 * Changed with interrupts masked. */
+	struct task_struct *parent;
+	struct list_head children;
+	struct list_head sibling;
 };
 
 extern struct task_struct *__current;

@@ -43,6 +43,10 @@ __noreturn long sys_exit_group(int error_code);
 long sys_newuname(struct linux_new_utsname *name);
 long sys_wait4(int pid, int *stat_addr, int options, void *ru);
 long sys_waitid(int which, int upid, void *infop, int options, void *ru);
+/* kernel/fork.c: clone with SIGCHLD semantics only (docs/fork.md); ARM EABI's fork */
+long sys_clone(unsigned long clone_flags, unsigned long newsp, int *parent_tidptr,
+	       unsigned long tls, int *child_tidptr);
+long sys_fork(void);
 
 /* kernel/sys_time.c */
 long sys_clock_gettime(int which, struct linux_old_timespec *tp);

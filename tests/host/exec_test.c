@@ -298,7 +298,7 @@ static void check_pagemap(const struct elf_image *img)
 	spin_lock(&mm->page_table_lock);
 	pfn = pte_pfn(ptep_get(user_pte_lookup(mm, text)));
 	spin_unlock(&mm->page_table_lock);
-	snprintf(want, sizeof(want), "0x%lx: 0x%016llx present 1 swapped 0 file 1 exclusive 1 soft-dirty 0 pfn 0x%lx\n",
+	snprintf(want, sizeof(want), "0x%lx: 0x%016llx present 1 swapped 0 file 1 exclusive 1 soft-dirty 0 pfn 0x%lx anon-exclusive 0\n",
 		 text, (1ULL << 63) | (1ULL << 61) | (1ULL << 56) | pfn, pfn);
 	CHECK(strstr(shim_console, want) != NULL);
 	if (!strstr(shim_console, want))
@@ -307,11 +307,12 @@ static void check_pagemap(const struct elf_image *img)
 	shim_console_reset();
 	CHECK_EQ(shim_run(cmd), 0);
 	CHECK(strstr(shim_console, "present 1 swapped 0 file 0 exclusive 1 soft-dirty 0") != NULL);
+	CHECK(strstr(shim_console, " anon-exclusive 1\n") != NULL);	/* a new anonymous page */
 	/* a hole: all zero */
 	snprintf(cmd, sizeof(cmd), "pagemap %d 0x5000", current->pid);
 	shim_console_reset();
 	CHECK_EQ(shim_run(cmd), 0);
-	CHECK(strstr(shim_console, "0x5000: 0x0000000000000000 present 0 swapped 0 file 0 exclusive 0 soft-dirty 0 pfn 0x0\n") != NULL);
+	CHECK(strstr(shim_console, "0x5000: 0x0000000000000000 present 0 swapped 0 file 0 exclusive 0 soft-dirty 0 pfn 0x0 anon-exclusive 0\n") != NULL);
 	if (!strstr(shim_console, "0x5000: 0x0000000000000000"))
 		fprintf(stderr, "pagemap gave: %s", shim_console);
 	CHECK(shim_run("pagemap 1 0x10000") != 0);	/* a kernel thread */

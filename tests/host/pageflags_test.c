@@ -286,7 +286,7 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_used_by("uncached", "mm/vmalloc.c");
 	assert_used_by("private", "include/tinymm/pagemap.h:folio_attach_private");
 	assert_used_by("mappedtodisk", "fs/buffer_aops.c");
-	assert_used_by("anon_exclusive", "mm/rmap.c");
+	assert_used_by("anon_exclusive", "mm/rmap.c,mm/memory.c");
 	assert_used_by("swapbacked", "mm/rmap.c");
 	assert_used_by("checked", "fs/ext2/dir.c");
 	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c");

@@ -422,6 +422,19 @@ static int misc_calls(void)
 	CHECK_EQ(sys_wait4(-1, (int *)u, 0x100, NULL), -EINVAL);
 	CHECK_EQ(sys_waitid(0, 0, NULL, 4 /* WEXITED */, NULL), -ECHILD);
 	CHECK_EQ(sys_waitid(0, 0, NULL, 0, NULL), -EINVAL);
+	/* issue 34 (docs/syscalls.md): no child yet, and the arguments v6.10 refuses first */
+	CHECK_EQ(sys_wait4(0, NULL, 1 /* WNOHANG */, NULL), -ECHILD);
+	CHECK_EQ(sys_wait4(-1, NULL, (int)0x80000000 /* __WCLONE */, NULL), -ECHILD);
+	CHECK_EQ(sys_wait4(INT_MIN, NULL, 0, NULL), -ESRCH);
+	CHECK_EQ(sys_waitid(1 /* P_PID */, 0, NULL, 4, NULL), -EINVAL);
+	CHECK_EQ(sys_waitid(2 /* P_PGID */, -1, NULL, 4, NULL), -EINVAL);
+	CHECK_EQ(sys_waitid(3 /* P_PIDFD */, 3, NULL, 4, NULL), -EINVAL);
+	CHECK_EQ(sys_waitid(1, 99999, NULL, 4 | 1 /* WNOHANG */, NULL), -ECHILD);
+	/* clone: fork's semantics only; CLONE_VM, another exit signal, none, or a stack refused */
+	CHECK_EQ(sys_clone(17 | 0x100, 0, NULL, 0, NULL), -EINVAL);
+	CHECK_EQ(sys_clone(9, 0, NULL, 0, NULL), -EINVAL);
+	CHECK_EQ(sys_clone(0, 0, NULL, 0, NULL), -EINVAL);
+	CHECK_EQ(sys_clone(17, u, NULL, 0, NULL), -EINVAL);
 
 	CHECK_EQ(sys_clock_gettime(LINUX_CLOCK_MONOTONIC, (struct linux_old_timespec *)u), 0);
 	CHECK_EQ(copy_from_user(&t0, (void *)u, sizeof(t0)), 0);

@@ -6,7 +6,7 @@
 #                           program for the board's target; static ET_EXEC, everything at or
 #                           above 0x10000, no W+X segment, no executable stack
 #   user.linux_abi.<board>  the programs run under qemu-user, Linux's ABI: hello prints and
-#                           exits 0, each crash dies by the right signal
+#                           exits 0, each crash dies by the right signal, forkcow passes
 #   rootfs.<board>          rootfs.img: e2fsck -fn clean, debugfs dumps each program byte for
 #                           byte, /mnt empty, rebuilt identically
 # and, to show each check can fail, the same checks on inputs they must refuse.

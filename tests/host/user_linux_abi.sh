@@ -7,6 +7,8 @@
 #   crash null|write-text|exec-data|stack   its announcing line, then killed by SIGSEGV (139)
 #   crash illegal       killed by SIGILL (132)
 #   crash (no argument) the usage line on stderr, exit status 2
+#   forkcow 8           fork, copy-on-write and waitpid as Linux does them (clone's argument
+#                       order, wait4's status, RV32's waitid siginfo): `forkcow: all ok`, status 0
 . "$(dirname "$0")/../qemu/lib.sh"
 tm_init user_linux_abi
 ulimit -c 0		# qemu-user would dump a core for each crash
@@ -42,4 +44,8 @@ done
 crash
 rc=$?
 [ "$rc" = 2 ] && grep -q '^usage: crash ' "$tmp/out" || tm_fail "crash without an argument: status $rc, output '$(cat "$tmp/out")'"
-echo "user_linux_abi: PASS ($board under $q: hello, crash null/write-text/exec-data/stack (SIGSEGV), illegal (SIGILL), usage)"
+out=$("$q" "$bin/forkcow" 8 2>&1)
+rc=$?
+[ "$rc" = 0 ] && [ "$(tail -n 1 <<<"$out")" = "forkcow: all ok" ] ||
+  tm_fail "forkcow 8: exit status $rc, output '$out'"
+echo "user_linux_abi: PASS ($board under $q: hello, crash null/write-text/exec-data/stack (SIGSEGV), illegal (SIGILL), usage, forkcow)"

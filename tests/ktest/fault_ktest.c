@@ -177,7 +177,9 @@ static void anon_faults(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, folio_test_swapbacked(folio));
 	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&folio->page));
 	KTEST_EXPECT_TRUE(t, folio_test_anon(folio));
-	KTEST_EXPECT_EQ(t, (unsigned long)folio->mapping, (unsigned long)&kt_mm | PAGE_MAPPING_ANON);
+	/* v6.10's identity: the area's anon_vma, made by this first anonymous fault */
+	KTEST_ASSERT_TRUE(t, vma->anon_vma != NULL);
+	KTEST_EXPECT_EQ(t, (unsigned long)folio->mapping, (unsigned long)vma->anon_vma | PAGE_MAPPING_ANON);
 	KTEST_EXPECT_EQ(t, folio->index, KT_BASE >> PAGE_SHIFT);
 	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 1);
 	KTEST_EXPECT_EQ(t, page_ref_count(&folio->page), 1);

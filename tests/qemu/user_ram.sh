@@ -12,10 +12,17 @@
 #   buddycheck, slabcheck   `ok (0 problems)`
 # --hello-status N wants status N from hello instead: with N != 0 the check must fail (the test
 # user_ram.check_catches_wrong_status).
+# user_ram.sh BOARD forkcow: one boot runs `exec /bin/forkcow 8; sleep 200; meminfo; buddycheck;
+# slabcheck` (docs/fork.md): forkcow's ok lines and status 0, then AnonPages 0 kB (its orphaned
+# grandchild is gone by then) and both checks ok.
 . "$(dirname "$0")/lib.sh"
 tm_init user_ram
-[ $# = 1 ] || [ $# = 3 ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N]"
-board=$1 hello_status=0
+[ $# = 1 ] || [ $# = 2 ] || [ $# = 3 ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N | forkcow]"
+board=$1 hello_status=0 case=exec
+if [ $# = 2 ]; then
+  [ "$2" = forkcow ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N | forkcow]"
+  case=forkcow
+fi
 if [ $# = 3 ]; then
   [ "$2" = --hello-status ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N]"
   hello_status=$3
@@ -27,7 +34,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 log=$tmp/console.log
 run="exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; exec /bin/memtest 64 4; exec /bin/sysfuzz 1 20000; meminfo; buddycheck; slabcheck"
 # status 1: the crashes fail their commands, and the session goes on to the checks.
-"$TM_CHECK" --board "$board" --mem "$mem" --append "tinymm.root=ram1 tinymm.run=$run" --status 1 \
+status=1
+if [ "$case" = forkcow ]; then
+  run="exec /bin/forkcow 8; sleep 200; meminfo; buddycheck; slabcheck"
+  status=0
+fi
+"$TM_CHECK" --board "$board" --mem "$mem" --append "tinymm.root=ram1 tinymm.run=$run" --status $status \
   --timeout 90 --expect "\\] VFS: Mounted root \\(ext2 filesystem\\) on device ram1\\.$" \
   --reject "BUG|WARNING|Kernel panic|Oops" >"$log" 2>&1
 rc=$?
@@ -41,6 +53,17 @@ want() {	# want COMMAND LINE: COMMAND's output holds LINE
   got=$(said "$1")
   grep -qxF "$2" <<<"$got" || tm_fail "$1: wanted '$2', the shell said: $got"
 }
+if [ "$case" = forkcow ]; then
+  for l in 'forkcow: one child ok' 'forkcow: 8 children ok' 'forkcow: statuses ok' \
+           'forkcow: own pages again ok' 'forkcow: all ok' '/bin/forkcow: exited with status 0'; do
+    want 'exec /bin/forkcow 8' "$l"
+  done
+  want meminfo 'AnonPages:             0 kB'
+  want buddycheck 'buddycheck: ok (0 problems)'
+  want slabcheck 'slabcheck: ok (0 problems)'
+  echo "user_ram: PASS ($board forkcow)"
+  exit 0
+fi
 want 'exec /bin/hello a b' 'hello from /bin/hello a b'
 want 'exec /bin/hello a b' "/bin/hello: exited with status $hello_status"
 want 'exec /bin/crash null' '/bin/crash: killed by signal 11 (SIGSEGV)'

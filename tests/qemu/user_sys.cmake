@@ -6,8 +6,10 @@
 #                              the kernel's checks pass and the next program runs
 #   user_sys.<board>.sysfuzz   20000 fuzzed calls, then the kernel alive, buddycheck, slabcheck,
 #                              free memory back
+#   user_sys.<board>.forkcow   /bin/forkcow 8 (fork, copy-on-write, wait: docs/fork.md) exits 0;
+#                              AnonPages back, buddycheck, slabcheck, free memory back
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
-  foreach(c memtest filetest sysfuzz oom)
+  foreach(c memtest filetest sysfuzz oom forkcow)
     add_test(NAME user_sys.${b}.${c} COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/user_sys.sh ${b} ${c})
     set_tests_properties(user_sys.${b}.${c} PROPERTIES TIMEOUT 400
       ENVIRONMENT "MKE2FS=${MKE2FS};E2FSCK=${E2FSCK};DEBUGFS=${DEBUGFS}")

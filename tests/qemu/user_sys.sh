@@ -11,9 +11,13 @@
 #             MemFree is within 256 kB of its value before the run (slab pages may stay cached)
 #   oom       `exec /bin/memtest 64 64` on a 32 MiB machine: `Out of memory: memtest[<pid>] killed`,
 #             SIGKILL; then AnonPages back, buddycheck and slabcheck pass, /bin/hello still runs
+#   forkcow   `exec /bin/forkcow 8` (fork and copy-on-write checked by the program, docs/fork.md)
+#             exits 0 with its ok lines; after its orphaned grandchild is gone (sleep 200),
+#             AnonPages back to 0 kB, buddycheck and slabcheck pass, and after drop_caches
+#             MemFree is within 256 kB of its value before the run (no frame kept)
 . "$(dirname "$0")/lib.sh"
 tm_init user_sys
-[ $# = 2 ] || tm_usage "usage: user_sys.sh BOARD memtest|filetest|sysfuzz|oom"
+[ $# = 2 ] || tm_usage "usage: user_sys.sh BOARD memtest|filetest|sysfuzz|oom|forkcow"
 board=$1 case=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 log=$tmp/console.log
@@ -42,7 +46,12 @@ case $case in
     checks=(--expect '^\[ *[0-9.]+\] Out of memory: memtest\[[0-9]+\] killed: no memory for a page at 0x'
             --expect '^/bin/memtest: killed by signal 9 \(SIGKILL\)$'
             --expect '^hello from /bin/hello after$' --expect '^/bin/hello: exited with status 0$') ;;
-  *) tm_usage "unknown case '$case' (memtest, filetest, sysfuzz, oom)" ;;
+  forkcow)
+    run="exec /bin/hello; drop_caches; shrink; drain; meminfo; exec /bin/forkcow 8; sleep 200; drop_caches; shrink; drain; meminfo; buddycheck; slabcheck"
+    checks=(--expect '^forkcow: one child ok$' --expect '^forkcow: 8 children ok$' --expect '^forkcow: statuses ok$'
+            --expect '^forkcow: own pages again ok$' --expect '^forkcow: all ok$'
+            --expect '^/bin/forkcow: exited with status 0$') ;;
+  *) tm_usage "unknown case '$case' (memtest, filetest, sysfuzz, oom, forkcow)" ;;
 esac
 reject="BUG|WARNING|Kernel panic|Oops|slabcheck: FAILED|buddycheck: FAILED"
 [ "$case" = oom ] || reject+="|unhandled signal"
@@ -60,10 +69,10 @@ if [ "$case" != filetest ]; then
   grep -q '^slabcheck: ok (0 problems)' <<<"$clean" || tm_fail "slabcheck did not pass"
   [ "$(grep '^AnonPages:' <<<"$clean" | tail -n 1 | awk '{print $2}')" = 0 ] || tm_fail "AnonPages not back to 0 kB"
 fi
-if [ "$case" = sysfuzz ]; then
+if [ "$case" = sysfuzz ] || [ "$case" = forkcow ]; then
   free=$(grep '^MemFree:' <<<"$clean" | awk '{print $2}')
   before=$(head -n 1 <<<"$free") after=$(tail -n 1 <<<"$free")
-  [ $((before - after)) -le 256 ] || tm_fail "MemFree $before kB before, $after kB after sysfuzz"
+  [ $((before - after)) -le 256 ] || tm_fail "MemFree $before kB before, $after kB after $case"
 fi
 if [ "$case" = filetest ]; then
   E2FSCK=${E2FSCK:-$(command -v e2fsck || echo /sbin/e2fsck)}

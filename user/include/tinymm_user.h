@@ -76,7 +76,8 @@ int nanosleep(const struct timespec *rqtp, struct timespec *rmtp);
 #define CLOCK_MONOTONIC		((clockid_t)4)
 #endif
 
-/* No fork yet: the kernel answers ECHILD. */
+/* fork() is picolibc's <unistd.h> declaration; waitpid() Linux's (user/lib/syscalls_time.c). */
 pid_t waitpid(pid_t pid, int *status, int options);
+int sched_yield(void);
 
 #endif

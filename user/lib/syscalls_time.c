@@ -1,6 +1,6 @@
 /*
  * syscalls_time.c - the system, time and waiting (docs/syscalls.md): uname, clock_gettime,
- * nanosleep, sched_yield, waitpid.  picolibc numbers its clocks differently from Linux
+ * nanosleep, sched_yield, fork, waitpid.  picolibc numbers its clocks differently from Linux
  * (CLOCK_REALTIME 1, CLOCK_MONOTONIC 4 there; 0 and 1 in Linux): each call translates.  The
  * time calls use each ABI's own: RV64's 64-bit timespec, ARM EABI's 32-bit old_timespec32
  * (clock_gettime, nanosleep), RV32's *_time64 calls.
@@ -84,13 +84,33 @@ int uname(struct utsname *buf)
 	return (int)__syscall_ret(__syscall1(__NR_uname, buf));
 }
 
-/* No fork yet: the kernel answers ECHILD; the call is real, so a later kernel is used as is. */
+/*
+ * fork(): clone with SIGCHLD semantics (the child returns 0, the parent the child's pid), the
+ * call every ABI here has (ARM's fork would do too).  waitpid(): wait4 on RV64 and ARM; RV32
+ * has only waitid, whose siginfo gives the status back in Linux's encoding (exit code << 8,
+ * or the signal).
+ */
+pid_t fork(void)
+{
+	return (pid_t)__syscall_ret(__syscall5(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0));
+}
+
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 #if defined(__riscv) && __riscv_xlen == 32
-	(void)status;
-	return (pid_t)__syscall_ret(__syscall5(__NR_waitid, pid == -1 ? 0 : 1, pid > 0 ? pid : 0,
-					       0, options | 4 /* WEXITED */, 0));
+	/* siginfo_t: si_signo, si_errno, si_code, then (pid, uid, status) at 12 on 32-bit */
+	int info[32] = { 0 };
+	long r;
+
+	if (pid < -1 || pid == 0)
+		pid = -1;	/* process groups: tinymm has one, everyone's */
+	r = __syscall_ret(__syscall5(__NR_waitid, pid == -1 ? 0 /* P_ALL */ : 1 /* P_PID */,
+				     pid > 0 ? pid : 0, info, options | 4 /* WEXITED */, 0));
+	if (r < 0)
+		return -1;
+	if (status && info[3])
+		*status = info[2] == 1 /* CLD_EXITED */ ? (info[5] & 0xff) << 8 : info[5] & 0x7f;
+	return (pid_t)info[3];
 #else
 	return (pid_t)__syscall_ret(__syscall5(__NR_wait4, pid, status, options, 0, 0));
 #endif

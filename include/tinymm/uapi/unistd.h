@@ -18,6 +18,7 @@
 
 #if defined(__arm__)
 #define __NR_exit			1
+#define __NR_fork			2
 #define __NR_read			3
 #define __NR_write			4
 #define __NR_close			6
@@ -30,6 +31,7 @@
 #define __NR_munmap			91
 #define __NR_wait4			114
 #define __NR_fsync			118
+#define __NR_clone			120
 #define __NR_uname			122
 #define __NR_mprotect			125
 #define __NR__llseek			140
@@ -71,6 +73,7 @@
 #define __NR_getppid			173
 #define __NR_brk			214
 #define __NR_munmap			215
+#define __NR_clone			220
 #define __NR_execve			221
 #define __NR_mprotect			226
 #define __NR_madvise			233

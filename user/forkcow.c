@@ -1,0 +1,231 @@
+/*
+ * forkcow - fork and copy-on-write checked from user mode (docs/fork.md): exits 0 when every
+ * check held, 1 at the first that did not (with a `forkcow: FAIL:` line).
+ *
+ *   forkcow [children]   (default 4, at most 32)
+ *
+ * Steps, each one line when it passes:
+ *   1. one child: parent and child write the same anonymous pages (an mmap'd area, the bss, a
+ *      .data variable, the stack) after fork; each sees the bytes from before the fork until it
+ *      writes, then only its own; fork returned the child's pid (its exit code is its pid's low
+ *      7 bits, checked through waitpid's status) and 0 in the child; WNOHANG on a child that
+ *      is still running is 0; the reaped child is gone (ECHILD).
+ *   2. several children at once, each writing its own pattern over the same pages and yielding
+ *      between pages so the writes interleave; every child checks its bytes, the parent its
+ *      own; waitpid(-1) reaps each pid exactly once, each with status 0; then ECHILD.
+ *   3. a child exits with code 7 and its status says so; a child that forks a grandchild and
+ *      exits at once leaves it to the kernel (no init: it is reaped when it ends).
+ *   4. the parent writes every page again after its children are gone (each is its own once
+ *      more: the kernel reuses it without a copy) and the bytes are right.
+ * No signals: every check is on a call's result or on the bytes.
+ */
+#define _DEFAULT_SOURCE 1
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "tinymm_user.h"
+
+#define PAGE		4096UL
+#define AREA_PAGES	64
+#define BSS_PAGES	4
+#define MAX_CHILDREN	32
+
+static uint32_t bss_buf[BSS_PAGES * PAGE / 4];
+static volatile uint32_t data_word = 0x5eed1234;	/* .data: a private file page, copied */
+
+static __attribute__((noreturn)) void fail(const char *what)
+{
+	printf("forkcow: FAIL: %s (pid %d, errno %d)\n", what, (int)getpid(), errno);
+	exit(1);
+}
+
+static uint32_t pattern(uintptr_t addr, uint32_t seed)
+{
+	uint32_t x = (uint32_t)addr * 0x9e3779b1U ^ seed;
+
+	x ^= x >> 15;
+	x *= 0x2c1b3c6dU;
+	return x ^ (x >> 12);
+}
+
+/* One word per 64 bytes is enough to tell the owners apart and keeps the steps quick. */
+static void fill(uint32_t *p, size_t len, uint32_t seed, int yield_every_page)
+{
+	for (size_t i = 0; i < len / 4; i += 16) {
+		p[i] = pattern((uintptr_t)&p[i], seed);
+		if (yield_every_page && !(i % (PAGE / 4)))
+			sched_yield();
+	}
+}
+
+static int check(const uint32_t *p, size_t len, uint32_t seed)
+{
+	for (size_t i = 0; i < len / 4; i += 16)
+		if (p[i] != pattern((uintptr_t)&p[i], seed))
+			return 0;
+	return 1;
+}
+
+static uint32_t *area;
+
+static void fill_all(uint32_t seed, int yield)
+{
+	fill(area, AREA_PAGES * PAGE, seed, yield);
+	fill(bss_buf, sizeof(bss_buf), seed, yield);
+	data_word = seed;
+}
+
+static int check_all(uint32_t seed)
+{
+	return check(area, AREA_PAGES * PAGE, seed) && check(bss_buf, sizeof(bss_buf), seed) &&
+	       data_word == seed;
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Step 1: one child, the same pages written on both sides. */
+static void one_child(void)
+{
+	volatile uint32_t stack_word = 0xabcd0001;
+	int status = -1;
+	pid_t pid, got;
+
+	fill_all(1, 0);
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		if (!check_all(1) || stack_word != 0xabcd0001)
+			exit(101);		/* did not see the bytes from before the fork */
+		nap_ms(30);			/* the parent writes meanwhile */
+		if (!check_all(1))
+			exit(102);		/* saw the parent's writes */
+		fill_all(2, 0);
+		stack_word = 0xabcd0002;
+		nap_ms(30);
+		if (!check_all(2) || stack_word != 0xabcd0002)
+			exit(103);
+		exit(getpid() & 0x7f);
+	}
+	got = waitpid(pid, &status, WNOHANG);
+	if (got != 0)
+		fail("waitpid WNOHANG on a running child is not 0");
+	fill_all(3, 0);
+	stack_word = 0xabcd0003;
+	got = waitpid(pid, &status, 0);
+	if (got != pid)
+		fail("waitpid did not return the child's pid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != (pid & 0x7f)) {
+		printf("forkcow: child status 0x%x, wanted exit %d\n", status, pid & 0x7f);
+		fail("the child's status (its exit code is its pid: fork's value in the parent)");
+	}
+	if (!check_all(3) || stack_word != 0xabcd0003)
+		fail("the parent saw the child's writes");
+	if (waitpid(pid, &status, 0) != -1 || errno != ECHILD)
+		fail("a reaped child can be waited for again");
+	printf("forkcow: one child ok\n");
+}
+
+/* Step 2: @n children writing the same pages at once. */
+static void many_children(int n)
+{
+	pid_t pids[MAX_CHILDREN];
+	int seen[MAX_CHILDREN] = { 0 };
+
+	fill_all(10, 0);
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			fail("fork of several children");
+		if (pids[i] == 0) {
+			uint32_t seed = 100 + (uint32_t)i;
+
+			if (!check_all(10))
+				exit(110);
+			fill_all(seed, 1);
+			for (int k = 0; k < 3; k++)
+				sched_yield();
+			exit(check_all(seed) ? 0 : 111);
+		}
+	}
+	fill_all(99, 1);
+	for (int done = 0; done < n; done++) {
+		int status = -1, j;
+		pid_t got = waitpid(-1, &status, 0);
+
+		for (j = 0; j < n && pids[j] != got; j++)
+			;
+		if (j == n || seen[j]++)
+			fail("waitpid(-1) returned a pid that is not a child, or one twice");
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			printf("forkcow: child %d status 0x%x\n", j, status);
+			fail("a child saw bytes that were not its own");
+		}
+	}
+	if (!check_all(99))
+		fail("the parent saw its children's writes");
+	if (waitpid(-1, NULL, 0) != -1 || errno != ECHILD)
+		fail("no children left, yet waitpid did not say ECHILD");
+	printf("forkcow: %d children ok\n", n);
+}
+
+/* Step 3: an exit code, and an orphan the kernel reaps. */
+static void statuses(void)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		exit(7);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 7)
+		fail("exit(7) in the child is not status 7");
+	pid = fork();
+	if (pid == 0) {
+		pid_t grandchild = fork();
+
+		if (grandchild == 0) {
+			nap_ms(20);		/* outlives its parent */
+			fill_all(77, 0);
+			exit(check_all(77) ? 0 : 1);
+		}
+		exit(grandchild > 0 ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0)
+		fail("a child that leaves its own child behind");
+	printf("forkcow: statuses ok\n");
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 4;
+
+	if (n < 1 || n > MAX_CHILDREN) {
+		printf("forkcow: children must be 1..%d\n", MAX_CHILDREN);
+		return 2;
+	}
+	area = mmap(NULL, AREA_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		fail("mmap");
+	if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD)
+		fail("a new task has children");
+	one_child();
+	many_children(n);
+	statuses();
+	fill_all(1000, 0);
+	if (!check_all(1000))
+		fail("the parent's pages after its children are gone");
+	printf("forkcow: own pages again ok\n");
+	printf("forkcow: all ok\n");
+	return 0;
+}
