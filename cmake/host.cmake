@@ -95,6 +95,7 @@ target_compile_definitions(binfmt_elf_test PRIVATE
 target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
 add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
+target_sources(vma_test PRIVATE mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
 # board: the ext2 KTAP suite runs on the host over the real brd driver.
@@ -120,6 +121,7 @@ target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # memory and a ramfs file mapped private.
 set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+list(APPEND FAULT_TEST_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 add_executable(fault_test ${FAULT_TEST_SRCS})
 target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
@@ -131,6 +133,7 @@ target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} $
 set(HOST_USER_SRCS kernel/fork.c kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c
   tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+list(APPEND HOST_USER_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/exec.c fs/binfmt_elf.c fs/task_mmu.c
@@ -146,6 +149,7 @@ add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.
   # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)
   fs/exec.c fs/binfmt_elf.c kernel/user_task.c)
 target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+target_sources(syscalls_test PRIVATE mm/memory_shared.c mm/rmap_file.c mm/msync.c)	# MAP_SHARED, msync
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

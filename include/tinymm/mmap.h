@@ -29,6 +29,7 @@
 #ifndef TINYMM_MMAP_H
 #define TINYMM_MMAP_H
 #include "kernel.h"
+#include "list.h"
 #include "pgtable.h"
 
 #define VM_READ		0x00000001UL
@@ -56,6 +57,7 @@ struct vm_area_struct {
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* the file's page at vm_start; anon: vm_start >> PAGE_SHIFT */
 	struct file *vm_file;		/* NULL: anonymous */
+	struct list_head shared;	/* on vm_file's mapping->i_mmap while vm_file is set */
 };
 
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
