@@ -4,7 +4,7 @@
 #                                            kernel's sha256sum right, msync leaves nothing dirty
 #   user_ram.<board>.mapwrite                the same writes on ram0 (root on ram1), the digest
 #                                            after umount and mount again
-#   user_sys.<virt board>.mapwrite_pressure  16 MiB then 12 MiB through MAP_SHARED on 32 MiB with
+#   user_sys.<virt board>.mapwrite_pressure  16 MiB then 14 MiB through MAP_SHARED on 32 MiB with
 #                                            the flusher every 100 ms: reclaim ran, bytes exact
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME user_sys.${b}.mapwrite COMMAND ${CMAKE_CURRENT_LIST_DIR}/mapwrite.sh ${b} basic)

@@ -14,7 +14,7 @@
 #             is gone with the unmount: the bytes come from the disk) and `sha256sum` must be the
 #             host's expected digest; buddycheck and slabcheck pass.
 #   pressure  a virt board with 32 MiB, the flusher every 100 ms for data older than 100 ms:
-#             mapwrite 16 MiB to /mnt/a (seed 1), then 12 MiB at offset 4097 of /mnt/b (seed 2)
+#             mapwrite 16 MiB to /mnt/a (seed 1), then 14 MiB at offset 4097 of /mnt/b (seed 2)
 #             while /mnt/a's cache is reclaimed and the dirty limits throttle the faults; vmstat
 #             must show pages stolen by reclaim; both files exact on the host, e2fsck clean.
 . "$(dirname "$0")/lib.sh"
@@ -67,7 +67,7 @@ case $case in
   pressure)
     [ $virt = 1 ] || tm_usage "pressure needs a virt board (a disk the host can read)"
     "$MKE2FS" -q -t ext2 -b 4096 "$tmp/mnt.img" 64M || tm_fail "mke2fs failed"
-    run="mount vdb /mnt; exec /bin/mapwrite /mnt/a 0 16777216 1; exec /bin/mapwrite /mnt/b 4097 12582912 2; vmstat; umount /mnt; buddycheck; slabcheck"
+    run="mount vdb /mnt; exec /bin/mapwrite /mnt/a 0 16777216 1; exec /bin/mapwrite /mnt/b 4097 14680064 2; vmstat; umount /mnt; buddycheck; slabcheck"
     "$TM_CHECK" --board "$board" --rootfs --mem 32M --disk "$tmp/mnt.img" \
       --append "tinymm.dirty_writeback_ms=100 tinymm.dirty_expire_ms=100 tinymm.run=$run" \
       --timeout 400 --reject "$reject" >"$log" 2>&1 ;;
@@ -102,7 +102,7 @@ if [ $virt = 1 ]; then
   if [ "$case" = basic ]; then
     set -- f:35000:100:20000:7,30000:5000:9,8192:4096:0
   else
-    set -- a:16777216:0:16777216:1 b:12587009:4097:12582912:2
+    set -- a:16777216:0:16777216:1 b:14684161:4097:14680064:2
   fi
   for spec in "$@"; do
     IFS=: read -r name size rest <<<"$spec"
