@@ -96,6 +96,7 @@ target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
 add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
 target_sources(vma_test PRIVATE mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
+target_sources(vma_test PRIVATE ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})	# an area's file reference
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
 # board: the ext2 KTAP suite runs on the host over the real brd driver.

@@ -32,6 +32,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/rmap_file.h"
 #include "tinymm/slab.h"
+#include "tinymm/vfs.h"
 
 #define MMAP_MIN_ADDR	PAGE_SIZE	/* page 0 stays unmapped: a NULL access always faults */
 
@@ -155,6 +156,7 @@ static bool merge_next(struct mm_struct *mm, int i)
 	if (mapping) {
 		list_del_init(&mm->vmas[i + 1]->shared);
 		i_mmap_unlock_write(mapping);
+		vfs_close(mm->vmas[i + 1]->vm_file);	/* fput: the absorbed area's reference */
 	}
 	kfree(mm->vmas[i + 1]);
 	vmas_remove_at(mm, i + 1);
@@ -183,6 +185,7 @@ static void split_vma(struct mm_struct *mm, int i, unsigned long addr, struct vm
 	tail->vm_pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
 	vma->vm_end = addr;
 	if (mapping) {
+		vma_get_file(tail);
 		list_add(&tail->shared, &vma->shared);
 		i_mmap_unlock_write(mapping);
 	} else {

@@ -6,8 +6,8 @@
  * (mm/truncate.c's truncate_pagecache and truncate_cleanup_folio call them), reduced to small
  * folios.
  *
- * Invariants: an area with a vm_file is on its mapping's i_mmap from mmap_region() until it is
- * freed (munmap, merge, exit), and only then; its vm_start/vm_end/vm_pgoff change only with
+ * Invariants: an area with a vm_file is on its mapping's i_mmap, and holds a reference on the
+ * file, from mmap_region() until it is freed (munmap, merge, exit), and only then; its vm_start/vm_end/vm_pgoff change only with
  * i_mmap_lock held too (mm/mmap.c), so a walker under the lock computes the right address.
  * After folio_mkclean() no pte maps the folio writable or dirty: the next write through any
  * mapping faults (wp_page_shared, mm/memory_shared.c) and dirties the folio again, so a write
@@ -33,6 +33,15 @@ struct address_space *vma_file_mapping(const struct vm_area_struct *vma)
 	return vma->vm_file ? vma->vm_file->f_inode->i_mapping : NULL;
 }
 
+/* The area's reference on its file (v6.10's vma->vm_file holds one: get_file in mmap_region,
+ * fput in remove_vma), so the mapping outlives every area on its i_mmap even when the task's
+ * fd table let go of the file first (an mm freed late, by the last mmput of `maps`). */
+void vma_get_file(struct vm_area_struct *vma)
+{
+	if (vma->vm_file)
+		atomic_inc(&vma->vm_file->f_count);
+}
+
 void vma_link_file(struct vm_area_struct *vma)
 {
 	struct address_space *mapping = vma_file_mapping(vma);
@@ -42,6 +51,7 @@ void vma_link_file(struct vm_area_struct *vma)
 		INIT_LIST_HEAD(&vma->shared);
 		return;
 	}
+	vma_get_file(vma);
 	i_mmap_lock_write(mapping);
 	list_add_tail(&vma->shared, &mapping->i_mmap);
 	i_mmap_unlock_write(mapping);
@@ -57,6 +67,7 @@ void vma_unlink_file(struct vm_area_struct *vma)
 	i_mmap_lock_write(mapping);
 	list_del_init(&vma->shared);
 	i_mmap_unlock_write(mapping);
+	vfs_close(vma->vm_file);		/* fput: the area's reference */
 }
 
 void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)

@@ -5,7 +5,8 @@
  *   i_mmap_lock_write(m) / i_mmap_unlock_write(m)   v6.10's names for mapping->i_mmap_lock
  *   i_mmap_lock_read(m) / i_mmap_unlock_read(m)     (a mutex here: readers exclude each other)
  *   vma_link_file(vma) / vma_unlink_file(vma)   put an area with a vm_file on (take it off)
- *                         its mapping's i_mmap; no-ops for an anonymous area
+ *                         its mapping's i_mmap, taking (dropping) the area's file reference;
+ *                         no-ops for an anonymous area (vma_get_file: the reference alone)
  *   rmap_walk_file(folio, rwc)                 (include/tinymm/rmap.h) every area of
  *                         folio->mapping's i_mmap whose range covers folio->index
  *   folio_mkclean(folio)  every pte mapping the locked file folio write-protected and cleaned,
@@ -50,6 +51,7 @@ static inline void i_mmap_unlock_read(struct address_space *mapping)
 
 /* The mapping of an area's file, or NULL for an anonymous area. */
 struct address_space *vma_file_mapping(const struct vm_area_struct *vma);
+void vma_get_file(struct vm_area_struct *vma);
 void vma_link_file(struct vm_area_struct *vma);
 void vma_unlink_file(struct vm_area_struct *vma);
 int folio_mkclean(struct folio *folio);

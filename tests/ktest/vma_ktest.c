@@ -44,6 +44,8 @@ static void kt_mm_setup(void)
 	inode_b.i_mapping = &inode_b.i_data;
 	file_a.f_inode = &inode_a;
 	file_b.f_inode = &inode_b;
+	atomic_set(&file_a.f_count, 1);		/* the test's: the areas' come and go above it */
+	atomic_set(&file_b.f_count, 1);
 	mm_init_vmas(&kt_mm, KT_TASK_SIZE, KT_MMAP_BASE);
 	mutex_lock(&kt_mm.mmap_lock);
 }
