@@ -187,8 +187,12 @@ static void win_range(long *addr, long *len)
 		*addr = chance(50) ? (long)0x80000000UL : (long)(~0UL & ~(PAGE - 1));
 	} else if (chance(6)) {
 		*len = chance(50) ? 0 : any_word();
-		if (*len > 0 && (unsigned long)*len > WIN_SIZE - first * PAGE)
-			*len = 0;				/* never past the window */
+		/* Never past the window, unless addr + len wraps (refused by every call): a
+		 * "negative" length that does not wrap (0x80000000 on a 32-bit ABI) would let
+		 * madvise(DONTNEED), which has no end limit in v6.10 either, zap the stack. */
+		if ((unsigned long)*len > WIN_SIZE - first * PAGE &&
+		    (unsigned long)*addr + (unsigned long)*len >= (unsigned long)*addr)
+			*len = 0;
 	}
 }
 

@@ -107,7 +107,8 @@ if [ $virt = 1 ]; then
   for spec in "$@"; do
     IFS=: read -r name size rest <<<"$spec"
     "$DEBUGFS" -R "dump /$name $tmp/got_$name" "$tmp/mnt.img" >/dev/null 2>&1 || tm_fail "debugfs dump /$name"
-    want "$tmp/want_$name" "$size" ${rest//,/ }
+    IFS=, read -ra writes <<<"$rest"
+    want "$tmp/want_$name" "$size" "${writes[@]}"
     cmp -s "$tmp/got_$name" "$tmp/want_$name" ||
       tm_fail "/$name on the disk differs from the streams: $(cmp "$tmp/got_$name" "$tmp/want_$name" 2>&1 | head -n 1)"
   done
