@@ -128,6 +128,11 @@ target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})
+# Shared file mappings and the file side of rmap (docs/shared-mappings.md): the `rmap_file`
+# KTAP suite, two mms mapping one ramfs file, over the fake architecture.
+add_executable(rmap_file_test tests/host/rmap_file_test.c mm/mmap.c mm/memory.c mm/rmap.c
+  mm/mprotect.c mm/memory_shared.c mm/rmap_file.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(rmap_file_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # User tasks over the fake arch: the uaccess calls (lib/usercopy.c) through the host's raw
 # copies (tests/host/host_uaccess.c, a software walk of current->mm's tables), and exec (the ELF
 # loader, fs/binfmt_elf.c) loading qemu-virt-riscv64's /bin/hello from ramfs into a fake mm.
