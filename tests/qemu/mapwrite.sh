@@ -16,7 +16,9 @@
 #   pressure  a virt board with 32 MiB, the flusher every 100 ms for data older than 100 ms:
 #             mapwrite 16 MiB to /mnt/a (seed 1), then 14 MiB at offset 4097 of /mnt/b (seed 2)
 #             while /mnt/a's cache is reclaimed and the dirty limits throttle the faults; vmstat
-#             must show pages stolen by reclaim; both files exact on the host, e2fsck clean.
+#             must show pages stolen by reclaim, and at least 2 * (4096 + 3585) page faults
+#             (every page faults again after the first msync's writeback write-protected it);
+#             both files exact on the host, e2fsck clean.
 . "$(dirname "$0")/lib.sh"
 tm_init mapwrite
 [ $# = 2 ] || tm_usage "usage: mapwrite.sh BOARD basic|pressure"
@@ -96,6 +98,10 @@ fi
 if [ "$case" = pressure ]; then
   stolen=$(grep -E '^ *pgsteal_(kswapd|direct) ' <<<"$clean" | awk '{s += $2} END {print s + 0}')
   [ "$stolen" -gt 0 ] || tm_fail "no page was reclaimed (pgsteal 0): no pressure"
+  # Each run faults every page twice: the first pass's write faults, and after its msync's
+  # writeback write-protected them (folio_mkclean) the second pass's: 2 * (4096 + 3585).
+  faults=$(grep -E '^ *pgfault ' <<<"$clean" | awk '{print $2}')
+  [ "${faults:-0}" -ge 15362 ] || tm_fail "pgfault ${faults:-none} < 15362: the second pass did not fault on every page (ptes left writable after writeback?)"
 fi
 if [ $virt = 1 ]; then
   "$E2FSCK" -fn "$tmp/mnt.img" >"$tmp/fsck" 2>&1 || tm_fail "e2fsck -fn: $(cat "$tmp/fsck")"
