@@ -1,5 +1,6 @@
 # Shared file mappings end to end (tests/qemu/mapwrite.sh, docs/shared-mappings.md):
-#   user_sys.<virt board>.mapwrite           /bin/mapwrite three times on a fresh ext2 vdb: the
+#   user_sys.<virt board>.mapwrite           /bin/mapwrite three times on a fresh ext2 vdb and
+#                                            /bin/mapbus killed by SIGBUS past EOF: the
 #                                            host's e2fsck -fn clean and the bytes exact, the
 #                                            kernel's sha256sum right, msync leaves nothing dirty
 #   user_ram.<board>.mapwrite                the same writes on ram0 (root on ram1), the digest
