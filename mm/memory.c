@@ -8,8 +8,9 @@
  * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
  * mapcount and holds one reference for it (mm/rmap.c); a writable pte maps an anonymous folio
  * with PG_anon_exclusive (in a private area a file page is mapped read-only, and the first
- * write copies it), or, in a shared area, a dirty page-cache folio through a dirty pte; a pte is present only inside an area, with the area's protection
- * (vm_get_page_prot), except that a private writable area's exclusive anonymous pages are
+ * write copies it), or, in a shared area, a dirty page-cache folio through a dirty pte; a pte
+ * is present only inside an area, with the area's protection (vm_get_page_prot), except that
+ * a private writable area's exclusive anonymous pages and a shared area's dirty ones are
  * writable.  Page tables below the root hang from one entry each and are freed as soon as
  * they hold nothing (free_pgd_range); the root's user entries are each mm's own, its kernel
  * entries copies of swapper_pg_dir's.

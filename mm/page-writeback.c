@@ -120,6 +120,10 @@ bool folio_mark_dirty(struct folio *folio)
 	return filemap_dirty_folio(mapping, folio);
 }
 
+/* mm/rmap_file.c, linked where there are user page tables (not in the host's page-cache
+ * tests, whose folios are never mapped). */
+int folio_mkclean(struct folio *folio) __attribute__((weak));
+
 /*
  * Before writing a locked folio: clear PG_dirty and its count, so a write into the folio from
  * now on dirties it again and gets written by a later pass.  The DIRTY tag stays until
@@ -128,10 +132,6 @@ bool folio_mark_dirty(struct folio *folio)
  * dirt here, and a write through a mapping from now on faults and dirties the folio again
  * (docs/shared-mappings.md).
  */
-/* mm/rmap_file.c, linked where there are user page tables (not in the host's page-cache
- * tests, whose folios are never mapped). */
-int folio_mkclean(struct folio *folio) __attribute__((weak));
-
 bool folio_clear_dirty_for_io(struct folio *folio)
 {
 	lockdep_assert_folio_locked(folio);

@@ -7,8 +7,9 @@
  * folios.
  *
  * Invariants: an area with a vm_file is on its mapping's i_mmap, and holds a reference on the
- * file, from mmap_region() until it is freed (munmap, merge, exit), and only then; its vm_start/vm_end/vm_pgoff change only with
- * i_mmap_lock held too (mm/mmap.c), so a walker under the lock computes the right address.
+ * file, from mmap_region() until it is freed (munmap, merge, exit), and only then; its
+ * vm_start/vm_end/vm_pgoff change only with i_mmap_lock held too (mm/mmap.c), so a walker
+ * under the lock computes the right address.
  * After folio_mkclean() no pte maps the folio writable or dirty: the next write through any
  * mapping faults (wp_page_shared, mm/memory_shared.c) and dirties the folio again, so a write
  * made after writeback started is never lost.
