@@ -11,11 +11,12 @@
  *   1. writes the complement of the stream and msync(MS_SYNC)s it (the pages are written back:
  *      writeback write-protects them, folio_mkclean);
  *   2. writes the stream itself over it, reads it back through the mapping and through read(),
- *      and msync(MS_SYNC)s again, unless -n: then the last write reaches the file only through
- *      the dirty ptes that munmap finds (zap: the folio is dirtied) and a later writeback;
+ *      and msync(MS_SYNC)s again, unless -n: then the pages stay dirty (their write faults
+ *      dirtied them) for a later writeback (the flusher, umount);
  *   3. munmaps.
- * A write lost after step 1's writeback (a pte left writable) would leave the complement on the
- * disk, which the host's check sees.  Prints "mapwrite: <length> bytes at <offset>, seed
+ * Step 2 must fault on every page again (step 1's writeback write-protected them): if it did
+ * not, its second msync would find the folios clean and write nothing, and only munmap's
+ * dirty ptes would dirty them again (tests/qemu/mapwrite.sh checks `Dirty:` for that).  Prints "mapwrite: <length> bytes at <offset>, seed
  * <seed>: ok"; exit 0 when every call succeeded and every byte read back right, 1 at the first
  * failure (one line saying which), 2 for wrong arguments.
  */

@@ -3,8 +3,8 @@
 # /bin/mapwrite writes through MAP_SHARED (the complement, msync, the stream over it, msync
 # unless -n, munmap), then the filesystem is unmounted and the bytes are checked.
 #   basic     on a virt board: a fresh ext2 image as vdb on /mnt; three writes to /mnt/f:
-#             100+20000 seed 7, then `-n` 30000+5000 seed 9 (no final msync: munmap's dirty
-#             ptes and umount write it), then 8192+4096 seed 0 over the first; `meminfo`'s Dirty
+#             100+20000 seed 7, then `-n` 30000+5000 seed 9 (no final msync: its pages stay
+#             dirty and umount writes them), then 8192+4096 seed 0 over the first; `meminfo`'s Dirty
 #             after the first must be below Dirty after the second (the first's last msync wrote
 #             everything and left no pte dirty: folio_mkclean at writeback; -n leaves 2 pages);
 #             `exec /bin/mapbus /mnt/bus` must be killed by SIGBUS (a read past EOF after
