@@ -95,6 +95,8 @@ target_compile_definitions(binfmt_elf_test PRIVATE
 target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
 add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c)
+target_sources(vma_test PRIVATE mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
+target_sources(vma_test PRIVATE ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})	# an area's file reference
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
 # board: the ext2 KTAP suite runs on the host over the real brd driver.
@@ -120,11 +122,17 @@ target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # memory and a ramfs file mapped private.
 set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+list(APPEND FAULT_TEST_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 add_executable(fault_test ${FAULT_TEST_SRCS})
 target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})
+# Shared file mappings and the file side of rmap (docs/shared-mappings.md): the `rmap_file`
+# KTAP suite, two mms mapping one ramfs file, over the fake architecture.
+add_executable(rmap_file_test tests/host/rmap_file_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+  mm/mprotect.c mm/memory_shared.c mm/rmap_file.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(rmap_file_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # User tasks over the fake arch: the uaccess calls (lib/usercopy.c) through the host's raw
 # copies (tests/host/host_uaccess.c, a software walk of current->mm's tables), and exec (the ELF
 # loader, fs/binfmt_elf.c) loading qemu-virt-riscv64's /bin/hello from ramfs into a fake mm.
@@ -132,6 +140,7 @@ set(HOST_USER_SRCS kernel/fork.c mm/fork_mm.c fs/file.c kernel/user_task.c fs/ex
   kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c
   tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+list(APPEND HOST_USER_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/task_mmu.c kernel/user_task_cmd.c
@@ -147,6 +156,7 @@ add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.
   # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)
   fs/exec.c fs/binfmt_elf.c kernel/user_task.c)
 target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+target_sources(syscalls_test PRIVATE mm/memory_shared.c mm/rmap_file.c mm/msync.c)	# MAP_SHARED, msync
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

@@ -370,7 +370,7 @@ void truncate_setsize(struct inode *inode, loff_t newsize)
 	lockdep_assert_held(&inode->i_rwsem);
 	i_size_write(inode, newsize);
 	if (newsize < old)
-		truncate_inode_pages(inode->i_mapping, newsize);
+		truncate_pagecache(inode, newsize);
 }
 
 /* umount, after the dcache let go of @sb: every inode is unused; evict them all. */

@@ -68,6 +68,7 @@ const syscall_fn_t sys_call_table[] = {
 	SC(__NR_munmap, sys_munmap),
 	SC(__NR_mprotect, sys_mprotect),
 	SC(__NR_madvise, sys_madvise),
+	SC(__NR_msync, sys_msync),
 	/* the system, waiting, time */
 	SC(__NR_uname, sys_newuname),
 #ifdef __NR_wait4

@@ -59,6 +59,8 @@ void address_space_init(struct address_space *mapping, const struct address_spac
 	xa_init(&mapping->i_pages);
 	xa_set_update(&mapping->i_pages, workingset_update_node);	/* mapping_set_update */
 	INIT_LIST_HEAD(&mapping->i_io_list);
+	INIT_LIST_HEAD(&mapping->i_mmap);
+	mutex_init(&mapping->i_mmap_lock);
 	mapping->a_ops = a_ops;
 	mapping->size = size;
 }

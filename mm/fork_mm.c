@@ -30,6 +30,7 @@
  */
 #include <string.h>
 #include "tinymm/anon_vma.h"
+#include "tinymm/rmap_file.h"
 #include "tinymm/bug.h"
 #include "tinymm/errno.h"
 #include "tinymm/fork.h"
@@ -150,6 +151,7 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 		tmp->anon_vma = NULL;
 		if (mpnt->anon_vma)
 			anon_vma_link(tmp, mpnt->anon_vma);	/* anon_vma_fork, one family */
+		vma_link_file(tmp);	/* on the file's i_mmap, with the area's file reference */
 		mm->vmas[mm->map_count++] = tmp;
 		mm->total_vm += vma_pages(tmp);
 		if (copy_page_range(tmp, mpnt))

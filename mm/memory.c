@@ -9,10 +9,11 @@
  *
  * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
  * mapcount and holds one reference for it (mm/rmap.c); a writable pte maps an anonymous folio
- * with PG_anon_exclusive (private areas only: a file page is mapped read-only, and the first
- * write copies it; a page fork shares is read-only in both mms: mm/fork_mm.c); a pte is present only inside an area, with the area's protection
- * (vm_get_page_prot), except that a private writable area's exclusive anonymous pages are
- * writable.  Page tables below the root hang from one entry each and are freed as soon as
+ * with PG_anon_exclusive (in a private area a file page is mapped read-only, and the first
+ * write copies it; a page fork shares is read-only in both mms: mm/fork_mm.c), or, in a shared
+ * area, a dirty page-cache folio through a dirty pte; a pte is present only inside an area,
+ * with the area's protection (vm_get_page_prot), except that a private writable area's
+ * exclusive anonymous pages and a shared area's dirty ones are writable.  Page tables below the root hang from one entry each and are freed as soon as
  * they hold nothing (free_pgd_range); the root's user entries are each mm's own, its kernel
  * entries copies of swapper_pg_dir's.
  *
@@ -29,8 +30,9 @@
  * memory allocates a zeroed folio as a write would (as v6.10 does where mm_forbids_zeropage);
  * no vm_page_prot field: an area's protection is computed from vm_flags at each use; access
  * is checked here against vm_flags (VM_FAULT_SIGSEGV) where v6.10 leaves it to the
- * architecture's fault handler (access_error); no MAP_SHARED faults yet (shared anonymous
- * memory is shmem and file write faults need page_mkwrite: VM_FAULT_SIGBUS until they come);
+ * architecture's fault handler (access_error); shared file areas' write faults are
+ * mm/memory_shared.c's (write-notify: their clean pages are mapped read-only, as v6.10 maps
+ * them for dirty accounting); shared anonymous memory (shmem) is refused at mmap;
  * no swap, no large folios, no fault-around, no userfaultfd; a pte table is freed when it
  * becomes empty rather than only between areas (v6.10's floor/ceiling rule), so munmap gives
  * every table back.
@@ -232,8 +234,8 @@ static vm_fault_t do_fault(struct vm_fault *vmf)
 	pte_t entry;
 	bool done;
 
-	if (vma->vm_flags & VM_SHARED)
-		return VM_FAULT_SIGBUS;		/* MAP_SHARED: not yet (see the header) */
+	if ((vma->vm_flags & VM_SHARED) && write)
+		return do_shared_fault(vmf);	/* mm/memory_shared.c; a read maps it read-only */
 	if (write && anon_vma_prepare(vma))
 		return VM_FAULT_OOM;		/* the copy will be anonymous */
 	ret = filemap_fault(vmf);
@@ -305,6 +307,8 @@ static vm_fault_t do_wp_page(struct vm_fault *vmf)
 
 	if (!old)
 		return VM_FAULT_SIGSEGV;
+	if (vma->vm_flags & VM_SHARED)
+		return wp_page_shared(vmf);	/* mm/memory_shared.c */
 	if (folio_test_anon(old)) {
 		/* v6.10 drains the LRU batch whose reference would spoil the count. */
 		if (!PageAnonExclusive(&old->page) && !folio_test_lru(old))

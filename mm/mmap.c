@@ -16,7 +16,8 @@
  * allocation changes nothing (-ENOMEM).
  * Invariants (vma_check()): areas page-aligned, non-empty, inside [PAGE_SIZE, task_size),
  * ascending without overlap; no two neighbours that could be one area (same flags, same file,
- * contiguous pgoff) are left apart; map_count and total_vm add up.
+ * contiguous pgoff) are left apart; map_count and total_vm add up; an area with a file is on
+ * its mapping's i_mmap (mm/rmap_file.c), linked and unlinked here.
  * An area with anonymous pages has an anon_vma (mm/rmap_anon.c): a split's tail joins it, a
  * merge keeps it, areas of two different anon_vmas never merge (v6.10's is_mergeable_anon_vma),
  * and an area freed leaves it (unlink_anon_vmas).
@@ -32,7 +33,9 @@
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/printk.h"
+#include "tinymm/rmap_file.h"
 #include "tinymm/slab.h"
+#include "tinymm/vfs.h"
 
 #define MMAP_MIN_ADDR	PAGE_SIZE	/* page 0 stays unmapped: a NULL access always faults */
 
@@ -52,6 +55,7 @@ void exit_mmap_vmas(struct mm_struct *mm)
 	lockdep_assert_held(&mm->mmap_lock);
 	for (int i = 0; i < mm->map_count; i++) {
 		unlink_anon_vmas(mm->vmas[i]);
+		vma_unlink_file(mm->vmas[i]);
 		kfree(mm->vmas[i]);
 	}
 	kfree(mm->vmas);
@@ -157,13 +161,24 @@ static bool vmas_mergeable(const struct vm_area_struct *a, const struct vm_area_
 	       anon_vma_compatible(a, b);
 }
 
-/* Merge area @i with the one after it, if they can be one; true if they were. */
+/* Merge area @i with the one after it, if they can be one; true if they were.  A file's
+ * areas change under its i_mmap_lock too, so an rmap walk sees either both or the one. */
 static bool merge_next(struct mm_struct *mm, int i)
 {
+	struct address_space *mapping;
+
 	if (i < 0 || i + 1 >= mm->map_count || !vmas_mergeable(mm->vmas[i], mm->vmas[i + 1]))
 		return false;
+	mapping = vma_file_mapping(mm->vmas[i]);
+	if (mapping)
+		i_mmap_lock_write(mapping);
 	mm->vmas[i]->vm_end = mm->vmas[i + 1]->vm_end;
 	anon_vma_merge(mm->vmas[i], mm->vmas[i + 1]);
+	if (mapping) {
+		list_del_init(&mm->vmas[i + 1]->shared);
+		i_mmap_unlock_write(mapping);
+		vfs_close(mm->vmas[i + 1]->vm_file);	/* fput: the absorbed area's reference */
+	}
 	kfree(mm->vmas[i + 1]);
 	vmas_remove_at(mm, i + 1);
 	return true;
@@ -177,17 +192,28 @@ static void merge_range(struct mm_struct *mm, int first, int last)
 }
 
 /* Cut area @i at @addr (inside it) with @tail (allocated by the caller, room reserved):
- * [start, addr) stays @i, [addr, end) becomes @i + 1. */
+ * [start, addr) stays @i, [addr, end) becomes @i + 1, on the file's i_mmap next to it (both
+ * changed under i_mmap_lock: a walk sees the whole area or the two halves). */
 static void split_vma(struct mm_struct *mm, int i, unsigned long addr, struct vm_area_struct *tail)
 {
 	struct vm_area_struct *vma = mm->vmas[i];
+	struct address_space *mapping = vma_file_mapping(vma);
 
+	if (mapping)
+		i_mmap_lock_write(mapping);
 	*tail = *vma;
 	if (vma->anon_vma)
 		anon_vma_link(tail, vma->anon_vma);	/* v6.10's anon_vma_clone */
 	tail->vm_start = addr;
 	tail->vm_pgoff = vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
 	vma->vm_end = addr;
+	if (mapping) {
+		vma_get_file(tail);
+		list_add(&tail->shared, &vma->shared);
+		i_mmap_unlock_write(mapping);
+	} else {
+		INIT_LIST_HEAD(&tail->shared);
+	}
 	vmas_insert_at(mm, i + 1, tail);
 }
 
@@ -247,6 +273,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	for (int i = last; i >= first; i--) {
 		mm->total_vm -= vma_pages(mm->vmas[i]);
 		unlink_anon_vmas(mm->vmas[i]);
+		vma_unlink_file(mm->vmas[i]);
 		kfree(mm->vmas[i]);
 		vmas_remove_at(mm, i);
 	}
@@ -315,6 +342,7 @@ long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		.vm_start = addr, .vm_end = addr + len, .vm_mm = mm, .vm_flags = vm_flags,
 		.vm_pgoff = file ? pgoff : addr >> PAGE_SHIFT, .vm_file = file,
 	};
+	vma_link_file(vma);
 	int i = vma_index(mm, addr);
 	vmas_insert_at(mm, i, vma);
 	mm->total_vm += len >> PAGE_SHIFT;
@@ -408,6 +436,11 @@ int vma_check(struct mm_struct *mm, int (*pr)(const char *fmt, ...))
 		if (i && mm->vmas[i - 1]->vm_end > v->vm_start) {
 			pr("vma: [%#lx, %#lx) overlaps or precedes the area before it\n",
 			   v->vm_start, v->vm_end);
+			bad++;
+		}
+		if (v->vm_file && list_empty(&v->shared)) {
+			pr("vma: [%#lx, %#lx): a file's area not on its i_mmap\n", v->vm_start,
+			   v->vm_end);
 			bad++;
 		}
 		if (i && vmas_mergeable(mm->vmas[i - 1], v)) {

@@ -5,10 +5,13 @@
  * and call mm/mmap.c's area operations on current->mm under its mmap_lock.
  *
  * Mappings: anonymous and file MAP_PRIVATE, with MAP_FIXED (whatever was there goes) and
- * MAP_FIXED_NOREPLACE (-EEXIST when anything is there).  MAP_SHARED (and SHARED_VALIDATE) is
- * -ENODEV: shared mappings are the next issue.  A file mapping needs a regular file open for
- * reading (-EACCES otherwise, -ENODEV for the console or a directory); the file is kept open
- * for the task's life (files_pin, include/tinymm/file.h says why).
+ * MAP_FIXED_NOREPLACE (-EEXIST when anything is there), and file MAP_SHARED (and
+ * SHARED_VALIDATE, which refuses flags outside v6.10's LEGACY_MAP_MASK with -EOPNOTSUPP):
+ * writes reach the file (docs/shared-mappings.md).  A shared mapping of a file not open for
+ * writing is -EACCES with PROT_WRITE and never writable later (no VM_MAYWRITE: mprotect is
+ * -EACCES), as v6.10; MAP_SHARED|MAP_ANONYMOUS (shmem) is -ENODEV.  A file mapping needs a
+ * regular file open for reading (-EACCES otherwise, -ENODEV for the console or a directory);
+ * the file is kept open for the task's life (files_pin, include/tinymm/file.h says why).
  * madvise: MADV_DONTNEED zaps the range's ptes (unmap_page_range), so the next touch of
  * anonymous memory reads zeros and of a private file mapping the file again; NORMAL, RANDOM,
  * SEQUENTIAL, WILLNEED, FREE (as DONTNEED: nothing is lazily freed here) are accepted; other
@@ -25,6 +28,13 @@
 #include "tinymm/syscalls.h"
 #include "tinymm/uapi/mman.h"
 #include "tinymm/vfs.h"
+
+/* v6.10's LEGACY_MAP_MASK (include/linux/mman.h): what MAP_SHARED_VALIDATE accepts. */
+#define LEGACY_MAP_MASK	(LINUX_MAP_SHARED | LINUX_MAP_PRIVATE | LINUX_MAP_FIXED | \
+			 LINUX_MAP_ANONYMOUS | 0x0800 /* DENYWRITE */ | 0x1000 /* EXECUTABLE */ | \
+			 0x4000000 /* UNINITIALIZED */ | 0x0100 /* GROWSDOWN */ | \
+			 0x2000 /* LOCKED */ | LINUX_MAP_NORESERVE | LINUX_MAP_POPULATE | \
+			 0x10000 /* NONBLOCK */ | 0x20000 /* STACK */ | 0x40000 /* HUGETLB */)
 
 unsigned long sys_brk(unsigned long brk)
 {
@@ -52,6 +62,7 @@ long ksys_mmap_pgoff(unsigned long addr, unsigned long len, unsigned long prot,
 	struct mm_struct *mm = current->mm;
 	unsigned long vm_flags = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 	struct file *file = NULL;
+	bool shared = false;
 	long ret;
 
 	if (!mm)
@@ -67,9 +78,16 @@ long ksys_mmap_pgoff(unsigned long addr, unsigned long len, unsigned long prot,
 	switch (flags & LINUX_MAP_TYPE) {
 	case LINUX_MAP_PRIVATE:
 		break;
-	case LINUX_MAP_SHARED:
 	case LINUX_MAP_SHARED_VALIDATE:
-		return -ENODEV;			/* shared mappings: the next issue */
+		/* v6.10: the legacy flags only (MAP_FIXED_NOREPLACE is not one of them). */
+		if (flags & ~LEGACY_MAP_MASK)
+			return -EOPNOTSUPP;
+		__attribute__((fallthrough));
+	case LINUX_MAP_SHARED:
+		if (flags & LINUX_MAP_ANONYMOUS)
+			return -ENODEV;		/* shared anonymous memory is shmem: not here */
+		shared = true;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -87,6 +105,17 @@ long ksys_mmap_pgoff(unsigned long addr, unsigned long len, unsigned long prot,
 			ret = -EACCES;
 			goto out_file;
 		}
+		/* v6.10's do_mmap: a shared mapping writes the file, so it needs the file open for
+		 * writing to be writable now (-EACCES) or later (no VM_MAYWRITE: mprotect refuses). */
+		if (shared && (file->f_flags & O_ACCMODE) != O_RDWR) {
+			if (prot & LINUX_PROT_WRITE) {
+				ret = -EACCES;
+				goto out_file;
+			}
+			vm_flags &= ~VM_MAYWRITE;
+		}
+		if (shared)
+			vm_flags |= VM_SHARED;
 		ret = files_pin(file);
 		if (ret)
 			goto out_file;

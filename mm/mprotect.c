@@ -6,7 +6,8 @@
  * A private writable area's anonymous pages that are exclusive to this mm stay writable (v6.10's
  * MM_CP_TRY_CHANGE_WRITABLE with can_change_pte_writable()): no copy could be needed, so a
  * write fault on each would be wasted.  Page-cache folios stay read-only in a private area:
- * the first write copies them (mm/memory.c).  The dirty bit is kept; a downgrade is flushed
+ * the first write copies them (mm/memory.c).  A shared area's ptes are read-only unless dirty
+ * (write-notify, docs/shared-mappings.md).  The dirty bit is kept; a downgrade is flushed
  * from the TLB before mprotect returns.
  * Locking: mm->mmap_lock held (checked); page_table_lock around the pte changes.
  */
@@ -17,8 +18,11 @@
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	pgprot_t prot = vm_get_page_prot(vma->vm_flags);
-	bool try_writable = (vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
+	/* A shared area is write-notified (v6.10's vma_wants_writenotify): its ptes take the
+	 * private, read-only protection, and only a dirty one stays writable (can_change_pte_writable
+	 * for a shared area): a clean page's first write must fault to dirty the folio. */
+	bool shared = vma->vm_flags & VM_SHARED, writable = vma->vm_flags & VM_WRITE;
+	pgprot_t prot = vm_get_page_prot(vma->vm_flags & ~VM_SHARED);
 	unsigned long addr = start;
 
 	lockdep_assert_held(&mm->mmap_lock);
@@ -41,7 +45,9 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			if (pte_dirty(old))
 				entry = pte_mkdirty(entry);
 			page = pfn_to_page(pte_pfn(old));
-			if (try_writable && page && PageAnon(page) && PageAnonExclusive(page))
+			if (writable && !shared && page && PageAnon(page) && PageAnonExclusive(page))
+				entry = pte_mkwrite(entry, vma);
+			else if (writable && shared && pte_dirty(old))
 				entry = pte_mkwrite(entry, vma);
 			if (pte_val(entry) != pte_val(old)) {
 				set_pte_at(mm, addr, pte, entry);

@@ -44,6 +44,7 @@
 #include "tinymm/mmdebug.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/rmap_file.h"
 #include "tinymm/timer.h"
 #include "tinymm/vmstat.h"
 #include "tinymm/writeback.h"
@@ -119,14 +120,23 @@ bool folio_mark_dirty(struct folio *folio)
 	return filemap_dirty_folio(mapping, folio);
 }
 
+/* mm/rmap_file.c, linked where there are user page tables (not in the host's page-cache
+ * tests, whose folios are never mapped). */
+int folio_mkclean(struct folio *folio) __attribute__((weak));
+
 /*
  * Before writing a locked folio: clear PG_dirty and its count, so a write into the folio from
  * now on dirties it again and gets written by a later pass.  The DIRTY tag stays until
- * __folio_start_writeback.  True if it was dirty.
+ * __folio_start_writeback.  True if it was dirty.  A mapped folio's ptes are write-protected
+ * and cleaned first (folio_mkclean, v6.10's order): a dirty pte's data becomes the folio's
+ * dirt here, and a write through a mapping from now on faults and dirties the folio again
+ * (docs/shared-mappings.md).
  */
 bool folio_clear_dirty_for_io(struct folio *folio)
 {
 	lockdep_assert_folio_locked(folio);
+	if (folio->mapping && folio_mapped(folio) && folio_mkclean && folio_mkclean(folio))
+		folio_mark_dirty(folio);
 	if (!folio_test_clear_dirty(folio))
 		return false;
 	if (folio->mapping)

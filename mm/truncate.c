@@ -15,6 +15,8 @@
  *   folio_cancel_dirty(folio)                            a locked folio's dirt is thrown away
  *   generic_error_remove_folio(mapping, folio)           a locked folio out, for memory_failure()
  *   mapping_evict_folio(mapping, folio)                  a locked, clean, unused folio out
+ *   truncate_pagecache(inode, newsize)                   v6.10's: unmap the pages past
+ *       newsize in every area mapping the file (mm/rmap_file.c), truncate, unmap again
  *
  * Invariants kept (include/tinymm/pagemap.h, mm/page-writeback.c):
  *   - a folio leaves the cache only locked, by filemap_remove_folio() (the index entry, its
@@ -38,7 +40,7 @@
  * removes or zeroes a folio, filemap_release_folio() (a_ops->release_folio) before an
  * invalidation or eviction removes one (a folio whose buffers stay, dirty or in use, stays).
  *
- * Where tinymm differs from v6.10, and why: no mmap (nothing to unmap), no launder_folio, no shmem or
+ * Where tinymm differs from v6.10, and why: no launder_folio, no shmem or
  * DAX, no large folios in the page cache (a large partial folio cannot be split here: it is
  * kept if dirty, else dropped whole, v6.10's "split failed" branch); folios are removed one
  * filemap_remove_folio() each (v6.10's delete_from_page_cache_batch takes the lock once per
@@ -62,7 +64,9 @@
 #include "tinymm/mmdebug.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/rmap_file.h"
 #include "tinymm/swap.h"
+#include "tinymm/vfs.h"
 #include "tinymm/vmstat.h"
 
 static inline bool mapping_empty(struct address_space *mapping)
@@ -230,9 +234,18 @@ void folio_invalidate(struct folio *folio, size_t offset, size_t length)
 		aops->invalidate_folio(folio, offset, length);
 }
 
-/* truncate_cleanup_folio(), less what tinymm lacks (unmapping). */
+/* The page tables' half (mm/rmap_file.c) is linked only where there are user page tables; the
+ * host's page-cache tests have none, and no folio of theirs is ever mapped. */
+void unmap_mapping_folio(struct folio *folio) __attribute__((weak));
+void unmap_mapping_range(struct address_space *mapping, loff_t start, loff_t len,
+			 bool even_cows) __attribute__((weak));
+
+/* v6.10's truncate_cleanup_folio(): a folio still mapped (a racing fault, or a private
+ * mapping's read-only pte) is unmapped first, so no pte keeps a folio that leaves the cache. */
 static void truncate_cleanup_folio(struct folio *folio)
 {
+	if (folio_mapped(folio) && unmap_mapping_folio)
+		unmap_mapping_folio(folio);
 	if (folio_test_private(folio))
 		folio_invalidate(folio, 0, folio_size(folio));
 	folio_cancel_dirty(folio);
@@ -518,4 +531,22 @@ int invalidate_inode_pages2_range(struct address_space *mapping, pgoff_t start, 
 int invalidate_inode_pages2(struct address_space *mapping)
 {
 	return invalidate_inode_pages2_range(mapping, 0, ~0UL);
+}
+
+/*
+ * v6.10's truncate_pagecache: the caller has set i_size to @newsize.  The pages wholly beyond
+ * it are unmapped first, so no pte keeps a folio that is about to go; then the page cache
+ * beyond @newsize is dropped; then they are unmapped again, for a private copy a racing
+ * fault made meanwhile.  A later access beyond the new end is SIGBUS (filemap_fault).
+ */
+void truncate_pagecache(struct inode *inode, loff_t newsize)
+{
+	struct address_space *mapping = inode->i_mapping;
+	loff_t holebegin = (loff_t)(((uint64_t)newsize + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1));
+
+	if (unmap_mapping_range)
+		unmap_mapping_range(mapping, holebegin, 0, true);
+	truncate_inode_pages(mapping, newsize);
+	if (unmap_mapping_range)
+		unmap_mapping_range(mapping, holebegin, 0, true);
 }

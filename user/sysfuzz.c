@@ -6,8 +6,8 @@
  * Each of <count> iterations draws a call from the implemented list and its arguments from a
  * seeded xorshift64* stream: random words, boundary values (0, -1, 0x7fffffff, 0x80000000,
  * huge lengths), kernel addresses, NULL, unaligned pointers, pointers into its own buffers and
- * near the end of a mapping, negative and huge fds, overlapping mmap/munmap/mprotect/madvise
- * over its scratch window, and now and then a number nothing implements (-ENOSYS).  Every
+ * near the end of a mapping, negative and huge fds, overlapping mmap (private and shared,
+ * anonymous and of its files)/munmap/mprotect/madvise/msync over its scratch window, and now and then a number nothing implements (-ENOSYS).  Every
  * result must be >= 0 or in [-4095, -1]; the program then prints one line
  *   sysfuzz: <count> calls, <n> errors, <m> errnos: <NAME> <k>, ...
  * (the errnos by how often, Linux's names) and exits 0; a result out of range is named on its
@@ -189,11 +189,11 @@ static void win_range(long *addr, long *len)
 		*addr = chance(50) ? (long)0x80000000UL : (long)(~0UL & ~(PAGE - 1));
 	} else if (chance(6)) {
 		*len = chance(50) ? 0 : any_word();
-		/* Never past the window (a 32-bit length with the top bit set is negative as a
-		 * long, yet madvise(MADV_DONTNEED) would zap up to the stack with it), except a
-		 * length so large that page-aligning it wraps: the kernel refuses that one. */
+		/* Never past the window, unless addr + len wraps (refused by every call): a
+		 * "negative" length that does not wrap (0x80000000 on a 32-bit ABI) would let
+		 * madvise(DONTNEED), which has no end limit in v6.10 either, zap the stack. */
 		if ((unsigned long)*len > WIN_SIZE - first * PAGE &&
-		    (unsigned long)*len <= ~0UL - PAGE + 1)
+		    (unsigned long)*addr + (unsigned long)*len >= (unsigned long)*addr)
 			*len = 0;
 	}
 }
@@ -329,7 +329,7 @@ static void one_call(void)
 	unsigned long len;
 	long r, a, l, p;
 
-	switch (below(28)) {
+	switch (below(29)) {
 	case 0:		/* read: into the window only */
 		p = out_ptr(&len);
 		r = SYS(__NR_read, any_fd(), p, (long)len, 0, 0, 0);
@@ -460,6 +460,8 @@ static void one_call(void)
 		long fd = flags & LINUX_MAP_ANONYMOUS ? -1 : any_fd();
 
 		win_range(&a, &l);
+		if (fd >= 0 && chance(30))
+			flags = LINUX_MAP_SHARED;		/* a shared file mapping (issue 34) */
 		if (chance(10))
 			flags = (flags & ~LINUX_MAP_PRIVATE) | (chance(50) ? LINUX_MAP_SHARED : any_word() & 0xf);
 		if (chance(50)) {
@@ -549,11 +551,18 @@ static void one_call(void)
 	case 25:	/* clone (ARM: or fork): SIGCHLD semantics only; the child exits at once */
 		r = reap_child(clone_call());
 		break;
+	case 26:	/* msync inside the window, any flags now and then */
+		win_range(&a, &l);
+		record(SYS(__NR_msync, chance(90) ? a : a + 1, l,
+			   chance(80) ? (long)(below(3) ? (below(2) ? LINUX_MS_SYNC : LINUX_MS_ASYNC) :
+					       LINUX_MS_INVALIDATE) : any_word(), 0, 0, 0), "msync");
+		break;
 	default: {	/* a number nothing implements */
 		static const long known[] = {
 			__NR_exit, __NR_exit_group, __NR_execve, __NR_kill, __NR_read, __NR_write,
 			__NR_openat, __NR_close, __NR_getdents64, __NR_mkdirat, __NR_unlinkat,
-			__NR_fsync, __NR_brk, __NR_munmap, __NR_mprotect, __NR_madvise, __NR_getpid,
+			__NR_fsync, __NR_brk, __NR_munmap, __NR_mprotect, __NR_madvise, __NR_msync,
+			__NR_getpid,
 			__NR_getppid, __NR_uname, __NR_sched_yield, __NR_set_tid_address, __NR_statx,
 			__NR_renameat2, __NR_clone,
 #ifdef __NR_fork

@@ -283,7 +283,7 @@ int ext2_setsize(struct inode *inode, loff_t size)
 		if (err)
 			return err;
 		i_size_write(inode, size);
-		truncate_inode_pages(inode->i_mapping, size);
+		truncate_pagecache(inode, size);	/* mapped pages past it unmapped too */
 		ext2_truncate_blocks(inode, size);
 	} else {
 		i_size_write(inode, size);	/* the rest is a hole */

@@ -22,10 +22,9 @@
  * Where tinymm differs from v6.10, and why: the table is a fixed array of NR_OPEN_DEFAULT (64)
  * slots (v6.10 starts with 64 and grows to RLIMIT_NOFILE); no RCU, one lock (file_lock) per
  * table; O_CLOEXEC is accepted and recorded but nothing execs over a running task yet.  A
- * file mapping holds its struct file through the table's pin list until exit, not through the
- * area (v6.10: vma->vm_file holds a reference, dropped when the area goes): mm/mmap.c's areas
- * count no file references yet, so a file mapped and then closed stays open until the task
- * ends (the pin list keeps each file once).
+ * file mapping holds its struct file through the table's pin list until exit, besides the
+ * area's own reference (v6.10's vma->vm_file, mm/rmap_file.c), so a file mapped and then
+ * closed stays open until the task ends (the pin list keeps each file once).
  */
 #ifndef TINYMM_FILE_H
 #define TINYMM_FILE_H

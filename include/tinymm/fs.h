@@ -25,7 +25,9 @@
  * a_ops->name is tinymm's: mm/ names a mapping in messages without looking inside its host.
  * Locking: mapping->i_pages.xa_lock (irqs masked) for the index, its marks, nrpages, i_state and
  *   dirtied_when; each folio's PG_locked while it is being read or prepared for writeback;
- *   i_io_list under the flusher's list lock (mm/fs-writeback.c).
+ *   i_io_list under the flusher's list lock (mm/fs-writeback.c); i_mmap under i_mmap_lock
+ *   (i_mmap_lock_read/write, include/tinymm/pagemap.h; order: mmap_lock, folio lock,
+ *   i_mmap_lock, page_table_lock).
  */
 #ifndef TINYMM_FS_H
 #define TINYMM_FS_H
@@ -35,6 +37,7 @@
 #include "kernel.h"
 #include "list.h"
 #include "mm_types.h"
+#include "mutex.h"
 #include "xarray.h"
 
 typedef unsigned long pgoff_t;
@@ -102,6 +105,10 @@ struct address_space {
 	 * A separate word, under the flusher's list lock (i_state is under the xa_lock). */
 	bool i_sync;
 	pgoff_t writeback_index;	/* range_cyclic writeback resumes here */
+	/* Every area mapping this file (vma->shared), for the file side of rmap
+	 * (mm/rmap_file.c, docs/shared-mappings.md); v6.10's i_mmap tree and i_mmap_rwsem. */
+	struct list_head i_mmap;
+	struct mutex i_mmap_lock;
 };
 
 /* mapping->i_state bits (Linux's inode i_state). */

@@ -66,6 +66,12 @@ pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr);
  * a read error), VM_FAULT_OOM. */
 vm_fault_t filemap_fault(struct vm_fault *vmf);
 
+/* mm/memory_shared.c (docs/shared-mappings.md): a MAP_SHARED file area's write faults, v6.10's
+ * do_shared_fault (no pte yet) and wp_page_shared (a write-protected pte of a clean folio):
+ * the folio dirtied and mapped writable, or VM_FAULT_SIGBUS past EOF. */
+vm_fault_t do_shared_fault(struct vm_fault *vmf);
+vm_fault_t wp_page_shared(struct vm_fault *vmf);
+
 /* mm/rmap.c (v6.10's names, small folios only). */
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long address);
 void folio_add_file_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma);

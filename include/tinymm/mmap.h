@@ -60,6 +60,7 @@ struct vm_area_struct {
 	struct file *vm_file;		/* NULL: anonymous */
 	struct anon_vma *anon_vma;	/* fork's shared anon pages: mm/rmap_anon.c (NULL: none yet) */
 	struct list_head anon_vma_node;	/* on anon_vma->head while anon_vma is set */
+	struct list_head shared;	/* on vm_file's mapping->i_mmap while vm_file is set */
 };
 
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)

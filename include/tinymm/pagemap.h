@@ -127,6 +127,9 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping, pgoff_t st
  * truncation (lend inclusive, -1: to the end), page ranges (inclusive) for invalidation. */
 void truncate_inode_pages_range(struct address_space *mapping, loff_t lstart, loff_t lend);
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+/* v6.10's: unmap past @newsize (mm/rmap_file.c), truncate, unmap again; i_size set first. */
+struct inode;
+void truncate_pagecache(struct inode *inode, loff_t newsize);
 unsigned long mapping_try_invalidate(struct address_space *mapping, pgoff_t start, pgoff_t end,
 				     unsigned long *nr_failed);
 int invalidate_inode_pages2_range(struct address_space *mapping, pgoff_t start, pgoff_t end);

@@ -92,5 +92,7 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot, unsign
 long sys_munmap(unsigned long addr, size_t len);
 long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len_in, int behavior);
+/* mm/msync.c */
+long sys_msync(unsigned long start, size_t len, int flags);
 
 #endif

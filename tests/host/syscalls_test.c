@@ -470,6 +470,87 @@ static int misc_calls(void)
 	return failures;
 }
 
+/* ---- shared file mappings and msync (mm/mmap_sys.c, mm/msync.c; docs/shared-mappings.md) ---- */
+
+static int shared_calls(void)
+{
+	static const char hello[] = "hello";
+	char got[sizeof(hello)];
+	unsigned long u, upath, ubuf;
+	long fd, ro, a, s;
+
+	task_begin();
+	u = umap(4);
+	upath = u;
+	ubuf = u + PAGE_SIZE;
+	ustr(upath, "/sys_s");
+	CHECK_EQ(sys_mkdirat(LINUX_AT_FDCWD, (const char *)upath, 0755), 0);
+	fd = open_u(upath, "/sys_s/f", LINUX_O_CREAT | LINUX_O_RDWR);
+	CHECK(fd >= 0);
+	CHECK_EQ(sys_ftruncate((unsigned int)fd, 3 * PAGE_SIZE), 0);
+	ro = open_u(upath, "/sys_s/f", LINUX_O_RDONLY);
+	CHECK(ro >= 0);
+
+	/* A read-only fd: no writable shared mapping, now or later (v6.10's VM_MAYWRITE). */
+	CHECK_EQ(sys_mmap(0, 2 * PAGE_SIZE, PROT_RW, LINUX_MAP_SHARED, (unsigned long)ro, 0), -EACCES);
+	a = sys_mmap(0, 2 * PAGE_SIZE, LINUX_PROT_READ, LINUX_MAP_SHARED, (unsigned long)ro, 0);
+	CHECK(a > 0);
+	CHECK_EQ(sys_mprotect((unsigned long)a, PAGE_SIZE, PROT_RW), -EACCES);
+	CHECK_EQ(sys_munmap((unsigned long)a, 2 * PAGE_SIZE), 0);
+	/* MAP_SHARED_VALIDATE: only the legacy flags; shared anonymous memory: not here. */
+	CHECK_EQ(sys_mmap(0, PAGE_SIZE, PROT_RW, LINUX_MAP_SHARED_VALIDATE | LINUX_MAP_FIXED_NOREPLACE,
+			  (unsigned long)fd, 0), -EOPNOTSUPP);
+	CHECK_EQ(sys_mmap(0, PAGE_SIZE, PROT_RW, LINUX_MAP_SHARED | LINUX_MAP_ANONYMOUS, -1UL, 0), -ENODEV);
+
+	/* A store through the mapping is the file's: read() sees it. */
+	s = sys_mmap(0, 3 * PAGE_SIZE, PROT_RW, LINUX_MAP_SHARED_VALIDATE, (unsigned long)fd, 0);
+	CHECK(s > 0);
+	uput((unsigned long)s + PAGE_SIZE + 10, hello, sizeof(hello));
+	CHECK_EQ(sys_msync((unsigned long)s, 3 * PAGE_SIZE, LINUX_MS_SYNC), 0);
+	CHECK_EQ(sys_lseek((unsigned int)fd, PAGE_SIZE + 10, SEEK_SET), (long)PAGE_SIZE + 10);
+	CHECK_EQ(sys_read((unsigned int)fd, (char *)ubuf, sizeof(hello)), (long)sizeof(hello));
+	CHECK_EQ(copy_from_user(got, (void *)ubuf, sizeof(got)), 0);
+	CHECK_EQ(memcmp(got, hello, sizeof(hello)), 0);
+
+	/* msync's bad input, as v6.10. */
+	CHECK_EQ(sys_msync((unsigned long)s + 1, PAGE_SIZE, LINUX_MS_SYNC), -EINVAL);
+	CHECK_EQ(sys_msync((unsigned long)s, PAGE_SIZE, 8), -EINVAL);
+	CHECK_EQ(sys_msync((unsigned long)s, PAGE_SIZE, LINUX_MS_SYNC | LINUX_MS_ASYNC), -EINVAL);
+	CHECK_EQ(sys_msync((unsigned long)s, 0, LINUX_MS_SYNC), 0);
+	CHECK_EQ(sys_msync((unsigned long)s, (size_t)-PAGE_SIZE, LINUX_MS_SYNC), -ENOMEM);
+	/* Below the area (the lowest mapping, placed top-down) nothing is mapped: a hole. */
+	CHECK_EQ(sys_msync((unsigned long)s - 4 * PAGE_SIZE, 2 * PAGE_SIZE, LINUX_MS_SYNC), -ENOMEM);
+	CHECK_EQ(sys_msync((unsigned long)s - 2 * PAGE_SIZE, 3 * PAGE_SIZE, LINUX_MS_SYNC), -ENOMEM);
+	CHECK_EQ(sys_msync((unsigned long)s - 2 * PAGE_SIZE, 3 * PAGE_SIZE, LINUX_MS_ASYNC), -ENOMEM);
+	CHECK_EQ(sys_msync((unsigned long)s, 3 * PAGE_SIZE, LINUX_MS_ASYNC), 0);
+	CHECK_EQ(sys_msync((unsigned long)s, 3 * PAGE_SIZE, LINUX_MS_INVALIDATE), 0);
+	CHECK_EQ(sys_mprotect((unsigned long)s + 1, PAGE_SIZE, LINUX_PROT_READ), -EINVAL);
+	CHECK_EQ(sys_munmap((unsigned long)s + 1, PAGE_SIZE), -EINVAL);
+
+	/* Truncated under the mapping: the pages past the end are gone (SIGBUS: EFAULT for the
+	 * kernel's copy); the first page stays. */
+	CHECK_EQ(sys_ftruncate((unsigned int)fd, PAGE_SIZE), 0);
+	CHECK(copy_to_user((void *)((unsigned long)s + PAGE_SIZE), hello, 1) != 0);
+	CHECK_EQ(copy_to_user((void *)(unsigned long)s, hello, 1), 0);
+	CHECK_EQ(sys_munmap((unsigned long)s, 3 * PAGE_SIZE), 0);
+	CHECK_EQ(vma_check(mm, printk), 0);
+
+	CHECK_EQ(sys_close((unsigned int)ro), 0);
+	CHECK_EQ(sys_close((unsigned int)fd), 0);
+	ustr(upath, "/sys_s/f");
+	CHECK_EQ(sys_unlinkat(LINUX_AT_FDCWD, (const char *)upath, 0), 0);
+	ustr(upath, "/sys_s");
+	CHECK_EQ(sys_unlinkat(LINUX_AT_FDCWD, (const char *)upath, LINUX_AT_REMOVEDIR), 0);
+	task_end();
+	return failures;
+}
+
+static void shared(void **state)
+{
+	(void)state;
+	run_scenario(shared_calls);
+}
+
 static void memory(void **state)
 {
 	(void)state;
@@ -494,6 +575,7 @@ int main(void)
 		cmocka_unit_test(memory),
 		cmocka_unit_test(files),
 		cmocka_unit_test(misc),
+		cmocka_unit_test(shared),
 	};
 
 	(void)jiffy_deadline;

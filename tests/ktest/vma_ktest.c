@@ -17,6 +17,8 @@
 #include "tinymm/errno.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mmap.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/vfs.h"
 #include "tinymm/printk.h"
 
 #define KT_TASK_SIZE	(1UL << 20)
@@ -27,13 +29,23 @@
 #define RO		(VM_READ | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
 
 static struct mm_struct kt_mm;
-/* Two "files": only their addresses matter to the areas. */
-static char file_a, file_b;
-#define FA	((struct file *)&file_a)
-#define FB	((struct file *)&file_b)
+/* Two "files": their addresses matter to the areas, and their inodes' mappings hold the
+ * areas' i_mmap lists (mm/rmap_file.c). */
+static struct inode inode_a, inode_b;
+static struct file file_a, file_b;
+#define FA	(&file_a)
+#define FB	(&file_b)
 
 static void kt_mm_setup(void)
 {
+	address_space_init(&inode_a.i_data, NULL, 0);
+	address_space_init(&inode_b.i_data, NULL, 0);
+	inode_a.i_mapping = &inode_a.i_data;
+	inode_b.i_mapping = &inode_b.i_data;
+	file_a.f_inode = &inode_a;
+	file_b.f_inode = &inode_b;
+	atomic_set(&file_a.f_count, 1);		/* the test's: the areas' come and go above it */
+	atomic_set(&file_b.f_count, 1);
 	mm_init_vmas(&kt_mm, KT_TASK_SIZE, KT_MMAP_BASE);
 	mutex_lock(&kt_mm.mmap_lock);
 }

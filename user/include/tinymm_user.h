@@ -32,10 +32,14 @@ int brk(void *addr);
 #define MADV_SEQUENTIAL		LINUX_MADV_SEQUENTIAL
 #define MADV_WILLNEED		LINUX_MADV_WILLNEED
 #define MADV_DONTNEED		LINUX_MADV_DONTNEED
+#define MS_ASYNC		LINUX_MS_ASYNC
+#define MS_INVALIDATE		LINUX_MS_INVALIDATE
+#define MS_SYNC			LINUX_MS_SYNC
 void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
 int munmap(void *addr, size_t length);
 int mprotect(void *addr, size_t length, int prot);
 int madvise(void *addr, size_t length, int advice);
+int msync(void *addr, size_t length, int flags);
 
 /* <sys/utsname.h>: Linux's struct new_utsname. */
 struct utsname {

@@ -1,6 +1,6 @@
 /*
  * syscalls_mm.c - the memory calls (docs/syscalls.md): mmap (RV64: offset in bytes; ARM and
- * RV32: mmap2, offset in 4096-byte units), munmap, mprotect, madvise.  picolibc has no
+ * RV32: mmap2, offset in 4096-byte units), munmap, mprotect, madvise, msync.  picolibc has no
  * <sys/mman.h>: tinymm_user.h declares them with Linux's PROT_*, MAP_*, MADV_* values, so no
  * flag needs translating.  mmap's failure is MAP_FAILED with errno, as POSIX says.
  */
@@ -43,4 +43,9 @@ int mprotect(void *addr, size_t length, int prot)
 int madvise(void *addr, size_t length, int advice)
 {
 	return (int)__syscall_ret(__syscall3(__NR_madvise, addr, length, advice));
+}
+
+int msync(void *addr, size_t length, int flags)
+{
+	return (int)__syscall_ret(__syscall3(__NR_msync, addr, length, flags));
 }

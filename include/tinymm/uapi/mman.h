@@ -32,6 +32,11 @@
 #define LINUX_MADV_DONTNEED	4
 #define LINUX_MADV_FREE		8
 
+/* msync's flags (v6.10 include/uapi/asm-generic/mman-common.h). */
+#define LINUX_MS_ASYNC		1
+#define LINUX_MS_INVALIDATE	2
+#define LINUX_MS_SYNC		4
+
 #define LINUX_MMAP2_SHIFT	12	/* mmap2's offset unit: 4096 bytes on ARM and RV32 */
 
 #endif

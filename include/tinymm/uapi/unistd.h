@@ -35,6 +35,7 @@
 #define __NR_uname			122
 #define __NR_mprotect			125
 #define __NR__llseek			140
+#define __NR_msync			144
 #define __NR_sched_yield		158
 #define __NR_nanosleep			162
 #define __NR_mmap2			192
@@ -76,6 +77,7 @@
 #define __NR_clone			220
 #define __NR_execve			221
 #define __NR_mprotect			226
+#define __NR_msync			227
 #define __NR_madvise			233
 #define __NR_renameat2			276
 #define __NR_statx			291

@@ -1,0 +1,290 @@
+/*
+ * rmap_file_ktest.c - the file side of reverse mapping and shared file mappings
+ * (mm/rmap_file.c, mm/memory_shared.c, docs/shared-mappings.md): suite `rmap_file`, every
+ * board.  Two private mms with their own root tables (never loaded: the cases call
+ * handle_mm_fault() and read the ptes by a walk) map one ramfs file MAP_SHARED:
+ *   - walk: page 1 of the file mapped by two areas of mm A and one of mm B; rmap_walk_file()
+ *     finds exactly those three ptes at the right addresses, the mapcount is 3 and Mapped
+ *     counts the folio once; after a split (mprotect of part of an area) and a munmap the
+ *     walk still finds exactly what is mapped;
+ *   - mkclean: read faults map the folio read-only (write-notify); write faults in A and B make
+ *     their ptes writable and dirty and the folio dirty, in place (no copy); folio_mkclean()
+ *     reports the 2 dirty ptes and leaves all 3 clean and read-only; folio_clear_dirty_for_io
+ *     cleans the folio; a write after it faults again and re-dirties the folio;
+ *   - truncate: shrinking the file to one page unmaps page 1 from every area (mapcount 0,
+ *     Mapped back) and a read or write there is then VM_FAULT_SIGBUS.
+ * Each case checks that page tables, Mapped and AnonPages are back after the mms go.
+ */
+#include "tinymm/errno.h"
+#include "tinymm/ktest.h"
+#include "tinymm/mm.h"
+#include "tinymm/mm_fault.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/printk.h"
+#include "tinymm/rmap_file.h"
+#include "tinymm/vfs.h"
+#include "tinymm/vmstat.h"
+#include "tinymm/writeback.h"
+
+#define RP(n)		((unsigned long)(n) << PAGE_SHIFT)
+#define RF_SHARED_RW	(VM_READ | VM_WRITE | VM_SHARED | VM_MAYREAD | VM_MAYWRITE)
+#define RF_BASE		(256UL << 20)
+#define RF_DIR		"/rmap_file_kt"
+
+static struct mm_struct rf_mm[2];
+static struct file *rf_file;
+static unsigned long rf_pagetables, rf_mapped, rf_anon;
+
+static bool rf_setup(struct ktest *t)
+{
+	static unsigned char buf[3 * 4096];
+	int err = vfs_mkdir(RF_DIR, 0755);
+
+	KTEST_EXPECT_TRUE(t, err == 0 || err == -EEXIST);
+	KTEST_EXPECT_EQ(t, do_mount("none", RF_DIR, "ramfs", 0), 0);
+	for (unsigned long i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)('a' + i / PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, vfs_open(RF_DIR "/f", O_RDWR | O_CREAT, 0644, &rf_file), 0);
+	if (!rf_file)
+		return false;
+	KTEST_EXPECT_EQ(t, vfs_write(rf_file, buf, sizeof(buf)), (long)sizeof(buf));
+	rf_pagetables = global_node_page_state(NR_PAGETABLE);
+	rf_mapped = global_node_page_state(NR_FILE_MAPPED);
+	rf_anon = global_node_page_state(NR_ANON_MAPPED);
+	for (int i = 0; i < 2; i++) {
+		mm_init_vmas(&rf_mm[i], TASK_SIZE, TASK_SIZE / 2);
+		KTEST_EXPECT_EQ(t, mm_alloc_pgd(&rf_mm[i]), 0);
+		if (!rf_mm[i].pgd)
+			return false;
+	}
+	return true;
+}
+
+static void rf_teardown(struct ktest *t)
+{
+	for (int i = 0; i < 2; i++) {
+		mutex_lock(&rf_mm[i].mmap_lock);
+		KTEST_EXPECT_EQ(t, vma_check(&rf_mm[i], kprintf), 0);
+		mutex_unlock(&rf_mm[i].mmap_lock);
+		exit_mmap(&rf_mm[i]);
+	}
+	KTEST_EXPECT_TRUE(t, list_empty(&rf_file->f_inode->i_mapping->i_mmap));
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), rf_pagetables);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), rf_mapped);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), rf_anon);
+	KTEST_EXPECT_EQ(t, vfs_close(rf_file), 0);
+	rf_file = NULL;
+	KTEST_EXPECT_EQ(t, vfs_unlink(RF_DIR "/f"), 0);
+	KTEST_EXPECT_EQ(t, do_umount(RF_DIR), 0);
+	KTEST_EXPECT_EQ(t, vfs_rmdir(RF_DIR), 0);
+}
+
+/* An area of @pages file pages from @pgoff at @addr in mm @m, under its mmap_lock. */
+static struct vm_area_struct *rf_map(int m, unsigned long addr, unsigned long pages,
+				     unsigned long pgoff)
+{
+	struct vm_area_struct *vma = NULL;
+
+	mutex_lock(&rf_mm[m].mmap_lock);
+	if (mmap_region(&rf_mm[m], addr, RP(pages), RF_SHARED_RW, rf_file, pgoff) == (long)addr)
+		vma = vma_lookup(&rf_mm[m], addr);
+	mutex_unlock(&rf_mm[m].mmap_lock);
+	return vma;
+}
+
+static vm_fault_t rf_fault(int m, unsigned long addr, unsigned int flags)
+{
+	vm_fault_t ret;
+
+	mutex_lock(&rf_mm[m].mmap_lock);
+	ret = handle_mm_fault(vma_lookup(&rf_mm[m], addr), addr, flags | FAULT_FLAG_USER);
+	mutex_unlock(&rf_mm[m].mmap_lock);
+	return ret;
+}
+
+/* The pte at @addr in mm @m (0 if no table holds one). */
+static pte_t rf_pte(int m, unsigned long addr)
+{
+	pte_t *pte, v = __pte(0);
+
+	spin_lock(&rf_mm[m].page_table_lock);
+	pte = user_pte_lookup(&rf_mm[m], addr);
+	if (pte)
+		v = ptep_get(pte);
+	spin_unlock(&rf_mm[m].page_table_lock);
+	return v;
+}
+
+/* The three places page 1 is mapped: A's first area, A's second (pgoff 1), B's area. */
+#define A_ADDR	(RF_BASE + RP(1))
+#define A2_ADDR	(RF_BASE + RP(16))
+#define B_ADDR	(RF_BASE + RP(4) + RP(1))
+
+struct rf_seen {
+	unsigned int n;
+	unsigned long pfn;
+	struct { struct mm_struct *mm; unsigned long addr; } hit[4];
+};
+
+static bool rf_record(struct folio *folio, struct vm_area_struct *vma, unsigned long address,
+		      void *arg)
+{
+	struct rf_seen *s = arg;
+	pte_t *pte;
+
+	(void)folio;
+	spin_lock(&vma->vm_mm->page_table_lock);
+	pte = user_pte_lookup(vma->vm_mm, address);
+	if (pte && pte_present(ptep_get(pte)) && pte_pfn(ptep_get(pte)) == s->pfn && s->n < 4) {
+		s->hit[s->n].mm = vma->vm_mm;
+		s->hit[s->n++].addr = address;
+	}
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	return true;
+}
+
+static bool rf_hit(const struct rf_seen *s, int m, unsigned long addr)
+{
+	for (unsigned int i = 0; i < s->n; i++)
+		if (s->hit[i].mm == &rf_mm[m] && s->hit[i].addr == addr)
+			return true;
+	return false;
+}
+
+static unsigned int rf_walk(struct folio *folio, struct rf_seen *s)
+{
+	struct rmap_walk_control rwc = { .arg = s, .rmap_one = rf_record };
+
+	*s = (struct rf_seen){ .pfn = page_to_pfn(&folio->page) };
+	folio_lock(folio);
+	rmap_walk_file(folio, &rwc);
+	folio_unlock(folio);
+	return s->n;
+}
+
+/* Three areas over page 1, read-faulted: the folio, referenced (NULL on failure). */
+static struct folio *rf_map_three(struct ktest *t)
+{
+	struct folio *folio;
+
+	KTEST_EXPECT_TRUE(t, rf_map(0, RF_BASE, 3, 0) != NULL);
+	KTEST_EXPECT_TRUE(t, rf_map(0, RF_BASE + RP(16), 1, 1) != NULL);
+	KTEST_EXPECT_TRUE(t, rf_map(1, RF_BASE + RP(4), 3, 0) != NULL);
+	KTEST_EXPECT_EQ(t, rf_fault(0, A_ADDR + 5, 0), 0U);
+	KTEST_EXPECT_EQ(t, rf_fault(0, A2_ADDR, 0), 0U);
+	KTEST_EXPECT_EQ(t, rf_fault(1, B_ADDR + 100, 0), 0U);
+	folio = filemap_get_folio(rf_file->f_inode->i_mapping, 1);
+	return IS_ERR(folio) ? NULL : folio;
+}
+
+static void walk_finds_every_pte(struct ktest *t)
+{
+	struct rf_seen s;
+
+	if (!rf_setup(t))
+		return;
+	struct folio *folio = rf_map_three(t);
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 3);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), rf_mapped + 1);
+	KTEST_EXPECT_EQ(t, rf_walk(folio, &s), 3U);
+	KTEST_EXPECT_TRUE(t, rf_hit(&s, 0, A_ADDR) && rf_hit(&s, 0, A2_ADDR) && rf_hit(&s, 1, B_ADDR));
+	/* A read fault maps it write-protected although the area is writable (write-notify). */
+	KTEST_EXPECT_FALSE(t, pte_write(rf_pte(0, A_ADDR)));
+
+	/* mprotect of A's middle page splits the area in three: the walk still finds page 1 in
+	 * the middle piece; munmap of A's second area leaves two ptes. */
+	mutex_lock(&rf_mm[0].mmap_lock);
+	KTEST_EXPECT_EQ(t, mprotect_fixup_range(&rf_mm[0], A_ADDR, A_ADDR + RP(1), VM_READ), 0);
+	KTEST_EXPECT_EQ(t, rf_mm[0].map_count, 4);
+	mutex_unlock(&rf_mm[0].mmap_lock);
+	KTEST_EXPECT_EQ(t, rf_walk(folio, &s), 3U);
+	KTEST_EXPECT_TRUE(t, rf_hit(&s, 0, A_ADDR));
+	mutex_lock(&rf_mm[0].mmap_lock);
+	KTEST_EXPECT_EQ(t, mprotect_fixup_range(&rf_mm[0], A_ADDR, A_ADDR + RP(1), VM_READ | VM_WRITE), 0);
+	KTEST_EXPECT_EQ(t, rf_mm[0].map_count, 2);		/* merged back */
+	KTEST_EXPECT_EQ(t, do_munmap(&rf_mm[0], A2_ADDR, RP(1)), 0);
+	mutex_unlock(&rf_mm[0].mmap_lock);
+	KTEST_EXPECT_EQ(t, rf_walk(folio, &s), 2U);
+	KTEST_EXPECT_FALSE(t, rf_hit(&s, 0, A2_ADDR));
+	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 2);
+	folio_put(folio);
+	rf_teardown(t);
+}
+
+static void mkclean_then_write(struct ktest *t)
+{
+	if (!rf_setup(t))
+		return;
+	struct folio *folio = rf_map_three(t);
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	unsigned long pfn = page_to_pfn(&folio->page);
+
+	/* Write faults on the read-only ptes of A and B: in place, writable, dirty. */
+	KTEST_EXPECT_EQ(t, rf_fault(0, A_ADDR, FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_EQ(t, rf_fault(1, B_ADDR, FAULT_FLAG_WRITE), 0U);
+	for (int m = 0; m < 2; m++) {
+		pte_t pte = rf_pte(m, m ? B_ADDR : A_ADDR);
+
+		KTEST_EXPECT_EQ(t, pte_pfn(pte), pfn);
+		KTEST_EXPECT_TRUE(t, pte_write(pte) && pte_dirty(pte));
+	}
+	KTEST_EXPECT_TRUE(t, folio_test_dirty(folio));
+	KTEST_EXPECT_FALSE(t, folio_test_anon(folio));
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), rf_anon);	/* no copy */
+	/* A write fault where no pte is yet (do_shared_fault): page 2 of B, writable at once. */
+	KTEST_EXPECT_EQ(t, rf_fault(1, B_ADDR + RP(1), FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_TRUE(t, pte_write(rf_pte(1, B_ADDR + RP(1))));
+
+	/* Before writeback: every pte clean and read-only, the two dirty ones reported. */
+	folio_lock(folio);
+	KTEST_EXPECT_EQ(t, folio_mkclean(folio), 2);
+	KTEST_EXPECT_EQ(t, folio_mkclean(folio), 0);
+	for (int i = 0; i < 3; i++) {
+		pte_t pte = rf_pte(i == 2, i == 0 ? A_ADDR : i == 1 ? A2_ADDR : B_ADDR);
+
+		KTEST_EXPECT_EQ(t, pte_pfn(pte), pfn);
+		KTEST_EXPECT_FALSE(t, pte_write(pte) || pte_dirty(pte));
+	}
+	KTEST_EXPECT_TRUE(t, folio_clear_dirty_for_io(folio));
+	KTEST_EXPECT_FALSE(t, folio_test_dirty(folio));
+	folio_unlock(folio);
+
+	/* A write after it faults (wp_page_shared) and dirties the folio again. */
+	KTEST_EXPECT_EQ(t, rf_fault(0, A2_ADDR, FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_TRUE(t, pte_write(rf_pte(0, A2_ADDR)) && pte_dirty(rf_pte(0, A2_ADDR)));
+	KTEST_EXPECT_EQ(t, pte_pfn(rf_pte(0, A2_ADDR)), pfn);
+	KTEST_EXPECT_TRUE(t, folio_test_dirty(folio));
+	folio_put(folio);
+	rf_teardown(t);
+}
+
+static void truncate_unmaps(struct ktest *t)
+{
+	if (!rf_setup(t))
+		return;
+	struct folio *folio = rf_map_three(t);
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	KTEST_EXPECT_EQ(t, rf_fault(0, RF_BASE, 0), 0U);		/* page 0 stays */
+
+	KTEST_EXPECT_EQ(t, vfs_ftruncate(rf_file, (loff_t)PAGE_SIZE), 0);
+	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 0);
+	KTEST_EXPECT_TRUE(t, folio->mapping == NULL);			/* out of the cache */
+	KTEST_EXPECT_FALSE(t, pte_present(rf_pte(0, A_ADDR)));
+	KTEST_EXPECT_FALSE(t, pte_present(rf_pte(0, A2_ADDR)));
+	KTEST_EXPECT_FALSE(t, pte_present(rf_pte(1, B_ADDR)));
+	KTEST_EXPECT_TRUE(t, pte_present(rf_pte(0, RF_BASE)));
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), rf_mapped + 1);
+	KTEST_EXPECT_EQ(t, rf_fault(0, A_ADDR, 0), (unsigned int)VM_FAULT_SIGBUS);
+	KTEST_EXPECT_EQ(t, rf_fault(1, B_ADDR, FAULT_FLAG_WRITE), (unsigned int)VM_FAULT_SIGBUS);
+	folio_put(folio);
+	rf_teardown(t);
+}
+
+static const struct ktest_case rmap_file_cases[] = {
+	KTEST_CASE(walk_finds_every_pte),
+	KTEST_CASE(mkclean_then_write),
+	KTEST_CASE(truncate_unmaps),
+	{}
+};
+KTEST_SUITE(rmap_file, rmap_file_cases);
