@@ -38,6 +38,7 @@ endforeach()
 # (FAKE_PGTABLE_LEVELS=2: the pmd folded, 32-bit entries).
 set(HOST_MMU_SRCS mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c mm/ptdump.c
   tests/host/fake_pgtable.c)
+list(APPEND HOST_MMU_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
 foreach(t pgtable vmalloc set_memory)
   add_executable(${t}_test tests/host/${t}_test.c ${HOST_MMU_SRCS})
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})

@@ -54,6 +54,10 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
     kernel/bench_fault.c kernel/bench_exec.c)
 endif()
+# The accessed-bit helpers (docs/young.md), with the page-fault core above.
+if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
+  list(APPEND TINYMM_CORE_SRCS mm/pgtable-generic.c)
+endif()
 # The syscall-getpid bench row where the arch gives its user program (arch/<arch>/bench_user.c,
 # include/tinymm/bench.h): RISC-V so far; kernel/bench.c skips the row elsewhere.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/bench_user.c)

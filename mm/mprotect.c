@@ -6,8 +6,9 @@
  * A private writable area's anonymous pages that are exclusive to this mm stay writable (v6.10's
  * MM_CP_TRY_CHANGE_WRITABLE with can_change_pte_writable()): no copy could be needed, so a
  * write fault on each would be wasted.  Page-cache folios stay read-only in a private area:
- * the first write copies them (mm/memory.c).  The dirty bit is kept; a downgrade is flushed
- * from the TLB before mprotect returns.
+ * the first write copies them (mm/memory.c).  The dirty and accessed bits are kept, as v6.10's
+ * pte_modify() keeps them (an old pte stays old: docs/young.md); a downgrade is flushed from the
+ * TLB before mprotect returns.
  * Locking: mm->mmap_lock held (checked); page_table_lock around the pte changes.
  */
 #include "tinymm/lockdep.h"
@@ -40,6 +41,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			entry = pfn_pte(pte_pfn(old), prot);
 			if (pte_dirty(old))
 				entry = pte_mkdirty(entry);
+			if (!pte_young(old))
+				entry = pte_mkold(entry);
 			page = pfn_to_page(pte_pfn(old));
 			if (try_writable && page && PageAnon(page) && PageAnonExclusive(page))
 				entry = pte_mkwrite(entry, vma);
