@@ -138,6 +138,7 @@ add_executable(exec_test tests/host/exec_test.c fs/exec.c fs/binfmt_elf.c fs/tas
   kernel/user_task.c kernel/user_task_cmd.c fs/file.c ${HOST_USER_SRCS})
 target_compile_definitions(exec_test PRIVATE USER_TASK_STACK_ORDER=2)	# ASan's frames
 target_link_libraries(exec_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+target_sources(exec_test PRIVATE kernel/shell.c)	# `exec -b` sets the shell's $!
 # The system calls (issue 33: fs/sys_*.c, mm/mmap_sys.c, kernel/sys*.c, fs/file.c) called as a
 # user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c

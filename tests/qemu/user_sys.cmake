@@ -13,3 +13,10 @@ foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
       ENVIRONMENT "MKE2FS=${MKE2FS};E2FSCK=${E2FSCK};DEBUGFS=${DEBUGFS}")
   endforeach()
 endforeach()
+# `maps <pid>` and `pagemap <pid> <addr>` of a live task (tests/qemu/user_maps.sh, docs/user.md):
+#   user_sys.<board>.maps   `exec -b /bin/sleep`, then its /proc/PID/maps lines, `maps $!`, the
+#                           pagemap entries of its text, stack and holes, and bad pids/addresses
+foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+  add_test(NAME user_sys.${b}.maps COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/user_maps.sh ${b})
+  set_tests_properties(user_sys.${b}.maps PROPERTIES TIMEOUT 120 LABELS qemu)
+endforeach()
