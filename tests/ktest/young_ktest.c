@@ -13,8 +13,9 @@
  *   - an old pte nobody touches stays old beside a neighbour that is touched;
  *   - mprotect down and up keeps an old pte old (v6.10's pte_modify keeps the bit);
  *   - the kernel's own mapping of the page (the direct map) is not made old with it.
+ *   - the lock rule: ptep_clear_flush_young() without the pte lock warns once.
  * Every case checks that AnonPages and PageTables are back once the thread and its mm are gone
- * and that no WARNING (a lock rule broken: vma_assert_pte_locked) was printed.
+ * and that no WARNING was printed but the one the lock-rule case causes on purpose.
  */
 #include "tinymm/arch.h"
 #include "tinymm/bug.h"
@@ -41,6 +42,7 @@ struct yt {
 	struct ktest *t;
 	void (*fn)(struct yt *y);
 	struct mm_struct *mm;
+	unsigned long warnings;		/* the WARNINGs the case causes on purpose */
 };
 
 /* The pte at @addr as it is now (none if there is no table). */
@@ -147,7 +149,7 @@ static void yt_run(struct ktest *t, void (*fn)(struct yt *y))
 	flush_thread_stack_frees();
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), tables);
-	KTEST_EXPECT_EQ(t, nr_warnings(), warnings);	/* no lock rule broken on the way */
+	KTEST_EXPECT_EQ(t, nr_warnings(), warnings + y.warnings);	/* no lock rule broken */
 }
 
 static void new_ptes_are_young_body(struct yt *y)
@@ -295,6 +297,37 @@ static void kernel_alias_not_made_old(struct ktest *t)
 	yt_run(t, kernel_alias_not_made_old_body);
 }
 
+/* The lock rule is checked: without the pte lock, ptep_clear_flush_young() still does its job
+ * but warns once (vma_assert_pte_locked, v6.10's lockdep_assert_held). */
+static void lock_rule_is_checked_body(struct yt *y)
+{
+	struct ktest *t = y->t;
+	struct mm_struct *mm = y->mm;
+	struct vm_area_struct *vma;
+	unsigned long before;
+	pte_t *ptep;
+	int young;
+
+	yt_write(y, YT_A, 1, NULL);
+	mutex_lock(&mm->mmap_lock);		/* keeps the table where it is */
+	vma = vma_lookup(mm, YT_A);
+	spin_lock(&mm->page_table_lock);
+	ptep = user_pte_lookup(mm, YT_A);
+	spin_unlock(&mm->page_table_lock);
+	before = nr_warnings();
+	young = ptep_clear_flush_young(vma, YT_A, ptep);	/* the lock not held: a WARNING */
+	y->warnings = nr_warnings() - before;
+	mutex_unlock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, y->warnings, 1);
+	KTEST_EXPECT_EQ(t, young, 1);
+	KTEST_EXPECT_FALSE(t, pte_young(yt_pte(y, YT_A)));
+}
+
+static void lock_rule_is_checked(struct ktest *t)
+{
+	yt_run(t, lock_rule_is_checked_body);
+}
+
 static const struct ktest_case young_cases[] = {
 	KTEST_CASE(new_ptes_are_young),
 	KTEST_CASE(clear_flush_young_then_access),
@@ -302,6 +335,7 @@ static const struct ktest_case young_cases[] = {
 	KTEST_CASE(untouched_old_pte_stays_old),
 	KTEST_CASE(mprotect_keeps_old),
 	KTEST_CASE(kernel_alias_not_made_old),
+	KTEST_CASE(lock_rule_is_checked),
 	{ 0 },
 };
 KTEST_SUITE(young, young_cases);
