@@ -132,6 +132,7 @@ target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} $
 set(HOST_USER_SRCS kernel/fork.c kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c
   tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+list(APPEND HOST_USER_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/exec.c fs/binfmt_elf.c fs/task_mmu.c
