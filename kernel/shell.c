@@ -3,7 +3,8 @@
  *
  * Commands live in the linker section .shell_cmds (SHELL_COMMAND), sorted by name, so `help`
  * lists them alphabetically.  The one expansion is sh's `$!` (the last background task's pid),
- * so that a tinymm.run script can look at the task `exec -b` started.  Invariant: a command's output is bare (kprintf, no timestamp).
+ * so that a tinymm.run script can look at the task `exec -b` started.
+ * Invariant: a command's output is bare (kprintf, no timestamp).
  * Locking: none; the shell is one thread, the only one running commands.
  */
 #include <string.h>

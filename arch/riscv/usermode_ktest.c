@@ -270,7 +270,9 @@ static void timer_preempts_a_user_loop(struct ktest *t)
 	KTEST_EXPECT_EQ(t, counts_now().tables, before.tables);
 }
 
-/* ptep_clear_flush_young() on @addr's pte in @mm with the locks held (-1: no pte); young? */
+/* ptep_clear_flush_young() on @addr's pte in @mm with the locks held (-1: no pte; 2: the pte
+ * still young after it, read under the same lock, which keeps the task off the CPU); or, with
+ * @test_only, whether the pte is young. */
 static int clear_flush_young_at(struct mm_struct *mm, unsigned long addr, bool test_only)
 {
 	struct vm_area_struct *vma;
@@ -283,6 +285,8 @@ static int clear_flush_young_at(struct mm_struct *mm, unsigned long addr, bool t
 	ptep = user_pte_lookup(mm, addr);
 	if (vma && ptep && pte_present(ptep_get(ptep)))
 		ret = test_only ? pte_young(ptep_get(ptep)) : ptep_clear_flush_young(vma, addr, ptep);
+	if (!test_only && ret == 1 && pte_young(ptep_get(ptep)))
+		ret = 2;
 	spin_unlock(&mm->page_table_lock);
 	mutex_unlock(&mm->mmap_lock);
 	return ret;
@@ -290,10 +294,10 @@ static int clear_flush_young_at(struct mm_struct *mm, unsigned long addr, bool t
 
 /*
  * (g) docs/young.md: a user loop storing to the area's second page (demand-paged by its first
- * store) and exiting with its first word once that is non-zero.  The page's pte is made old
- * twice while the loop runs; each time the loop's next access makes it young again, set by the
- * hart in the pte (QEMU 7.2) or, on a core that traps on A = 0, by the page fault's
- * handle_mm_fault(); the diagnostic line says which, for the board's CTest.
+ * store) and exiting with its first word once that is non-zero.  That page's pte and the code
+ * page's are made old twice while the loop runs; each time the loop's next store and fetch make
+ * them young again, set by the hart in the pte (QEMU 7.2) or, on a core that traps on A = 0, by
+ * the page fault's handle_mm_fault(); the diagnostic line says which, for the board's CTest.
  */
 static void user_access_makes_old_pte_young(struct ktest *t)
 {
@@ -312,15 +316,29 @@ static void user_access_makes_old_pte_young(struct ktest *t)
 
 	c.task = kthread_run(user_thread, &c, "usr-young");
 	KTEST_ASSERT_TRUE(t, c.task != NULL);
-	msleep(30);
+	/* Until the loop's first store has mapped page2 (up to 2 s, as below). */
+	for (int i = 0; i < 200; i++) {
+		if (READ_ONCE(c.mm) && clear_flush_young_at(c.mm, page2, true) == 1)
+			break;
+		msleep(10);
+	}
 	KTEST_ASSERT_TRUE(t, c.mm != NULL);		/* it got to U-mode */
 	for (int round = 0; round < 2; round++) {
 		unsigned long faults = global_vm_event(PGFAULT);
 
 		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, page2, false), 1);
-		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, page2, true), 0);
-		msleep(20);				/* the loop runs meanwhile */
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, UBASE, false), 1);	/* the code */
+		/* The loop runs while this thread sleeps.  Under a loaded host QEMU's clock can run
+		 * on without the guest, and a sleep end before the loop ran at all: look again,
+		 * for up to 2 s. */
+		for (int i = 0; i < 200; i++) {
+			msleep(10);
+			if (clear_flush_young_at(c.mm, page2, true) == 1 &&
+			    clear_flush_young_at(c.mm, UBASE, true) == 1)
+				break;
+		}
 		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, page2, true), 1);
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, UBASE, true), 1);	/* fetched */
 		faulted += global_vm_event(PGFAULT) - faults;
 	}
 	kprintf("    # usermode: an old pte made young by %s\n",
