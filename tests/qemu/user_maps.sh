@@ -94,12 +94,18 @@ pagemap_at() {
     [ $((16#${e:1:1} & 1)) = "$excl" ] && [ $((16#${e:2:14} & ((1 << 53) - 1))) = $((pfn & ((1 << 53) - 1))) ] ||
     tm_fail "the entry 0x$e disagrees with its decoded fields: '$out'"
 }
-pagemap_at 0x10000
+# The text page is mapped by the task's first instruction: on a loaded host QEMU's clock may
+# have ended `sleep 300` before the task ran, so ask again a few times.
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  pagemap_at 0x10000
+  [ "$present" = 1 ] && break
+  tm_cmd "sleep 200"
+done
 [ "$present$file$excl" = 111 ] || tm_fail "the text page: want present 1 file 1 exclusive 1: '$out'"
-in_ram $pfn || tm_fail "the text page's pfn $(printf 0x%x $pfn) is in no usable range"
+in_ram "$pfn" || tm_fail "the text page's pfn $(printf 0x%x "$pfn") is in no usable range"
 pagemap_at $((send - 4096 + 16))
 [ "$present$file$excl" = 101 ] || tm_fail "the stack's top page: want present 1 file 0 exclusive 1: '$out'"
-in_ram $pfn || tm_fail "the stack page's pfn $(printf 0x%x $pfn) is in no usable range"
+in_ram "$pfn" || tm_fail "the stack page's pfn $(printf 0x%x "$pfn") is in no usable range"
 pagemap_at $sstart
 [ "$present$file$excl$pfn" = 0000 ] || tm_fail "the stack's untouched bottom page is not empty: '$out'"
 [ "${out#*: }" = "0x0000000000000000 present 0 swapped 0 file 0 exclusive 0 soft-dirty 0 pfn 0x0" ] ||
