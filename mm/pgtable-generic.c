@@ -1,7 +1,7 @@
 /*
- * pgtable-generic.c - the accessed-bit helpers that need more than one pte's bits (v6.10's
- * mm/pgtable-generic.c, reduced to them): ptep_clear_flush_young() and the lock check the
- * young helpers share.  include/tinymm/pgtable.h has the contracts, docs/young.md the picture.
+ * pgtable-generic.c - the accessed-bit helpers that do more than change a pte's bits (v6.10's
+ * mm/pgtable-generic.c, reduced to them): ptep_clear_flush_young(), which flushes the TLB too,
+ * and the lock check the young helpers share.  include/tinymm/pgtable.h has the contracts, docs/young.md the picture.
  * Locking: a user pte's mm->page_table_lock is held by the caller (checked here).
  */
 #include "tinymm/lockdep.h"
