@@ -38,6 +38,7 @@ endforeach()
 # (FAKE_PGTABLE_LEVELS=2: the pmd folded, 32-bit entries).
 set(HOST_MMU_SRCS mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c mm/ptdump.c
   tests/host/fake_pgtable.c)
+list(APPEND HOST_MMU_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
 foreach(t pgtable vmalloc set_memory)
   add_executable(${t}_test tests/host/${t}_test.c ${HOST_MMU_SRCS})
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
@@ -141,12 +142,14 @@ set(HOST_USER_SRCS kernel/fork.c mm/fork_mm.c fs/file.c kernel/user_task.c fs/ex
   tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 list(APPEND HOST_USER_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
+list(APPEND HOST_USER_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/task_mmu.c kernel/user_task_cmd.c
   ${HOST_USER_SRCS})
 target_compile_definitions(exec_test PRIVATE USER_TASK_STACK_ORDER=2)	# ASan's frames
 target_link_libraries(exec_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+target_sources(exec_test PRIVATE kernel/shell.c)	# `exec -b` sets the shell's $!
 # The system calls (issue 33: fs/sys_*.c, mm/mmap_sys.c, kernel/sys*.c, fs/file.c) called as a
 # user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c

@@ -56,6 +56,10 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
   list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c)
 endif()
+# The accessed-bit helpers (docs/young.md), with the page-fault core above.
+if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
+  list(APPEND TINYMM_CORE_SRCS mm/pgtable-generic.c)
+endif()
 # The syscall-getpid bench row where the arch gives its user program (arch/<arch>/bench_user.c,
 # include/tinymm/bench.h): RISC-V so far; kernel/bench.c skips the row elsewhere.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/bench_user.c)

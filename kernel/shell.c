@@ -2,7 +2,9 @@
  * shell.c - the console shell: line editing, splitting into words, the command table.
  *
  * Commands live in the linker section .shell_cmds (SHELL_COMMAND), sorted by name, so `help`
- * lists them alphabetically.  Invariant: a command's output is bare (kprintf, no timestamp).
+ * lists them alphabetically.  The one expansion is sh's `$!` (the last background task's pid),
+ * so that a tinymm.run script can look at the task `exec -b` started.
+ * Invariant: a command's output is bare (kprintf, no timestamp).
  * Locking: none; the shell is one thread, the only one running commands.
  */
 #include <string.h>
@@ -15,6 +17,8 @@ static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
+
+int shell_last_background_pid;
 
 int shell_usage_error(const char *cmd, const char *msg)
 {
@@ -51,6 +55,18 @@ int shell_exec(const struct shell_cmd *cmds, const struct shell_cmd *end, char *
 	argv[argc] = NULL;
 	if (!argc)
 		return 0;
+	for (int i = 1; i < argc; i++) {
+		static char bang[12];	/* one shell thread: one expansion in use at a time */
+
+		if (strcmp(argv[i], "$!"))
+			continue;
+		if (!shell_last_background_pid) {
+			kprintf("%s: $!: no background task\n", argv[0]);
+			return 1;
+		}
+		ksnprintf(bang, sizeof(bang), "%d", shell_last_background_pid);
+		argv[i] = bang;
+	}
 	for (const struct shell_cmd *c = cmds; c < end; c++)
 		if (!strcmp(c->name, argv[0]))
 			return c->fn(argc, argv);

@@ -5,7 +5,8 @@
  *   exec <path> [args...]       wait; `<path>: exited with status <n>` or
  *                               `<path>: killed by signal <n> (<NAME>)`; fails unless status 0
  *   exec -b <path> [args...]    do not wait: `<path>: pid <n>`; the task runs detached (its end
- *                               is not reported), for `maps`/`pagemap` of a live task
+ *                               is not reported), for `maps`/`pagemap` of a live task; later
+ *                               commands name it as `$!` (sh's last background pid)
  * A failed exec: `<path>: <strerror words>` (No such file or directory, Permission denied,
  * Exec format error after the loader's one-line reason) and failure.  argv[0] is <path> as
  * typed; the environment is PATH=/bin and HOME=/.
@@ -42,6 +43,7 @@ static int cmd_exec(int argc, char **argv)
 	}
 	if (background) {
 		kprintf("%s: pid %d\n", path, p->pid);
+		shell_last_background_pid = p->pid;	/* sh's $! (kernel/shell.c) */
 		kthread_detach(p);
 		return 0;
 	}

@@ -7,8 +7,9 @@
  * MM_CP_TRY_CHANGE_WRITABLE with can_change_pte_writable()): no copy could be needed, so a
  * write fault on each would be wasted.  Page-cache folios stay read-only in a private area:
  * the first write copies them (mm/memory.c).  A shared area's ptes are read-only unless dirty
- * (write-notify, docs/shared-mappings.md).  The dirty bit is kept; a downgrade is flushed
- * from the TLB before mprotect returns.
+ * (write-notify, docs/shared-mappings.md).  The dirty and accessed bits are kept, as v6.10's
+ * pte_modify() keeps them (an old pte stays old: docs/young.md); a downgrade is flushed from the
+ * TLB before mprotect returns.
  * Locking: mm->mmap_lock held (checked); page_table_lock around the pte changes.
  */
 #include "tinymm/lockdep.h"
@@ -44,6 +45,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			entry = pfn_pte(pte_pfn(old), prot);
 			if (pte_dirty(old))
 				entry = pte_mkdirty(entry);
+			if (!pte_young(old))
+				entry = pte_mkold(entry);
 			page = pfn_to_page(pte_pfn(old));
 			if (writable && !shared && page && PageAnon(page) && PageAnonExclusive(page))
 				entry = pte_mkwrite(entry, vma);

@@ -12,9 +12,12 @@
 #include <asm/ptrace.h>
 #include "tinymm/arch.h"
 #include "tinymm/bug.h"
+#include "tinymm/delay.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
+#include "tinymm/mm_fault.h"
+#include "tinymm/mmap.h"
 #include "tinymm/sched.h"
 #include "tinymm/signal.h"
 #include "tinymm/swap.h"
@@ -38,6 +41,8 @@ struct um_case {
 	volatile uint32_t *data_alias;		/* the kernel's alias of the page at USERMODE_DATA */
 	uint32_t data0;				/* the data page's first word */
 	long asid;				/* the mm's ASID when it entered USR mode */
+	struct mm_struct *mm;			/* keep_mm: the task's mm, referenced */
+	bool keep_mm;
 };
 
 static int um_task(void *arg)
@@ -51,6 +56,10 @@ static int um_task(void *arg)
 	if (c->before_user)
 		c->before_user(c);
 	c->asid = arm_mm_asid(current->mm);
+	if (c->keep_mm) {
+		mmget(current->mm);
+		c->mm = current->mm;
+	}
 	c->in_user = true;
 	arm_usermode_enter();
 }
@@ -284,6 +293,75 @@ static void timer_preempts_user_loop(struct ktest *t)
 	check_nothing_left(t);
 }
 
+/* ptep_clear_flush_young() on @addr's pte in @mm with the locks held (-1: no pte; 2: the pte
+ * still young after it, read under the same lock, which keeps the task off the CPU); or, with
+ * @test_only, whether the pte is young. */
+static int clear_flush_young_at(struct mm_struct *mm, unsigned long addr, bool test_only)
+{
+	struct vm_area_struct *vma;
+	int ret = -1;
+	pte_t *ptep;
+
+	mutex_lock(&mm->mmap_lock);
+	vma = vma_lookup(mm, addr);
+	spin_lock(&mm->page_table_lock);
+	ptep = user_pte_lookup(mm, addr);
+	if (vma && ptep && pte_present(ptep_get(ptep)))
+		ret = test_only ? pte_young(ptep_get(ptep)) : ptep_clear_flush_young(vma, addr, ptep);
+	if (!test_only && ret == 1 && pte_young(ptep_get(ptep)))
+		ret = 2;
+	spin_unlock(&mm->page_table_lock);
+	mutex_unlock(&mm->mmap_lock);
+	return ret;
+}
+
+/*
+ * (h) docs/young.md: the data and code pages made old while the task spins reading the data
+ * in USR mode.  LPAE never sets AF itself: the next load takes an Access flag data abort, the
+ * next fetch an Access flag prefetch abort, from USR mode; do_user_addr_fault() resolves each by
+ * making the pte young, and the loop goes on.  Twice (each clear is seen: ptep_clear_flush_young
+ * flushed the TLB entry), then the flag ends it.
+ */
+static void user_access_makes_old_pte_young(struct ktest *t)
+{
+	struct um_case c = { .t = t, .code = um_spin_flag_unbounded,
+			     .code_end = um_spin_flag_unbounded_end, .keep_mm = true };
+	struct task_struct *p;
+	uint64_t end;
+
+	snapshot();
+	p = start(&c, "um-young");
+	KTEST_ASSERT_TRUE(t, p != NULL);
+	end = ktime_get_ns() + 5 * NSEC_PER_SEC;
+	while (!READ_ONCE(c.in_user) && ktime_get_ns() < end)
+		msleep(1);
+	KTEST_ASSERT_TRUE(t, c.in_user && c.mm);
+	msleep(1);					/* in the loop by now */
+	for (int round = 0; round < 2; round++) {
+		unsigned long faults = global_vm_event(PGFAULT);
+
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_DATA, false), 1);
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_CODE, false), 1);
+		/* The loop runs while this thread sleeps.  Under a loaded host QEMU's clock can run
+		 * on without the guest, and a sleep end before the loop ran at all: look again,
+		 * for up to 2 s. */
+		for (int i = 0; i < 200; i++) {
+			msleep(10);
+			if (clear_flush_young_at(c.mm, USERMODE_DATA, true) == 1 &&
+			    clear_flush_young_at(c.mm, USERMODE_CODE, true) == 1)
+				break;
+		}
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_DATA, true), 1);
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_CODE, true), 1);
+		/* a data abort for the load, a prefetch abort for the fetch (both Access flag) */
+		KTEST_EXPECT_GE(t, global_vm_event(PGFAULT) - faults, 2UL);
+	}
+	*c.data_alias = 7;			/* ends the loop: exit_group(7) */
+	KTEST_EXPECT_EQ(t, kthread_join(p), W_EXITCODE(7, 0));
+	mmput(c.mm);
+	check_nothing_left(t);
+}
+
 /*
  * 300 fresh mms switched to one after the other: more than the 255 user ASIDs, so the
  * generation rolls over at least once; every ASID given is in 1-255, and user tasks run right
@@ -325,6 +403,7 @@ static const struct ktest_case usermode_cases[] = {
 	KTEST_CASE(uaccess_refuses_bad_pointers),
 	KTEST_CASE(timer_preempts_user_loop),
 	KTEST_CASE(asid_rollover_then_user_tasks),
+	KTEST_CASE(user_access_makes_old_pte_young),
 	{}
 };
 KTEST_SUITE(usermode, usermode_cases);

@@ -132,6 +132,18 @@ prog um_spin_flag
 endprog um_spin_flag
 
 /*
+ * The same loop without the bound (docs/young.md's case): it must still be running whenever
+ * the test looks, however late the timer lets the test thread back; the test always ends it.
+ */
+prog um_spin_flag_unbounded
+	mov	r1, #0x11000
+1:	ldr	r0, [r1]
+	cmp	r0, #0
+	beq	1b
+	exit_with r0
+endprog um_spin_flag_unbounded
+
+/*
  * The syscall-getpid bench's program (include/tinymm/bench.h, kernel/bench_user.c; copied to
  * BENCH_USER_BASE, 0x10000): the count at BENCH_USER_COUNT (0x10400), that many getpid calls,
  * then exit_group(0).  Three instructions an iteration besides the svc: mov, subs, bne.

@@ -20,6 +20,7 @@ USERMODE_PROG(um_udf);
 USERMODE_PROG(um_load_kernel);
 USERMODE_PROG(um_tls);
 USERMODE_PROG(um_spin_flag);
+USERMODE_PROG(um_spin_flag_unbounded);
 USERMODE_PROG(um_bench_getpid);
 
 /*

@@ -15,8 +15,10 @@
 #include "tinymm/delay.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
+#include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/pgtable.h"
+#include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/signal.h"
 #include "tinymm/uaccess.h"
@@ -268,6 +270,90 @@ static void timer_preempts_a_user_loop(struct ktest *t)
 	KTEST_EXPECT_EQ(t, counts_now().tables, before.tables);
 }
 
+/* ptep_clear_flush_young() on @addr's pte in @mm with the locks held (-1: no pte; 2: the pte
+ * still young after it, read under the same lock, which keeps the task off the CPU); or, with
+ * @test_only, whether the pte is young. */
+static int clear_flush_young_at(struct mm_struct *mm, unsigned long addr, bool test_only)
+{
+	struct vm_area_struct *vma;
+	int ret = -1;
+	pte_t *ptep;
+
+	mutex_lock(&mm->mmap_lock);
+	vma = vma_lookup(mm, addr);
+	spin_lock(&mm->page_table_lock);
+	ptep = user_pte_lookup(mm, addr);
+	if (vma && ptep && pte_present(ptep_get(ptep)))
+		ret = test_only ? pte_young(ptep_get(ptep)) : ptep_clear_flush_young(vma, addr, ptep);
+	if (!test_only && ret == 1 && pte_young(ptep_get(ptep)))
+		ret = 2;
+	spin_unlock(&mm->page_table_lock);
+	mutex_unlock(&mm->mmap_lock);
+	return ret;
+}
+
+/*
+ * (g) docs/young.md: a user loop storing to the area's second page (demand-paged by its first
+ * store) and exiting with its first word once that is non-zero.  That page's pte and the code
+ * page's are made old twice while the loop runs; each time the loop's next store and fetch make
+ * them young again, set by the hart in the pte (QEMU 7.2) or, on a core that traps on A = 0, by
+ * the page fault's handle_mm_fault(); the diagnostic line says which, for the board's CTest.
+ */
+static void user_access_makes_old_pte_young(struct ktest *t)
+{
+	const unsigned long page2 = UBASE + PAGE_SIZE;
+	const uint32_t code[] = {
+		LUI(R_T0, page2 >> 12),
+		/* loop: */
+		ADDI(R_T2, R_T2, 1), SW(R_T2, R_T0, 8),
+		LW(R_A0, R_T0, 0), BEQ_BACK(R_A0, R_ZERO, 12),
+		ADDI(R_A7, R_ZERO, __NR_exit_group), ECALL,
+	};
+	struct ucase c = { .code = code, .ninsn = ARRAY_SIZE(code), .data = { 0 } };
+	struct counts before = counts_now();
+	unsigned long faulted = 0;
+	int status;
+
+	c.task = kthread_run(user_thread, &c, "usr-young");
+	KTEST_ASSERT_TRUE(t, c.task != NULL);
+	/* Until the loop's first store has mapped page2 (up to 2 s, as below). */
+	for (int i = 0; i < 200; i++) {
+		if (READ_ONCE(c.mm) && clear_flush_young_at(c.mm, page2, true) == 1)
+			break;
+		msleep(10);
+	}
+	KTEST_ASSERT_TRUE(t, c.mm != NULL);		/* it got to U-mode */
+	for (int round = 0; round < 2; round++) {
+		unsigned long faults = global_vm_event(PGFAULT);
+
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, page2, false), 1);
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, UBASE, false), 1);	/* the code */
+		/* The loop runs while this thread sleeps.  Under a loaded host QEMU's clock can run
+		 * on without the guest, and a sleep end before the loop ran at all: look again,
+		 * for up to 2 s. */
+		for (int i = 0; i < 200; i++) {
+			msleep(10);
+			if (clear_flush_young_at(c.mm, page2, true) == 1 &&
+			    clear_flush_young_at(c.mm, UBASE, true) == 1)
+				break;
+		}
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, page2, true), 1);
+		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, UBASE, true), 1);	/* fetched */
+		faulted += global_vm_event(PGFAULT) - faults;
+	}
+	kprintf("    # usermode: an old pte made young by %s\n",
+		faulted ? "a fault (handle_mm_fault)" : "the hardware");
+	enter_mm(c.mm);
+	mmget(c.mm);					/* leave_mm drops this one */
+	KTEST_EXPECT_EQ(t, put_user(0x5b, (uint32_t __user *)page2), 0);
+	leave_mm(c.mm);
+	status = kthread_join(c.task);
+	mmput(c.mm);
+	KTEST_EXPECT_EQ(t, status, W_EXITCODE(0x5b, 0));
+	KTEST_EXPECT_EQ(t, counts_now().anon, before.anon);
+	KTEST_EXPECT_EQ(t, counts_now().tables, before.tables);
+}
+
 /* Two user tasks that sched_yield() to each other N times: both finish with the right
  * status, each in its own address space (ASIDs, or the flush, keep them apart). */
 static void two_tasks_yield_to_each_other(struct ktest *t)
@@ -356,6 +442,7 @@ static const struct ktest_case usermode_cases[] = {
 	KTEST_CASE(timer_preempts_a_user_loop),
 	KTEST_CASE(two_tasks_yield_to_each_other),
 	KTEST_CASE(asids_per_mm_and_rollover),
+	KTEST_CASE(user_access_makes_old_pte_young),
 	{}
 };
 KTEST_SUITE(usermode, usermode_cases);

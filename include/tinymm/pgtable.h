@@ -191,8 +191,20 @@ static inline void pte_clear(struct mm_struct *mm, unsigned long addr, pte_t *pt
 }
 
 /*
+ * The accessed ("young") bit (docs/young.md).  pte_young()/pte_mkyoung()/pte_mkold() are the
+ * architecture's: RISC-V's A bit, which QEMU's harts set themselves; ARM LPAE's AF, which no
+ * ARMv7 hardware sets: an access through an entry without it takes an Access flag fault, and
+ * the fault core (handle_mm_fault's last step) or mm/kernel_fault.c makes the entry young.
+ *
+ * Locking: for a user pte (@vma not NULL) the caller holds @vma's mm->page_table_lock, checked
+ * by vma_assert_pte_locked(); @vma is NULL only for a kernel pte, whose owner serialises.
+ * A kernel mapping of a user page (the direct map) is never made old: only the user pte.
+ */
+void vma_assert_pte_locked(struct vm_area_struct *vma);
+
+/*
  * Clear the accessed bit; true if it was set.  The caller flushes the TLB if it needs the next
- * access to be seen (Linux's ptep_clear_flush_young does both).  This generic one is a plain
+ * access to be seen (ptep_clear_flush_young does both).  This generic one is a plain
  * read-modify-write, as v6.10's: an architecture whose hardware sets A/D bits in the entry
  * (QEMU's RISC-V, ARM with DBM) defines __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG and an atomic
  * one, as Linux's riscv and arm64 do, or a D bit set meanwhile is lost.
@@ -203,14 +215,24 @@ static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned
 {
 	pte_t pte = ptep_get(ptep);
 
-	(void)vma;
 	(void)addr;
+	vma_assert_pte_locked(vma);
 	if (!pte_young(pte))
 		return 0;
 	set_pte(ptep, pte_mkold(pte));
 	return 1;
 }
 #endif
+
+/*
+ * v6.10's mm/pgtable-generic.c: clear the accessed bit and, if it was set, flush @address's TLB
+ * entry (every tinymm architecture's flush_tlb_page), so that the next access through the pte
+ * is seen: set again by the hardware or by the fault it takes.  True if it was set.  @vma is
+ * the user area that maps @address (its mm's page_table_lock held, checked).  v6.10's riscv
+ * and x86 skip the flush (a stale TLB entry only delays the next set); tinymm flushes
+ * everywhere so that "young after ptep_clear_flush_young" always means "accessed since".
+ */
+int ptep_clear_flush_young(struct vm_area_struct *vma, unsigned long address, pte_t *ptep);
 
 #define pte_mkwrite(pte, vma)	((void)(vma), pte_mkwrite_novma(pte))
 

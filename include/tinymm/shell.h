@@ -38,8 +38,14 @@ extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
 #define SHELL_LINE_MAX 1024	/* room for paths: a NAME_MAX (255) name, several deep */
 
 /* Run one command line against the table [cmds, end).  Returns the command's status; an empty
- * line is 0; an unknown command prints "<name>: unknown command (try 'help')" and returns 127. */
+ * line is 0; an unknown command prints "<name>: unknown command (try 'help')" and returns 127.
+ * An argument that is exactly `$!` is sh's special parameter: the pid of the last task `exec -b`
+ * started (shell_last_background_pid); with none yet the command fails with
+ * "<name>: $!: no background task" and status 1. */
 int shell_exec(const struct shell_cmd *cmds, const struct shell_cmd *end, char *line);
+
+/* Set by `exec -b` (kernel/user_task_cmd.c); 0 until a task was started in the background. */
+extern int shell_last_background_pid;
 
 /* tinymm.run: commands separated by ';', each echoed as "tinymm> <command>" and run even after
  * one fails.  0 if every command succeeded, 1 otherwise. */

@@ -5,6 +5,9 @@
  * user-accessible, or read-only for a write is a fault, resolved by do_user_addr_fault() exactly
  * as the boards' exception fixups do (demand paging), and a fault that cannot be resolved ends
  * the copy with the bytes left.  Host tests of exec and the system calls run through it.
+ * The walk sets no accessed or dirty bit itself: an old pte, or a clean one for a write, is a
+ * fault too, as on a RISC-V hart without hardware A/D updating (Svade) or ARM LPAE's Access flag
+ * fault, so the fault core's young path (docs/young.md) runs here under the sanitizers.
  */
 #include <string.h>
 #include "tinymm/mm.h"
@@ -29,7 +32,8 @@ static void *user_byte(unsigned long addr, bool write)
 		if (ptep)
 			pte = ptep_get(ptep);
 		spin_unlock(&mm->page_table_lock);
-		if (pte_present(pte) && (pte_val(pte) & _PAGE_USER) && (!write || pte_write(pte)))
+		if (pte_present(pte) && (pte_val(pte) & _PAGE_USER) && pte_young(pte) &&
+		    (!write || (pte_write(pte) && pte_dirty(pte))))
 			return (char *)__va(PFN_PHYS(pte_pfn(pte))) + (addr & (PAGE_SIZE - 1));
 		/* A kernel access: FAULT_FLAG_USER is not set (v6.10 sets it for user mode only). */
 		if (do_user_addr_fault(addr, write ? FAULT_FLAG_WRITE : 0, &si_code))

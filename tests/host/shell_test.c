@@ -78,6 +78,27 @@ static void unknown_command_is_one_line_and_127(void **state)
 	assert_int_equal(shell_exec(cmds, END, empty), 0);
 }
 
+/* sh's $!: a word that is exactly "$!" becomes the last background pid; none yet is one line
+ * and status 1, and the command does not run. */
+static void bang_is_the_last_background_pid(void **state)
+{
+	char none[] = "echo $!", some[] = "echo x $! $!y $!", again[] = "echo $!";
+
+	shell_last_background_pid = 0;
+	last_argc = 0;
+	shim_console_reset();
+	assert_int_equal(shell_exec(cmds, END, none), 1);
+	assert_string_equal(shim_console, "echo: $!: no background task\n");
+	assert_int_equal(last_argc, 0);
+	shell_last_background_pid = 42;
+	assert_int_equal(shell_exec(cmds, END, some), 0);
+	assert_string_equal(last_args, "echo|x|42|$!y|42|");
+	shell_last_background_pid = 7;
+	assert_int_equal(shell_exec(cmds, END, again), 0);
+	assert_string_equal(last_args, "echo|7|");
+	shell_last_background_pid = 0;
+}
+
 static void too_many_arguments(void **state)
 {
 	char line[256] = "echo";
@@ -163,6 +184,7 @@ int main(void)
 		cmocka_unit_test(splits_words_and_dispatches),
 		cmocka_unit_test(unknown_command_is_one_line_and_127),
 		cmocka_unit_test(too_many_arguments),
+		cmocka_unit_test(bang_is_the_last_background_pid),
 		cmocka_unit_test(script_runs_every_command_and_reports_failure),
 		cmocka_unit_test(line_editor_edits),
 		cmocka_unit_test(line_editor_stops_at_full_line),

@@ -5,7 +5,8 @@
  * a host thread: a copy into an anonymous area demand-pages it (AnonPages counts it), a
  * read-only area refuses a write, an address outside every area or in the kernel half is
  * EFAULT, strncpy_from_user's length / unterminated / EFAULT results, get_user and put_user,
- * clear_user; the mm freed afterwards gives every page back.
+ * an old pte made young by the fault its next access takes (a read; a write to a clean one
+ * makes it dirty too), clear_user; the mm freed afterwards gives every page back.
  */
 #include "host_sched_test.h"
 #include "tinymm/arch.h"
@@ -48,12 +49,31 @@ static void use_mm(struct mm_struct *mm)
 	local_irq_restore(flags);
 }
 
+/* ptep_clear_flush_young() on @addr's pte with the locks reclaim would hold; -1: no pte. */
+static int young_clear(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	pte_t *ptep;
+	int ret = -1;
+
+	mutex_lock(&mm->mmap_lock);
+	vma = vma_lookup(mm, addr);
+	spin_lock(&mm->page_table_lock);
+	ptep = user_pte_lookup(mm, addr);
+	if (vma && ptep && pte_present(ptep_get(ptep)))
+		ret = ptep_clear_flush_young(vma, addr, ptep);
+	spin_unlock(&mm->page_table_lock);
+	mutex_unlock(&mm->mmap_lock);
+	return ret;
+}
+
 static int uaccess_scenario(void)
 {
 	unsigned long anon0 = global_node_page_state(NR_ANON_MAPPED);
 	unsigned long free0;
 	struct mm_struct *mm;
-	char buf[64], big[3 * 4096];
+	static char big[3 * 4096];	/* static: the thread has 16 KiB of stack (ASan) */
+	char buf[64];
 	unsigned int u32v = 0;
 	unsigned long ulv = 0;
 
@@ -105,6 +125,28 @@ static int uaccess_scenario(void)
 	CHECK_EQ(get_user(ulv, (const unsigned long __user *)HOLE), -EFAULT);
 	CHECK_EQ(ulv, 0);			/* set to 0 on failure, as Linux's */
 	CHECK_EQ(put_user(7ul, (unsigned long __user *)(TASK_SIZE + 64)), -EFAULT);
+
+	/* An old pte faults (the walk is a Svade hart's: tests/host/host_uaccess.c) and the fault
+	 * makes it young: ptep_clear_flush_young() says 1, then 0; a read brings the bytes and one
+	 * pgfault; an old clean pte written is made young and dirty (docs/young.md). */
+	CHECK_EQ(young_clear(mm, BASE + 8), 1);
+	CHECK_EQ(young_clear(mm, BASE + 8), 0);
+	unsigned long faults = global_vm_event(PGFAULT);
+	u32v = 0;
+	CHECK_EQ(get_user(u32v, (const unsigned int __user *)(BASE + 8)), 0);
+	CHECK_EQ(u32v, 0xdeadbeefu);
+	CHECK_EQ(global_vm_event(PGFAULT), faults + 1);
+	CHECK_EQ(young_clear(mm, BASE + 8), 1);		/* young again, and made old */
+	spin_lock(&mm->page_table_lock);
+	pte_t *ptep = user_pte_lookup(mm, BASE + 8);
+	set_pte_at(mm, BASE + 8, ptep, pte_mkclean(ptep_get(ptep)));
+	spin_unlock(&mm->page_table_lock);
+	CHECK_EQ(put_user(0x600dbeefu, (unsigned int __user *)(BASE + 12)), 0);
+	CHECK_EQ(global_vm_event(PGFAULT), faults + 2);
+	CHECK(pte_young(ptep_get(ptep)) && pte_dirty(ptep_get(ptep)) && pte_write(ptep_get(ptep)));
+	CHECK_EQ(get_user(u32v, (const unsigned int __user *)(BASE + 12)), 0);
+	CHECK_EQ(u32v, 0x600dbeefu);
+	CHECK_EQ(global_vm_event(PGFAULT), faults + 2);	/* young and dirty: no more faults */
 
 	/* strncpy_from_user: the length without the NUL; @count when unterminated (dst then
 	 * holds @count bytes, no NUL); a string ending just below a hole is fine, one running

@@ -15,3 +15,15 @@ foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
       ENVIRONMENT "MKE2FS=${MKE2FS};E2FSCK=${E2FSCK};DEBUGFS=${DEBUGFS}")
   endforeach()
 endforeach()
+# `maps <pid>` and `pagemap <pid> <addr>` of a live task (tests/qemu/user_maps.sh, docs/user.md):
+#   user_sys.<board>.maps   `exec -b /bin/sleep`, then its /proc/PID/maps lines, `maps $!`, the
+#                           pagemap entries of its text, stack and holes, and bad pids/addresses
+foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+  add_test(NAME user_sys.${b}.maps COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/user_maps.sh ${b})
+  set_tests_properties(user_sys.${b}.maps PROPERTIES TIMEOUT 120 LABELS qemu)
+endforeach()
+# sh's $! before any `exec -b`: one line, the command fails, the script goes on (docs/shell-and-tests.md).
+foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+  boot_test(${b}.shell.bang_without_background ${b} --append "tinymm.run=maps $!$<SEMICOLON> version"
+    --status 1 --expect "^maps: \\$!: no background task$" --expect "^tinymm [^ ]+ \\(${b}, ")
+endforeach()

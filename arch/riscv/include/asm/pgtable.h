@@ -271,13 +271,15 @@ static inline void set_pte(pte_t *ptep, pte_t pte)
 		local_flush_tlb_all();
 }
 
-/* The hardware may set A/D meanwhile: one atomic AND keeps a D set under us (Linux's). */
+/* The hardware may set A/D meanwhile: one atomic AND keeps a D set under us (Linux's).  A
+ * user pte's lock is held (tinymm/pgtable.h, "The accessed bit"). */
 #define __HAVE_ARCH_PTEP_TEST_AND_CLEAR_YOUNG
+void vma_assert_pte_locked(struct vm_area_struct *vma);
 static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr,
 					    pte_t *ptep)
 {
-	(void)vma;
 	(void)addr;
+	vma_assert_pte_locked(vma);
 	return (__atomic_fetch_and(&ptep->pte, ~(pteval_t)_PAGE_ACCESSED, __ATOMIC_RELAXED) &
 		_PAGE_ACCESSED) != 0;
 }
