@@ -293,28 +293,6 @@ static void timer_preempts_user_loop(struct ktest *t)
 	check_nothing_left(t);
 }
 
-/* ptep_clear_flush_young() on @addr's pte in @mm with the locks held (-1: no pte; 2: the pte
- * still young after it, read under the same lock, which keeps the task off the CPU); or, with
- * @test_only, whether the pte is young. */
-static int clear_flush_young_at(struct mm_struct *mm, unsigned long addr, bool test_only)
-{
-	struct vm_area_struct *vma;
-	int ret = -1;
-	pte_t *ptep;
-
-	mutex_lock(&mm->mmap_lock);
-	vma = vma_lookup(mm, addr);
-	spin_lock(&mm->page_table_lock);
-	ptep = user_pte_lookup(mm, addr);
-	if (vma && ptep && pte_present(ptep_get(ptep)))
-		ret = test_only ? pte_young(ptep_get(ptep)) : ptep_clear_flush_young(vma, addr, ptep);
-	if (!test_only && ret == 1 && pte_young(ptep_get(ptep)))
-		ret = 2;
-	spin_unlock(&mm->page_table_lock);
-	mutex_unlock(&mm->mmap_lock);
-	return ret;
-}
-
 /*
  * (h) docs/young.md: the data and code pages made old while the task spins reading the data
  * in USR mode.  LPAE never sets AF itself: the next load takes an Access flag data abort, the
@@ -340,19 +318,19 @@ static void user_access_makes_old_pte_young(struct ktest *t)
 	for (int round = 0; round < 2; round++) {
 		unsigned long faults = global_vm_event(PGFAULT);
 
-		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_DATA, false), 1);
-		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_CODE, false), 1);
+		KTEST_EXPECT_EQ(t, ktest_clear_flush_young(c.mm, USERMODE_DATA, false), 1);
+		KTEST_EXPECT_EQ(t, ktest_clear_flush_young(c.mm, USERMODE_CODE, false), 1);
 		/* The loop runs while this thread sleeps.  Under a loaded host QEMU's clock can run
 		 * on without the guest, and a sleep end before the loop ran at all: look again,
 		 * for up to 2 s. */
 		for (int i = 0; i < 200; i++) {
 			msleep(10);
-			if (clear_flush_young_at(c.mm, USERMODE_DATA, true) == 1 &&
-			    clear_flush_young_at(c.mm, USERMODE_CODE, true) == 1)
+			if (ktest_clear_flush_young(c.mm, USERMODE_DATA, true) == 1 &&
+			    ktest_clear_flush_young(c.mm, USERMODE_CODE, true) == 1)
 				break;
 		}
-		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_DATA, true), 1);
-		KTEST_EXPECT_EQ(t, clear_flush_young_at(c.mm, USERMODE_CODE, true), 1);
+		KTEST_EXPECT_EQ(t, ktest_clear_flush_young(c.mm, USERMODE_DATA, true), 1);
+		KTEST_EXPECT_EQ(t, ktest_clear_flush_young(c.mm, USERMODE_CODE, true), 1);
 		/* a data abort for the load, a prefetch abort for the fetch (both Access flag) */
 		KTEST_EXPECT_GE(t, global_vm_event(PGFAULT) - faults, 2UL);
 	}

@@ -142,4 +142,12 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 /* '*' matches any run of characters, '?' one character. */
 bool glob_match(const char *pattern, const char *s);
 
+struct mm_struct;
+/* ptep_clear_flush_young() on @addr's pte in @mm, with mmap_lock and the pte lock held as an
+ * rmap walk would hold them: -1 with no area or no pte table, 0 or 1 as it returns, 2 when
+ * the pte is young again right after (read under the same lock, which keeps a user task of @mm
+ * off the CPU); with @test_only, just whether the pte is young.  tests/ktest/young_ktest.c,
+ * for the suites that age user pages (young, both architectures' usermode). */
+int ktest_clear_flush_young(struct mm_struct *mm, unsigned long addr, bool test_only);
+
 #endif

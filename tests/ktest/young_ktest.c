@@ -58,11 +58,8 @@ static pte_t yt_pte(struct yt *y, unsigned long addr)
 	return pte;
 }
 
-/* ptep_clear_flush_young() on @addr's pte, with the locks reclaim's rmap walk would hold;
- * -1 when there is no pte table or no area. */
-static int yt_clear_flush_young(struct yt *y, unsigned long addr)
+int ktest_clear_flush_young(struct mm_struct *mm, unsigned long addr, bool test_only)
 {
-	struct mm_struct *mm = y->mm;
 	struct vm_area_struct *vma;
 	int ret = -1;
 	pte_t *ptep;
@@ -72,10 +69,17 @@ static int yt_clear_flush_young(struct yt *y, unsigned long addr)
 	spin_lock(&mm->page_table_lock);
 	ptep = user_pte_lookup(mm, addr);
 	if (vma && ptep)
-		ret = ptep_clear_flush_young(vma, addr, ptep);
+		ret = test_only ? pte_young(ptep_get(ptep)) : ptep_clear_flush_young(vma, addr, ptep);
+	if (!test_only && ret == 1 && pte_young(ptep_get(ptep)))
+		ret = 2;
 	spin_unlock(&mm->page_table_lock);
 	mutex_unlock(&mm->mmap_lock);
 	return ret;
+}
+
+static int yt_clear_flush_young(struct yt *y, unsigned long addr)
+{
+	return ktest_clear_flush_young(y->mm, addr, false);
 }
 
 /* A word read through uaccess; *@faults: the page faults it took (pgfault's increase). */
