@@ -159,7 +159,8 @@ add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.
   # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)
   fs/exec.c fs/binfmt_elf.c kernel/user_task.c)
 target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
-target_sources(syscalls_test PRIVATE mm/memory_shared.c mm/rmap_file.c mm/msync.c)	# MAP_SHARED, msync
+target_sources(syscalls_test PRIVATE mm/memory_shared.c mm/rmap_file.c mm/msync.c	# MAP_SHARED, msync
+  mm/mincore.c)
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

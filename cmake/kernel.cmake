@@ -54,7 +54,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
     kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
-  list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c)
+  list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c
+    mm/mincore.c)
 endif()
 # The accessed-bit helpers (docs/young.md), with the page-fault core above.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)

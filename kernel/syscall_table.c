@@ -69,6 +69,7 @@ const syscall_fn_t sys_call_table[] = {
 	SC(__NR_mprotect, sys_mprotect),
 	SC(__NR_madvise, sys_madvise),
 	SC(__NR_msync, sys_msync),
+	SC(__NR_mincore, sys_mincore),
 	/* the system, waiting, time */
 	SC(__NR_uname, sys_newuname),
 #ifdef __NR_wait4

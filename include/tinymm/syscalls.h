@@ -94,5 +94,7 @@ long sys_mprotect(unsigned long start, size_t len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len_in, int behavior);
 /* mm/msync.c */
 long sys_msync(unsigned long start, size_t len, int flags);
+/* mm/mincore.c */
+long sys_mincore(unsigned long start, size_t len, unsigned char *vec);
 
 #endif

@@ -472,6 +472,20 @@ static int misc_calls(void)
 
 /* ---- shared file mappings and msync (mm/mmap_sys.c, mm/msync.c; docs/shared-mappings.md) ---- */
 
+/* mincore() of @len bytes at @addr, the vector at user address @uvec, must say @want ('0'/'1'
+ * per page). */
+static void mincore_want(unsigned long addr, size_t len, unsigned long uvec, const char *want)
+{
+	unsigned char got[16];
+	size_t n = strlen(want);
+
+	CHECK(n <= sizeof(got));
+	CHECK_EQ(sys_mincore(addr, len, (unsigned char *)uvec), 0);
+	CHECK_EQ(copy_from_user(got, (void *)uvec, n), 0);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(got[i], (unsigned char)(want[i] - '0'));
+}
+
 static int shared_calls(void)
 {
 	static const char hello[] = "hello";
@@ -526,6 +540,40 @@ static int shared_calls(void)
 	CHECK_EQ(sys_msync((unsigned long)s, 3 * PAGE_SIZE, LINUX_MS_INVALIDATE), 0);
 	CHECK_EQ(sys_mprotect((unsigned long)s + 1, PAGE_SIZE, LINUX_PROT_READ), -EINVAL);
 	CHECK_EQ(sys_munmap((unsigned long)s + 1, PAGE_SIZE), -EINVAL);
+
+	/* mincore (mm/mincore.c): a present pte is 1; a none pte of a file area is the page
+	 * cache's answer (page 1 stays cached after MADV_DONTNEED; pages 0 and 2 are holes of the
+	 * file, never read); an anonymous area's untouched page is 0. */
+	mincore_want((unsigned long)s, 3 * PAGE_SIZE - 1, ubuf, "010");
+	CHECK_EQ(sys_madvise((unsigned long)s + PAGE_SIZE, PAGE_SIZE, LINUX_MADV_DONTNEED), 0);
+	mincore_want((unsigned long)s, 3 * PAGE_SIZE, ubuf, "010");
+	/* Its bad input, as v6.10: an unaligned start, a range past user space or not mapped
+	 * (below s nothing is), a vector outside user space (-EFAULT even for a length of 0,
+	 * as v6.10's access_ok); a length of 0 is 0. */
+	CHECK_EQ(sys_mincore((unsigned long)s + 1, PAGE_SIZE, (unsigned char *)ubuf), -EINVAL);
+	CHECK_EQ(sys_mincore((unsigned long)s, (size_t)-PAGE_SIZE, (unsigned char *)ubuf), -ENOMEM);
+	CHECK_EQ(sys_mincore((unsigned long)s - 4 * PAGE_SIZE, PAGE_SIZE, (unsigned char *)ubuf),
+		 -ENOMEM);
+	CHECK_EQ(sys_mincore((unsigned long)s, PAGE_SIZE, (unsigned char *)KERNEL_PTR), -EFAULT);
+	CHECK_EQ(sys_mincore((unsigned long)s, 0, (unsigned char *)KERNEL_PTR), -EFAULT);
+	CHECK_EQ(sys_mincore((unsigned long)s, 0, (unsigned char *)ubuf), 0);
+	/* Steps of PAGE_SIZE pages: a 4097-page area whose last page alone is touched.  Then a
+	 * hole punched at its page 1: -ENOMEM with page 0's byte already copied out; a vector in
+	 * the hole: -EFAULT from the copy. */
+	a = (long)umap(PAGE_SIZE + 1);
+	uput((unsigned long)a + PAGE_SIZE * PAGE_SIZE, hello, 1);
+	unsigned long uvec = umap(2);
+	CHECK_EQ(sys_mincore((unsigned long)a, (PAGE_SIZE + 1) * PAGE_SIZE, (unsigned char *)uvec), 0);
+	CHECK_EQ(copy_from_user(got, (void *)(uvec + PAGE_SIZE - 1), 2), 0);
+	CHECK(got[0] == 0 && got[1] == 1);
+	CHECK_EQ(sys_munmap((unsigned long)a + PAGE_SIZE, PAGE_SIZE), 0);
+	uput(uvec, "\7", 1);
+	CHECK_EQ(sys_mincore((unsigned long)a, 3 * PAGE_SIZE, (unsigned char *)uvec), -ENOMEM);
+	CHECK_EQ(copy_from_user(got, (void *)uvec, 1), 0);
+	CHECK_EQ(got[0], 0);
+	CHECK_EQ(sys_mincore((unsigned long)s, PAGE_SIZE, (unsigned char *)(a + PAGE_SIZE)), -EFAULT);
+	CHECK_EQ(sys_munmap((unsigned long)a, (PAGE_SIZE + 1) * PAGE_SIZE), 0);
+	CHECK_EQ(sys_munmap(uvec, 2 * PAGE_SIZE), 0);
 
 	/* Truncated under the mapping: the pages past the end are gone (SIGBUS: EFAULT for the
 	 * kernel's copy); the first page stays. */

@@ -40,6 +40,8 @@ int munmap(void *addr, size_t length);
 int mprotect(void *addr, size_t length, int prot);
 int madvise(void *addr, size_t length, int advice);
 int msync(void *addr, size_t length, int flags);
+/* Bit 0 of vec[i]: page i of [addr, addr + length) is resident (Linux's mincore(2)). */
+int mincore(void *addr, size_t length, unsigned char *vec);
 
 /* <sys/utsname.h>: Linux's struct new_utsname. */
 struct utsname {

@@ -1,8 +1,8 @@
 /*
  * syscalls_mm.c - the memory calls (docs/syscalls.md): mmap (RV64: offset in bytes; ARM and
- * RV32: mmap2, offset in 4096-byte units), munmap, mprotect, madvise, msync.  picolibc has no
- * <sys/mman.h>: tinymm_user.h declares them with Linux's PROT_*, MAP_*, MADV_* values, so no
- * flag needs translating.  mmap's failure is MAP_FAILED with errno, as POSIX says.
+ * RV32: mmap2, offset in 4096-byte units), munmap, mprotect, madvise, msync, mincore.  picolibc
+ * has no <sys/mman.h>: tinymm_user.h declares them with Linux's PROT_*, MAP_*, MADV_* values, so
+ * no flag needs translating.  mmap's failure is MAP_FAILED with errno, as POSIX says.
  */
 #define _DEFAULT_SOURCE 1	/* picolibc: the POSIX 2008 and BSD names (O_CLOEXEC, AT_FDCWD, ...) */
 #include <errno.h>
@@ -48,4 +48,9 @@ int madvise(void *addr, size_t length, int advice)
 int msync(void *addr, size_t length, int flags)
 {
 	return (int)__syscall_ret(__syscall3(__NR_msync, addr, length, flags));
+}
+
+int mincore(void *addr, size_t length, unsigned char *vec)
+{
+	return (int)__syscall_ret(__syscall3(__NR_mincore, addr, length, vec));
 }

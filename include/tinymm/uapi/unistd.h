@@ -42,6 +42,7 @@
 #define __NR_ftruncate64		194
 #define __NR_fstat64			197
 #define __NR_getdents64			217
+#define __NR_mincore			219
 #define __NR_madvise			220
 #define __NR_exit_group			248
 #define __NR_set_tid_address		256
@@ -78,6 +79,7 @@
 #define __NR_execve			221
 #define __NR_mprotect			226
 #define __NR_msync			227
+#define __NR_mincore			232
 #define __NR_madvise			233
 #define __NR_renameat2			276
 #define __NR_statx			291
