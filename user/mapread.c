@@ -4,6 +4,7 @@
  * the test").
  *
  *   mapread <path> <hot-pages> <passes>
+ *   mapread -w <path> <bytes>
  *
  * The file holds the mapread pattern: its 8-byte little-endian word w (at offset 8 * w) is
  * MAPREAD_BASE + w, so every word is unique and a page or word read from the wrong place is
@@ -21,8 +22,11 @@
  *   mapread: <pages> pages x <passes> passes, <hot> hot: <bad> bad words,
  *            <evicted> hot-page evictions: ok
  * on one line, or FAIL instead of ok, with a line naming the first bad word or the first
- * eviction before it.  Exit 0 when ok, 1 on a failure (a failed call: one line naming it), 2 for wrong
- * arguments.
+ * eviction before it.  Exit 0 when ok, 1 on a failure (a failed call: one line naming it), 2
+ * for wrong arguments.
+ * -w writes a file of <bytes> (a multiple of 8) holding the pattern, with write(2) and fsync,
+ * where the host cannot put one (a RAM disk built into the kernel): "mapread: wrote <bytes>
+ * bytes", exit 0.
  */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>
@@ -52,7 +56,7 @@ static void fail(const char *what)
 
 static void usage(const char *why)
 {
-	printf("mapread: %s\nusage: mapread <path> <hot-pages> <passes>\n", why);
+	printf("mapread: %s\nusage: mapread <path> <hot-pages> <passes> | -w <path> <bytes>\n", why);
 	exit(2);
 }
 
@@ -122,6 +126,33 @@ static void hot_check(struct run *r, unsigned long pass, uint64_t page)
 	}
 }
 
+/* -w: the pattern into a new file at @path, 64 KiB per write. */
+static int write_pattern(const char *path, uint64_t bytes)
+{
+	static uint64_t buf[8192];
+	uint64_t w = 0, words = bytes / 8;
+	int fd;
+
+	if (!bytes || bytes % 8)
+		usage("the size must be a non-zero multiple of 8");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		fail("open for writing");
+	while (w < words) {
+		size_t n = words - w < 8192 ? (size_t)(words - w) : 8192;
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = MAPREAD_BASE + w + i;	/* little-endian: both ABIs are */
+		if (write(fd, buf, n * 8) != (ssize_t)(n * 8))
+			fail("write");
+		w += n;
+	}
+	if (fsync(fd) || close(fd))
+		fail("fsync/close");
+	printf("mapread: wrote %llu bytes\n", (unsigned long long)bytes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { 0 };
@@ -131,6 +162,8 @@ int main(int argc, char **argv)
 	void *map;
 	int fd;
 
+	if (argc == 4 && !strcmp(argv[1], "-w"))
+		return write_pattern(argv[2], number(argv[3], "bad size"));
 	if (argc != 4)
 		usage("wrong number of arguments");
 	r.hot = number(argv[2], "bad hot-pages");
