@@ -97,6 +97,7 @@ target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
 add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c)
 target_sources(vma_test PRIVATE mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
+target_sources(vma_test PRIVATE mm/pgtable-generic.c)	# folio_referenced's young helpers
 target_sources(vma_test PRIVATE ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})	# an area's file reference
 target_link_libraries(vma_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # RAM disk ram0's sample filesystem (drivers/brd.c), made as cmake/kernel.cmake makes it for a
@@ -124,6 +125,7 @@ target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 list(APPEND FAULT_TEST_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
+list(APPEND FAULT_TEST_SRCS mm/pgtable-generic.c)	# folio_referenced's young helpers
 add_executable(fault_test ${FAULT_TEST_SRCS})
 target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
@@ -132,7 +134,7 @@ target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} $
 # Shared file mappings and the file side of rmap (docs/shared-mappings.md): the `rmap_file`
 # KTAP suite, two mms mapping one ramfs file, over the fake architecture.
 add_executable(rmap_file_test tests/host/rmap_file_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
-  mm/mprotect.c mm/memory_shared.c mm/rmap_file.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+  mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(rmap_file_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # User tasks over the fake arch: the uaccess calls (lib/usercopy.c) through the host's raw
 # copies (tests/host/host_uaccess.c, a software walk of current->mm's tables), and exec (the ELF
@@ -161,6 +163,7 @@ add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.
 target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 target_sources(syscalls_test PRIVATE mm/memory_shared.c mm/rmap_file.c mm/msync.c	# MAP_SHARED, msync
   mm/mincore.c)
+target_sources(syscalls_test PRIVATE mm/pgtable-generic.c)	# folio_referenced's young helpers
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)
 target_link_libraries(buffer_test host_core host_kernel ${CMOCKA} ${LIBFDT})

@@ -12,6 +12,10 @@
  *               and the child's mmput() (every pte zapped, the table, the area, the root and
  *               the mm freed).  The thread's creation and switches are not in it
  *               (yield-roundtrip is a switch; exec-hello a whole task's life).
+ *   folio-referenced  reclaim's rmap walk (mm/rmap.c) of an anonymous folio mapped by 4 mms
+ *               (the bench's and three dup_mm() copies), every pte young: the anon_vma's 4
+ *               areas visited, each pte found under its mm's page_table_lock, made old and
+ *               its TLB entry flushed.  The folio lock is taken outside (reclaim holds it).
  * Between rounds (not measured) the parent writes every page again, so each fork finds it as
  * a task that has just run: every page exclusive and writable.
  * The bench runs in the shell's thread with a user mm of its own as current->mm (never made
@@ -26,8 +30,10 @@
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
+#include "tinymm/rmap.h"
 #include "tinymm/swap.h"
 #include "tinymm/user_task.h"
 
@@ -35,6 +41,7 @@
 #define NR_FORK		32
 #define AREA		0x100000UL
 #define TASK_PAGES	256		/* 1 MiB */
+#define NR_MAPPERS	4		/* folio-referenced: mms mapping each folio */
 
 static uint32_t samples[NR_COW];
 
@@ -118,6 +125,57 @@ static int bench_fork_exit(struct mm_struct *mm, uint32_t overhead)
 	return 0;
 }
 
+/* The pte at @addr in @mm made young, as the MMU would on an access (not measured). */
+static void make_young(struct mm_struct *mm, unsigned long addr)
+{
+	pte_t *pte;
+
+	spin_lock(&mm->page_table_lock);
+	pte = user_pte_lookup(mm, addr);
+	if (pte && pte_present(ptep_get(pte)))
+		set_pte_at(mm, addr, pte, pte_mkyoung(ptep_get(pte)));
+	spin_unlock(&mm->page_table_lock);
+}
+
+static int bench_referenced(struct mm_struct *mm, uint32_t overhead)
+{
+	struct mm_struct *mms[NR_MAPPERS] = { mm };
+	int err = 0, bad = 0;
+
+	if (touch(NR_COW))
+		return fail("anon fault", -EFAULT);
+	for (int m = 1; m < NR_MAPPERS && !err; m++)
+		mms[m] = dup_mm(mm, &err);
+	for (int i = 0; i < NR_COW && !err; i++) {
+		unsigned long addr = AREA + i * PAGE_SIZE, vm_flags;
+		struct folio *folio;
+		pte_t *pte;
+		int n;
+
+		spin_lock(&mm->page_table_lock);
+		pte = user_pte_lookup(mm, addr);
+		folio = pte ? page_folio(pfn_to_page(pte_pfn(ptep_get(pte)))) : NULL;
+		spin_unlock(&mm->page_table_lock);
+		if (!folio)
+			return fail("pte lookup", -EFAULT);
+		for (int m = 0; m < NR_MAPPERS; m++)
+			make_young(mms[m], addr);
+		folio_lock(folio);
+		BENCH_MEASURE(samples[i], n = folio_referenced(folio, 1, &vm_flags));
+		folio_unlock(folio);
+		bad += n != NR_MAPPERS;
+	}
+	for (int m = 1; m < NR_MAPPERS; m++)
+		if (mms[m])
+			mmput(mms[m]);
+	if (err)
+		return fail("dup_mm", err);
+	if (bad)
+		return fail("folio_referenced: not every mapping counted", -EINVAL);
+	bench_summary("folio-referenced", samples, NR_COW, overhead);
+	return 0;
+}
+
 int bench_fork(void)
 {
 	struct mm_struct *mm = mm_alloc();
@@ -139,6 +197,8 @@ int bench_fork(void)
 	ret = addr < 0 ? fail("mmap anon", addr) : bench_cow(mm, overhead);
 	if (!ret)
 		ret = bench_fork_exit(mm, overhead);
+	if (!ret)
+		ret = bench_referenced(mm, overhead);
 	current->mm = NULL;
 	mmput(mm);
 	return ret;

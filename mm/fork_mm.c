@@ -21,8 +21,7 @@
  * reference is its own and reuses it (wp_can_reuse_anon_folio), as after a child's exit.
  *
  * Where tinymm differs from v6.10, and why: one anon_vma per family (include/tinymm/anon_vma.h)
- * instead of anon_vma_fork's chain; the child's ptes keep their accessed bit (v6.10 makes them
- * old: the young bits belong to reclaim's aging, docs/young.md); no pinned pages to copy at
+ * instead of anon_vma_fork's chain; no pinned pages to copy at
  * once, no swap entries, no large folios, no VM_WIPEONFORK/VM_DONTCOPY.
  * Locking: the parent's mmap_lock, then the child's (a new mm nobody else sees: same class,
  * which tinymm's lockdep allows nested, as v6.10 annotates SINGLE_DEPTH_NESTING); per pte
@@ -70,7 +69,11 @@ static pte_t copy_present_pte(struct vm_area_struct *src_vma, pte_t *src_pte, un
 		set_pte_at(src_vma->vm_mm, addr, src_pte, pte);
 		*wrprotected = true;
 	}
-	return pte;
+	/* The child has not used the page yet: old, so reclaim ages its mapping on its own; and
+	 * a shared mapping's dirt was the parent's (the folio carries it). */
+	if (src_vma->vm_flags & VM_SHARED)
+		pte = pte_mkclean(pte);
+	return pte_mkold(pte);
 }
 
 /* The ptes of [addr, end) (inside one pte table) copied; 0 or -ENOMEM. */

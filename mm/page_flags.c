@@ -58,7 +58,7 @@
  */
 #define PF_USED_BY_locked	"include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c"
 #define PF_USED_BY_writeback	"mm/page-writeback.c"
-#define PF_USED_BY_referenced	"mm/swap.c"
+#define PF_USED_BY_referenced	"mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_uptodate	"include/tinymm/page-flags.h:folio_mark_uptodate"
 #define PF_USED_BY_dirty	"mm/page-writeback.c"
 #define PF_USED_BY_lru		"mm/swap.c,mm/vmscan.c"

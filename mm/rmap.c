@@ -12,14 +12,31 @@
  * means no other mm maps it (fork clears it when it shares the page: folio_try_dup_anon_rmap_pte;
  * a write fault that finds the page only this pte's sets it again: mm/memory.c's do_wp_page).
  *
+ * Reclaim's two walks are here too: folio_referenced() (how many areas used the folio since
+ * the last look: the young bits, cleared as they are read) and try_to_unmap() (every pte of a
+ * file folio gone, so reclaim can take it out of the cache); include/tinymm/rmap.h has their
+ * contracts, docs/shared-mappings.md the picture.
+ *
  * Where tinymm differs from v6.10, and why: no large folios are mapped, so no _large_mapcount
  * or _nr_pages_mapped; no GUP pins, so fork never has to copy a page at once because it may be
- * pinned (folio_try_dup_anon_rmap_pte cannot fail).  Reclaim never unmaps a mapped anonymous
- * folio here (no swap: mm/vmscan.c keeps folio_mapped() ones).
- * Locking: the caller holds the pte lock (mm->page_table_lock) of the pte it sets or clears.
+ * pinned (folio_try_dup_anon_rmap_pte cannot fail).  try_to_unmap() leaves an anonymous folio
+ * mapped (no swap: nowhere to put its data; reclaim never scans the anon lists without swap,
+ * as v6.10).  No MMU notifiers, no memcg filter (invalid_vma), no batched TLB flush: each pte
+ * is flushed as it is cleared (v6.10 batches with TTU_BATCH_FLUSH on SMP, where a flush is an
+ * IPI; here it is one local instruction).  folio_referenced() does not restore a missed mlock
+ * (mlock_vma_folio): it reports VM_LOCKED and reclaim activates the folio; it trylocks an
+ * anonymous folio too (v6.10 walks one unlocked under RCU, which tinymm lacks).
+ * Locking: the caller holds the pte lock (mm->page_table_lock) of the pte it sets or clears;
+ * the walks take it themselves (page_vma_mapped_pte) under the rmap locks (rmap.h's order).
  */
+#include "tinymm/lockdep.h"
+#include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/mmap.h"
 #include "tinymm/page-flags.h"
+#include "tinymm/rmap.h"
+#include "tinymm/writeback.h"
 #include "tinymm/vmstat.h"
 
 /* v6.10's __folio_set_anon: the folio now belongs to @vma's anon_vma (prepared by the fault:
@@ -94,4 +111,125 @@ void folio_dup_file_rmap_pte(struct folio *folio, struct page *page)
 	(void)page;
 	VM_BUG_ON_PAGE(folio_test_anon(folio) || !folio_mapped(folio), &folio->page);
 	atomic_inc(&folio->_mapcount);
+}
+
+/* ---- reclaim's walks ---- */
+
+/* v6.10's page_vma_mapped_walk() for an order-0 folio: one pte to look at. */
+pte_t *page_vma_mapped_pte(struct folio *folio, struct vm_area_struct *vma, unsigned long address)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	pte_t *pte;
+
+	if (!mm->pgd)
+		return NULL;
+	spin_lock(&mm->page_table_lock);
+	pte = user_pte_lookup(mm, address);
+	if (pte) {
+		pte_t v = ptep_get(pte);
+
+		if (!pte_none(v) && pte_pfn(v) == page_to_pfn(&folio->page))
+			return pte;
+	}
+	spin_unlock(&mm->page_table_lock);
+	return NULL;
+}
+
+struct folio_referenced_arg {
+	int mapcount;		/* ptes still to find: the walk stops at 0 */
+	int referenced;
+	unsigned long vm_flags;
+};
+
+static bool folio_referenced_one(struct folio *folio, struct vm_area_struct *vma,
+				 unsigned long address, void *arg)
+{
+	struct folio_referenced_arg *pra = arg;
+	pte_t *pte = page_vma_mapped_pte(folio, vma, address);
+	int referenced = 0;
+
+	if (!pte)
+		return true;
+	if (vma->vm_flags & VM_LOCKED) {
+		spin_unlock(&vma->vm_mm->page_table_lock);
+		pra->vm_flags |= VM_LOCKED;
+		return false;
+	}
+	if (ptep_clear_flush_young(vma, address, pte))
+		referenced++;
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	pra->mapcount--;
+	if (referenced)
+		folio_clear_idle(folio);
+	/* A young bit idle tracking moved off the pte into the folio still counts. */
+	if (folio_test_clear_young(folio))
+		referenced++;
+	if (referenced) {
+		pra->referenced++;
+		pra->vm_flags |= vma->vm_flags & ~VM_LOCKED;
+	}
+	return pra->mapcount > 0;
+}
+
+int folio_referenced(struct folio *folio, int is_locked, unsigned long *vm_flags)
+{
+	struct folio_referenced_arg pra = { .mapcount = folio_mapcount(folio) };
+	struct rmap_walk_control rwc = {
+		.rmap_one = folio_referenced_one, .arg = &pra, .try_lock = true,
+	};
+	bool we_locked = false;
+
+	*vm_flags = 0;
+	if (!pra.mapcount || !folio->mapping)
+		return 0;
+	/* A file folio's mapping stays only while it is locked (truncation).  v6.10 walks an
+	 * anonymous one unlocked under folio_lock_anon_vma_read's RCU; tinymm's rmap_walk_anon
+	 * wants the folio lock (mm/rmap_anon.c says why), so it is taken for both. */
+	if (!is_locked) {
+		we_locked = folio_trylock(folio);
+		if (!we_locked)
+			return 1;
+	}
+	rmap_walk(folio, &rwc);
+	*vm_flags = pra.vm_flags;
+	if (we_locked)
+		folio_unlock(folio);
+	return rwc.contended ? -1 : pra.referenced;
+}
+
+static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
+			     unsigned long address, void *arg)
+{
+	enum ttu_flags flags = (enum ttu_flags)(uintptr_t)arg;
+	pte_t *pte = page_vma_mapped_pte(folio, vma, address);
+	pte_t pteval;
+
+	if (!pte)
+		return true;
+	if (!(flags & TTU_IGNORE_MLOCK) && (vma->vm_flags & VM_LOCKED)) {
+		spin_unlock(&vma->vm_mm->page_table_lock);
+		return false;
+	}
+	pteval = ptep_get(pte);
+	pte_clear(vma->vm_mm, address, pte);
+	flush_tlb_page(vma, address);	/* no write through a stale entry after this */
+	folio_remove_rmap_pte(folio, &folio->page, vma);
+	spin_unlock(&vma->vm_mm->page_table_lock);
+	/* The folio is locked, so no writeback can start between the clear and this. */
+	if (pte_dirty(pteval))
+		folio_mark_dirty(folio);
+	folio_put(folio);		/* the pte's reference; the caller holds another */
+	return folio_mapped(folio);
+}
+
+void try_to_unmap(struct folio *folio, enum ttu_flags flags)
+{
+	struct rmap_walk_control rwc = {
+		.rmap_one = try_to_unmap_one, .arg = (void *)(uintptr_t)flags,
+	};
+
+	lockdep_assert_folio_locked(folio);
+	if (folio_test_anon(folio) || !folio_mapped(folio))
+		return;
+	rmap_walk_file(folio, &rwc);
 }

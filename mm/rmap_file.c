@@ -80,7 +80,14 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 	lockdep_assert_folio_locked(folio);
 	if (!mapping || folio_test_anon(folio))
 		return;
-	i_mmap_lock_read(mapping);
+	if (rwc->try_lock) {
+		if (!mutex_trylock(&mapping->i_mmap_lock)) {
+			rwc->contended = true;
+			return;
+		}
+	} else {
+		i_mmap_lock_read(mapping);
+	}
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
 		unsigned long address;
 
@@ -98,25 +105,18 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 static bool page_mkclean_one(struct folio *folio, struct vm_area_struct *vma,
 			     unsigned long address, void *arg)
 {
-	struct mm_struct *mm = vma->vm_mm;
+	pte_t *pte = page_vma_mapped_pte(folio, vma, address);
 	int *cleaned = arg;
-	pte_t *pte;
 
-	if (!mm->pgd)
+	if (!pte)
 		return true;
-	spin_lock(&mm->page_table_lock);
-	pte = user_pte_lookup(mm, address);
-	if (pte) {
-		pte_t old = ptep_get(pte);
-
-		if (!pte_none(old) && pte_pfn(old) == page_to_pfn(&folio->page) &&
-		    (pte_dirty(old) || pte_write(old))) {
-			set_pte_at(mm, address, pte, pte_wrprotect(pte_mkclean(old)));
-			flush_tlb_page(vma, address);
-			(*cleaned)++;
-		}
+	pte_t old = ptep_get(pte);
+	if (pte_dirty(old) || pte_write(old)) {
+		set_pte_at(vma->vm_mm, address, pte, pte_wrprotect(pte_mkclean(old)));
+		flush_tlb_page(vma, address);
+		(*cleaned)++;
 	}
-	spin_unlock(&mm->page_table_lock);
+	spin_unlock(&vma->vm_mm->page_table_lock);
 	return true;
 }
 

@@ -4,10 +4,11 @@
  * the page allocator below a zone's low watermark, and direct reclaim (try_to_free_pages(),
  * here), which runs in an allocation that may sleep and found nothing.  Both go through
  * shrink_node(): the inactive list is scanned from its tail, folio_check_references() decides
- * each folio's fate, clean unreferenced folios leave the cache (leaving a workingset shadow
- * entry, mm/workingset.c), and the active list is shrunk only when the inactive list is too
- * small or refaults show the workingset is changing.  Slab shrinkers are called from the same
- * place.
+ * each folio's fate (its page-table references read through rmap: folio_referenced()), a
+ * mapped folio is unmapped first (try_to_unmap()), clean unreferenced folios leave the cache
+ * (leaving a workingset shadow entry, mm/workingset.c), and the active list is shrunk only
+ * when the inactive list is too small or refaults show the workingset is changing.  Slab
+ * shrinkers are called from the same place.
  *
  * Invariants:
  *   - a folio reclaim works on is isolated: off every list, PG_lru clear, with reclaim's
@@ -20,14 +21,16 @@
  *   - a task inside reclaim carries PF_MEMALLOC: its own allocations never reclaim again.
  * Locking: lru_lock (irqsave) around isolation and putback; the folio lock (trylock only:
  *   reclaim never sleeps on a folio) around the decision; xa_lock around removal from the cache.
- *   Order: folio lock, xa_lock, lru_lock.
+ *   Order: folio lock, xa_lock, lru_lock; the rmap walks nest i_mmap_lock (trylocked for
+ *   folio_referenced, waited for by try_to_unmap as v6.10) and page_table_lock inside the
+ *   folio lock, never inside lru_lock or xa_lock.
  *
  * Where tinymm differs from v6.10, and why:
  *   - One node, one memcg, no anon/swap: get_scan_count() is SCAN_FILE always, proportional
  *     scanning is replaced by stopping once nr_to_reclaim is met, and there is no
  *     lru_note_cost().  No compaction: an order > 0 request is treated as order 0 pages freed.
- *   - No page tables yet: folio_referenced() is 0, so folio_check_references() never says KEEP
- *     or ACTIVATE and shrink_active_list() deactivates every folio it scans.
+ *   - Only file folios are scanned (no swap), so of v6.10's anon rules only the VM_LOCKED one
+ *     applies; try_to_unmap() flushes each pte as it clears it (no TTU_BATCH_FLUSH).
  *   - No reclaim_throttle(): direct reclaim that made no progress while folios are dirty or
  *     under writeback wakes the flusher and sleeps HZ/10 once (VMSCAN_THROTTLE_WRITEBACK's
  *     timeout).  v6.10 spares kernel threads and workqueue workers; every tinymm thread is a
@@ -48,7 +51,9 @@
 #include "tinymm/irqflags.h"
 #include "tinymm/timer.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/mmap.h"
 #include "tinymm/pagemap.h"
+#include "tinymm/rmap.h"
 #include "tinymm/sched.h"
 #include "tinymm/shrinker.h"
 #include "tinymm/slab.h"
@@ -58,11 +63,17 @@
 #include "tinymm/writeback.h"
 #include "internal.h"
 
+/* mm/rmap.c, linked where there are user page tables (not in the host's page-cache tests,
+ * whose folios are never mapped: both are called only for a mapped folio). */
+int folio_referenced(struct folio *folio, int is_locked, unsigned long *vm_flags)
+	__attribute__((weak));
+void try_to_unmap(struct folio *folio, enum ttu_flags flags) __attribute__((weak));
+
 #define DEACTIVATE_FILE		2	/* may_deactivate's bit for the file lists */
 
 struct reclaim_stat {
 	unsigned int nr_dirty, nr_unqueued_dirty, nr_congested, nr_writeback, nr_immediate;
-	unsigned int nr_pageout, nr_activate;
+	unsigned int nr_pageout, nr_activate, nr_unmap_fail;
 };
 
 struct pgdat_reclaim pgdat;
@@ -182,15 +193,31 @@ static unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list 
 /* ---- deciding one folio ---- */
 
 /*
- * For a folio no page table maps: one accessed since the last scan (PG_referenced, cleared here)
- * is reclaimed only if clean; one not accessed is reclaimed.  Referenced page-table entries
- * (KEEP / ACTIVATE) come with the MMU.
+ * v6.10's rules, for a locked folio at the inactive tail.  Every mapping starts with the young
+ * bit its fault set, so one pte reference alone only earns another trip round the inactive list
+ * (KEEP, and PG_referenced so the next reference activates); a second one, several mappings, or
+ * an executable file mapping activate.  No pte reference: a folio read() since the last look
+ * (PG_referenced) is reclaimed only if clean, one not accessed is reclaimed.
  */
 enum folio_references folio_check_references(struct folio *folio)
 {
+	unsigned long vm_flags = 0;
+	int referenced_ptes = folio_mapped(folio) ? folio_referenced(folio, 1, &vm_flags) : 0;
 	bool referenced_folio = folio_test_clear_referenced(folio);
 
-	if (referenced_folio)
+	if (vm_flags & VM_LOCKED)
+		return FOLIOREF_ACTIVATE;	/* putback culls it if it is mlocked */
+	if (referenced_ptes == -1)
+		return FOLIOREF_KEEP;		/* an rmap lock was busy: look again later */
+	if (referenced_ptes) {
+		folio_set_referenced(folio);
+		if (referenced_folio || referenced_ptes > 1)
+			return FOLIOREF_ACTIVATE;
+		if ((vm_flags & VM_EXEC) && !folio_test_swapbacked(folio))
+			return FOLIOREF_ACTIVATE;
+		return FOLIOREF_KEEP;
+	}
+	if (referenced_folio && !folio_test_swapbacked(folio))
 		return FOLIOREF_RECLAIM_CLEAN;
 	return FOLIOREF_RECLAIM;
 }
@@ -302,6 +329,14 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 		if (references == FOLIOREF_KEEP)
 			goto keep_locked;
 
+		/* Mapped: unmapped first (a dirty pte dirties the folio), or kept active. */
+		if (folio_mapped(folio)) {
+			try_to_unmap(folio, 0);
+			if (folio_mapped(folio)) {
+				stat->nr_unmap_fail += nr_pages;
+				goto activate_locked;
+			}
+		}
 		mapping = folio->mapping;
 		if (folio_test_dirty(folio)) {
 			/* Only kswapd writes, and only a folio it has seen dirty at the tail before
@@ -406,16 +441,20 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 }
 
 /*
- * For folios no page table maps: every one scanned is deactivated
- * (PG_active cleared) and marked PG_workingset: it was once in the workingset, which a later
- * refault of it will remember.  They go to the head of the inactive list.
+ * Every folio scanned is deactivated (PG_active cleared) and marked PG_workingset: it was once
+ * in the workingset, which a later refault of it will remember; it goes to the head of the
+ * inactive list.  Except, as v6.10: an executable file folio some pte used since the last look
+ * gets another trip round the active list, so code stays in memory under moderate pressure
+ * (streaming reads cannot push it out).  folio_referenced() clears the young bits either way.
  */
 static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
 {
-	struct page_list hold;
+	struct page_list hold, l_active, l_inactive;
 	unsigned long nr_scanned, nr_taken, flags, nr_deactivate;
 
 	page_list_init(&hold);
+	page_list_init(&l_active);
+	page_list_init(&l_inactive);
 	lru_add_drain();
 	spin_lock_irqsave(&lruvec->lru_lock, flags);
 	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &hold, &nr_scanned, LRU_ACTIVE_FILE);
@@ -423,14 +462,26 @@ static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
 	count_vm_events(PGREFILL, (long)nr_scanned);
 	if (!nr_taken)
 		return;
-	for (struct page *p = page_list_first(&hold); p; p = page_list_next(p)) {
+	/* Oldest first (the tail), each pushed on a head: both lists keep the order. */
+	while (!page_list_empty(&hold)) {
+		struct page *p = link_to_page(hold.last);
 		struct folio *folio = page_folio(p);
+		unsigned long vm_flags = 0;
+
+		page_list_del(&hold, p);
 		if (folio_evictable(folio)) {	/* else putback culls it */
+			if (folio_mapped(folio) && folio_referenced(folio, 0, &vm_flags) && (vm_flags & VM_EXEC) &&
+			    !folio_test_swapbacked(folio)) {
+				page_list_add(&l_active, p);
+				continue;
+			}
 			folio_clear_active(folio);
 			folio_set_workingset(folio);
 		}
+		page_list_add(&l_inactive, p);
 	}
-	nr_deactivate = move_folios_to_lru(lruvec, &hold);
+	move_folios_to_lru(lruvec, &l_active);
+	nr_deactivate = move_folios_to_lru(lruvec, &l_inactive);
 	count_vm_events(PGDEACTIVATE, (long)nr_deactivate);
 }
 

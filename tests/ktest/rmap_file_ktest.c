@@ -12,7 +12,16 @@
  *     reports the 2 dirty ptes and leaves all 3 clean and read-only; folio_clear_dirty_for_io
  *     cleans the folio; a write after it faults again and re-dirties the folio;
  *   - truncate: shrinking the file to one page unmaps page 1 from every area (mapcount 0,
- *     Mapped back) and a read or write there is then VM_FAULT_SIGBUS.
+ *     Mapped back) and a read or write there is then VM_FAULT_SIGBUS;
+ *   - references: folio_referenced() counts the areas whose pte is young and makes them old;
+ *     folio_check_references() follows v6.10: no young pte -> RECLAIM, one -> KEEP (and
+ *     PG_referenced), one again -> ACTIVATE, two -> ACTIVATE, one in a VM_EXEC area ->
+ *     ACTIVATE, a VM_LOCKED area -> ACTIVATE;
+ *   - unmap: try_to_unmap() clears all three ptes (mapcount 0, Mapped back, the references
+ *     dropped), moves a pte's dirty bit to the folio, leaves a VM_LOCKED area's pte unless
+ *     TTU_IGNORE_MLOCK; the folio stays cached and the next fault maps it again.
+ * A young or dirty bit the hardware would set is set by the case itself (the mms are never
+ * loaded: nothing accesses the pages through them).
  * Each case checks that page tables, Mapped and AnonPages are back after the mms go.
  */
 #include "tinymm/errno.h"
@@ -22,6 +31,7 @@
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/rmap_file.h"
+#include "tinymm/swap.h"
 #include "tinymm/vfs.h"
 #include "tinymm/vmstat.h"
 #include "tinymm/writeback.h"
@@ -80,16 +90,22 @@ static void rf_teardown(struct ktest *t)
 }
 
 /* An area of @pages file pages from @pgoff at @addr in mm @m, under its mmap_lock. */
-static struct vm_area_struct *rf_map(int m, unsigned long addr, unsigned long pages,
-				     unsigned long pgoff)
+static struct vm_area_struct *rf_map_flags(int m, unsigned long addr, unsigned long pages,
+					   unsigned long pgoff, unsigned long vm_flags)
 {
 	struct vm_area_struct *vma = NULL;
 
 	mutex_lock(&rf_mm[m].mmap_lock);
-	if (mmap_region(&rf_mm[m], addr, RP(pages), RF_SHARED_RW, rf_file, pgoff) == (long)addr)
+	if (mmap_region(&rf_mm[m], addr, RP(pages), vm_flags, rf_file, pgoff) == (long)addr)
 		vma = vma_lookup(&rf_mm[m], addr);
 	mutex_unlock(&rf_mm[m].mmap_lock);
 	return vma;
+}
+
+static struct vm_area_struct *rf_map(int m, unsigned long addr, unsigned long pages,
+				     unsigned long pgoff)
+{
+	return rf_map_flags(m, addr, pages, pgoff, RF_SHARED_RW);
 }
 
 static vm_fault_t rf_fault(int m, unsigned long addr, unsigned int flags)
@@ -113,6 +129,21 @@ static pte_t rf_pte(int m, unsigned long addr)
 		v = ptep_get(pte);
 	spin_unlock(&rf_mm[m].page_table_lock);
 	return v;
+}
+
+/* What the MMU would do on an access through mm @m at @addr: the pte young (and dirty for
+ * a write, as RISC-V's hardware D bit). */
+static void rf_touch(int m, unsigned long addr, bool write)
+{
+	pte_t *pte;
+
+	spin_lock(&rf_mm[m].page_table_lock);
+	pte = user_pte_lookup(&rf_mm[m], addr);
+	if (pte && pte_present(ptep_get(pte))) {
+		pte_t v = pte_mkyoung(ptep_get(pte));
+		set_pte_at(&rf_mm[m], addr, pte, write ? pte_mkdirty(v) : v);
+	}
+	spin_unlock(&rf_mm[m].page_table_lock);
 }
 
 /* The three places page 1 is mapped: A's first area, A's second (pgoff 1), B's area. */
@@ -281,10 +312,123 @@ static void truncate_unmaps(struct ktest *t)
 	rf_teardown(t);
 }
 
+static int rf_referenced(struct folio *folio, unsigned long *vm_flags)
+{
+	folio_lock(folio);
+	int n = folio_referenced(folio, 1, vm_flags);
+	folio_unlock(folio);
+	return n;
+}
+
+static enum folio_references rf_check(struct folio *folio)
+{
+	folio_lock(folio);
+	enum folio_references r = folio_check_references(folio);
+	folio_unlock(folio);
+	return r;
+}
+
+#define RF_EXEC_ADDR	(RF_BASE + RP(32))
+#define RF_LOCK_ADDR	(RF_BASE + RP(48))
+
+static void references_decide(struct ktest *t)
+{
+	unsigned long vm_flags;
+
+	if (!rf_setup(t))
+		return;
+	struct folio *folio = rf_map_three(t);
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	folio_clear_referenced(folio);
+
+	/* Each fault left its pte young: three areas used it; then all are old. */
+	KTEST_EXPECT_EQ(t, rf_referenced(folio, &vm_flags), 3);
+	KTEST_EXPECT_TRUE(t, (vm_flags & (VM_SHARED | VM_READ)) == (VM_SHARED | VM_READ));
+	KTEST_EXPECT_FALSE(t, pte_young(rf_pte(0, A_ADDR)) || pte_young(rf_pte(1, B_ADDR)));
+	KTEST_EXPECT_EQ(t, rf_referenced(folio, &vm_flags), 0);
+	KTEST_EXPECT_EQ(t, vm_flags, 0UL);
+
+	KTEST_EXPECT_EQ(t, rf_check(folio), FOLIOREF_RECLAIM);
+	rf_touch(1, B_ADDR, false);
+	KTEST_EXPECT_EQ(t, rf_check(folio), FOLIOREF_KEEP);		/* first look: one more trip */
+	KTEST_EXPECT_TRUE(t, folio_test_referenced(folio));
+	rf_touch(1, B_ADDR, false);
+	KTEST_EXPECT_EQ(t, rf_check(folio), FOLIOREF_ACTIVATE);	/* used again since */
+	rf_touch(0, A2_ADDR, false);
+	rf_touch(1, B_ADDR, false);
+	folio_clear_referenced(folio);
+	KTEST_EXPECT_EQ(t, rf_check(folio), FOLIOREF_ACTIVATE);	/* two mappings used it */
+	KTEST_EXPECT_EQ(t, rf_check(folio), FOLIOREF_RECLAIM_CLEAN);	/* PG_referenced only */
+
+	/* Page 0, mapped only by an executable area: one young pte activates it. */
+	KTEST_ASSERT_TRUE(t, rf_map_flags(1, RF_EXEC_ADDR, 1, 0,
+					  VM_READ | VM_EXEC | VM_SHARED | VM_MAYREAD | VM_MAYEXEC) != NULL);
+	KTEST_EXPECT_EQ(t, rf_fault(1, RF_EXEC_ADDR, 0), 0U);
+	struct folio *text = filemap_get_folio(rf_file->f_inode->i_mapping, 0);
+	KTEST_ASSERT_FALSE(t, IS_ERR(text));
+	folio_clear_referenced(text);
+	KTEST_EXPECT_EQ(t, folio_mapcount(text), 1);
+	KTEST_EXPECT_EQ(t, rf_check(text), FOLIOREF_ACTIVATE);
+	KTEST_EXPECT_EQ(t, rf_check(text), FOLIOREF_RECLAIM_CLEAN);	/* not used since */
+	folio_put(text);
+
+	/* A VM_LOCKED area mapping page 1 stops the walk: activate (putback culls it). */
+	KTEST_ASSERT_TRUE(t, rf_map_flags(1, RF_LOCK_ADDR, 1, 1, RF_SHARED_RW | VM_LOCKED) != NULL);
+	KTEST_EXPECT_EQ(t, rf_fault(1, RF_LOCK_ADDR, 0), 0U);
+	KTEST_EXPECT_EQ(t, rf_referenced(folio, &vm_flags), 0);
+	KTEST_EXPECT_EQ(t, vm_flags, VM_LOCKED);
+	KTEST_EXPECT_EQ(t, rf_check(folio), FOLIOREF_ACTIVATE);
+	folio_put(folio);
+	rf_teardown(t);
+}
+
+static void unmap_for_reclaim(struct ktest *t)
+{
+	if (!rf_setup(t))
+		return;
+	struct folio *folio = rf_map_three(t);
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	int refs = atomic_read(&folio->_refcount);
+
+	/* A clean folio whose pte in B the hardware dirtied (a write through a writable pte). */
+	KTEST_EXPECT_EQ(t, rf_fault(1, B_ADDR, FAULT_FLAG_WRITE), 0U);
+	folio_lock(folio);
+	folio_mkclean(folio);
+	KTEST_EXPECT_TRUE(t, folio_clear_dirty_for_io(folio));
+	folio_unlock(folio);
+	rf_touch(1, B_ADDR, true);
+
+	/* A VM_LOCKED mapping keeps it mapped; without it every pte goes. */
+	KTEST_ASSERT_TRUE(t, rf_map_flags(1, RF_LOCK_ADDR, 1, 1, RF_SHARED_RW | VM_LOCKED) != NULL);
+	KTEST_EXPECT_EQ(t, rf_fault(1, RF_LOCK_ADDR, 0), 0U);
+	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 4);
+	folio_lock(folio);
+	try_to_unmap(folio, 0);
+	KTEST_EXPECT_TRUE(t, folio_mapped(folio));
+	try_to_unmap(folio, TTU_IGNORE_MLOCK);
+	KTEST_EXPECT_FALSE(t, folio_mapped(folio));
+	KTEST_EXPECT_TRUE(t, folio_test_dirty(folio));		/* B's dirty pte */
+	folio_unlock(folio);
+	KTEST_EXPECT_EQ(t, atomic_read(&folio->_refcount), refs - 3);	/* every pte's reference */
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), rf_mapped);
+	for (int i = 0; i < 4; i++) {
+		static const unsigned long addr[] = { A_ADDR, A2_ADDR, B_ADDR, RF_LOCK_ADDR };
+		KTEST_EXPECT_TRUE(t, pte_none(rf_pte(i >= 2, addr[i])));
+	}
+	/* Still the cached folio: a fault maps it again. */
+	KTEST_EXPECT_TRUE(t, folio->mapping == rf_file->f_inode->i_mapping);
+	KTEST_EXPECT_EQ(t, rf_fault(0, A_ADDR, 0), 0U);
+	KTEST_EXPECT_EQ(t, pte_pfn(rf_pte(0, A_ADDR)), page_to_pfn(&folio->page));
+	folio_put(folio);
+	rf_teardown(t);
+}
+
 static const struct ktest_case rmap_file_cases[] = {
 	KTEST_CASE(walk_finds_every_pte),
 	KTEST_CASE(mkclean_then_write),
 	KTEST_CASE(truncate_unmaps),
+	KTEST_CASE(references_decide),
+	KTEST_CASE(unmap_for_reclaim),
 	{}
 };
 KTEST_SUITE(rmap_file, rmap_file_cases);
