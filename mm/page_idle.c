@@ -36,8 +36,8 @@
  *     since the last drain has no PG_lru yet, and v6.10 silently neither marks nor reports the
  *     (up to 15) newest folios of each CPU's batch;
  *   - ptep_clear_flush_young() instead of ptep_clear_young_notify(): no MMU notifiers, and the
- *     flush makes the next access set the bit again at once (the stale TLB entry v6.10 tolerates
- *     would let an access through, unseen; docs/young.md says why tinymm always flushes);
+ *     flush guarantees the next access sets the bit again (a stale TLB entry, which v6.10
+ *     tolerates, may let an access through unseen; docs/young.md says why tinymm always flushes);
  *   - the folio lock is taken for an anonymous folio too (v6.10 needs it only for a file or KSM
  *     folio and walks an anonymous one under folio_lock_anon_vma_read): tinymm's
  *     rmap_walk_anon() wants it (mm/rmap_anon.c).  A busy folio's ptes are left as they are, as
@@ -182,7 +182,7 @@ static int cmd_page_idle(int argc, char **argv)
 		return shell_usage_error(argv[0], msg);
 	}
 	if (kstrtoull(argv[a + 1], &count) || count == 0 || count - 1 > ULONG_MAX - pfn) {
-		ksnprintf(msg, sizeof(msg), "bad count '%s' (1 or more, pfn + count - 1 at most %#lx)",
+		ksnprintf(msg, sizeof(msg), "bad count '%s' (1 or more, pfn + count - 1 at most 0x%lx)",
 			  argv[a + 1], ULONG_MAX);
 		return shell_usage_error(argv[0], msg);
 	}
@@ -191,7 +191,7 @@ static int cmd_page_idle(int argc, char **argv)
 	first = memmap_bank(0)->start_pfn;
 	max_pfn = memmap_bank(memmap_nr_banks() - 1)->end_pfn;
 	if (pfn < first || pfn >= max_pfn || count > max_pfn - pfn) {
-		kprintf("page_idle: pfn %#llx is outside RAM (pfns %#lx-%#lx)\n",
+		kprintf("page_idle: pfn 0x%llx is outside RAM (pfns 0x%lx-0x%lx)\n",
 			pfn < first || pfn >= max_pfn ? pfn : (unsigned long long)max_pfn,
 			first, max_pfn - 1);
 		return 1;
@@ -204,7 +204,7 @@ static int cmd_page_idle(int argc, char **argv)
 		} else if (page_idle_read_pfn(p)) {
 			n++;
 		} else if (verbose) {
-			kprintf("page_idle: pfn %#lx accessed\n", p);
+			kprintf("page_idle: pfn 0x%lx accessed\n", p);
 		}
 	}
 	if (mark)

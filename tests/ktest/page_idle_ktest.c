@@ -5,7 +5,8 @@
  * (which makes it young); the last case loads its mm in a kernel thread and touches the pages
  * through uaccess, so the hardware's walk (RISC-V's A bit, ARM's fault) makes the ptes young.
  *   - marking a mapped anonymous page clears its young pte (kept in PG_young), sets PG_idle and
- *     KPF_IDLE; reading it with nothing touched says idle and changes nothing;
+ *     KPF_IDLE, and leaves the kernel's direct map of the frame young; reading it with nothing
+ *     touched says idle and changes nothing;
  *   - after marking four pages and touching two (a read, a write), reading says exactly those
  *     two were accessed; they stay accessed until marked again, and KPF_IDLE follows;
  *   - folio_mark_accessed() (an access through no pte) makes a marked folio not idle;
@@ -163,6 +164,9 @@ static void mark_then_read_untouched(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, folio_test_idle(folio));
 		KTEST_EXPECT_TRUE(t, folio_test_young(folio));	/* the cleared bit, for reclaim */
 		KTEST_EXPECT_TRUE(t, pi_kpf_idle(folio));
+		/* Only user ptes: the kernel's direct map of the frame keeps its young bit. */
+		pte_t *kptep = virt_to_kpte((unsigned long)page_address(&folio->page));
+		KTEST_EXPECT_TRUE(t, !kptep || pte_young(ptep_get(kptep)));
 		KTEST_EXPECT_TRUE(t, page_idle_read_pfn(pfn));	/* nothing touched it */
 		KTEST_EXPECT_TRUE(t, page_idle_read_pfn(pfn));	/* reading changed nothing */
 		KTEST_EXPECT_FALSE(t, pi_young(mm, a));

@@ -97,8 +97,8 @@ for ((i = 0; i < pages; i++)); do
   kpf+=("$(kpf_idle "$p")")
 done
 if [ "$want" = even ]; then first=0; else first=1; fi
-want_accessed=$(seq "$first" 2 $((pages - 1)) | tr '\n' ' ')
-[ "${accessed[*]} " = "$want_accessed" ] ||
+want_accessed=$(seq "$first" 2 $((pages - 1)) | paste -sd' ')
+[ "${accessed[*]}" = "$want_accessed" ] ||
   tm_fail "pages accessed: '${accessed[*]}', want the $want ones '$want_accessed' (idle: '${idle[*]}')"
 for ((i = 0; i < pages; i++)); do
   [ "${kpf[i]}" = $(((i + first) % 2)) ] || tm_fail "page $i: KPF_IDLE ${kpf[i]}, not what page_idle read said"
