@@ -9,6 +9,8 @@
 #   3. `mkdir /mnt/go`: the task touches exactly its even pages (reads and writes) and says so;
 #   4. `page_idle read -v <pfn> 1` for each: exactly the even pages accessed ("page_idle: 0 idle,
 #      1 accessed of 1" and their "page_idle: pfn 0x... accessed" line), the odd ones idle;
+#      one `page_idle read -v` over the window of at most 8192 frames that holds the most of the
+#      pages says exactly the odd ones in it idle and names every other frame, the even ones too;
 #      `kpageflags` of the 16 frames through tools/kpageflags-extract and tools/pagemap.py
 #      (page-types' table): 8 pages with idle_page (i), 8 without;
 #   5. bad input, one line each: a pfn beyond RAM, a range running past its end, a pfn below it
@@ -103,6 +105,39 @@ want_accessed=$(seq "$first" 2 $((pages - 1)) | paste -sd' ')
 for ((i = 0; i < pages; i++)); do
   [ "${kpf[i]}" = $(((i + first) % 2)) ] || tm_fail "page $i: KPF_IDLE ${kpf[i]}, not what page_idle read said"
 done
+
+# One read over a range: the window of at most 8192 frames holding the most of the pages (they
+# may be scattered over RAM).  Exactly the odd pages in it are idle (nothing else was marked),
+# and -v names every other frame of it, the even pages among it too.
+dec=() lo=0 hi=0 best=0
+for p in "${pfns[@]}"; do dec+=($((p))); done
+for ((i = 0; i < pages; i++)); do
+  n=0 top=${dec[i]}
+  for ((k = 0; k < pages; k++)); do
+    if ((dec[k] >= dec[i] && dec[k] - dec[i] < 8192)); then
+      n=$((n + 1))
+      ((dec[k] > top)) && top=${dec[k]}
+    fi
+  done
+  if ((n > best)); then best=$n lo=${dec[i]} hi=$top; fi
+done
+span=$((hi - lo + 1))
+tm_cmd "$(printf 'page_idle read -v 0x%x %d' "$lo" "$span")"
+n_idle=0
+for ((i = 0; i < pages; i++)); do
+  ((dec[i] >= lo && dec[i] <= hi)) || continue
+  if [ $(((i + first) % 2)) = 1 ]; then
+    n_idle=$((n_idle + 1))
+    ! tm_out_has "^page_idle: pfn ${pfns[i]} accessed$" || tm_fail "the range read named idle page $i (${pfns[i]})"
+  else
+    tm_out_has "^page_idle: pfn ${pfns[i]} accessed$" || tm_fail "the range read did not name accessed page $i (${pfns[i]})"
+  fi
+done
+tm_out_has "^page_idle: $n_idle idle, $((span - n_idle)) accessed of $span$" ||
+  tm_fail "page_idle read -v over $span frames: want $n_idle idle: $(grep -v ' accessed$' <<<"$out")"
+[ "$(grep -c '^page_idle: pfn 0x[0-9a-f]* accessed$' <<<"$out")" = $((span - n_idle)) ] ||
+  tm_fail "page_idle read -v over $span frames: not one -v line per accessed frame"
+echo "page_idle: the range read: $best of the pages in $span frames, $n_idle idle" >&2
 
 # page-types' view: the same words through the extractor and pagemap.py's table.
 tools=$TM_TOP/tools
