@@ -10,11 +10,11 @@
  *                             such a folio, PG_idle is still set, and no pte mapping it was
  *                             young (a young one is cleared, PG_young set, PG_idle cleared)
  *
- * Both take the pfn of any frame (a hole, a free frame, a slab page: false); the caller keeps
- * @pfn below max_pfn.  Locking: they take the folio lock (trylock: if it is busy the ptes are
- * left alone, as v6.10 does for a file folio), then the rmap locks and each mm's
- * page_table_lock (include/tinymm/rmap.h's order).  They may sleep in nothing; call them from
- * a thread that holds none of those locks.
+ * Both take any pfn (a hole, one beyond RAM, a free frame, a slab page: false).
+ * Locking: they take the folio lock (trylock: if it is busy the ptes are left alone, as v6.10
+ * does for a file folio), then the rmap locks and each mm's page_table_lock
+ * (include/tinymm/rmap.h's order).  They may sleep (i_mmap_lock is a mutex): call them from a
+ * thread that holds none of those locks, with interrupts enabled.
  */
 #ifndef TINYMM_PAGE_IDLE_H
 #define TINYMM_PAGE_IDLE_H
