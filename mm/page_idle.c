@@ -4,8 +4,8 @@
  * young bit of every pte that maps it (through the rmap) and sets PG_idle; an access after that
  * makes a pte young again (the hardware's A bit on RISC-V, an Access flag fault on ARM:
  * docs/young.md), and reading the frame walks the ptes once more: a young one clears PG_idle.
- * folio_mark_accessed() (mm/swap.c) clears PG_idle for accesses that go through no pte (read(),
- * write() on the page cache), and reclaim's folio_referenced_one() (mm/rmap.c) clears it when it
+ * folio_mark_accessed() (mm/swap.c) clears PG_idle for accesses that go through no pte (the
+ * page cache's read(), mm/filemap.c), and reclaim's folio_referenced_one() (mm/rmap.c) clears it when it
  * finds a young pte.  Because marking takes the young bits away from reclaim, a young bit it
  * clears is kept in PG_young, which folio_referenced_one() counts as a reference and clears.
  *
