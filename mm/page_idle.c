@@ -5,9 +5,10 @@
  * makes a pte young again (the hardware's A bit on RISC-V, an Access flag fault on ARM:
  * docs/young.md), and reading the frame walks the ptes once more: a young one clears PG_idle.
  * folio_mark_accessed() (mm/swap.c) clears PG_idle for accesses that go through no pte (the
- * page cache's read(), mm/filemap.c), and reclaim's folio_referenced_one() (mm/rmap.c) clears it when it
- * finds a young pte.  Because marking takes the young bits away from reclaim, a young bit it
- * clears is kept in PG_young, which folio_referenced_one() counts as a reference and clears.
+ * page cache's read(), mm/filemap.c), and reclaim's folio_referenced_one() (mm/rmap.c) clears
+ * it when it finds a young pte.  Because marking takes the young bits away from reclaim, a young
+ * bit it clears is kept in PG_young, which folio_referenced_one() counts as a reference and
+ * clears.
  *
  *   page_idle mark <pfn> <count>          every frame of the range as writing 1s to
  *                                         /sys/kernel/mm/page_idle/bitmap: "page_idle: <m>
