@@ -6,7 +6,7 @@
  *
  * 1. maps <pages> anonymous pages (MAP_PRIVATE) and writes a word to each, so each has its own
  *    frame, and prints "idletouch: pid <pid>: <pages> pages at 0x<addr>: ready";
- * 2. waits (stat every 10 ms, at most 100 s) until <dir>/go exists: meanwhile the shell finds the
+ * 2. waits (stat every 10 ms, at most 10 min) until <dir>/go exists: meanwhile the shell finds the
  *    frames (`pagemap`) and marks them idle;
  * 3. touches exactly the even pages, 0, 2, 4, ...: a read of the word on pages 0, 4, 8, ..., a
  *    write on pages 2, 6, 10, ...; the odd pages are not touched at all (nothing else in the
@@ -48,12 +48,12 @@ static void wait_for(const char *dir, const char *name)
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	for (int i = 0; i < 10000; i++) {
+	for (int i = 0; i < 60000; i++) {
 		if (stat(path, &st) == 0)
 			return;
 		nanosleep(&ten_ms, NULL);
 	}
-	printf("idletouch: FAIL: no %s within 100 s\n", path);
+	printf("idletouch: FAIL: no %s within 10 min\n", path);
 	exit(1);
 }
 
