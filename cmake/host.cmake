@@ -147,6 +147,10 @@ list(APPEND HOST_USER_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings,
 list(APPEND HOST_USER_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# Idle page tracking (docs/page_idle.md): the `page_idle` KTAP suite over the fake arch (its
+# live-MMU case through host_uaccess.c's walk) and the command's lines.
+add_executable(page_idle_test tests/host/page_idle_test.c mm/page_idle.c ${HOST_USER_SRCS})
+target_link_libraries(page_idle_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/task_mmu.c kernel/user_task_cmd.c
   ${HOST_USER_SRCS})
 target_compile_definitions(exec_test PRIVATE USER_TASK_STACK_ORDER=2)	# ASan's frames

@@ -56,6 +56,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
   list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c
     mm/mincore.c)
+  # idle page tracking over both rmap walks (docs/page_idle.md)
+  list(APPEND TINYMM_CORE_SRCS mm/page_idle.c)
 endif()
 # The accessed-bit helpers (docs/young.md), with the page-fault core above.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)

@@ -5,9 +5,10 @@
  * whose dirty bit is clear (RISC-V cores that trap instead of updating A/D, the privileged
  * spec's Svade behaviour; QEMU 7.2 updates them in the pte itself).  The kernel's own
  * protections set both bits (asm/pgtable.h), so this happens only after something made a pte
- * old or clean on purpose: today the tests, later idle page tracking (ptep_test_and_clear_young)
- * on mappings the kernel shares.  Linux resolves the same faults in handle_pte_fault() for user
- * mappings and, on arm64/RISC-V, with hardware updates for the kernel's.
+ * old or clean on purpose: the tests (idle page tracking, mm/page_idle.c, makes only user ptes
+ * old, never the kernel's mapping of the same frame).  Linux resolves the same faults in
+ * handle_pte_fault() for user mappings and, on arm64/RISC-V, with hardware updates for the
+ * kernel's.
  *
  * kernel_access_fault(addr, write, exec): true if the pte was made young (and dirty for a write)
  * and the access may simply be retried; false for anything else (no pte, a block, not present,

@@ -276,9 +276,10 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_console_has("\nowner_priv_1      10  -             PF_ANY          the owner's: checked");
 	/* used by, written out here: the flags the issue lists as set by nothing outside tests
 	 * (arch_2, arch_3 and private_2 have no user on these architectures at all), and some that
-	 * are set, buffer heads' two, anonymous memory's two and ext2's PG_checked (host.pageflags_users holds the whole
+	 * are set, buffer heads' two, anonymous memory's two, ext2's PG_checked and idle tracking's
+	 * young and idle (host.pageflags_users holds the whole
 	 * column to the code) */
-	static const char *const unused[] = { "arch_1", "dcache_clean", "mlocked", "young", "idle",
+	static const char *const unused[] = { "arch_1", "dcache_clean", "mlocked",
 		"swapcache", "arch_2", "arch_3", "isolated", "private_2" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
@@ -289,6 +290,8 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_used_by("anon_exclusive", "mm/rmap.c,mm/memory.c");
 	assert_used_by("swapbacked", "mm/rmap.c");
 	assert_used_by("checked", "fs/ext2/dir.c");
+	assert_used_by("young", "mm/page_idle.c");	/* idle page tracking (docs/page_idle.md) */
+	assert_used_by("idle", "mm/page_idle.c");
 	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c");
 	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");

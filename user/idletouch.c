@@ -1,0 +1,99 @@
+/*
+ * idletouch - a task that touches exactly a known half of its pages when told to, for idle page
+ * tracking (`page_idle`, docs/page_idle.md; tests/qemu/page_idle_test.sh).
+ *
+ *   idletouch <pages> <dir>
+ *
+ * 1. maps <pages> anonymous pages (MAP_PRIVATE) and writes a word to each, so each has its own
+ *    frame, and prints "idletouch: pid <pid>: <pages> pages at 0x<addr>: ready";
+ * 2. waits (stat every 10 ms, at most 10 min) until <dir>/go exists: meanwhile the shell finds the
+ *    frames (`pagemap`) and marks them idle;
+ * 3. touches exactly the even pages, 0, 2, 4, ...: a read of the word on pages 0, 4, 8, ..., a
+ *    write on pages 2, 6, 10, ...; the odd pages are not touched at all (nothing else in the
+ *    program lives in the mapping), and prints "idletouch: touched the <n> even pages of
+ *    <pages>" once every word read back right;
+ * 4. waits the same way for <dir>/done, unmaps and exits 0.
+ * Exit 1 at the first failure (one line saying which), 2 for wrong arguments.
+ */
+#define _DEFAULT_SOURCE 1	/* picolibc: nanosleep */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "tinymm_user.h"
+
+#define PAGE		4096UL
+#define MAX_PAGES	4096UL
+
+static void fail(const char *what)
+{
+	printf("idletouch: FAIL: %s (errno %d)\n", what, errno);
+	exit(1);
+}
+
+/* The word page @i holds (never 0: a zero would not prove the write landed). */
+static uint32_t word(unsigned long i)
+{
+	return 0x5a000000u | (uint32_t)i;
+}
+
+/* Until @dir/@name exists: the shell's signal, made with its `mkdir`. */
+static void wait_for(const char *dir, const char *name)
+{
+	struct timespec ten_ms = { 0, 10 * 1000 * 1000L };
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (int i = 0; i < 60000; i++) {
+		if (stat(path, &st) == 0)
+			return;
+		nanosleep(&ten_ms, NULL);
+	}
+	printf("idletouch: FAIL: no %s within 10 min\n", path);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long pages, n = 0;
+	volatile uint32_t *w;
+	char *end, *buf;
+
+	if (argc != 3 || (pages = strtoul(argv[1], &end, 0), *end || end == argv[1]) ||
+	    pages < 2 || pages > MAX_PAGES) {
+		printf("usage: idletouch <pages 2-%lu> <dir>\n", MAX_PAGES);
+		return 2;
+	}
+	buf = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		fail("mmap");
+	for (unsigned long i = 0; i < pages; i++) {
+		w = (volatile uint32_t *)(buf + i * PAGE);
+		*w = word(i);
+	}
+	printf("idletouch: pid %d: %lu pages at %p: ready\n", (int)getpid(), pages, (void *)buf);
+	fflush(stdout);
+
+	wait_for(argv[2], "go");
+	for (unsigned long i = 0; i < pages; i += 2, n++) {
+		w = (volatile uint32_t *)(buf + i * PAGE);
+		if (i % 4 == 0) {
+			if (*w != word(i))
+				fail("a word read back wrong");
+		} else {
+			*w = word(i);
+		}
+	}
+	printf("idletouch: touched the %lu even pages of %lu\n", n, pages);
+	fflush(stdout);
+
+	wait_for(argv[2], "done");
+	if (munmap(buf, pages * PAGE))
+		fail("munmap");
+	printf("idletouch: done\n");
+	return 0;
+}
