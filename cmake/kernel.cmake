@@ -55,6 +55,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
   list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c)
+  # HWPoison in mapped pages: unmapping, SIGBUS, madvise injection (docs/hwpoison.md)
+  list(APPEND TINYMM_CORE_SRCS mm/hwpoison_user.c)
 endif()
 # The accessed-bit helpers (docs/young.md), with the page-fault core above.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
