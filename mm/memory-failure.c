@@ -526,7 +526,8 @@ int unpoison_memory(unsigned long pfn)
 	}
 	if (folio_test_slab(folio) || PageReserved(&folio->page))
 		goto unlock_mutex;
-	if (folio->mapping) {
+	/* v6.10's folio_mapping(): an anonymous folio's ->mapping is its anon_vma, no mapping. */
+	if (folio->mapping && !folio_test_anon(folio)) {
 		printk(KERN_INFO "Unpoison: the hwpoison page has non-NULL mapping %#lx\n", pfn);
 		goto unlock_mutex;
 	}

@@ -13,3 +13,19 @@ foreach(b orangepi-pc raspi2b hifive-unleashed)
   add_test(NAME user_ram.${b}.hwpoison_user COMMAND ${CMAKE_CURRENT_LIST_DIR}/hwpoison_user_test.sh ${b})
   set_tests_properties(user_ram.${b}.hwpoison_user PROPERTIES TIMEOUT 300 LABELS qemu)
 endforeach()
+# The KTAP suite `hwpoison_user` (tests/ktest/hwpoison_user_ktest.c) alone on every board: the
+# hwpoison entry's layout for the first and last frame, and an anonymous page shared by fork
+# poisoned (both ptes entries, VM_FAULT_HWPOISON, fork copies, unpoison), with v6.10's line.
+foreach(spec "qemu-virt-arm|" "orangepi-pc|1G" "raspi2b|1G" "qemu-virt-riscv64|" "qemu-virt-riscv32|"
+             "hifive-unleashed|8G")
+  string(REPLACE "|" ";" spec "${spec}")
+  list(GET spec 0 b)
+  list(GET spec 1 mem)
+  set(memarg)
+  if(mem)
+    set(memarg --mem ${mem})
+  endif()
+  boot_test(${b}.ktest.hwpoison_user ${b} ${memarg} --append "tinymm.test=hwpoison_user" --ktap
+    --expect "^\\[ *[0-9]+\\.[0-9]{6}\\] Memory failure: 0x[0-9a-f]+: recovery action for dirty LRU page: Recovered$"
+    --expect "^# totals: pass:2 fail:0 skip:0$" --reject "^    not ok")
+endforeach()
