@@ -11,12 +11,12 @@
  * ("unsplit thp" when it cannot be); then the folio lock (a folio that became large meanwhile:
  * once more from the start, then "different compound page after locking"), writeback waited
  * for, the user mappings (hwpoison_user_mappings(): unmapped, hwpoison entries, the
- * action-required caller's SIGBUS), the truncated check, and the action error_states[] names for a flags snapshot
- * (identify_page_state(), mm/hwpoison_actions.c).  Every outcome is one action_result():
- * "Memory failure: 0x<pfn>: recovery action for <state>: <result>", num_poisoned_pages and the
- * node's statistics (kept, with the per-frame records, in mm/hwpoison_state.c).
- * unpoison_memory() undoes a software injection; page_handle_poison() is the end of soft offline
- * (mm/soft-offline.c).  The `hwpoison` command is mm/hwpoison_cmd.c.
+ * action-required caller's SIGBUS), the truncated check, and the action error_states[] names
+ * for a flags snapshot (identify_page_state(), mm/hwpoison_actions.c).  Every outcome is one
+ * action_result(): "Memory failure: 0x<pfn>: recovery action for <state>: <result>",
+ * num_poisoned_pages and the node's statistics (kept, with the per-frame records, in
+ * mm/hwpoison_state.c).  unpoison_memory() undoes a software injection; page_handle_poison()
+ * is the end of soft offline (mm/soft-offline.c).  The `hwpoison` command is mm/hwpoison_cmd.c.
  *
  * Invariants:
  *   - A PG_hwpoison frame is never on a free list or a per-CPU list (so the allocator never
@@ -34,10 +34,10 @@
  *
  * Where tinymm differs from v6.10, and why:
  *   - Less to handle: no hwpoison_filter (no hwpoison-inject module), no early kill
- *     (mm/hwpoison_user.c), no hugetlb, no movable non-LRU
- *     pages, no memory_failure_queue (no machine-check interrupt; the shell injects), no sysctl
- *     (recovery is always on).  Unpoison has no page tables, offline pages or mapped frames to
- *     refuse; it refuses a slab or reserved frame without a line, as v6.10 does.
+ *     (mm/hwpoison_user.c), no hugetlb, no movable non-LRU pages, no memory_failure_queue (no
+ *     machine-check interrupt; the shell and madvise inject), no sysctl (recovery is always
+ *     on).  Unpoison has no page-table or offline pages to refuse; it refuses a slab or
+ *     reserved frame without a line, as v6.10 does.
  *   - One CPU: the per-CPU lists are drained with interrupts masked instead of
  *     zone_pcp_disable(), which keeps them empty until we are done, and a frame is marked and
  *     taken off the buddy in the same masked stretch, so no allocation can get it in between
@@ -526,6 +526,10 @@ int unpoison_memory(unsigned long pfn)
 	}
 	if (folio_test_slab(folio) || PageReserved(&folio->page))
 		goto unlock_mutex;
+	if (folio_mapped(folio)) {
+		printk(KERN_INFO "Unpoison: Someone maps the hwpoison page %#lx\n", pfn);
+		goto unlock_mutex;
+	}
 	/* v6.10's folio_mapping(): an anonymous folio's ->mapping is its anon_vma, no mapping. */
 	if (folio->mapping && !folio_test_anon(folio)) {
 		printk(KERN_INFO "Unpoison: the hwpoison page has non-NULL mapping %#lx\n", pfn);

@@ -15,10 +15,11 @@
  * madvise: MADV_HWPOISON and MADV_SOFT_OFFLINE (100, 101) inject an error into each page of
  * the range (mm/hwpoison_user.c, docs/hwpoison.md; the caller of a poisoned dirty or anonymous
  * page is killed with SIGBUS as the call ends).  MADV_DONTNEED zaps the range's ptes
- * (unmap_page_range), so the next touch of anonymous memory reads zeros and of a private file mapping the file again; NORMAL, RANDOM,
- * SEQUENTIAL, WILLNEED, FREE (as DONTNEED: nothing is lazily freed here) are accepted; other
- * advice is -EINVAL, as v6.10 says for advice it does not know.  An unmapped part of the range
- * is -ENOMEM after the mapped parts were done, as v6.10.
+ * (unmap_page_range), so the next touch of anonymous memory reads zeros and of a private file
+ * mapping the file again; NORMAL, RANDOM, SEQUENTIAL, WILLNEED, FREE (as DONTNEED: nothing is
+ * lazily freed here) are accepted; other advice is -EINVAL, as v6.10 says for advice it does
+ * not know.  An unmapped part of the range is -ENOMEM after the mapped parts were done, as
+ * v6.10.
  * Locking: current->mm->mmap_lock around each call's area work; no user copy under it.
  */
 #include "tinymm/errno.h"

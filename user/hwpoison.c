@@ -63,7 +63,8 @@ static unsigned char pat(unsigned long i, unsigned int seed)
 	return (unsigned char)(i * 7 + (i >> 12) * 13 + seed);
 }
 
-static void fill(volatile unsigned char *p, unsigned long from, unsigned long len, unsigned int seed)
+static void fill(volatile unsigned char *p, unsigned long from, unsigned long len,
+		 unsigned int seed)
 {
 	for (unsigned long i = from; i < from + len; i++)
 		p[i] = pat(i, seed);
