@@ -10,12 +10,14 @@
  *     memory_failure() with no task to kill (MF_SW_SIMULATED, a kernel thread): 0, "dirty LRU
  *     page: Recovered", both ptes hwpoison entries naming the frame, the folio mapped by
  *     nobody with memory_failure's reference alone, AnonPages one less, every other page still
- *     mapped with its bytes; a read and a write fault there are VM_FAULT_HWPOISON in both mms;
+ *     mapped with its bytes; pagemap says swapped with the entry's type and pfn (v6.10's
+ *     format), not file; a read and a write fault there are VM_FAULT_HWPOISON in both mms;
  *     a fork of the child copies the entry; mprotect leaves it; unpoison gives the frame back
  *     (v6.10: an anonymous folio has no mapping); every mm gone, AnonPages, page tables and free
  *     memory are as before, no WARNING.
  */
 #include <string.h>
+#include "tinymm/exec.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
 #include "tinymm/memory-failure.h"
@@ -144,6 +146,14 @@ static void anon_page_shared_by_fork(struct ktest *t)
 		KTEST_EXPECT_EQ(t, ((unsigned char *)page_address(pfn_to_page(pte_pfn(pp))))[9],
 				'a' + i);
 	}
+	/* pagemap shows it as v6.10 shows a pfn swap entry: swapped, type | pfn << 5, anonymous. */
+	bool ax = true;
+	mutex_lock(&parent->mmap_lock);
+	uint64_t e = pagemap_entry(parent, a, &ax);
+	mutex_unlock(&parent->mmap_lock);
+	uint64_t frame = (uint64_t)SWP_HWPOISON | ((uint64_t)pfn << MAX_SWAPFILES_SHIFT);
+	KTEST_EXPECT_EQ(t, e, PM_SWAP | (frame & PM_PFRAME_MASK));
+	KTEST_EXPECT_FALSE(t, ax);
 	/* A touch is VM_FAULT_HWPOISON, read or write, and leaves the entry. */
 	KTEST_EXPECT_EQ(t, fault(parent, a + 8, 0), (vm_fault_t)VM_FAULT_HWPOISON);
 	KTEST_EXPECT_EQ(t, fault(child, a, FAULT_FLAG_WRITE), (vm_fault_t)VM_FAULT_HWPOISON);
