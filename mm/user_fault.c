@@ -42,9 +42,11 @@ int do_user_addr_fault(unsigned long addr, unsigned int flags, int *si_code)
 	}
 	if (fault & VM_FAULT_HWPOISON) {
 		/* A page memory_failure() took from under this task (late kill, v6.10's default):
-		 * x86's do_sigbus() line and signal; the address is the faulting one. */
-		printk(KERN_ERR "MCE: Killing %s:%d due to hardware memory corruption fault at %lx\n",
-		       current->comm, current->pid, addr);
+		 * x86's do_sigbus() line and signal; the address is the faulting one.  A user copy
+		 * in the kernel only fails (its fixup: -EFAULT), as x86's kernel-mode fixup. */
+		if (flags & FAULT_FLAG_USER)
+			printk(KERN_ERR "MCE: Killing %s:%d due to hardware memory corruption fault "
+			       "at %lx\n", current->comm, current->pid, addr);
 		*si_code = BUS_MCEERR_AR;
 		return SIGBUS;
 	}

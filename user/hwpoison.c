@@ -50,6 +50,7 @@
 #define MADV_SOFT_OFFLINE	LINUX_MADV_SOFT_OFFLINE
 #define LINUX_EHWPOISON		133
 #define LINUX_EBUSY		16
+#define LINUX_EFAULT		14
 #define LINUX_SIGBUS		7	/* picolibc's SIGBUS is BSD's 10 */
 
 static int fail(const char *what)
@@ -178,6 +179,13 @@ static int anon_victim(void)
 		return 1;
 	}
 	printf("hwpoison: forked child unmapped the entry\n");
+	/* The kernel's copy from the page fails (-EFAULT) and kills nobody. */
+	r = tinymm_syscall6(__NR_write, 1, (long)p1, 16, 0, 0, 0);
+	if (r != -LINUX_EFAULT) {
+		printf("hwpoison: FAIL: write(2) from the poisoned page: %ld, not -EFAULT\n", r);
+		return 1;
+	}
+	printf("hwpoison: write(2) from the poisoned page: EFAULT\n");
 	touch_page(p1);
 	return 1;
 }

@@ -9,9 +9,10 @@
 #               action-required caller); the parent's other pages are intact, a second madvise
 #               is -EHWPOISON, MADV_SOFT_OFFLINE of an anonymous page -EBUSY, a forked child
 #               touching the page dies of SIGBUS (fork copied the hwpoison entry), one that
-#               munmaps it exits 0, and the parent touching page+5 dies of SIGBUS at exactly that
-#               address ("MCE: Killing hwpoison:<pid> ... fault at <addr>", and the architecture's
-#               own report naming it): late kill;
+#               munmaps it exits 0, write(2) from it is EFAULT (no kill: the 'MCE: Killing'
+#               lines count only user touches), and the parent touching page+5 dies of SIGBUS at
+#               exactly that address ("MCE: Killing hwpoison:<pid> ... fault at <addr>", and the
+#               architecture's own report naming it): late kill;
 #   file-clean  a clean page of a MAP_PRIVATE file mapping poisoned: "corrupted page was clean:
 #               dropped without side effects", "clean LRU page: Recovered", nobody killed, and
 #               the bytes read again are the file's (refault from the disk);
@@ -88,6 +89,7 @@ while read -r t; do
 done < <(sed -n 's/^hwpoison: touching 0x\([0-9a-f]*\)$/\1/p' <<<"$clean")
 has "^hwpoison: forked child killed by SIGBUS$" "the forked child did not die touching the copied entry"
 has "^hwpoison: forked child unmapped the entry$" "munmap of a hwpoison entry failed"
+has "^hwpoison: write\\(2\\) from the poisoned page: EFAULT$" "write(2) from a poisoned page was not EFAULT"
 case $board in
   *arm*|orangepi-pc|raspi2b) has "unhandled page fault \\(7\\) at 0x0*$touch," "ARM's report of the late SIGBUS at 0x$touch" ;;
   *) has "unhandled signal 7 code 0x4 at 0x0*$touch( |$)" "RISC-V's report of the late SIGBUS (code 4) at 0x$touch" ;;
