@@ -51,6 +51,7 @@
 #include "tinymm/swapops.h"
 #include "tinymm/swap.h"
 #include "tinymm/uapi/mman.h"
+#include "tinymm/writeback.h"
 #include "internal.h"
 
 /* v6.10 asks the backing device (BDI_CAP_WRITEBACK); tinymm's mappings say it by having a way
@@ -129,7 +130,9 @@ bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long p
 	if (!(flags & MF_MUST_KILL) && !folio_test_dirty(folio) && !folio_test_anon(folio) &&
 	    folio->mapping && mapping_can_writeback(folio->mapping)) {
 		if (folio_mkclean(folio)) {
-			folio_set_dirty(folio);
+			/* v6.10 sets the bit alone; tinymm's removal undoes the dirty accounting, so
+			 * the folio is dirtied with it (folio_mark_dirty: the folio is locked). */
+			folio_mark_dirty(folio);
 		} else {
 			ttu &= ~TTU_HWPOISON;
 			pr_info("%#lx: corrupted page was clean: dropped without side effects\n", pfn);
