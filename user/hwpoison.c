@@ -16,7 +16,9 @@
  *   hwpoison file-clean <path>
  *       Writes 3 pages of a pattern to <path> (created), fsyncs, maps it MAP_PRIVATE read-only,
  *       reads page 1, poisons it: the call returns 0 (a clean page is only dropped, nobody is
- *       killed) and page 1 reads the pattern again (refault from the disk), as do pages 0, 2.
+ *       killed) and page 1 reads the pattern again (refault from the disk), as do pages 0, 2;
+ *       then soft-offlines page 1 (0, the bytes kept): the kernel's line names the frame now
+ *       mapped there, which the test checks is not the poisoned one.
  *   hwpoison file-dirty <path>
  *       Maps <path> (created, 3 pages) MAP_SHARED, writes the pattern, fsyncs (0), writes page 1
  *       again (dirty); a child poisons page 1 and must die of SIGBUS; then fsync is -1 EIO
@@ -244,6 +246,15 @@ static int run_file_clean(const char *path)
 	printf("hwpoison: clean file page poisoned, reading it again\n");
 	if (check(map, 0, NPAGES * PAGE, 3))
 		return fail("the bytes after the refault");
+	/* The kernel names the frame now mapped there (the test compares it with the poisoned
+	 * one): soft offline of the refaulted page, which must work and keep the bytes. */
+	r = raw_madvise(map + PAGE, PAGE, MADV_SOFT_OFFLINE);
+	if (r != 0) {
+		printf("hwpoison: FAIL: soft offline of the refaulted page: %ld\n", r);
+		return 1;
+	}
+	if (check(map, 0, NPAGES * PAGE, 3))
+		return fail("the bytes after soft offline of the refaulted page");
 	printf("hwpoison: file-clean: ok\n");
 	return 0;
 }

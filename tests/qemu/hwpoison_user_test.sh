@@ -15,7 +15,8 @@
 #               architecture's own report naming it): late kill;
 #   file-clean  a clean page of a MAP_PRIVATE file mapping poisoned: "corrupted page was clean:
 #               dropped without side effects", "clean LRU page: Recovered", nobody killed, and
-#               the bytes read again are the file's (refault from the disk);
+#               the bytes read again are the file's (refault from the disk), from another frame
+#               (a soft offline of the page names the frame: not the poisoned one);
 #   file-dirty  a dirty MAP_SHARED page poisoned by a child (killed by SIGBUS): "dirty data lost:
 #               <dev> inode <n> offset 4096 length 4096", "dirty LRU page: Recovered", fsync
 #               says EIO once, and the owner touching the page dies of SIGBUS;
@@ -24,8 +25,8 @@
 #   unevictable a ramfs page (AS_UNEVICTABLE, no writeback: no other copy) mapped MAP_SHARED and
 #               poisoned: "clean unevictable LRU page: Recovered", the caller not killed (clean),
 #               the pte a hwpoison entry: the owner dies of SIGBUS touching it;
-# Then `hwpoison list` (the anonymous frame named so, two soft-offlined frames), HardwareCorrupted
-# 24 kB (6 frames), buddycheck and slabcheck clean, no BUG/WARNING/Oops.  On the virt boards the
+# Then `hwpoison list` (the anonymous frame named so, three soft-offlined frames), HardwareCorrupted
+# 28 kB (7 frames), buddycheck and slabcheck clean, no BUG/WARNING/Oops.  On the virt boards the
 # host then checks the image: e2fsck clean, /c the pattern, /d the pattern fsync'd before the
 # loss (the lost rewrite never reached the disk), /s page 2 the write after soft offline.
 . "$(dirname "$0")/lib.sh"
@@ -101,6 +102,15 @@ has "^0x$pfn: dirty LRU page: Recovered \\(anonymous page, software\\)$" "hwpois
   tm_fail "not one 'corrupted page was clean' line (file-clean's; ramfs has no other copy)"
 has "${ts}Memory failure: 0x[0-9a-f]+: recovery action for clean LRU page: Recovered$" "the clean file page was not 'clean LRU page: Recovered'"
 [ "$(count 'Sending SIGBUS')" = 2 ] || tm_fail "not exactly two 'Sending SIGBUS' lines (anon and file-dirty injectors)"
+# The refaulted page is another frame: file-clean's soft offline of it names the frame at the
+# same address, which must differ from the poisoned one.
+mapfile -t cl < <(sed -n '/^tinymm> exec \/bin\/hwpoison file-clean/,/^hwpoison: file-clean: ok$/p' <<<"$clean" |
+  sed -n 's/.*\(Injecting memory failure\|Soft offlining\) for pfn \(0x[0-9a-f]*\) at process virtual address \(0x[0-9a-f]*\)$/\2 \3/p;
+          s/.*Soft offlining pfn \(0x[0-9a-f]*\) at process virtual address \(0x[0-9a-f]*\)$/\1 \2/p')
+[ "${#cl[@]}" = 2 ] || tm_fail "file-clean: not one injection and one soft offline line (${#cl[@]})"
+read -r bad_pfn bad_addr <<<"${cl[0]}"; read -r new_pfn new_addr <<<"${cl[1]}"
+[ "$bad_addr" = "$new_addr" ] || tm_fail "file-clean: the soft offline was at $new_addr, not $bad_addr"
+[ "$bad_pfn" != "$new_pfn" ] || tm_fail "file-clean: the page at $bad_addr is still the poisoned frame $bad_pfn"
 
 # file-dirty: the loss named, fsync's EIO.
 has "${ts}Memory failure: 0x[0-9a-f]+: dirty data lost: [a-z0-9]+ inode [0-9]+ offset 4096 length 4096$" "no 'dirty data lost' line for page 1"
@@ -112,8 +122,8 @@ has "${ts}Memory failure: 0x[0-9a-f]+: recovery action for clean unevictable LRU
 has "^hwpoison: ramfs page poisoned, the caller lives$" "the ramfs page's poisoner did not survive"
 
 # soft offline: two frames retired.
-[ "$(count '^0x[0-9a-f]+: soft offline \(soft-offlined page, software\)$')" = 2 ] || tm_fail "not two soft-offlined frames in hwpoison list"
-has '^HardwareCorrupted: +24 kB$' "HardwareCorrupted is not 24 kB (6 frames)"
+[ "$(count '^0x[0-9a-f]+: soft offline \(soft-offlined page, software\)$')" = 3 ] || tm_fail "not three soft-offlined frames in hwpoison list"
+has '^HardwareCorrupted: +28 kB$' "HardwareCorrupted is not 28 kB (7 frames)"
 has '^buddycheck: ok \(0 problems\)' "buddycheck did not pass"
 has '^slabcheck: ok \(0 problems\)' "slabcheck did not pass"
 
