@@ -23,9 +23,9 @@
  * pinned (folio_try_dup_anon_rmap_pte cannot fail).  try_to_unmap() leaves an anonymous folio
  * mapped (no swap: nowhere to put its data; reclaim never scans the anon lists without swap,
  * as v6.10) unless TTU_HWPOISON asks for hwpoison entries.  No MMU notifiers, no memcg
- * filter (invalid_vma), no batched TLB flush: each pte
- * is flushed as it is cleared (v6.10 batches with TTU_BATCH_FLUSH on SMP, where a flush is an
- * IPI; here it is one local instruction).  folio_referenced() does not restore a missed mlock
+ * filter (invalid_vma), no batched TLB flush: each pte is flushed as it is cleared (v6.10
+ * batches with TTU_BATCH_FLUSH on SMP, where a flush is an IPI; here it is one local
+ * instruction).  folio_referenced() does not restore a missed mlock
  * (mlock_vma_folio): it reports VM_LOCKED and reclaim activates the folio; it trylocks an
  * anonymous folio too (v6.10 walks one unlocked under RCU, which tinymm lacks).
  * Locking: the caller holds the pte lock (mm->page_table_lock) of the pte it sets or clears;
