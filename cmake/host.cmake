@@ -167,6 +167,7 @@ add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.
 target_link_libraries(syscalls_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 target_sources(syscalls_test PRIVATE mm/memory_shared.c mm/rmap_file.c mm/msync.c	# MAP_SHARED, msync
   mm/mincore.c)
+target_sources(syscalls_test PRIVATE mm/hwpoison_user.c kernel/signal.c)	# madvise(MADV_HWPOISON)
 target_sources(syscalls_test PRIVATE mm/pgtable-generic.c)	# folio_referenced's young helpers
 # Buffer heads over a host file holding an ext2 image (mke2fs/debugfs/e2fsck judge it).
 add_executable(buffer_test tests/host/buffer_test.c tests/host/file_bdev.c)

@@ -58,6 +58,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     mm/mincore.c)
   # idle page tracking over both rmap walks (docs/page_idle.md)
   list(APPEND TINYMM_CORE_SRCS mm/page_idle.c)
+  # HWPoison in mapped pages: unmapping, SIGBUS, madvise injection (docs/hwpoison.md)
+  list(APPEND TINYMM_CORE_SRCS mm/hwpoison_user.c)
 endif()
 # The accessed-bit helpers (docs/young.md), with the page-fault core above.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)

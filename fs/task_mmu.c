@@ -23,6 +23,7 @@
 #include "tinymm/exec.h"
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
+#include "tinymm/swapops.h"
 #include "tinymm/page-flags.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
@@ -189,6 +190,16 @@ uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr, bool *anon_excl
 		if (page_mapcount(page) == 1)
 			e |= PM_MMAP_EXCLUSIVE;
 		*anon_exclusive = PageAnon(page) && PageAnonExclusive(page);
+	} else if (is_swap_pte(pte)) {
+		/* A hwpoison entry (the only kind: include/tinymm/swapops.h), as v6.10 shows a pfn
+		 * swap entry: PM_SWAP, the type and the pfn, PM_FILE by the page it names. */
+		swp_entry_t entry = pte_to_swp_entry(pte);
+		struct page *page = pfn_swap_entry_to_page(entry);
+
+		e = PM_SWAP | (((uint64_t)swp_type(entry) |
+				((uint64_t)swp_offset(entry) << MAX_SWAPFILES_SHIFT)) & PM_PFRAME_MASK);
+		if (page && !PageAnon(page))
+			e |= PM_FILE;
 	}
 	spin_unlock(&mm->page_table_lock);
 	return e;

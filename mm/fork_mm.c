@@ -102,8 +102,12 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 
 		if (pte_none(pte))
 			continue;
-		if (WARN_ON_ONCE(!pte_present(pte)))
-			continue;		/* no swap: a non-present pte is never left behind */
+		if (!pte_present(pte)) {
+			/* A hwpoison entry (the only non-present kind: no swap) goes to the child
+			 * as it is, so its touch is SIGBUS too (v6.10's copy_nonpresent_pte). */
+			set_pte_at(dst_mm, addr, dst_pte, pte);
+			continue;
+		}
 		pte = copy_present_pte(src_vma, src_pte, addr, pte, &wrprotected);
 		if (!pte_none(pte))
 			set_pte_at(dst_mm, addr, dst_pte, pte);

@@ -19,9 +19,10 @@
  *
  * Where tinymm differs from v6.10, and why: v6.10 has this in mm/memory-failure.c; it is apart
  * here because which action fits which page is one idea and getting hold of the frame another.
- * No swap cache, hugetlb or page tables: the swap-cache and huge-page entries keep the table's
+ * No swap cache or hugetlb: the swap-cache and huge-page entries keep the table's
  * shape but match no folio tinymm makes (no PG_swapbacked|PG_swapcache folio exists; a large
- * folio is split or given up on before the table), and there is no user mapping to unmap.  No
+ * folio is split or given up on before the table); user mappings are gone before the table
+ * (mm/hwpoison_user.c), and an anonymous folio then only leaves the LRU (v6.10's).
  * A folio with buffer heads has them dropped by the truncation (folio_invalidate()) and
  * checked by filemap_release_folio() as v6.10 does; buffers someone still holds stay and the
  * outcome is Failed ("failed to release buffers").  A dirty folio's
@@ -142,6 +143,12 @@ static int me_pagecache(struct page_state *ps, struct page *p, bool dirty)
 	int ret;
 
 	delete_from_lru_cache(folio);
+	/* An anonymous folio (unmapped by hwpoison_user_mappings) has no mapping to leave: the
+	 * only reference left should be memory_failure()'s (v6.10). */
+	if (folio_test_anon(folio)) {
+		ret = MF_RECOVERED;
+		goto out;
+	}
 	mapping = folio->mapping;
 	if (!mapping) {
 		/* Torn down in the meantime. */
@@ -172,7 +179,9 @@ static int me_pagecache_clean(struct page_state *ps, struct page *p)
 /* The write()/fsync()/sync after this learns of it: mapping_set_error() (errseq: once each). */
 static int me_pagecache_dirty(struct page_state *ps, struct page *p)
 {
-	struct address_space *mapping = page_folio(p)->mapping;
+	struct folio *folio = page_folio(p);
+	/* v6.10's page_mapping(): none for an anonymous folio (its ->mapping is the anon_vma). */
+	struct address_space *mapping = folio_test_anon(folio) ? NULL : folio->mapping;
 
 	if (mapping)
 		mapping_set_error(mapping, -EIO);

@@ -68,6 +68,7 @@ static const char *const mf_kind_names[] = {
 	[MF_KIND_KERNEL] = "kernel page",
 	[MF_KIND_KERNEL_TAIL] = "tail of a high-order kernel block",
 	[MF_KIND_SOFT_OFFLINE] = "soft-offlined page",
+	[MF_KIND_ANON] = "anonymous page",
 };
 _Static_assert(ARRAY_SIZE(mf_kind_names) == NR_MF_KIND, "a name for every mf_kind");
 
@@ -251,6 +252,8 @@ enum mf_kind mf_kind_of(struct page *p)
 		return MF_KIND_SLAB;
 	if (PageReserved(p))
 		return MF_KIND_RESERVED;
+	if (folio_test_anon(folio))
+		return MF_KIND_ANON;
 	if (folio_test_lru(folio) || folio->mapping)
 		return MF_KIND_LRU;
 	if (mf_is_free_buddy_page(p) || on_pcp_list(p))

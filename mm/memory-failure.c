@@ -1,7 +1,7 @@
 /*
  * memory-failure.c - HWPoison: a frame's memory went bad (Linux's mm/memory-failure.c, for what
- * tinymm has: free frames, page-cache folios, kernel frames).  docs/hwpoison.md has the state
- * table and the rules.
+ * tinymm has: free frames, page-cache and anonymous folios, kernel frames; the tasks mapping a
+ * frame are mm/hwpoison_user.c's).  docs/hwpoison.md has the state table and the rules.
  *
  * memory_failure(pfn, flags), in Linux's order: TestSetPageHWPoison (already set: one line,
  * -EHWPOISON, nothing counted); get_hwpoison_page() (per-CPU lists drained, LRU batches shaken):
@@ -10,12 +10,13 @@
  * "unhandlable": left to its owner; a large folio gets PG_has_hwpoisoned and would be split
  * ("unsplit thp" when it cannot be); then the folio lock (a folio that became large meanwhile:
  * once more from the start, then "different compound page after locking"), writeback waited
- * for, the truncated check, and the action error_states[] names for a flags snapshot
- * (identify_page_state(), mm/hwpoison_actions.c).  Every outcome is one action_result():
- * "Memory failure: 0x<pfn>: recovery action for <state>: <result>", num_poisoned_pages and the
- * node's statistics (kept, with the per-frame records, in mm/hwpoison_state.c).
- * unpoison_memory() undoes a software injection; page_handle_poison() is the end of soft offline
- * (mm/soft-offline.c).  The `hwpoison` command is mm/hwpoison_cmd.c.
+ * for, the user mappings (hwpoison_user_mappings(): unmapped, hwpoison entries, the
+ * action-required caller's SIGBUS), the truncated check, and the action error_states[] names
+ * for a flags snapshot (identify_page_state(), mm/hwpoison_actions.c).  Every outcome is one
+ * action_result(): "Memory failure: 0x<pfn>: recovery action for <state>: <result>",
+ * num_poisoned_pages and the node's statistics (kept, with the per-frame records, in
+ * mm/hwpoison_state.c).  unpoison_memory() undoes a software injection; page_handle_poison()
+ * is the end of soft offline (mm/soft-offline.c).  The `hwpoison` command is mm/hwpoison_cmd.c.
  *
  * Invariants:
  *   - A PG_hwpoison frame is never on a free list or a per-CPU list (so the allocator never
@@ -32,11 +33,11 @@
  *   (mm/hwpoison_actions.c); mf_cur and hw_memory_failure are mf_mutex's.  Never from interrupts.
  *
  * Where tinymm differs from v6.10, and why:
- *   - Less to handle: no hwpoison_filter (no hwpoison-inject module), no process killing or
- *     unmapping (hwpoison_user_mappings: no page tables yet), no hugetlb, no movable non-LRU
- *     pages, no memory_failure_queue (no machine-check interrupt; the shell injects), no sysctl
- *     (recovery is always on).  Unpoison has no page tables, offline pages or mapped frames to
- *     refuse; it refuses a slab or reserved frame without a line, as v6.10 does.
+ *   - Less to handle: no hwpoison_filter (no hwpoison-inject module), no early kill
+ *     (mm/hwpoison_user.c), no hugetlb, no movable non-LRU pages, no memory_failure_queue (no
+ *     machine-check interrupt; the shell and madvise inject), no sysctl (recovery is always
+ *     on).  Unpoison has no page-table or offline pages to refuse; it refuses a slab or
+ *     reserved frame without a line, as v6.10 does.
  *   - One CPU: the per-CPU lists are drained with interrupts masked instead of
  *     zone_pcp_disable(), which keeps them empty until we are done, and a frame is marked and
  *     taken off the buddy in the same masked stretch, so no allocation can get it in between
@@ -295,6 +296,11 @@ static void mf_warn_left_alone(unsigned long pfn)
 
 void (*mf_race_hook)(struct page *p, enum mf_race_point where);
 
+/* mm/hwpoison_user.c, linked where there are user page tables (not in the host's page-cache
+ * tests, whose folios are never mapped): without it nothing is mapped, nothing to do. */
+bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long pfn, int flags)
+	__attribute__((weak));
+
 /*
  * A frame with no reference that is not in a free block is on its way somewhere: a free that
  * was preempted between its last put and the free lists (its stale flags write would drop our
@@ -459,8 +465,16 @@ try_again:
 	 * batch reference): drain it, or the folio would look busy and fail. */
 	lru_add_drain();
 
+	/* Now take care of user space mappings (mm/hwpoison_user.c).  Abort on failure: a page
+	 * still mapped must not leave its mapping. */
+	if (hwpoison_user_mappings && !hwpoison_user_mappings(folio, p, pfn, flags)) {
+		res = action_result(pfn, MF_MSG_UNMAP_FAILED, MF_IGNORED);
+		goto unlock_page;
+	}
+
 	/* Torn down by someone else? */
-	if (folio_test_lru(folio) && !folio_test_swapcache(folio) && folio->mapping == NULL) {
+	if (folio_test_lru(folio) && !folio_test_anon(folio) && !folio_test_swapcache(folio) &&
+	    folio->mapping == NULL) {
 		res = action_result(pfn, MF_MSG_TRUNCATED_LRU, MF_IGNORED);
 		goto unlock_page;
 	}
@@ -512,7 +526,12 @@ int unpoison_memory(unsigned long pfn)
 	}
 	if (folio_test_slab(folio) || PageReserved(&folio->page))
 		goto unlock_mutex;
-	if (folio->mapping) {
+	if (folio_mapped(folio)) {
+		printk(KERN_INFO "Unpoison: Someone maps the hwpoison page %#lx\n", pfn);
+		goto unlock_mutex;
+	}
+	/* v6.10's folio_mapping(): an anonymous folio's ->mapping is its anon_vma, no mapping. */
+	if (folio->mapping && !folio_test_anon(folio)) {
 		printk(KERN_INFO "Unpoison: the hwpoison page has non-NULL mapping %#lx\n", pfn);
 		goto unlock_mutex;
 	}

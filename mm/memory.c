@@ -8,7 +8,9 @@
  * copy_page_range is mm/fork_mm.c.
  *
  * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
- * mapcount and holds one reference for it (mm/rmap.c); a writable pte maps an anonymous folio
+ * mapcount and holds one reference for it (mm/rmap.c); a non-present one that is not none is
+ * a hwpoison entry (include/tinymm/swapops.h), holding nothing: a touch is VM_FAULT_HWPOISON,
+ * a zap clears it; a writable pte maps an anonymous folio
  * with PG_anon_exclusive (in a private area a file page is mapped read-only, and the first
  * write copies it; a page fork shares is read-only in both mms: mm/fork_mm.c), or, in a shared
  * area, a dirty page-cache folio through a dirty pte; a pte is present only inside an area,
@@ -47,6 +49,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/swap.h"
+#include "tinymm/swapops.h"
 #include "tinymm/vmstat.h"
 #include "tinymm/writeback.h"
 
@@ -348,6 +351,22 @@ static vm_fault_t do_wp_page(struct vm_fault *vmf)
 	return 0;
 }
 
+/*
+ * A non-present entry (v6.10's do_swap_page, of which tinymm has only the hwpoison case):
+ * memory_failure() left it where a page it poisoned was mapped, and the task touching it
+ * gets SIGBUS (BUS_MCEERR_AR, mm/user_fault.c) rather than a page.  Nothing else leaves a
+ * non-present entry; one would be a bug, and SIGBUS is the safe answer to it.
+ */
+static vm_fault_t do_swap_page(struct vm_fault *vmf)
+{
+	swp_entry_t entry = pte_to_swp_entry(vmf->orig_pte);
+
+	if (is_hwpoison_entry(entry))
+		return VM_FAULT_HWPOISON;
+	WARN_ON_ONCE(1);
+	return VM_FAULT_SIGBUS;
+}
+
 /* May this fault touch this area at all?  (v6.10's arch access_error()) */
 static bool access_permitted(const struct vm_area_struct *vma, unsigned int flags)
 {
@@ -386,6 +405,8 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, un
 	vmf.orig_pte = ptep_get(vmf.pte);
 	if (pte_none(vmf.orig_pte))
 		return vma->vm_file ? do_fault(&vmf) : do_anonymous_page(&vmf);
+	if (!pte_present(vmf.orig_pte))
+		return do_swap_page(&vmf);
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(vmf.orig_pte))
 		return do_wp_page(&vmf);
 	/* Present and permitted: the TLB had an older entry, or the accessed/dirty bits need
@@ -458,6 +479,10 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 				continue;
 			pte_clear(mm, addr, pte);
 			cleared = true;
+			/* A hwpoison entry holds no page and no reference: cleared, nothing more
+			 * (v6.10's zap_nonpresent_ptes). */
+			if (!pte_present(ptent))
+				continue;
 			folio = vm_normal_folio(ptent);
 			if (!folio)
 				continue;

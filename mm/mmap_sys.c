@@ -12,11 +12,14 @@
  * -EACCES), as v6.10; MAP_SHARED|MAP_ANONYMOUS (shmem) is -ENODEV.  A file mapping needs a
  * regular file open for reading (-EACCES otherwise, -ENODEV for the console or a directory);
  * the file is kept open for the task's life (files_pin, include/tinymm/file.h says why).
- * madvise: MADV_DONTNEED zaps the range's ptes (unmap_page_range), so the next touch of
- * anonymous memory reads zeros and of a private file mapping the file again; NORMAL, RANDOM,
- * SEQUENTIAL, WILLNEED, FREE (as DONTNEED: nothing is lazily freed here) are accepted; other
- * advice is -EINVAL, as v6.10 says for advice it does not know.  An unmapped part of the range
- * is -ENOMEM after the mapped parts were done, as v6.10.
+ * madvise: MADV_HWPOISON and MADV_SOFT_OFFLINE (100, 101) inject an error into each page of
+ * the range (mm/hwpoison_user.c, docs/hwpoison.md; the caller of a poisoned dirty or anonymous
+ * page is killed with SIGBUS as the call ends).  MADV_DONTNEED zaps the range's ptes
+ * (unmap_page_range), so the next touch of anonymous memory reads zeros and of a private file
+ * mapping the file again; NORMAL, RANDOM, SEQUENTIAL, WILLNEED, FREE (as DONTNEED: nothing is
+ * lazily freed here) are accepted; other advice is -EINVAL, as v6.10 says for advice it does
+ * not know.  An unmapped part of the range is -ENOMEM after the mapped parts were done, as
+ * v6.10.
  * Locking: current->mm->mmap_lock around each call's area work; no user copy under it.
  */
 #include "tinymm/errno.h"
@@ -24,7 +27,9 @@
 #include "tinymm/lockdep.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
+#include "tinymm/memory-failure.h"
 #include "tinymm/sched.h"
+#include "tinymm/signal.h"
 #include "tinymm/syscalls.h"
 #include "tinymm/uapi/mman.h"
 #include "tinymm/vfs.h"
@@ -209,6 +214,8 @@ long sys_madvise(unsigned long start, size_t len_in, int behavior)
 	case LINUX_MADV_WILLNEED:
 	case LINUX_MADV_DONTNEED:
 	case LINUX_MADV_FREE:
+	case LINUX_MADV_HWPOISON:
+	case LINUX_MADV_SOFT_OFFLINE:
 		break;
 	default:
 		return -EINVAL;
@@ -225,6 +232,12 @@ long sys_madvise(unsigned long start, size_t len_in, int behavior)
 		return -EINVAL;
 	if (end == start)
 		return 0;
+	if (behavior == LINUX_MADV_HWPOISON || behavior == LINUX_MADV_SOFT_OFFLINE) {
+		/* v6.10: the unaligned end, before any lock (it takes mmap_lock per page). */
+		ret = madvise_inject_error(behavior, start, start + len_in);
+		force_sig_deliver_pending();	/* memory_failure()'s SIGBUS for this caller */
+		return ret;
+	}
 	mutex_lock(&mm->mmap_lock);
 	at = start;
 	while (at < end) {

@@ -40,8 +40,8 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
 			pte_t old = ptep_get(pte), entry;
 			struct page *page;
 
-			if (pte_none(old))
-				continue;
+			if (!pte_present(old))
+				continue;	/* none, or a hwpoison entry: no protection to change */
 			entry = pfn_pte(pte_pfn(old), prot);
 			if (pte_dirty(old))
 				entry = pte_mkdirty(entry);

@@ -14,16 +14,18 @@
  *
  * Reclaim's two walks are here too: folio_referenced() (how many areas used the folio since
  * the last look: the young bits, cleared as they are read) and try_to_unmap() (every pte of a
- * file folio gone, so reclaim can take it out of the cache); include/tinymm/rmap.h has their
+ * file folio gone, so reclaim can take it out of the cache; memory_failure's TTU_HWPOISON
+ * leaves hwpoison entries, anonymous folios too); include/tinymm/rmap.h has their
  * contracts, docs/shared-mappings.md the picture.
  *
  * Where tinymm differs from v6.10, and why: no large folios are mapped, so no _large_mapcount
  * or _nr_pages_mapped; no GUP pins, so fork never has to copy a page at once because it may be
  * pinned (folio_try_dup_anon_rmap_pte cannot fail).  try_to_unmap() leaves an anonymous folio
  * mapped (no swap: nowhere to put its data; reclaim never scans the anon lists without swap,
- * as v6.10).  No MMU notifiers, no memcg filter (invalid_vma), no batched TLB flush: each pte
- * is flushed as it is cleared (v6.10 batches with TTU_BATCH_FLUSH on SMP, where a flush is an
- * IPI; here it is one local instruction).  folio_referenced() does not restore a missed mlock
+ * as v6.10) unless TTU_HWPOISON asks for hwpoison entries.  No MMU notifiers, no memcg
+ * filter (invalid_vma), no batched TLB flush: each pte is flushed as it is cleared (v6.10
+ * batches with TTU_BATCH_FLUSH on SMP, where a flush is an IPI; here it is one local
+ * instruction).  folio_referenced() does not restore a missed mlock
  * (mlock_vma_folio): it reports VM_LOCKED and reclaim activates the folio; it trylocks an
  * anonymous folio too (v6.10 walks one unlocked under RCU, which tinymm lacks).
  * Locking: the caller holds the pte lock (mm->page_table_lock) of the pte it sets or clears;
@@ -36,6 +38,7 @@
 #include "tinymm/mmap.h"
 #include "tinymm/page-flags.h"
 #include "tinymm/rmap.h"
+#include "tinymm/swapops.h"
 #include "tinymm/writeback.h"
 #include "tinymm/vmstat.h"
 
@@ -128,7 +131,7 @@ pte_t *page_vma_mapped_pte(struct folio *folio, struct vm_area_struct *vma, unsi
 	if (pte) {
 		pte_t v = ptep_get(pte);
 
-		if (!pte_none(v) && pte_pfn(v) == page_to_pfn(&folio->page))
+		if (pte_present(v) && pte_pfn(v) == page_to_pfn(&folio->page))
 			return pte;
 	}
 	spin_unlock(&mm->page_table_lock);
@@ -213,11 +216,21 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	pteval = ptep_get(pte);
 	pte_clear(vma->vm_mm, address, pte);
 	flush_tlb_page(vma, address);	/* no write through a stale entry after this */
+	/* memory_failure(): the task that touches this address next gets SIGBUS rather than a
+	 * fresh page (v6.10's make_hwpoison_entry; the entry holds no reference). */
+	if ((flags & TTU_HWPOISON) && PageHWPoison(&folio->page))
+		set_pte_at(vma->vm_mm, address, pte, swp_entry_to_pte(make_hwpoison_entry(&folio->page)));
 	folio_remove_rmap_pte(folio, &folio->page, vma);
 	spin_unlock(&vma->vm_mm->page_table_lock);
 	/* The folio is locked, so no writeback can start between the clear and this. */
-	if (pte_dirty(pteval))
-		folio_mark_dirty(folio);
+	if (pte_dirty(pteval)) {
+		/* v6.10's folio_mark_dirty() finds no mapping for an anonymous folio and only sets
+		 * the flag (noop_dirty_folio); tinymm's would read the anon_vma as a mapping. */
+		if (folio_test_anon(folio))
+			folio_set_dirty(folio);
+		else
+			folio_mark_dirty(folio);
+	}
 	folio_put(folio);		/* the pte's reference; the caller holds another */
 	return folio_mapped(folio);
 }
@@ -229,7 +242,11 @@ void try_to_unmap(struct folio *folio, enum ttu_flags flags)
 	};
 
 	lockdep_assert_folio_locked(folio);
-	if (folio_test_anon(folio) || !folio_mapped(folio))
+	if (!folio_mapped(folio))
 		return;
-	rmap_walk_file(folio, &rwc);
+	/* An anonymous folio's data has nowhere to go without swap: only a poisoned one, whose
+	 * data is lost anyway, leaves its ptes (for hwpoison entries). */
+	if (folio_test_anon(folio) && !(flags & TTU_HWPOISON))
+		return;
+	rmap_walk(folio, &rwc);
 }

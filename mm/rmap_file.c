@@ -167,6 +167,13 @@ static void zap_file_range(struct vm_area_struct *vma, unsigned long start, unsi
 
 			if (pte_none(ptent))
 				continue;
+			if (!pte_present(ptent)) {
+				/* A hwpoison entry maps no folio: cleared only when the private
+				 * copies go too (truncation), as v6.10's should_zap_cows(). */
+				if (even_cows)
+					pte_clear(mm, addr, pte);
+				continue;
+			}
 			page = pfn_to_page(pte_pfn(ptent));
 			if (!page)
 				continue;

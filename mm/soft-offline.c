@@ -41,8 +41,11 @@
  *
  * Where tinymm differs from v6.10, and why: v6.10 moves an in-use folio with migrate_pages();
  * tinymm has no migration, so migrate_cache_folio() below is the smallest replacement that is
- * correct for what tinymm has: unmapped page-cache folios (no page tables, no anonymous
- * memory; buffer heads are freed first, as fallback_migrate_folio() does).  So PG_mlocked moves as a flag (v6.10 rebuilds it from the
+ * correct for what tinymm has: page-cache folios, a mapped one unmapped first under its lock
+ * (try_to_unmap: its tasks refault onto the new frame, where v6.10 leaves migration entries
+ * and maps the new frame back); an anonymous folio is refused (-EBUSY, "page migration
+ * failed": it would need migration entries); buffer heads are freed first, as
+ * fallback_migrate_folio() does.  PG_mlocked moves as a flag (v6.10 rebuilds it from the
  * VM_LOCKED mappings in remove_migration_ptes), and a pass that finds the folio busy sleeps
  * before the next (v6.10 just retries; on one CPU the holder runs only if we sleep).  A large
  * folio is moved whole (v6.10 splits it first with try_to_split_thp_page; tinymm cannot split,
@@ -60,6 +63,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
+#include "tinymm/rmap.h"
 #include "tinymm/swap.h"
 #include "internal.h"
 
@@ -69,6 +73,10 @@
 /* What the frame holds: get_hwpoison_page() (mm/memory-failure.c, Linux's get_any_page() and
  * its helpers) decides, with the per-CPU lists drained: 1 (in use, referenced), 0 (free),
  * -EBUSY or -EIO (cannot be handled). */
+
+/* mm/rmap.c, linked where there are user page tables (not in the host's page-cache tests,
+ * whose folios are never mapped). */
+void try_to_unmap(struct folio *folio, enum ttu_flags flags) __attribute__((weak));
 
 /* The caller's reference (MF_COUNT_INCREASED) goes on an early exit. */
 static void put_ref_page(unsigned long pfn, int flags)
@@ -205,6 +213,10 @@ static long migrate_cache_folio(struct folio *src)
 		}
 		folio_lock(src);
 		folio_wait_writeback(src);
+		/* Its ptes go first (v6.10 leaves migration entries; tinymm's tasks refault onto
+		 * the new frame), their dirt into the folio, which carries it over. */
+		if (folio_mapped(src) && try_to_unmap)
+			try_to_unmap(src, TTU_IGNORE_MLOCK);
 		lru_add_drain();	/* a batch's reference would make every pass fail */
 		moved = move_cache_folio(dst, src);
 		if (moved) {
@@ -240,6 +252,13 @@ static int soft_offline_in_use_page(struct page *page)
 	}
 	/* No mapping_evict_folio() attempt: a clean folio is moved too (see the header). */
 	folio_unlock(folio);
+	/* An anonymous folio would need migration entries in its ptes (the header says why). */
+	if (folio_test_anon(folio)) {
+		folio_put(folio);
+		format_page_flags(type, sizeof(type), page->flags);
+		pr_info("soft offline: %#lx: page migration failed 1, type %s\n", pfn, type);
+		return -EBUSY;
+	}
 
 	if (!mf_isolate_folio(folio)) {
 		format_page_flags(type, sizeof(type), page->flags);

@@ -5,6 +5,8 @@
  * address and FAULT_FLAG_* and kills the task with the signal returned, in its own words.
  * Where tinymm differs: no stack growth (the stack area is made at its full size by exec), and
  * VM_FAULT_OOM kills the faulting task at once (v6.10 runs the OOM killer, a later issue).
+ * VM_FAULT_HWPOISON (a hwpoison entry, docs/hwpoison.md) is SIGBUS with BUS_MCEERR_AR and x86's
+ * "MCE: Killing" line on every architecture (v6.10's arm64 sends the same signal silently).
  * Locking: takes current->mm->mmap_lock; may sleep (reading a file page).
  */
 #include "tinymm/mm_fault.h"
@@ -37,6 +39,16 @@ int do_user_addr_fault(unsigned long addr, unsigned int flags, int *si_code)
 		       current->comm, current->pid, addr);
 		*si_code = 0;
 		return SIGKILL;
+	}
+	if (fault & VM_FAULT_HWPOISON) {
+		/* A page memory_failure() took from under this task (late kill, v6.10's default):
+		 * x86's do_sigbus() line and signal; the address is the faulting one.  A user copy
+		 * in the kernel only fails (its fixup: -EFAULT), as x86's kernel-mode fixup. */
+		if (flags & FAULT_FLAG_USER)
+			printk(KERN_ERR "MCE: Killing %s:%d due to hardware memory corruption fault "
+			       "at %lx\n", current->comm, current->pid, addr);
+		*si_code = BUS_MCEERR_AR;
+		return SIGBUS;
 	}
 	if (fault & VM_FAULT_SIGBUS) {
 		*si_code = BUS_ADRERR;

@@ -97,6 +97,12 @@ struct memory_failure_stats {
 };
 
 int memory_failure(unsigned long pfn, int flags);
+/* mm/hwpoison_user.c (where there are user page tables; docs/hwpoison.md "Mapped frames"):
+ * the frame's ptes unmapped, hwpoison entries left where its data is lost, the action-required
+ * caller signalled; false if a pte still maps it.  The folio is locked, under mf_mutex. */
+bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long pfn, int flags);
+/* madvise(MADV_HWPOISON / MADV_SOFT_OFFLINE) over the current mm's [start, end): 0 or -errno. */
+int madvise_inject_error(int behavior, unsigned long start, unsigned long end);
 int unpoison_memory(unsigned long pfn);
 int soft_offline_page(unsigned long pfn, int flags);
 bool page_handle_poison(struct page *page, bool hugepage_or_freepage, bool release);
@@ -158,6 +164,7 @@ enum mf_kind {
 	MF_KIND_KERNEL,		/* allocated by the kernel (order 0 or a head), not on any LRU */
 	MF_KIND_KERNEL_TAIL,	/* a tail of a high-order block or of a large folio */
 	MF_KIND_SOFT_OFFLINE,	/* soft_offline_page() retired it (page_handle_poison) */
+	MF_KIND_ANON,		/* an anonymous folio (mapped by tasks, or in an LRU batch) */
 	NR_MF_KIND
 };
 const char *mf_kind_name(enum mf_kind kind);

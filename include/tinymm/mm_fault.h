@@ -27,8 +27,10 @@ typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x000001	/* no memory for a page or a table */
 #define VM_FAULT_SIGBUS		0x000002	/* a file page past EOF, a read error, shared anon */
 #define VM_FAULT_MAJOR		0x000004	/* the page had to be read (I/O) */
+#define VM_FAULT_HWPOISON	0x000010	/* a hwpoison entry: the page's memory went bad */
 #define VM_FAULT_SIGSEGV	0x000040	/* outside the area or beyond its permissions */
-#define VM_FAULT_ERROR		(VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV)
+#define VM_FAULT_ERROR		(VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV | \
+				 VM_FAULT_HWPOISON)
 
 /* v6.10's enum fault_flag, the bits tinymm looks at. */
 #define FAULT_FLAG_WRITE	(1U << 0)	/* a write access */

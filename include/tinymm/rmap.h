@@ -15,7 +15,9 @@
  *        file folio is trylocked here (busy: 1, as v6.10).
  *   try_to_unmap(folio, flags)  every pte mapping the locked file folio cleared and flushed,
  *        its dirty bit moved to the folio, its mapcount and reference dropped; stops at a
- *        VM_LOCKED area unless TTU_IGNORE_MLOCK.  An anonymous folio stays mapped: with no
+ *        VM_LOCKED area unless TTU_IGNORE_MLOCK.  With TTU_HWPOISON and a PG_hwpoison page
+ *        (memory_failure) each pte gets a hwpoison entry instead of none (swapops.h), and an
+ *        anonymous folio is unmapped too; without it an anonymous folio stays mapped: with no
  *        swap there is no entry to leave in its ptes (v6.10 reaches this only after
  *        add_to_swap succeeded).  The caller checks folio_mapped() afterwards.
  * Lock order (v6.10's): mmap_lock -> folio lock -> i_mmap_lock -> anon_vma->lock ->
@@ -37,9 +39,11 @@ struct rmap_walk_control {
 
 enum ttu_flags {
 	TTU_IGNORE_MLOCK	= 0x8,	/* unmap from VM_LOCKED areas too (v6.10's value) */
+	TTU_HWPOISON		= 0x20,	/* leave a hwpoison entry in each pte (v6.10's value) */
 };
 
-/* The pte at @address in @vma's mm if it maps @folio, returned with the mm's page_table_lock
+/* The pte at @address in @vma's mm if it maps @folio (present: a hwpoison entry holding the
+ * folio's pfn maps nothing), returned with the mm's page_table_lock
  * held (the caller unlocks it); NULL (lock not held) if it maps something else or nothing. */
 pte_t *page_vma_mapped_pte(struct folio *folio, struct vm_area_struct *vma, unsigned long address);
 int folio_referenced(struct folio *folio, int is_locked, unsigned long *vm_flags);

@@ -107,6 +107,11 @@ struct task_struct {
 	struct task_struct *parent;
 	struct list_head children;
 	struct list_head sibling;
+	/* issue 35 (hwpoison): a SIGBUS memory_failure() raised for this task while it ran a
+	 * system call (force_sig_mceerr), delivered when that call ends: the si_code (0: none)
+	 * and si_addr.  Set and read only by the task itself. */
+	int mce_code;
+	unsigned long mce_addr;
 };
 
 extern struct task_struct *__current;

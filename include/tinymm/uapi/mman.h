@@ -31,6 +31,8 @@
 #define LINUX_MADV_WILLNEED	3
 #define LINUX_MADV_DONTNEED	4
 #define LINUX_MADV_FREE		8
+#define LINUX_MADV_HWPOISON	100	/* poison the pages (memory_failure), docs/hwpoison.md */
+#define LINUX_MADV_SOFT_OFFLINE	101	/* move the pages, then retire their frames */
 
 /* msync's flags (v6.10 include/uapi/asm-generic/mman-common.h). */
 #define LINUX_MS_ASYNC		1

@@ -184,6 +184,22 @@ static inline unsigned long pte_pfn(pte_t pte) { return (unsigned long)((pte_val
 static inline pgprot_t pte_pgprot(pte_t pte) { return __pgprot(pte_val(pte) & ~PHYS_MASK_LPAE); }
 static inline int pte_none(pte_t pte) { return pte_val(pte) == 0; }
 static inline int pte_present(pte_t pte) { return (pte_val(pte) & L_PTE_PRESENT) == L_PTE_PRESENT; }
+/*
+ * A non-present pte that is not none holds a swap-format entry (v6.10 ARM's layout, which
+ * tinymm uses only for hwpoison entries: include/tinymm/swapops.h): bits 1:0 clear (invalid
+ * to the walker, so a touch faults), the type in bits 6:2, bit 7 kept for v6.10's
+ * L_PTE_SWP_EXCLUSIVE, the offset (a pfn) from bit 8.
+ */
+#define __SWP_TYPE_SHIFT	2
+#define __SWP_TYPE_BITS		5
+#define __SWP_TYPE_MASK		((1UL << __SWP_TYPE_BITS) - 1)
+#define __SWP_OFFSET_SHIFT	(__SWP_TYPE_BITS + __SWP_TYPE_SHIFT + 1)
+#define __swp_type(x)		(((x).val >> __SWP_TYPE_SHIFT) & __SWP_TYPE_MASK)
+#define __swp_offset(x)		((x).val >> __SWP_OFFSET_SHIFT)
+#define __swp_entry(type, offset) ((swp_entry_t){ (((unsigned long)(type) & __SWP_TYPE_MASK) << \
+				   __SWP_TYPE_SHIFT) | ((unsigned long)(offset) << __SWP_OFFSET_SHIFT) })
+#define __pte_to_swp_entry(pte)	((swp_entry_t){ (unsigned long)pte_val(pte) })
+#define __swp_entry_to_pte(x)	__pte((x).val)
 static inline int pte_write(pte_t pte) { return !(pte_val(pte) & L_PTE_RDONLY); }
 /* Executable by the kernel: neither XN nor PXN. */
 static inline int pte_exec(pte_t pte) { return !(pte_val(pte) & (L_PTE_XN | L_PTE_PXN)); }

@@ -170,6 +170,18 @@ static inline unsigned long pte_pfn(pte_t pte) { return fake_bits_pfn(pte_val(pt
 static inline pgprot_t pte_pgprot(pte_t pte) { return __pgprot(pte_val(pte) & ~(pteval_t)_PAGE_PFN_MASK); }
 static inline int pte_none(pte_t pte) { return pte_val(pte) == 0; }
 static inline int pte_present(pte_t pte) { return (pte_val(pte) & _PAGE_PRESENT) != 0; }
+/* The swap-entry layout (RISC-V's, include/tinymm/swapops.h): V and bit 5 clear, the type in
+ * bits 11:7, the offset from bit 12. */
+#define __SWP_TYPE_SHIFT	7
+#define __SWP_TYPE_BITS		5
+#define __SWP_TYPE_MASK		((1UL << __SWP_TYPE_BITS) - 1)
+#define __SWP_OFFSET_SHIFT	(__SWP_TYPE_BITS + __SWP_TYPE_SHIFT)
+#define __swp_type(x)		(((x).val >> __SWP_TYPE_SHIFT) & __SWP_TYPE_MASK)
+#define __swp_offset(x)		((x).val >> __SWP_OFFSET_SHIFT)
+#define __swp_entry(type, offset) ((swp_entry_t){ (((unsigned long)(type) & __SWP_TYPE_MASK) << \
+				   __SWP_TYPE_SHIFT) | ((unsigned long)(offset) << __SWP_OFFSET_SHIFT) })
+#define __pte_to_swp_entry(pte)	((swp_entry_t){ (unsigned long)pte_val(pte) })
+#define __swp_entry_to_pte(x)	__pte((x).val)
 static inline int pte_write(pte_t pte) { return (pte_val(pte) & _PAGE_WRITE) != 0; }
 static inline int pte_exec(pte_t pte) { return (pte_val(pte) & _PAGE_EXEC) != 0; }
 static inline int pte_young(pte_t pte) { return (pte_val(pte) & _PAGE_ACCESSED) != 0; }
