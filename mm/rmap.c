@@ -214,6 +214,7 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	pte_clear(vma->vm_mm, address, pte);
 	flush_tlb_page(vma, address);	/* no write through a stale entry after this */
 	folio_remove_rmap_pte(folio, &folio->page, vma);
+	add_mm_counter(vma->vm_mm, mm_counter(folio), -1);
 	spin_unlock(&vma->vm_mm->page_table_lock);
 	/* The folio is locked, so no writeback can start between the clear and this. */
 	if (pte_dirty(pteval))
