@@ -286,14 +286,6 @@ unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp)
 	return min;
 }
 
-/* How far below the watermarks an allocation may go (v6.10's alloc_flags, the two that matter
- * on the slow path): ALLOC_NO_WATERMARKS for a task inside reclaim, ALLOC_OOM for an OOM victim
- * (mm/oom_kill.c), which may use half of what is left of the min reserve, so it can exit. */
-#define ALLOC_WMARK_MIN		0x00
-#define ALLOC_NO_WATERMARKS	0x04
-#define ALLOC_OOM		0x08
-#define MAX_OOM_ROUNDS		16	/* then NULL: a user fault retries (mm/user_fault.c) */
-
 static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp, int highest,
 			      unsigned int alloc_flags)
 {
@@ -442,12 +434,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);	/* a pointer: see reclaim_wakeup_hook */
 bool (*alloc_pages_oom_hook)(gfp_t gfp, unsigned int order);	/* mm/oom_kill.c's, the same way */
 
-/*
- * v6.10's __alloc_pages_may_oom(): reclaim has failed us, start killing things.  Not for a
- * costly order, nor for a caller that asked to fail rather than loop (__GFP_NORETRY,
- * __GFP_RETRY_MAYFAIL); the hook decides the rest (only in a user task's context).  true when
- * the killer made progress: the caller retries.
- */
+/* v6.10's __alloc_pages_may_oom(): not for a costly order, nor for a caller that would rather
+ * fail; the hook decides the rest (a user task's context only).  true: progress, retry. */
 static bool alloc_pages_may_oom(gfp_t gfp, unsigned int order)
 {
 	if (!alloc_pages_oom_hook || order > PAGE_ALLOC_COSTLY_ORDER ||
@@ -456,8 +444,7 @@ static bool alloc_pages_may_oom(gfp_t gfp, unsigned int order)
 	return alloc_pages_oom_hook(gfp, order);
 }
 
-/* v6.10's oom_reserves_allowed() through __gfp_pfmemalloc_flags(): an OOM victim outside an
- * interrupt may use the OOM reserve, unless the caller said never (__GFP_NOMEMALLOC). */
+/* v6.10's oom_reserves_allowed() via __gfp_pfmemalloc_flags(): a victim, not in an interrupt. */
 static bool oom_reserves_allowed(gfp_t gfp)
 {
 	return current && !in_interrupt() && tsk_is_oom_victim(current) &&
@@ -498,11 +485,9 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 	 * The hook decides whether this context may reclaim at all; inside reclaim (PF_MEMALLOC)
 	 * it answers RECLAIM_USE_RESERVES instead: such a task may ignore the watermarks
 	 * (ALLOC_NO_WATERMARKS), so writing a dirty page out to free it cannot fail for want of
-	 * the bio it needs.  An OOM victim tries the OOM reserve first in every round.  When the
-	 * retries run out, the OOM killer (bounded: MAX_OOM_ROUNDS kills or waits for a victim,
-	 * then NULL, where v6.10 loops while it makes progress); a victim that already had its
-	 * reserve stops there (v6.10's "avoid allocations with no watermarks from looping
-	 * endlessly"). */
+	 * the bio it needs.  An OOM victim tries its reserve first in every round.  Then the OOM
+	 * killer, at most MAX_OOM_ROUNDS times (v6.10 loops while it makes progress); a victim
+	 * that had its reserve stops (v6.10: no looping endlessly without watermarks). */
 	if (!page && direct_reclaim_hook) {
 		int no_progress = 0, rounds = 0, oom_rounds = 0;
 		for (;;) {
@@ -527,8 +512,7 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 				break;
 			if (should_reclaim_retry(gfp, order, progress, &no_progress, ++rounds))
 				continue;
-			/* Reclaim has failed us: the killer.  Its progress buys one more round of
-			 * reclaim and allocation each (the counts are not reset: see above). */
+			/* Reclaim has failed us: each kill (or wait) buys one more round. */
 			if (oom_rounds++ >= MAX_OOM_ROUNDS || !alloc_pages_may_oom(gfp, order))
 				break;
 			/* A victim that had its reserve, or may not have it: no more rounds. */
