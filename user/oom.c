@@ -4,6 +4,8 @@
  * ...") and go on.
  *
  *   oom [step-MiB]   (default 1)
+ *   oom -h <MiB>     touch MiB, say "oom: holding <MiB> MiB", then sleep (nanosleep, a
+ *                    second at a time) for ever: a big victim asleep in a system call
  *
  * Maps step-MiB of private anonymous memory at a time and writes one word in every page (so
  * every page is really allocated), printing "oom: <n> MiB touched" every 16 MiB.  A failed
@@ -16,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "tinymm_user.h"
 
 #define PAGE	4096UL
@@ -23,15 +27,29 @@
 
 int main(int argc, char **argv)
 {
-	unsigned long step = MIB, touched = 0, next_report = 16 * MIB, failures = 0;
+	unsigned long step = MIB, touched = 0, next_report = 16 * MIB, failures = 0, hold = 0;
 	char *end;
 
-	if (argc > 2 || (argc == 2 && (step = strtoul(argv[1], &end, 0) * MIB,
-				       *end || end == argv[1] || !step))) {
-		printf("usage: oom [step-MiB]\n");
+	if (argc == 3 && !strcmp(argv[1], "-h")) {
+		hold = strtoul(argv[2], &end, 0) * MIB;
+		if (*end || end == argv[2] || !hold)
+			argc = 0;
+	} else if (argc > 2 || (argc == 2 && (step = strtoul(argv[1], &end, 0) * MIB,
+					      *end || end == argv[1] || !step))) {
+		argc = 0;
+	}
+	if (!argc) {
+		printf("usage: oom [step-MiB] | oom -h <MiB>\n");
 		return 2;
 	}
 	for (;;) {
+		if (hold && touched >= hold) {
+			struct timespec ts = { 1, 0 };
+
+			printf("oom: holding %lu MiB\n", touched / MIB);
+			for (;;)
+				nanosleep(&ts, NULL);
+		}
 		volatile uint32_t *p = mmap(NULL, step, PROT_READ | PROT_WRITE,
 					    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
