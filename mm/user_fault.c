@@ -47,15 +47,16 @@ int do_user_addr_fault(unsigned long addr, unsigned int flags, int *si_code)
 	if (!(fault & VM_FAULT_ERROR))
 		return 0;
 	if (fault & VM_FAULT_OOM) {
-		/* v6.10: a kernel-mode fault has no context to retry in (the fixup). */
-		if (!(flags & FAULT_FLAG_USER) && !fatal_signal_pending(current)) {
+		if (fatal_signal_pending(current))
+			return oom_killed(flags, si_code);
+		/* v6.10: a kernel-mode fault has no context to retry in: the fixup (EFAULT). */
+		if (!(flags & FAULT_FLAG_USER)) {
 			*si_code = 0;
 			return SIGKILL;
 		}
 		pagefault_out_of_memory();
-		if (fatal_signal_pending(current))
-			return oom_killed(flags, si_code);
-		return 0;		/* the access is retried */
+		/* Retried (0), or taken on the way out if the killer chose this task. */
+		return fatal_signal_pending(current) ? oom_killed(flags, si_code) : 0;
 	}
 	if (fault & VM_FAULT_SIGBUS) {
 		*si_code = BUS_ADRERR;
