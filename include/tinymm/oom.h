@@ -7,6 +7,8 @@
  *                          when that made progress (a task was killed, or a victim is still on
  *                          its way out: retry); false when nothing could be killed (the
  *                          allocation then fails with NULL: tinymm never panics here).
+ *                          Its callers serialise on mm/oom_kill.c's oom_lock (the two entries
+ *                          below take it; a KTAP case with no user task may call it bare).
  *   oom_badness(p, total)  @p's weight: its resident pages, swap entries and page-table pages
  *                          (v6.10's, oom_score_adj always 0); LONG_MIN when @p cannot be killed.
  *   pagefault_out_of_memory()  a user fault's VM_FAULT_OOM (mm/user_fault.c).
