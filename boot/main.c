@@ -30,6 +30,7 @@
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
 #include "tinymm/mm.h"
+#include "tinymm/oom.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/pgtable.h"
@@ -272,6 +273,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	writeback_init();	/* the flusher's workqueue, before the first disk can be dirtied */
 	workingset_init();	/* the shadow clock's buckets and the shadow-node shrinker */
 	kswapd_run();		/* reclaim: kswapd and the allocator's direct-reclaim hook */
+	oom_init();		/* the allocator's OOM-killer hook (mm/oom_kill.c) */
 	page_reporting_init();	/* reporting passes as delayed work, before a balloon registers */
 	vmstat_work_init();	/* the per-CPU lists' high decays once a second */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */

@@ -18,6 +18,7 @@
 #include "tinymm/fork.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mm_fault.h"
+#include "tinymm/printk.h"
 #include "tinymm/signal.h"
 #include "tinymm/slab.h"
 #include "tinymm/syscalls.h"
@@ -53,12 +54,32 @@ void mmget(struct mm_struct *mm)
 	atomic_inc(&mm->mm_users);
 }
 
+/* v6.10's check_mm(): every mapping counted in was counted out (mm/oom_kill.c weighs them). */
+static void check_mm(struct mm_struct *mm)
+{
+	static const char *const resident_page_types[NR_MM_COUNTERS] = {
+		"MM_FILEPAGES", "MM_ANONPAGES", "MM_SWAPENTS", "MM_SHMEMPAGES",
+	};
+
+	for (int i = 0; i < NR_MM_COUNTERS; i++) {
+		long x = get_mm_counter(mm, i);
+
+		if (unlikely(x))
+			printk(KERN_ALERT "BUG: Bad rss-counter state mm:%p type:%s val:%ld\n", (void *)mm,
+				 resident_page_types[i], x);
+	}
+	if (mm_pgtables_bytes(mm))
+		printk(KERN_ALERT "BUG: non-zero pgtables_bytes on freeing mm: %ld\n",
+			 (long)mm_pgtables_bytes(mm));
+}
+
 void mmput(struct mm_struct *mm)
 {
 	if (!atomic_dec_and_test(&mm->mm_users))
 		return;
 	WARN_ON(mm == active_mm);	/* its tables are live: switch_mm away first */
 	exit_mmap(mm);
+	check_mm(mm);
 	/* After the areas: the program's file backs them (exec, mm->exe_file). */
 	if (mm->exe_file)
 		vfs_close(mm->exe_file);

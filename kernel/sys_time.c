@@ -90,7 +90,9 @@ static void sleep_until(int which, int64_t deadline_ns)
 		int64_t now;
 
 		clock_read_ns(which, &now);
-		if (now >= deadline_ns)
+		/* Chosen by the OOM killer: the sleep ends (v6.10: a fatal signal ends it) and
+		 * the return to user mode takes the kill; a second at most after the choice. */
+		if (now >= deadline_ns || fatal_signal_pending(current))
 			return;
 		int64_t left = deadline_ns - now;
 		/* At most a second per sleep: no jiffies overflow, the clock re-read. */

@@ -109,8 +109,10 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 			continue;
 		}
 		pte = copy_present_pte(src_vma, src_pte, addr, pte, &wrprotected);
-		if (!pte_none(pte))
+		if (!pte_none(pte)) {
 			set_pte_at(dst_mm, addr, dst_pte, pte);
+			add_mm_counter(dst_mm, mm_counter(page_folio(pfn_to_page(pte_pfn(pte)))), 1);
+		}
 	}
 	spin_unlock(&src_mm->page_table_lock);
 	spin_unlock(&dst_mm->page_table_lock);

@@ -154,6 +154,15 @@ extern struct bad_page_ratelimit bad_page_rs;
 /* %pGp's text of a flags word: "0x...(name|name|node=N|zone=Z)" (mm/debug.c). */
 void format_page_flags(char *buf, size_t len, unsigned long flags);
 void format_gfp_flags(char *buf, size_t len, gfp_t gfp);	/* printk's %pGg */
+
+/* How far below the watermarks the slow path may go (v6.10's alloc_flags, the ones it uses):
+ * ALLOC_NO_WATERMARKS for a task inside reclaim, ALLOC_OOM for an OOM victim (mm/oom_kill.c),
+ * which may use half of what is left of the min reserve, so it can exit.  An allocation makes
+ * at most MAX_OOM_ROUNDS trips to the OOM killer, then fails (a user fault then retries). */
+#define ALLOC_WMARK_MIN		0x00
+#define ALLOC_NO_WATERMARKS	0x04
+#define ALLOC_OOM		0x08
+#define MAX_OOM_ROUNDS		16
 /* mm/page_alloc.c: "<comm>: <fmt>, mode:..., nodemask=(null)", a stack and the free lists,
  * unless __GFP_NOWARN; one rate limit (10 in 5 s) for the page allocator and vmalloc. */
 void warn_alloc(gfp_t gfp, const char *fmt, ...) __printf(2, 3);

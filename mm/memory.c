@@ -141,8 +141,11 @@ pte_t *pte_alloc(struct mm_struct *mm, unsigned long addr)
 			pgd_populate(mm, pgd, (pmd_t *)page_address(table));
 		else if (pmd_none(pmdp_get(pmd_offset(pgd, addr))))
 			pmd_populate_kernel(mm, pmd_offset(pgd, addr), (pte_t *)page_address(table));
-		else
+		else {
 			pagetable_free(table);	/* someone else made it meanwhile */
+			continue;
+		}
+		mm_inc_nr_ptes(mm);	/* a pmd or a pte table: v6.10 counts both */
 	}
 }
 
@@ -181,6 +184,7 @@ static bool fault_set_pte(struct vm_fault *vmf, pte_t entry, struct folio *folio
 		flush_tlb_page(vmf->vma, vmf->address);
 	}
 	set_pte_at(mm, vmf->address, vmf->pte, entry);
+	add_mm_counter(mm, mm_counter(folio), 1);
 	return true;
 }
 
@@ -340,8 +344,10 @@ static vm_fault_t do_wp_page(struct vm_fault *vmf)
 	spin_lock(&mm->page_table_lock);
 	done = fault_set_pte(vmf, pte_mkwrite(pte_mkdirty(mk_pte(copy,
 				vm_get_page_prot(vma->vm_flags))), vma), copy, true);
-	if (done)
+	if (done) {
 		folio_remove_rmap_pte(old, &old->page, vma);
+		add_mm_counter(mm, mm_counter(old), -1);
+	}
 	spin_unlock(&mm->page_table_lock);
 	if (done)
 		folio_put(old);		/* the old pte's reference (flushed in fault_set_pte) */
@@ -487,6 +493,7 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 			if (!folio)
 				continue;
 			folio_remove_rmap_pte(folio, &folio->page, NULL);
+			add_mm_counter(mm, mm_counter(folio), -1);
 			b.folios[b.nr] = folio;
 			b.dirty[b.nr++] = pte_dirty(ptent) && !folio_test_anon(folio);
 		}
@@ -536,6 +543,7 @@ void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end
 				pmd_clear(pmd);
 				flush_tlb_range(NULL, addr & PMD_MASK, (addr & PMD_MASK) + PMD_SIZE);
 				pagetable_free(virt_to_page(table));
+				mm_dec_nr_ptes(mm);
 			}
 		}
 		/* Three levels: the pmd table goes too once its last entry has (two levels: the
@@ -547,6 +555,7 @@ void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end
 				pgd_clear(pgd);
 				flush_tlb_range(NULL, addr & PGDIR_MASK, (addr & PGDIR_MASK) + PGDIR_SIZE);
 				pagetable_free(virt_to_page(first));
+				mm_dec_nr_ptes(mm);
 			}
 		}
 		addr = next;

@@ -81,6 +81,7 @@ vm_fault_t do_shared_fault(struct vm_fault *vmf)
 
 		folio_add_file_rmap_pte(folio, &folio->page, vma);
 		set_pte_at(mm, vmf->address, vmf->pte, pte_mkwrite(pte_mkdirty(entry), vma));
+		add_mm_counter(mm, MM_FILEPAGES, 1);
 		done = true;
 	}
 	spin_unlock(&mm->page_table_lock);

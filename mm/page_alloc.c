@@ -26,9 +26,11 @@
  * where v6.10 notes it.  should_reclaim_retry() is simplified: a costly order gets no retries
  * (v6.10 retries those only with compaction, which tinymm lacks); all rounds are capped at 4x
  * MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop forever; v6.10's stop
- * when free + reclaimable pages could not meet the min watermark is left out.  kswapd's wakeup,
- * direct reclaim and the page-reporting notify are function pointers, not calls (reasons at
- * each).
+ * when free + reclaimable pages could not meet the min watermark is left out.  When reclaim
+ * has failed, the OOM killer (mm/oom_kill.c) gets at most MAX_OOM_ROUNDS tries before the
+ * allocation fails, where v6.10 retries as long as it makes progress: tinymm has no oom reaper
+ * to end a wait on a victim that cannot exit.  kswapd's wakeup, direct reclaim, the OOM killer
+ * and the page-reporting notify are function pointers, not calls (reasons at each).
  */
 #include <string.h>
 #include "tinymm/cache.h"
@@ -37,6 +39,7 @@
 #include "tinymm/gfp.h"
 #include "tinymm/memblock.h"
 #include "tinymm/memory-failure.h"
+#include "tinymm/oom.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/sched.h"
 #include "tinymm/printk.h"
@@ -283,9 +286,13 @@ unsigned long gfp_min_watermark(unsigned long min, gfp_t gfp)
 	return min;
 }
 
-static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp, int highest)
+static bool zone_watermark_ok(const struct zone *z, unsigned int order, gfp_t gfp, int highest,
+			      unsigned int alloc_flags)
 {
 	unsigned long min = gfp_min_watermark(z->_watermark[WMARK_MIN], gfp);
+
+	if (alloc_flags & ALLOC_OOM)
+		min -= min / 2;
 
 	return z->free_pages >= (1UL << order) + min + z->lowmem_reserve[highest];
 }
@@ -368,10 +375,12 @@ struct zone *preferred_zone;	/* the highest populated zone */
  * The zonelist walk.  DMA only for __GFP_DMA; otherwise the
  * highest zone first, DMA last.  The highest zone that can serve uses its per-CPU lists; lower
  * zones are a fallback guarded by their lowmem reserve (so their pcp refill, which knows no
- * reserve, is skipped).  A zone found below its low watermark wakes kswapd.  @no_wmark:
- * ALLOC_NO_WATERMARKS, for a task inside reclaim that needs memory to free memory.
+ * reserve, is skipped).  A zone found below its low watermark wakes kswapd.  @alloc_flags:
+ * ALLOC_NO_WATERMARKS for a task inside reclaim that needs memory to free memory, ALLOC_OOM
+ * for an OOM victim on its way out.
  */
-static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt, bool no_wmark)
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt,
+					   unsigned int alloc_flags)
 {
 	struct page *page = NULL;
 	int top = (gfp & __GFP_DMA) ? ZONE_DMA : MAX_NR_ZONES - 1;
@@ -404,7 +413,8 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 				bool low;
 				spin_lock_irqsave(&z->lock, flags);
 				low = z->free_pages < z->_watermark[WMARK_LOW] + (1UL << order);
-				if (no_wmark || zone_watermark_ok(z, order, gfp, highest))
+				if ((alloc_flags & ALLOC_NO_WATERMARKS) ||
+				    zone_watermark_ok(z, order, gfp, highest, alloc_flags))
 					page = __rmqueue(z, order, mt);
 				spin_unlock_irqrestore(&z->lock, flags);
 				if (low && (gfp & __GFP_KSWAPD_RECLAIM))
@@ -422,6 +432,24 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 }
 
 long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);	/* a pointer: see reclaim_wakeup_hook */
+bool (*alloc_pages_oom_hook)(gfp_t gfp, unsigned int order);	/* mm/oom_kill.c's, the same way */
+
+/* v6.10's __alloc_pages_may_oom(): not for a costly order, nor for a caller that would rather
+ * fail; the hook decides the rest (a user task's context only).  true: progress, retry. */
+static bool alloc_pages_may_oom(gfp_t gfp, unsigned int order)
+{
+	if (!alloc_pages_oom_hook || order > PAGE_ALLOC_COSTLY_ORDER ||
+	    (gfp & (__GFP_NORETRY | __GFP_RETRY_MAYFAIL)))
+		return false;
+	return alloc_pages_oom_hook(gfp, order);
+}
+
+/* v6.10's oom_reserves_allowed() via __gfp_pfmemalloc_flags(): a victim, not in an interrupt. */
+static bool oom_reserves_allowed(gfp_t gfp)
+{
+	return current && !in_interrupt() && tsk_is_oom_victim(current) &&
+	       !(gfp & __GFP_NOMEMALLOC);
+}
 
 /*
  * Another round unless the caller asked for one only (__GFP_NORETRY; a costly order without
@@ -452,25 +480,44 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
 		return NULL;
 	}
-	page = get_page_from_freelist(gfp, order, mt, false);
+	page = get_page_from_freelist(gfp, order, mt, ALLOC_WMARK_MIN);
 	/* __alloc_pages_direct_reclaim() in a loop, while should_reclaim_retry() says so.
 	 * The hook decides whether this context may reclaim at all; inside reclaim (PF_MEMALLOC)
 	 * it answers RECLAIM_USE_RESERVES instead: such a task may ignore the watermarks
 	 * (ALLOC_NO_WATERMARKS), so writing a dirty page out to free it cannot fail for want of
-	 * the bio it needs. */
+	 * the bio it needs.  An OOM victim tries its reserve first in every round.  Then the OOM
+	 * killer, at most MAX_OOM_ROUNDS times (v6.10 loops while it makes progress); a victim
+	 * that had its reserve stops (v6.10: no looping endlessly without watermarks). */
 	if (!page && direct_reclaim_hook) {
-		int no_progress = 0, rounds = 0;
+		int no_progress = 0, rounds = 0, oom_rounds = 0;
 		for (;;) {
+			unsigned int alloc_flags = ALLOC_WMARK_MIN;
+
+			if (oom_reserves_allowed(gfp)) {
+				alloc_flags = ALLOC_OOM;
+				page = get_page_from_freelist(gfp, order, mt, ALLOC_OOM);
+				if (page)
+					break;
+			}
 			long progress = direct_reclaim_hook(gfp, order);
 			if (progress == RECLAIM_USE_RESERVES) {
 				if (!(gfp & __GFP_NOMEMALLOC))
-					page = get_page_from_freelist(gfp, order, mt, true);
+					page = get_page_from_freelist(gfp, order, mt, ALLOC_NO_WATERMARKS);
 				break;
 			}
 			if (progress < 0)
 				break;		/* may not reclaim here (atomic, no __GFP_DIRECT_RECLAIM) */
-			page = get_page_from_freelist(gfp, order, mt, false);
-			if (page || !should_reclaim_retry(gfp, order, progress, &no_progress, ++rounds))
+			page = get_page_from_freelist(gfp, order, mt, ALLOC_WMARK_MIN);
+			if (page)
+				break;
+			if (should_reclaim_retry(gfp, order, progress, &no_progress, ++rounds))
+				continue;
+			/* Reclaim has failed us: each kill (or wait) buys one more round. */
+			if (oom_rounds++ >= MAX_OOM_ROUNDS || !alloc_pages_may_oom(gfp, order))
+				break;
+			/* A victim that had its reserve, or may not have it: no more rounds. */
+			if (tsk_is_oom_victim(current) &&
+			    ((alloc_flags & ALLOC_OOM) || (gfp & __GFP_NOMEMALLOC)))
 				break;
 		}
 	}

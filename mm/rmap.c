@@ -221,6 +221,7 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	if ((flags & TTU_HWPOISON) && PageHWPoison(&folio->page))
 		set_pte_at(vma->vm_mm, address, pte, swp_entry_to_pte(make_hwpoison_entry(&folio->page)));
 	folio_remove_rmap_pte(folio, &folio->page, vma);
+	add_mm_counter(vma->vm_mm, mm_counter(folio), -1);
 	spin_unlock(&vma->vm_mm->page_table_lock);
 	/* The folio is locked, so no writeback can start between the clear and this. */
 	if (pte_dirty(pteval)) {

@@ -182,6 +182,7 @@ static void zap_file_range(struct vm_area_struct *vma, unsigned long start, unsi
 				continue;
 			pte_clear(mm, addr, pte);
 			folio_remove_rmap_pte(folio, page, vma);
+			add_mm_counter(mm, mm_counter(folio), -1);
 			batch[nr++] = folio;
 		}
 		spin_unlock(&mm->page_table_lock);

@@ -66,6 +66,7 @@ static const struct vmstat_item vmstat_items[] = {
 	EVENT("unevictable_pgs_culled", UNEVICTABLE_PGCULLED),
 	EVENT("unevictable_pgs_scanned", UNEVICTABLE_PGSCANNED),
 	EVENT("unevictable_pgs_rescued", UNEVICTABLE_PGRESCUED),
+	EVENT("oom_kill", OOM_KILL),
 };
 
 static int cmd_vmstat(int argc, char **argv)

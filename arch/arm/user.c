@@ -79,7 +79,8 @@ __noreturn void arch_ret_to_user(void)
 
 /*
  * ret_to_user's last C step, interrupts masked: switch while a wake-up asked for it (the task
- * is preemptible here whatever it was doing: its kernel stack holds nothing but pt_regs), then
+ * is preemptible here whatever it was doing: its kernel stack holds nothing but pt_regs), end
+ * the task if the OOM killer chose it, then
  * make sure the CPSR goes back to USR with interrupts and aborts unmasked, whatever was stored
  * in pt_regs (v6.10's valid_user_regs): user mode can never be left at PL1 or with IRQs off.
  */
@@ -87,6 +88,12 @@ void arm_exit_to_user_mode(struct pt_regs *regs)
 {
 	WARN_ON_ONCE(preempt_count());
 	preempt_schedule_irq();
+	/* The OOM killer's SIGKILL (mm/oom_kill.c): the only signal tinymm sends to another
+	 * task; v6.10 takes it here too (exit_to_user_mode_loop -> get_signal -> do_group_exit). */
+	if (unlikely(fatal_signal_pending(current))) {
+		local_irq_enable();
+		do_exit(SIGKILL);
+	}
 	regs->ARM_cpsr &= ~(unsigned long)(MODE_MASK | PSR_I_BIT | PSR_F_BIT | PSR_A_BIT | PSR_J_BIT);
 	regs->ARM_cpsr |= USR_MODE;
 }

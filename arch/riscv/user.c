@@ -12,8 +12,9 @@
  *   - every other exception: v6.10's do_trap_* choice of signal (below), which kills.
  * A signal kills the task (tinymm has no handlers; include/tinymm/signal.h): v6.10's
  * show_unhandled_signals line, then do_exit(signal).  The kernel never dies of a user fault.
- * Before the return to U-mode: interrupts masked, and a pending reschedule taken first (v6.10's
- * exit_to_user_mode_loop, without signals or notify-resume work).
+ * Before the return to U-mode: interrupts masked, a pending reschedule taken first, and the OOM
+ * killer's SIGKILL (v6.10's exit_to_user_mode_loop, without other signals or notify-resume
+ * work).
  */
 #include <string.h>
 #include "asm/ptrace.h"
@@ -88,6 +89,14 @@ static void exit_to_user_mode(void)
 	}
 	/* A lock or preempt_disable() leaked by a system call would stop preemption for good. */
 	WARN_ON_ONCE(preempt_count() != 0);
+	/* The OOM killer's SIGKILL (mm/oom_kill.c), as v6.10's exit_to_user_mode_loop takes a
+	 * fatal signal.  entry.S's system-call fast path comes here only when a reschedule is
+	 * due, which the killer asks for when it chooses the running task (set_need_resched);
+	 * a victim asleep in a system call dies at its next trap (a tick at the latest). */
+	if (unlikely(fatal_signal_pending(current))) {
+		local_irq_enable();
+		do_exit(SIGKILL);
+	}
 }
 
 /* entry.S's system-call fast path, when a reschedule is due or preempt_count is off. */

@@ -20,6 +20,7 @@
 
 #include "mm_types.h"
 #include "mmap.h"
+#include "page-flags.h"
 #include "pgtable.h"
 
 /* v6.10's vm_fault_t and its bits (include/linux/mm_types.h), the ones tinymm returns. */
@@ -80,6 +81,12 @@ void folio_add_file_rmap_pte(struct folio *folio, struct page *page, struct vm_a
 void folio_remove_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma);
 int folio_try_dup_anon_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *src_vma);
 void folio_dup_file_rmap_pte(struct folio *folio, struct page *page);
+
+/* v6.10's mm_counter(): which rss_stat[] entry a mapping of @folio counts in (no shmem yet). */
+static inline int mm_counter(const struct folio *folio)
+{
+	return folio_test_anon(folio) ? MM_ANONPAGES : MM_FILEPAGES;
+}
 
 /* The file page (or anon linear index) of @address in @vma (v6.10's linear_page_index). */
 static inline unsigned long linear_page_index(const struct vm_area_struct *vma, unsigned long address)

@@ -80,6 +80,16 @@ struct vm_area_struct;
 
 #include <asm/pgtable.h>
 
+/* v6.10's kinds of resident page (include/linux/mm_types_task.h), the index of rss_stat[]:
+ * tinymm has no swap and no shmem yet, so those two stay 0. */
+enum {
+	MM_FILEPAGES,	/* page-cache folios mapped */
+	MM_ANONPAGES,	/* anonymous folios mapped */
+	MM_SWAPENTS,	/* swap entries in ptes */
+	MM_SHMEMPAGES,	/* shmem folios mapped */
+	NR_MM_COUNTERS
+};
+
 #if PGTABLE_LEVELS != 2 && PGTABLE_LEVELS != 3
 #error "PGTABLE_LEVELS must be 2 or 3"
 #endif
@@ -103,8 +113,47 @@ struct mm_struct {
 	unsigned long total_vm;		/* pages in all areas */
 	atomic_t mm_users;		/* references (kernel/fork.c: mmget/mmput) */
 	unsigned long context_id;	/* the architecture's (ASID and generation), 0 when new */
+	/* v6.10's rss_stat and pgtables_bytes, what the OOM killer weighs (mm/oom_kill.c): the
+	 * pages mapped by present ptes, by kind, and the bytes of pte and pmd tables (the root is
+	 * not counted, as in v6.10).  Changed only under page_table_lock, where the pte is set or
+	 * cleared (v6.10 keeps per-CPU counters; one lock is enough here); read unlocked, as a
+	 * hint.  All zero when exit_mmap() is done (mmput's check_mm says so if not). */
+	long rss_stat[NR_MM_COUNTERS];
+	long pgtables_bytes;
 };
 extern struct mm_struct init_mm;	/* the kernel's: pgd is swapper_pg_dir (mm/pagewalk.c) */
+
+static inline void add_mm_counter(struct mm_struct *mm, int member, long value)
+{
+	WRITE_ONCE(mm->rss_stat[member], mm->rss_stat[member] + value);
+}
+
+static inline long get_mm_counter(const struct mm_struct *mm, int member)
+{
+	return READ_ONCE(mm->rss_stat[member]);
+}
+
+/* v6.10's get_mm_rss(): every page the mm maps, of any kind. */
+static inline unsigned long get_mm_rss(const struct mm_struct *mm)
+{
+	return (unsigned long)(get_mm_counter(mm, MM_FILEPAGES) + get_mm_counter(mm, MM_ANONPAGES) +
+			       get_mm_counter(mm, MM_SHMEMPAGES));
+}
+
+static inline void mm_inc_nr_ptes(struct mm_struct *mm)
+{
+	WRITE_ONCE(mm->pgtables_bytes, mm->pgtables_bytes + (long)PAGE_SIZE);
+}
+
+static inline void mm_dec_nr_ptes(struct mm_struct *mm)
+{
+	WRITE_ONCE(mm->pgtables_bytes, mm->pgtables_bytes - (long)PAGE_SIZE);
+}
+
+static inline unsigned long mm_pgtables_bytes(const struct mm_struct *mm)
+{
+	return (unsigned long)READ_ONCE(mm->pgtables_bytes);
+}
 
 #define PGDIR_SIZE	(1UL << PGDIR_SHIFT)
 /* User space is [0, TASK_SIZE): the root entries each mm owns (ARM and RV32: 2 GiB, Sv39's

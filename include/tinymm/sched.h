@@ -87,10 +87,16 @@ struct task_struct {
 	int exit_code;
 	bool on_rq;
 	bool exited;
+	/* The OOM killer (mm/oom_kill.c): a SIGKILL waiting to be taken on the way back to user
+	 * mode (v6.10's fatal_signal_pending), and v6.10's TIF_MEMDIE / signal->oom_mm: this task
+	 * was chosen to die and may use memory reserves until it has.  Set once, never cleared. */
+	bool sigkill_pending;
+	bool oom_victim;
 	/* The lock-order checker's stack of held locks, while it holds any (kernel/lockdep.c):
 	 * 1 + its index, 0 for none.  A byte in padding: the struct's size is unchanged. */
 	unsigned char lockdep_slot;
 	struct task_struct *joiner;	/* the thread in kthread_join(), if any */
+	uint64_t oom_kill_ns;		/* when the OOM killer chose it (oom_victim) */
 	uint64_t sum_exec_ns;		/* CPU time */
 	uint64_t exec_start_ns;		/* when it last got the CPU */
 	uint64_t slice_end_ns;		/* round-robin: when its turn ends */
@@ -113,6 +119,17 @@ struct task_struct {
 	int mce_code;
 	unsigned long mce_addr;
 };
+
+/* v6.10's names for the two flags above (a task here is its own thread group). */
+static inline bool fatal_signal_pending(const struct task_struct *p)
+{
+	return READ_ONCE(p->sigkill_pending);
+}
+
+static inline bool tsk_is_oom_victim(const struct task_struct *p)
+{
+	return READ_ONCE(p->oom_victim);
+}
 
 extern struct task_struct *__current;
 extern struct mm_struct *active_mm;	/* whose user half the MMU has (kernel/sched.c) */

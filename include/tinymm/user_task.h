@@ -10,10 +10,13 @@
  *                       << 8 for exit(code), the signal number for a kill): its mm and files
  *                       are released and its waiter (kthread_join) gets @status.
  *   do_user_addr_fault(addr, flags, &si_code)  a fault at user address @addr (FAULT_FLAG_*):
- *                       0 when resolved, else the signal that kills the task (SIGSEGV with
- *                       SEGV_MAPERR or SEGV_ACCERR, SIGBUS, SIGKILL when memory ran out, said
- *                       on the console) and its si_code.  The architectures' trap handlers call
- *                       it for faults from user mode and for uaccess faults in the kernel.
+ *                       0 when resolved or to be retried (memory ran out: the OOM killer ran,
+ *                       mm/oom_kill.c; a task it chose dies on its way back to user mode),
+ *                       else the signal that kills the task (SIGSEGV with SEGV_MAPERR or
+ *                       SEGV_ACCERR, SIGBUS; SIGKILL for a uaccess fault that found no memory,
+ *                       which only takes the fixup) and its si_code.  The architectures' trap
+ *                       handlers call it for faults from user mode and for uaccess faults in
+ *                       the kernel.
  */
 #ifndef TINYMM_USER_TASK_H
 #define TINYMM_USER_TASK_H

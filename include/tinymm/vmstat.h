@@ -56,6 +56,7 @@ enum vm_event_item {
 	UNEVICTABLE_PGCULLED,	/* folios put on the unevictable list */
 	UNEVICTABLE_PGSCANNED,	/* checked by check_move_unevictable_folios */
 	UNEVICTABLE_PGRESCUED,	/* moved back from the unevictable list */
+	OOM_KILL,		/* tasks the OOM killer killed (mm/oom_kill.c) */
 	NR_VM_EVENT_ITEMS
 };
 

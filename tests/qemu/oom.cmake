@@ -1,0 +1,18 @@
+# The OOM killer end to end on every board (tests/qemu/oom_test.sh, docs/oom.md):
+#   oom.<board>   /bin/oom (anonymous memory without end) is killed with Linux's
+#                 "Out of memory: Killed process <pid> (oom) ..." line and SIGKILL, a background
+#                 /bin/sleep survives it, vmstat oom_kill is 1, AnonPages comes back, the shell
+#                 runs /bin/hello after, buddycheck and slabcheck pass
+#   oom.<virt board>.sleeper   the biggest task asleep in nanosleep (/bin/oom -h 160) is the
+#                 first victim: its sleep ends, it dies, its memory lets /bin/oom grow on
+#                 until that is killed too (oom_kill 2, AnonPages 0 kB again)
+# The cases without a user task to kill (NULL, no kill, no hang) are the KTAP suite `oom`
+# (tests/ktest/oom_ktest.c), run on every board by <board>.ktest.all.
+foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
+  add_test(NAME oom.${b} COMMAND ${CMAKE_CURRENT_LIST_DIR}/oom_test.sh ${b})
+  set_tests_properties(oom.${b} PROPERTIES TIMEOUT 450 LABELS qemu)
+endforeach()
+foreach(b ${TINYMM_BOARDS})
+  add_test(NAME oom.${b}.sleeper COMMAND ${CMAKE_CURRENT_LIST_DIR}/oom_test.sh ${b} sleeper)
+  set_tests_properties(oom.${b}.sleeper PROPERTIES TIMEOUT 300 LABELS qemu)
+endforeach()
