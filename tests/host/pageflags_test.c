@@ -278,11 +278,12 @@ static void page_flags_command_lists_every_name(void **state)
 	 * (arch_2, arch_3 and private_2 have no user on these architectures at all), and some that
 	 * are set, buffer heads' two, anonymous memory's two and ext2's PG_checked (host.pageflags_users holds the whole
 	 * column to the code) */
-	static const char *const unused[] = { "arch_1", "dcache_clean", "mlocked", "young", "idle",
+	static const char *const unused[] = { "arch_1", "dcache_clean", "young", "idle",
 		"swapcache", "arch_2", "arch_3", "isolated", "private_2" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
 	assert_used_by("reserved", "mm/memmap.c,mm/mm_init.c");
+	assert_used_by("mlocked", "mm/mlock.c");
 	assert_used_by("uncached", "mm/vmalloc.c");
 	assert_used_by("private", "include/tinymm/pagemap.h:folio_attach_private");
 	assert_used_by("mappedtodisk", "fs/buffer_aops.c");

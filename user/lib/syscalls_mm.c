@@ -1,6 +1,7 @@
 /*
  * syscalls_mm.c - the memory calls (docs/syscalls.md): mmap (RV64: offset in bytes; ARM and
- * RV32: mmap2, offset in 4096-byte units), munmap, mprotect, madvise, msync.  picolibc has no
+ * RV32: mmap2, offset in 4096-byte units), munmap, mprotect, madvise, msync, and the mlock
+ * family (mlock, mlock2, munlock, mlockall, munlockall).  picolibc has no
  * <sys/mman.h>: tinymm_user.h declares them with Linux's PROT_*, MAP_*, MADV_* values, so no
  * flag needs translating.  mmap's failure is MAP_FAILED with errno, as POSIX says.
  */
@@ -48,4 +49,29 @@ int madvise(void *addr, size_t length, int advice)
 int msync(void *addr, size_t length, int flags)
 {
 	return (int)__syscall_ret(__syscall3(__NR_msync, addr, length, flags));
+}
+
+int mlock(const void *addr, size_t length)
+{
+	return (int)__syscall_ret(__syscall2(__NR_mlock, addr, length));
+}
+
+int mlock2(const void *addr, size_t length, unsigned int flags)
+{
+	return (int)__syscall_ret(__syscall3(__NR_mlock2, addr, length, flags));
+}
+
+int munlock(const void *addr, size_t length)
+{
+	return (int)__syscall_ret(__syscall2(__NR_munlock, addr, length));
+}
+
+int mlockall(int flags)
+{
+	return (int)__syscall_ret(__syscall1(__NR_mlockall, flags));
+}
+
+int munlockall(void)
+{
+	return (int)__syscall_ret(__syscall0(__NR_munlockall));
 }
