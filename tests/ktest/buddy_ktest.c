@@ -408,6 +408,7 @@ static void mlocked_folio_put_is_quiet(struct ktest *t)
 		KTEST_ASSERT_TRUE(t, f);
 		folio_set_mlocked(f);		/* as mlock_folio, counted */
 		mod_node_page_state(NR_MLOCK, (long)folio_nr_pages(f));
+		count_vm_events(UNEVICTABLE_PGMLOCKED, (long)folio_nr_pages(f));
 		folio_put(f);
 		EXPECT_BUDDY_OK(t);
 	}

@@ -16,9 +16,9 @@
  *   - mlockall_future: MCL_CURRENT locks every area, MCL_FUTURE every new one (mmap_region),
  *     munlockall (flags 0) undoes both;
  *   - bad_ranges: a range with a hole is -ENOMEM and changes nothing; a wrapping one -EINVAL;
- *   - fork_does_not_inherit is covered by the user-level test (tests/qemu/mlock_test.sh).
  * Each case checks that page tables, AnonPages, Mlocked, Unevictable, free memory and the LRU
- * lists are back after the mm goes.
+ * lists are back after the mm goes, and that unevictable_pgs_mlocked - _munlocked - _stranded -
+ * _cleared is nr_mlock.
  */
 #include "tinymm/errno.h"
 #include "tinymm/ktest.h"
@@ -77,6 +77,10 @@ static void ml_teardown(struct ktest *t)
 	KTEST_EXPECT_EQ(t, free_and_slab(), ml_before.free_and_slab);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_UNEVICTABLE), ml_before.unevictable);
 	KTEST_EXPECT_EQ(t, lru_check(kprintf), 0);
+	/* Every page that got PG_mlocked lost it one of three ways, or still has it. */
+	KTEST_EXPECT_EQ(t, global_vm_event(UNEVICTABLE_PGMLOCKED) - global_vm_event(UNEVICTABLE_PGMUNLOCKED) -
+			   global_vm_event(UNEVICTABLE_PGSTRANDED) - global_vm_event(UNEVICTABLE_PGCLEARED),
+			global_node_page_state(NR_MLOCK));
 }
 
 static struct vm_area_struct *ml_map(unsigned long addr, unsigned long pages, unsigned long flags)
