@@ -4,6 +4,8 @@
  *
  *   mlocktest track <pages>     the counters: an anonymous area of <pages> pages
  *   mlocktest resident <pages>  residency: two files of <pages> pages in /mnt, one mlocked
+ *   mlocktest read <path>       the pressure: reads the file whole, 64 KiB at a time, and prints
+ *                               "mlocktest: read <bytes> bytes crc32 <8 hex digits>" (zlib's CRC-32)
  *
  * Between steps the program waits for the file /mnt/mlock.<n> to exist (the script makes it
  * with `fwrite`), polling every 20 ms, and prints "mlocktest: step <n>: <what>" before waiting.
@@ -176,6 +178,36 @@ static void resident(unsigned long pages)
 	step(2, "bytes ok");
 }
 
+/* zlib's CRC-32 (reflected, 0xedb88320) over the whole file: the host's zlib.crc32 checks it. */
+static void read_file(const char *path)
+{
+	static unsigned char buf[65536];
+	static uint32_t table[256];
+	uint32_t crc = 0xffffffffU;
+	unsigned long long total = 0;
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320U ^ (c >> 1) : c >> 1;
+		table[i] = c;
+	}
+	if (fd < 0)
+		fail("open of the file to read");
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+		total += (unsigned long long)n;
+	}
+	if (n < 0)
+		fail("read");
+	close(fd);
+	printf("mlocktest: read %llu bytes crc32 %08lx\n", total, (unsigned long)(crc ^ 0xffffffffU));
+}
+
 int main(int argc, char **argv)
 {
 	char *end;
@@ -183,6 +215,10 @@ int main(int argc, char **argv)
 
 	if (argc != 3)
 		goto usage;
+	if (!strcmp(argv[1], "read")) {
+		read_file(argv[2]);
+		return 0;
+	}
 	pages = strtoul(argv[2], &end, 0);
 	if (!*argv[2] || *end || !pages || pages > 65536)
 		goto usage;
@@ -194,6 +230,6 @@ int main(int argc, char **argv)
 		goto usage;
 	return 0;
 usage:
-	printf("usage: mlocktest track|resident <pages>\n");
+	printf("usage: mlocktest track|resident <pages> | mlocktest read <path>\n");
 	return 2;
 }

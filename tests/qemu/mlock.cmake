@@ -2,9 +2,9 @@
 #   <board>.ktest.mlock     the KTAP suite `mlock` (tests/ktest/mlock_ktest.c), its six cases
 #   mlock.<board>.track     /bin/mlocktest track: Mlocked, Unevictable, vmstat, `maps -v` and `lru`
 #                           follow mlock, munlock, mlock2(MLOCK_ONFAULT), mlockall to the page
-#   mlock.<board>.resident  a 4x-RAM disk read under an mlocked file mapping: the locked pages stay
-#                           (pagemap: same frames), unlocked ones are reclaimed, every byte right
-#                           (virt boards: a virtio disk the host can hash)
+#   mlock.<board>.resident  a task reads a 4x-RAM file twice while another holds a file mlocked: the
+#                           locked pages stay (pagemap: same frames), unlocked ones are reclaimed,
+#                           every byte right (virt boards: an ext2 virtio disk the host made)
 # tests/qemu/mlock_test.sh says what each checks.
 foreach(b ${TINYMM_BOARDS})
   set(memarg)
