@@ -5,7 +5,7 @@
  * arguments.  The rules that keep the program alive are the driver's header's: the kernel
  * writes only into the scratch window, a range the calls unmap, protect, advise or lock lies in
  * it, and mlockall's MCL_FUTURE comes only with MCL_ONFAULT (a future brk or mmap is never
- * faulted in whole), MCL_CURRENT without it only while its mappings hold at most 16 MiB, with
+ * faulted in whole), MCL_CURRENT without it only while its mappings hold at most 1 MiB, with
  * munlockall as likely as mlockall.
  */
 #define _DEFAULT_SOURCE 1
@@ -480,7 +480,7 @@ void one_call(void)
 			f |= LINUX_MCL_ONFAULT;
 		/* MCL_CURRENT alone faults every area in: only while they are small (a mapping
 		 * of any_word() bytes may have succeeded). */
-		if ((f & LINUX_MCL_CURRENT) && !(f & LINUX_MCL_ONFAULT) && mapped_pages() > 4096)
+		if ((f & LINUX_MCL_CURRENT) && !(f & LINUX_MCL_ONFAULT) && mapped_pages() > 256)
 			f |= LINUX_MCL_ONFAULT;
 		record(SYS(__NR_mlockall, f, 0, 0, 0, 0, 0), "mlockall");
 		break;

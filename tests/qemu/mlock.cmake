@@ -2,11 +2,12 @@
 #   <board>.ktest.mlock     the KTAP suite `mlock` (tests/ktest/mlock_ktest.c), its six cases
 #   mlock.<board>.track     /bin/mlocktest track: Mlocked, Unevictable, vmstat, `maps -v` and `lru`
 #                           follow mlock, munlock, mlock2(MLOCK_ONFAULT), mlockall to the page
+#                           (the root filesystem on vda, or ram1 on the boards without a disk)
 #   mlock.<board>.resident  a task reads a 4x-RAM file twice while another holds a file mlocked: the
 #                           locked pages stay (pagemap: same frames), unlocked ones are reclaimed,
 #                           every byte right (virt boards: an ext2 virtio disk the host made)
 # tests/qemu/mlock_test.sh says what each checks.
-foreach(b ${TINYMM_BOARDS})
+foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
   set(memarg)
   if(b STREQUAL "hifive-unleashed")
     set(memarg --mem 8G)
