@@ -3,6 +3,7 @@
  * check held, 1 at the first that did not (with a `forkcow: FAIL:` line).
  *
  *   forkcow [children]   (default 4, at most 32)
+ *   forkcow hold         the exclusive bit as the shell's `pagemap` sees it (below)
  *
  * Steps, each one line when it passes:
  *   1. one child: parent and child write the same anonymous pages (an mmap'd area, the bss, a
@@ -18,6 +19,12 @@
  *   4. the parent writes every page again after its children are gone (each is its own once
  *      more: the kernel reuses it without a copy) and the bytes are right.
  * No signals: every check is on a call's result or on the bytes.
+ *
+ * `hold` is for the shell, which can look at this task's ptes while it runs: one anonymous
+ * page at HOLD_ADDR (0x30000000) written, then fork; the child sleeps 2 s and exits, and
+ * meanwhile the page is shared (pagemap: anon-exclusive 0).  The parent waits for it, writes the
+ * page again (no copy: the same pfn, anon-exclusive 1 again) and sleeps 4 s so the shell can
+ * look, then exits 0.  Lines: `forkcow: hold: shared`, `forkcow: hold: own again`.
  */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>
@@ -35,6 +42,7 @@
 #define AREA_PAGES	64
 #define BSS_PAGES	4
 #define MAX_CHILDREN	32
+#define HOLD_ADDR	0x30000000UL
 
 static uint32_t bss_buf[BSS_PAGES * PAGE / 4];
 static volatile uint32_t data_word = 0x5eed1234;	/* .data: a private file page, copied */
@@ -89,7 +97,7 @@ static int check_all(uint32_t seed)
 
 static void nap_ms(long ms)
 {
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
 
 	nanosleep(&ts, NULL);
 }
@@ -206,8 +214,36 @@ static void statuses(void)
 	printf("forkcow: statuses ok\n");
 }
 
+static int hold(void)
+{
+	volatile uint32_t *p = mmap((void *)HOLD_ADDR, PAGE, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	int status = -1;
+	pid_t pid;
+
+	if (p == MAP_FAILED)
+		fail("mmap at HOLD_ADDR");
+	*p = 1;
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		nap_ms(2000);
+		exit(*p == 1 ? 0 : 1);
+	}
+	printf("forkcow: hold: shared\n");
+	if (waitpid(pid, &status, 0) != pid || status != 0)
+		fail("the holding child");
+	*p = 2;
+	printf("forkcow: hold: own again\n");
+	nap_ms(4000);
+	return *p == 2 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "hold"))
+		return hold();
 	int n = argc > 1 ? atoi(argv[1]) : 4;
 
 	if (n < 1 || n > MAX_CHILDREN) {

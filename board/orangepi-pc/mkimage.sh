@@ -46,13 +46,16 @@ need sfdisk fdisk
 need debugfs e2fsprogs
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-# The boot script: U-Boot's hush, double-quoted, so ", $ and \ in the arguments are escaped.
+# The boot script: U-Boot's hush, the arguments single-quoted: hush expands nothing there, so
+# a $ (the shell's `$!`) and a " arrive as they are.  Hush has no way to pass a ' or a \ (inside
+# single quotes it drops a backslash; inside double quotes it keeps one before a $ or a ", and
+# expands $name): such arguments are refused with one line rather than changed.
 # `load` reads whatever file system mmc 0:1 holds (ext2 here).
 script() {
-  local q=${args//\\/\\\\}
-  q=${q//\"/\\\"}; q=${q//\$/\\\$}
+  case $args in *\'* | *\\*) die "the kernel arguments cannot hold ' or \\ (U-Boot's hush cannot pass them): $args" ;; esac
+  local q="'$args'"
   cat >"$tmp/boot.cmd" <<EOS
-setenv bootargs "$q"
+setenv bootargs $q
 load mmc 0:1 \${kernel_addr_r} uImage
 load mmc 0:1 \${fdt_addr_r} $DTB_NAME
 bootm \${kernel_addr_r} - \${fdt_addr_r}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# user_maps.sh BOARD - `maps <pid>` and `pagemap <pid> <addr>` of a live task, under QEMU, on a
-# board booted with the root filesystem (fs/task_mmu.c, docs/user.md).  Interactive: the script
+# user_maps.sh BOARD - `maps <pid>` and `pagemap <pid> <addr>` of a live task, under QEMU, on any
+# board booted with the root filesystem (vda, or ram1 where there is no disk: fs/task_mmu.c,
+# docs/user.md).  Interactive: the script
 # reads the pid `exec -b /bin/sleep` prints and the areas `maps` shows, then asks `pagemap`
 # about addresses taken from them:
 #   maps <pid>    every line in /proc/PID/maps form (start-end perms offset 00:00 inode, the

@@ -5,13 +5,18 @@
 #                      crash illegal by SIGILL, memtest 64 MiB and sysfuzz 20000 calls exit 0,
 #                      AnonPages back to 0, buddycheck and slabcheck pass, in one boot
 #   user_ram.check_catches_wrong_status   the same check wanting hello's status 1 must fail
-#   user_ram.<board>.forkcow   /bin/forkcow 8 exits 0 (fork and copy-on-write, docs/fork.md), then
-#                      AnonPages 0 kB, buddycheck and slabcheck pass
+#   user_ram.<board>.forkcow   /bin/forkcow hold's page through `pagemap` (shared, then the
+#                      parent's own), /bin/forkcow 8 exits 0 (fork and copy-on-write,
+#                      docs/fork.md), then AnonPages 0 kB, buddycheck and slabcheck pass
+#   user_ram.<board>.maps      tests/qemu/user_maps.sh (the virt boards' user_sys.<board>.maps):
+#                      `maps` and `pagemap` of a live /bin/sleep, bad pids and addresses
 foreach(b orangepi-pc raspi2b hifive-unleashed)
   add_test(NAME user_ram.${b} COMMAND ${CMAKE_CURRENT_LIST_DIR}/user_ram.sh ${b})
   set_tests_properties(user_ram.${b} PROPERTIES TIMEOUT 120 LABELS qemu)
   add_test(NAME user_ram.${b}.forkcow COMMAND ${CMAKE_CURRENT_LIST_DIR}/user_ram.sh ${b} forkcow)
   set_tests_properties(user_ram.${b}.forkcow PROPERTIES TIMEOUT 120 LABELS qemu)
+  add_test(NAME user_ram.${b}.maps COMMAND ${CMAKE_CURRENT_LIST_DIR}/user_maps.sh ${b})
+  set_tests_properties(user_ram.${b}.maps PROPERTIES TIMEOUT 120 LABELS qemu)
 endforeach()
 add_test(NAME user_ram.check_catches_wrong_status COMMAND sh -c
   "out=$(${CMAKE_CURRENT_LIST_DIR}/user_ram.sh raspi2b --hello-status 1 2>&1)$<SEMICOLON> rc=$?

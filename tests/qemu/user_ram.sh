@@ -12,10 +12,14 @@
 #   buddycheck, slabcheck   `ok (0 problems)`
 # --hello-status N wants status N from hello instead: with N != 0 the check must fail (the test
 # user_ram.check_catches_wrong_status).
-# user_ram.sh BOARD forkcow: one boot runs `exec /bin/forkcow 8; sleep 200; meminfo; buddycheck;
-# slabcheck` (docs/fork.md): forkcow's ok lines and status 0, then AnonPages 0 kB (its orphaned
-# grandchild is gone by then) and both checks ok.
+# user_ram.sh BOARD forkcow: one boot runs `/bin/forkcow hold` with two `pagemap`s
+# (tests/qemu/forkcow_hold.sh: the page shared while the child lives, the parent's own again
+# after, the same pfn), then `exec /bin/forkcow 8; sleep 200; meminfo; buddycheck; slabcheck`
+# (docs/fork.md): forkcow's ok lines and status 0, then AnonPages 0 kB (its orphaned grandchild
+# is gone by then) and both checks ok.
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/qemu/forkcow_hold.sh
+. "$(dirname "$0")/forkcow_hold.sh"
 tm_init user_ram
 [ $# = 1 ] || [ $# = 2 ] || [ $# = 3 ] || tm_usage "usage: user_ram.sh BOARD [--hello-status N | forkcow]"
 board=$1 hello_status=0 case=exec
@@ -36,7 +40,7 @@ run="exec /bin/hello a b; exec /bin/crash null; exec /bin/crash illegal; exec /b
 # status 1: the crashes fail their commands, and the session goes on to the checks.
 status=1
 if [ "$case" = forkcow ]; then
-  run="exec /bin/forkcow 8; sleep 200; meminfo; buddycheck; slabcheck"
+  run="$forkcow_hold; exec /bin/forkcow 8; sleep 200; meminfo; buddycheck; slabcheck"
   status=0
 fi
 "$TM_CHECK" --board "$board" --mem "$mem" --append "tinymm.root=ram1 tinymm.run=$run" --status $status \
@@ -58,6 +62,7 @@ if [ "$case" = forkcow ]; then
            'forkcow: own pages again ok' 'forkcow: all ok' '/bin/forkcow: exited with status 0'; do
     want 'exec /bin/forkcow 8' "$l"
   done
+  forkcow_hold_check "$(tr -d '\r' <"$log")"
   want meminfo 'AnonPages:             0 kB'
   want buddycheck 'buddycheck: ok (0 problems)'
   want slabcheck 'slabcheck: ok (0 problems)'

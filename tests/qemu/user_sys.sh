@@ -11,11 +11,14 @@
 #             MemFree is within 256 kB of its value before the run (slab pages may stay cached)
 #   oom       `exec /bin/memtest 64 64` on a 32 MiB machine: `Out of memory: memtest[<pid>] killed`,
 #             SIGKILL; then AnonPages back, buddycheck and slabcheck pass, /bin/hello still runs
-#   forkcow   `exec /bin/forkcow 8` (fork and copy-on-write checked by the program, docs/fork.md)
-#             exits 0 with its ok lines; after its orphaned grandchild is gone (sleep 200),
+#   forkcow   first `/bin/forkcow hold` and two `pagemap`s (tests/qemu/forkcow_hold.sh: shared
+#             while the child lives, the parent's own again after), then `exec /bin/forkcow 8`
+#             (fork and copy-on-write checked by the program, docs/fork.md) exits 0 with its ok lines; after its orphaned grandchild is gone (sleep 200),
 #             AnonPages back to 0 kB, buddycheck and slabcheck pass, and after drop_caches
 #             MemFree is within 256 kB of its value before the run (no frame kept)
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/qemu/forkcow_hold.sh
+. "$(dirname "$0")/forkcow_hold.sh"
 tm_init user_sys
 [ $# = 2 ] || tm_usage "usage: user_sys.sh BOARD memtest|filetest|sysfuzz|oom|forkcow"
 board=$1 case=$2
@@ -47,7 +50,7 @@ case $case in
             --expect '^/bin/memtest: killed by signal 9 \(SIGKILL\)$'
             --expect '^hello from /bin/hello after$' --expect '^/bin/hello: exited with status 0$') ;;
   forkcow)
-    run="exec /bin/hello; drop_caches; shrink; drain; meminfo; exec /bin/forkcow 8; sleep 200; drop_caches; shrink; drain; meminfo; buddycheck; slabcheck"
+    run="exec /bin/hello; drop_caches; shrink; drain; meminfo; $forkcow_hold; exec /bin/forkcow 8; sleep 200; drop_caches; shrink; drain; meminfo; buddycheck; slabcheck"
     checks=(--expect '^forkcow: one child ok$' --expect '^forkcow: 8 children ok$' --expect '^forkcow: statuses ok$'
             --expect '^forkcow: own pages again ok$' --expect '^forkcow: all ok$'
             --expect '^/bin/forkcow: exited with status 0$') ;;
@@ -69,6 +72,7 @@ if [ "$case" != filetest ]; then
   grep -q '^slabcheck: ok (0 problems)' <<<"$clean" || tm_fail "slabcheck did not pass"
   [ "$(grep '^AnonPages:' <<<"$clean" | tail -n 1 | awk '{print $2}')" = 0 ] || tm_fail "AnonPages not back to 0 kB"
 fi
+[ "$case" = forkcow ] && forkcow_hold_check "$clean"
 if [ "$case" = sysfuzz ] || [ "$case" = forkcow ]; then
   free=$(grep '^MemFree:' <<<"$clean" | awk '{print $2}')
   before=$(head -n 1 <<<"$free") after=$(tail -n 1 <<<"$free")
