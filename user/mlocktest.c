@@ -15,6 +15,9 @@
  *        3. mlock2(MLOCK_ONFAULT), then half the pages written -> step 3: onfault <pages/2>
  *        4. mlockall(MCL_CURRENT|MCL_FUTURE), a new 4-page area mapped (locked and populated
  *           at mmap), then munlockall                          -> step 4: mlockall
+ *        5. <pages> locked again, then fork: the child (not locked: mlock is not inherited)
+ *           writes every page, so it has copies of its own   -> step 5: forked <child pid>
+ *           (the child waits for /mnt/mlock.5 too, then exits 0; the parent reaps it)
  *   and, before step 1, the errors v6.10 gives: mlock/munlock of an unmapped range ENOMEM,
  *   mlock2 with an unknown flag EINVAL, mlockall(0), (MCL_ONFAULT) and (8) EINVAL, mlock of a
  *   PROT_NONE area ENOMEM (v6.10: it cannot be faulted in), mlock of 0 bytes 0.
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/types.h>
 #include <unistd.h>
 #include "tinymm_user.h"
 
@@ -125,6 +129,26 @@ static void track(unsigned long pages)
 	if (munlockall())
 		fail("munlockall");
 	step(4, "mlockall");
+
+	area = map_anon(pages, PROT_READ | PROT_WRITE);
+	if (mlock(area, pages * PAGE))
+		fail("mlock before fork");
+	pid_t child = fork();
+	if (child < 0)
+		fail("fork");
+	if (child == 0) {
+		for (unsigned long i = 0; i < pages; i++)
+			area[i * PAGE] = 2;		/* copy-on-write: the child's own pages */
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		for (int fd; (fd = open("/mnt/mlock.5", O_RDONLY)) < 0;)
+			nanosleep(&ts, NULL);
+		_exit(0);
+	}
+	snprintf(buf, sizeof(buf), "forked %d", (int)child);
+	step(5, buf);
+	int status = -1;
+	if (waitpid(child, &status, 0) != child || status != 0)
+		fail("the child did not exit 0");
 }
 
 static char *make_file(const char *path, unsigned long pages)

@@ -8,7 +8,9 @@
 #             shows exactly one area with `lo`, of 64 pages, `lru` lists mlocked folios on the
 #             unevictable list; after munlock Mlocked and Unevictable are back, _munlocked 64
 #             more, no `lo`; after mlock2(MLOCK_ONFAULT) and 32 pages touched, Mlocked 128 kB
-#             above; after mlockall + munlockall back; after the exit back; the task exits 0.
+#             above; after mlockall + munlockall back; with 64 pages locked again and a forked
+#             child that wrote a copy of each, Mlocked is 256 kB above (the child's copies are not
+#             locked) and `maps -v` shows `lo` in the parent only; after the exit back.
 #   resident  in 32 MiB of RAM, an ext2 disk as vdb on /mnt holding /big, 128 MiB of random bytes
 #             (4x RAM): /bin/mlocktest resident 64 maps two 64-page files, mlocks one; another
 #             task (/bin/mlocktest read /mnt/big) reads the big file whole, twice, each time
@@ -92,6 +94,16 @@ case $mode in
     tm_cmd "maps -v $pid"
     grep -q '^VmFlags:.* lo\b' <<<"$out" && tm_fail "maps -v still shows lo after munlockall"
     go 4
+    step 5 "forked [1-9][0-9]*"
+    child=$(tm_console | grep -o "mlocktest: step 5: forked [0-9]*" | tail -n1 | sed 's/.* //')
+    tm_cmd "meminfo"
+    [ "$(kb Mlocked)" = $((m0 + 256)) ] || tm_fail "Mlocked: $(kb Mlocked) kB with the parent's 64 pages locked and the child's 64 copies, wanted $((m0 + 256)) (mlock inherited by fork?)"
+    tm_cmd "maps -v $child"
+    grep -q '^VmFlags:' <<<"$out" || tm_fail "maps -v of the child printed no VmFlags"
+    grep -q '^VmFlags:.* lo\b' <<<"$out" && tm_fail "the child of fork has a locked area"
+    tm_cmd "maps -v $pid"
+    grep -q '^VmFlags:.* lo\b' <<<"$out" || tm_fail "the parent lost its locked area at fork"
+    go 5
     tm_cmd "sleep 1000"		# the task's last steps: munmap and exit
     tm_cmd "ps"
     grep -q "^ *$pid " <<<"$out" && tm_fail "mlocktest (pid $pid) is still running after its last step"
@@ -99,7 +111,7 @@ case $mode in
     tm_cmd "meminfo"
     [ "$(kb Mlocked)" = "$m0" ] || tm_fail "Mlocked: $(kb Mlocked) kB after the exit, wanted $m0"
     [ "$(kb Unevictable)" = "$u0" ] || tm_fail "Unevictable: $(kb Unevictable) kB after the exit, wanted $u0"
-    tm_cmd "rm /mnt/mlock.1 /mnt/mlock.2 /mnt/mlock.3 /mnt/mlock.4"
+    tm_cmd "rm /mnt/mlock.1 /mnt/mlock.2 /mnt/mlock.3 /mnt/mlock.4 /mnt/mlock.5"
     ;;
   resident)
     # A 160 MiB ext2 disk with /big, 128 MiB of seeded random bytes (4x RAM), mounted on /mnt:
