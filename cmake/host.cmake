@@ -136,6 +136,11 @@ target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} $
 add_executable(rmap_file_test tests/host/rmap_file_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
   mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(rmap_file_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# mlock (docs/mlock.md): the `mlock` KTAP suite, one mm's VM_LOCKED areas over the fake arch.
+add_executable(mlock_test tests/host/mlock_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+  mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c mm/mlock_sys.c
+  ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
+target_link_libraries(mlock_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # User tasks over the fake arch: the uaccess calls (lib/usercopy.c) through the host's raw
 # copies (tests/host/host_uaccess.c, a software walk of current->mm's tables), and exec (the ELF
 # loader, fs/binfmt_elf.c) loading qemu-virt-riscv64's /bin/hello from ramfs into a fake mm.
@@ -160,6 +165,7 @@ target_sources(exec_test PRIVATE kernel/shell.c)	# `exec -b` sets the shell's $!
 # user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c
   mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c mm/user_fault.c mm/oom_kill.c mm/mmap_sys.c
+  mm/mlock_sys.c
   kernel/fork.c mm/fork_mm.c kernel/exit.c kernel/sys.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
   fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS}
   # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)

@@ -49,7 +49,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
     kernel/extable.c lib/usercopy.c mm/user_fault.c mm/oom_kill.c
-    fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c kernel/sys_time.c
+    fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c mm/mlock_sys.c kernel/sys_time.c
     # exec (docs/binfmt_elf.md) and the shell's user-task commands
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
     kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c)

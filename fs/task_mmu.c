@@ -6,7 +6,10 @@
  * maps: one line per area, `start-end perms offset dev inode` padded (as seq_pad) to column
  *   25 + 6 * sizeof(void *) then the pathname, `[heap]` or `[stack]`; an area without a name
  *   ends after the inode and one space, as in v6.10.  tinymm has no device numbers: dev is
- *   always 00:00.
+ *   always 00:00.  `maps -v <pid>` adds after each area its /proc/PID/smaps `VmFlags:` line
+ *   (v6.10's two-letter codes, e.g. `lo` for VM_LOCKED) for the flags tinymm has; v6.10 sets
+ *   `ms` (VM_MAYSHARE) beside `sh`, tinymm has no VM_MAYSHARE; mlock2(MLOCK_ONFAULT) shows
+ *   `lo lf`.
  * pagemap: the 64-bit entry of v6.10's pagemap for the page at @addr, in hex, then its
  *   fields decoded: bit 63 present, 62 swapped, 61 file-page or shared-anon, 56 exclusively
  *   mapped (mapcount 1), 55 soft-dirty (never set: tinymm does not track it), bits 0-54 the
@@ -22,6 +25,7 @@
 #include "tinymm/lockdep.h"
 #include "tinymm/exec.h"
 #include "tinymm/mm.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/swapops.h"
 #include "tinymm/page-flags.h"
@@ -139,22 +143,50 @@ static void show_map_vma(struct mm_struct *mm, struct vm_area_struct *vma, char 
 	kprintf("%s%*s %s\n", line, n < width ? width - n : 0, "", name);
 }
 
+/*
+ * v6.10's show_smap_vma_flags(): `VmFlags:` and a two-letter code per flag set, in bit order,
+ * each followed by a space.  Only the flags tinymm has; v6.10's codes for them.
+ */
+static void show_smap_vma_flags(const struct vm_area_struct *vma)
+{
+	static const struct { unsigned long flag; char code[3]; } mnemonics[] = {
+		{ VM_READ, "rd" }, { VM_WRITE, "wr" }, { VM_EXEC, "ex" }, { VM_SHARED, "sh" },
+		{ VM_MAYREAD, "mr" }, { VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
+		{ VM_GROWSDOWN, "gd" }, { VM_LOCKED, "lo" }, { VM_LOCKONFAULT, "lf" },
+	};
+	char line[8 + 3 * ARRAY_SIZE(mnemonics) + 1] = "VmFlags:";
+	size_t n = 8;
+
+	for (size_t i = 0; i < ARRAY_SIZE(mnemonics); i++)
+		if (vma->vm_flags & mnemonics[i].flag) {
+			line[n++] = ' ';
+			line[n++] = mnemonics[i].code[0];
+			line[n++] = mnemonics[i].code[1];
+		}
+	line[n] = '\0';
+	kprintf("%s\n", line);
+}
+
 static int cmd_maps(int argc, char **argv)
 {
 	char comm[TASK_COMM_LEN];
 	struct mm_struct *mm;
+	bool verbose = argc == 3 && !strcmp(argv[1], "-v");
 	char *path;
 
-	if (argc != 2)
-		return shell_usage_error(argv[0], "usage: maps <pid>");
-	mm = pid_mm(argv[0], argv[1], comm);
+	if (argc != 2 && !verbose)
+		return shell_usage_error(argv[0], "usage: maps [-v] <pid>");
+	mm = pid_mm(argv[0], argv[argc - 1], comm);
 	if (!mm)
 		return 1;
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (path) {
 		mutex_lock(&mm->mmap_lock);
-		for (int i = 0; i < mm->map_count; i++)
+		for (int i = 0; i < mm->map_count; i++) {
 			show_map_vma(mm, mm->vmas[i], path, PATH_MAX);
+			if (verbose)
+				show_smap_vma_flags(mm->vmas[i]);
+		}
 		mutex_unlock(&mm->mmap_lock);
 		kfree(path);
 	} else {
@@ -163,7 +195,8 @@ static int cmd_maps(int argc, char **argv)
 	mmput(mm);
 	return path ? 0 : 1;
 }
-SHELL_COMMAND(maps, "<pid>", "a user task's areas, as /proc/PID/maps", cmd_maps);
+SHELL_COMMAND(maps, "[-v] <pid>",
+	      "a user task's areas, as /proc/PID/maps; -v adds each one's smaps VmFlags line", cmd_maps);
 
 /* v6.10's pte_to_pagemap_entry() for one address, under the task's mmap_lock
  * (include/tinymm/exec.h); *@anon_exclusive: PG_anon_exclusive of an anonymous page. */

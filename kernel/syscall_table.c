@@ -70,6 +70,12 @@ const syscall_fn_t sys_call_table[] = {
 	SC(__NR_madvise, sys_madvise),
 	SC(__NR_msync, sys_msync),
 	SC(__NR_mincore, sys_mincore),
+	/* issue 35: mlock */
+	SC(__NR_mlock, sys_mlock),
+	SC(__NR_mlock2, sys_mlock2),
+	SC(__NR_munlock, sys_munlock),
+	SC(__NR_mlockall, sys_mlockall),
+	SC(__NR_munlockall, sys_munlockall),
 	/* the system, waiting, time */
 	SC(__NR_uname, sys_newuname),
 #ifdef __NR_wait4

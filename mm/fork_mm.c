@@ -35,12 +35,14 @@
 #include "tinymm/fork.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/slab.h"
 #include "tinymm/user_task.h"
 #include "tinymm/file.h"
 #include "tinymm/vfs.h"
+#include "internal.h"
 
 /* v6.10's is_cow_mapping(): private and may be written, so writes must not be shared. */
 static bool is_cow_mapping(unsigned long flags)
@@ -157,6 +159,7 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			return -ENOMEM;
 		*tmp = *mpnt;			/* vm_area_dup */
 		tmp->vm_mm = mm;
+		tmp->vm_flags &= ~VM_LOCKED_MASK;	/* mlock is not inherited (v6.10's dup_mmap) */
 		tmp->anon_vma = NULL;
 		if (mpnt->anon_vma)
 			anon_vma_link(tmp, mpnt->anon_vma);	/* anon_vma_fork, one family */
@@ -166,6 +169,9 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 		if (copy_page_range(tmp, mpnt))
 			return -ENOMEM;
 	}
+	/* Areas only mlock kept apart are alike in the child (tinymm keeps none unmerged). */
+	if (mm->map_count)
+		vma_merge_range(mm, 0, mm->map_count - 1);
 	return 0;
 }
 

@@ -392,4 +392,13 @@ int action_result(unsigned long pfn, enum mf_action_page_type type, enum mf_resu
 enum mf_race_point { MF_RACE_PASS, MF_RACE_LOCK };
 extern void (*mf_race_hook)(struct page *p, enum mf_race_point where);
 
+/* mm/mmap.c for mm/mlock_sys.c and fork: [start, end) as areas of their own (split at the
+ * ends; the indices of the first and last inside, first > last if none; 0 or -ENOMEM, nothing
+ * changed then), and areas @first..@last merged with each other and their neighbours where
+ * alike.  mmap_lock held. */
+struct mm_struct;
+int vma_isolate_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+		      int *first, int *last);
+void vma_merge_range(struct mm_struct *mm, int first, int last);
+
 #endif

@@ -69,6 +69,7 @@ static int cmd_meminfo(int argc, char **argv)
 			    << PAGE_SHIFT);
 		show_val_kb("Unevictable:", (unsigned long long)global_node_page_state(NR_UNEVICTABLE)
 			    << PAGE_SHIFT);
+		show_val_kb("Mlocked:", (unsigned long long)global_node_page_state(NR_MLOCK) << PAGE_SHIFT);
 		/* Dirty and Writeback after the LRU and swap lines, before AnonPages. */
 		show_val_kb("Dirty:", (unsigned long long)global_node_page_state(NR_FILE_DIRTY)
 			    << PAGE_SHIFT);

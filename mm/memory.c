@@ -45,6 +45,7 @@
 #include "tinymm/errno.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
@@ -173,7 +174,7 @@ static bool fault_set_pte(struct vm_fault *vmf, pte_t entry, struct folio *folio
 		return false;
 	if (anon) {
 		folio_add_new_anon_rmap(folio, vmf->vma, vmf->address);
-		folio_add_lru(folio);		/* the anon lists (mm/swap.c) */
+		folio_add_lru_vma(folio, vmf->vma);	/* the anon lists, or mlocked (mm/mlock.c) */
 	} else {
 		folio_add_file_rmap_pte(folio, &folio->page, vmf->vma);
 	}
@@ -464,6 +465,7 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 {
 	struct zap_batch b = { 0 };
 	unsigned long addr = start;
+	struct vm_area_struct *vma = NULL;	/* the area at addr: a VM_LOCKED one munlocks */
 
 	lockdep_assert_held(&mm->mmap_lock);
 	if (!mm->pgd)
@@ -492,7 +494,10 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 			folio = vm_normal_folio(ptent);
 			if (!folio)
 				continue;
-			folio_remove_rmap_pte(folio, &folio->page, NULL);
+			if (!vma || addr >= vma->vm_end || addr < vma->vm_start)
+				vma = find_vma(mm, addr);
+			folio_remove_rmap_pte(folio, &folio->page,
+					      vma && vma->vm_start <= addr ? vma : NULL);
 			add_mm_counter(mm, mm_counter(folio), -1);
 			b.folios[b.nr] = folio;
 			b.dirty[b.nr++] = pte_dirty(ptent) && !folio_test_anon(folio);
@@ -502,6 +507,7 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 			flush_tlb_range(NULL, from, addr);
 		zap_release(&b);
 	}
+	mlock_drain_local();	/* munlocked folios leave the unevictable list now (Mlocked exact) */
 }
 
 /* ---- freeing tables (v6.10's free_pgtables, reduced to "empty tables go") ---- */

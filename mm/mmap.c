@@ -30,12 +30,14 @@
 #include "tinymm/anon_vma.h"
 #include "tinymm/errno.h"
 #include "tinymm/lockdep.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/printk.h"
 #include "tinymm/rmap_file.h"
 #include "tinymm/slab.h"
 #include "tinymm/vfs.h"
+#include "internal.h"
 
 #define MMAP_MIN_ADDR	PAGE_SIZE	/* page 0 stays unmapped: a NULL access always faults */
 
@@ -48,6 +50,8 @@ void mm_init_vmas(struct mm_struct *mm, unsigned long task_size, unsigned long m
 	mm->mmap_base = mmap_base;
 	mm->start_brk = mm->brk = 0;
 	mm->total_vm = 0;
+	mm->locked_vm = 0;
+	mm->def_flags = 0;
 }
 
 void exit_mmap_vmas(struct mm_struct *mm)
@@ -62,6 +66,7 @@ void exit_mmap_vmas(struct mm_struct *mm)
 	mm->vmas = NULL;
 	mm->map_count = mm->vmas_capacity = 0;
 	mm->total_vm = 0;
+	mm->locked_vm = 0;
 }
 
 /* The index of the first area with vm_end > @addr (map_count if none). */
@@ -246,6 +251,21 @@ static int isolate_range(struct mm_struct *mm, unsigned long start, unsigned lon
 	return 0;
 }
 
+/* The two above for mm/mlock_sys.c and fork (mm/internal.h): an area operation outside this
+ * file isolates its range, changes each area's flags, then merges what became alike. */
+int vma_isolate_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+		      int *first, int *last)
+{
+	lockdep_assert_held(&mm->mmap_lock);
+	return isolate_range(mm, start, end, first, last);
+}
+
+void vma_merge_range(struct mm_struct *mm, int first, int last)
+{
+	lockdep_assert_held(&mm->mmap_lock);
+	merge_range(mm, first, last);
+}
+
 static bool range_ok(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	return !(start & ~PAGE_MASK) && len && len <= mm->task_size &&
@@ -272,6 +292,8 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	unmap_page_range(mm, start, end);
 	for (int i = last; i >= first; i--) {
 		mm->total_vm -= vma_pages(mm->vmas[i]);
+		if (mm->vmas[i]->vm_flags & VM_LOCKED)
+			mm->locked_vm -= vma_pages(mm->vmas[i]);
 		unlink_anon_vmas(mm->vmas[i]);
 		vma_unlink_file(mm->vmas[i]);
 		kfree(mm->vmas[i]);
@@ -338,6 +360,7 @@ long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		kfree(vma);
 		return err;
 	}
+	vm_flags |= mm->def_flags;		/* mlockall(MCL_FUTURE): mm/mlock_sys.c */
 	*vma = (struct vm_area_struct){
 		.vm_start = addr, .vm_end = addr + len, .vm_mm = mm, .vm_flags = vm_flags,
 		.vm_pgoff = file ? pgoff : addr >> PAGE_SHIFT, .vm_file = file,
@@ -346,6 +369,8 @@ long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	int i = vma_index(mm, addr);
 	vmas_insert_at(mm, i, vma);
 	mm->total_vm += len >> PAGE_SHIFT;
+	if (vm_flags & VM_LOCKED)
+		mm->locked_vm += len >> PAGE_SHIFT;
 	merge_range(mm, i, i);
 	return (long)addr;
 }
@@ -417,7 +442,7 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk)
 
 int vma_check(struct mm_struct *mm, int (*pr)(const char *fmt, ...))
 {
-	unsigned long pages = 0;
+	unsigned long pages = 0, locked = 0;
 	int bad = 0;
 
 	for (int i = 0; i < mm->map_count; i++) {
@@ -449,6 +474,17 @@ int vma_check(struct mm_struct *mm, int (*pr)(const char *fmt, ...))
 			bad++;
 		}
 		pages += vma_pages(v);
+		if (v->vm_flags & VM_LOCKED)
+			locked += vma_pages(v);
+		if ((v->vm_flags & VM_LOCKONFAULT) && !(v->vm_flags & VM_LOCKED)) {
+			pr("vma: [%#lx, %#lx): VM_LOCKONFAULT without VM_LOCKED\n", v->vm_start,
+			   v->vm_end);
+			bad++;
+		}
+	}
+	if (locked != mm->locked_vm) {
+		pr("vma: locked_vm %lu, VM_LOCKED areas hold %lu pages\n", mm->locked_vm, locked);
+		bad++;
 	}
 	if (pages != mm->total_vm || mm->map_count > mm->vmas_capacity) {
 		pr("vma: total_vm %lu, areas hold %lu pages; %d areas, room for %d\n", mm->total_vm,

@@ -19,12 +19,15 @@
  * mapping the file again; NORMAL, RANDOM, SEQUENTIAL, WILLNEED, FREE (as DONTNEED: nothing is
  * lazily freed here) are accepted; other advice is -EINVAL, as v6.10 says for advice it does
  * not know.  An unmapped part of the range is -ENOMEM after the mapped parts were done, as
- * v6.10.
+ * v6.10.  MAP_LOCKED makes a VM_LOCKED area and
+ * it, MAP_POPULATE and an area or heap growth under mlockall(MCL_FUTURE) are faulted in at once
+ * (mm_populate, mm/mlock_sys.c); DONTNEED and FREE refuse a VM_LOCKED area (-EINVAL).
  * Locking: current->mm->mmap_lock around each call's area work; no user copy under it.
  */
 #include "tinymm/errno.h"
 #include "tinymm/file.h"
 #include "tinymm/lockdep.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/memory-failure.h"
@@ -49,7 +52,11 @@ unsigned long sys_brk(unsigned long brk)
 	if (!mm)
 		return 0;
 	mutex_lock(&mm->mmap_lock);
+	unsigned long oldbrk = mm->brk;
 	ret = brk ? do_brk(mm, brk) : mm->brk;
+	/* v6.10's brk: a heap grown under mlockall(MCL_FUTURE) is faulted in. */
+	if (ret > oldbrk && (mm->def_flags & VM_LOCKED))
+		mm_populate(mm, PAGE_ALIGN(oldbrk), PAGE_ALIGN(ret) - PAGE_ALIGN(oldbrk));
 	mutex_unlock(&mm->mmap_lock);
 	return ret;
 }
@@ -126,6 +133,8 @@ long ksys_mmap_pgoff(unsigned long addr, unsigned long len, unsigned long prot,
 			goto out_file;
 	}
 	vm_flags |= prot_to_vm_flags(prot);
+	if (flags & LINUX_MAP_LOCKED)
+		vm_flags |= VM_LOCKED;
 
 	mutex_lock(&mm->mmap_lock);
 	ret = get_unmapped_area(mm, addr, len,
@@ -135,6 +144,12 @@ long ksys_mmap_pgoff(unsigned long addr, unsigned long len, unsigned long prot,
 		ret = -EEXIST;
 	if (ret >= 0)
 		ret = mmap_region(mm, (unsigned long)ret, len, vm_flags, file, pgoff);
+	/* v6.10's do_mmap *populate: a locked area (MAP_LOCKED, mlockall(MCL_FUTURE)) unless on
+	 * fault, or MAP_POPULATE without MAP_NONBLOCK; failures are not the mmap's (mm_populate). */
+	vm_flags |= mm->def_flags;
+	if (ret >= 0 && ((vm_flags & VM_LOCKED_MASK) == VM_LOCKED ||
+			 (flags & (LINUX_MAP_POPULATE | 0x10000 /* NONBLOCK */)) == LINUX_MAP_POPULATE))
+		mm_populate(mm, (unsigned long)ret, len);
 	mutex_unlock(&mm->mmap_lock);
 out_file:
 	if (file)

@@ -41,6 +41,7 @@
 #include "tinymm/memory-failure.h"
 #include "tinymm/oom.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/vmstat.h"
 #include "tinymm/sched.h"
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
@@ -589,8 +590,6 @@ void free_pages_tail_blocks(struct page *page, unsigned int order)
 		free_the_page(page + (1UL << order), order);
 }
 
-unsigned long nr_mlock_cleared;
-
 void folio_put(struct folio *folio)
 {
 	if (!atomic_dec_and_test(&folio->_refcount))
@@ -600,11 +599,14 @@ void folio_put(struct folio *folio)
 	 * (PG_lru is a PAGE_FLAGS_CHECK_AT_FREE bad-page flag there). */
 	if (unlikely(folio_test_lru(folio)))
 		__page_cache_release(folio);
-	/* The release path clears PG_mlocked quietly and counts it (__folio_put ->
-	 * mlock_drain... NR_MLOCK / "mlock_cleared"); a bare __free_pages of it is a bad page. */
-	if (folio_test_mlocked(folio)) {
+	/* v6.10's __page_cache_release: a folio freed still mlocked (truncation raced with
+	 * munlock) loses PG_mlocked quietly, counted; a bare __free_pages of it is a bad page. */
+	if (unlikely(folio_test_mlocked(folio))) {
+		long nr = (long)folio_nr_pages(folio);
+
 		__folio_clear_mlocked(folio);
-		nr_mlock_cleared++;
+		mod_node_page_state(NR_MLOCK, -nr);
+		count_vm_events(UNEVICTABLE_PGCLEARED, nr);
 	}
 	/* An anonymous folio's mapping is its owner with PAGE_MAPPING_ANON (mm/memory.c), not an
 	 * address_space: v6.10's free_pages_prepare() clears such a mapping, and so does this. */

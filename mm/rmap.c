@@ -25,14 +25,14 @@
  * as v6.10) unless TTU_HWPOISON asks for hwpoison entries.  No MMU notifiers, no memcg
  * filter (invalid_vma), no batched TLB flush: each pte is flushed as it is cleared (v6.10
  * batches with TTU_BATCH_FLUSH on SMP, where a flush is an IPI; here it is one local
- * instruction).  folio_referenced() does not restore a missed mlock
- * (mlock_vma_folio): it reports VM_LOCKED and reclaim activates the folio; it trylocks an
+ * instruction).  folio_referenced() trylocks an
  * anonymous folio too (v6.10 walks one unlocked under RCU, which tinymm lacks).
  * Locking: the caller holds the pte lock (mm->page_table_lock) of the pte it sets or clears;
  * the walks take it themselves (page_vma_mapped_pte) under the rmap locks (rmap.h's order).
  */
 #include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/mmap.h"
@@ -74,21 +74,23 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, un
 void folio_add_file_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
 	(void)page;
-	(void)vma;
 	VM_BUG_ON_PAGE(folio_test_anon(folio), &folio->page);
 	if (atomic_inc_return(&folio->_mapcount) == 0)
 		mod_node_page_state(NR_FILE_MAPPED, 1);
+	mlock_vma_folio(folio, vma);	/* a VM_LOCKED area's page is mlocked (v6.10's __folio_add_file_rmap) */
 }
 
 /* One pte fewer maps @page (v6.10's folio_remove_rmap_pte): the last one takes the folio out
- * of AnonPages or Mapped.  The folio keeps its anon identity until it is freed. */
+ * of AnonPages or Mapped.  The folio keeps its anon identity until it is freed.  A pte of a
+ * VM_LOCKED area going munlocks the folio (v6.10's munlock_vma_folio: as if it were the
+ * last locked mapping; reclaim restores the mlock if not, mm/mlock.c says why). */
 void folio_remove_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma)
 {
 	(void)page;
-	(void)vma;
 	VM_BUG_ON_PAGE(!folio_mapped(folio), &folio->page);
 	if (atomic_dec_return(&folio->_mapcount) < 0)
 		mod_node_page_state(folio_test_anon(folio) ? NR_ANON_MAPPED : NR_FILE_MAPPED, -1);
+	munlock_vma_folio(folio, vma);
 }
 
 /*
@@ -154,6 +156,9 @@ static bool folio_referenced_one(struct folio *folio, struct vm_area_struct *vma
 	if (!pte)
 		return true;
 	if (vma->vm_flags & VM_LOCKED) {
+		/* Restore the mlock a munlock of another area took (mm/mlock.c): reclaim then
+		 * culls the folio to the unevictable list instead of evicting it. */
+		mlock_vma_folio(folio, vma);
 		spin_unlock(&vma->vm_mm->page_table_lock);
 		pra->vm_flags |= VM_LOCKED;
 		return false;
@@ -210,6 +215,7 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	if (!pte)
 		return true;
 	if (!(flags & TTU_IGNORE_MLOCK) && (vma->vm_flags & VM_LOCKED)) {
+		mlock_vma_folio(folio, vma);	/* restore the mlock which got missed */
 		spin_unlock(&vma->vm_mm->page_table_lock);
 		return false;
 	}

@@ -22,6 +22,7 @@
  * anyway.
  */
 #include "tinymm/irqflags.h"
+#include "tinymm/mlock.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
@@ -200,6 +201,7 @@ void lru_add_drain(void)
 	if (folio_batch_count(&cpu_fbatches.lru_move_tail))
 		folio_batch_move_lru(&cpu_fbatches.lru_move_tail, lru_move_tail_fn);
 	local_irq_restore(flags);
+	mlock_drain_local();		/* v6.10's lru_add_drain_cpu drains the mlock batch too */
 }
 
 unsigned int lru_batched_folios(void)

@@ -29,6 +29,7 @@ struct vmstat_item {
 
 static const struct vmstat_item vmstat_items[] = {
 	FN("nr_free_pages", nr_free_pages),
+	NODE("nr_mlock", NR_MLOCK),		/* a zone stat in v6.10: printed before the node ones */
 	NODE("nr_inactive_anon", NR_INACTIVE_ANON),
 	NODE("nr_active_anon", NR_ACTIVE_ANON),
 	NODE("nr_inactive_file", NR_INACTIVE_FILE),
@@ -66,6 +67,10 @@ static const struct vmstat_item vmstat_items[] = {
 	EVENT("unevictable_pgs_culled", UNEVICTABLE_PGCULLED),
 	EVENT("unevictable_pgs_scanned", UNEVICTABLE_PGSCANNED),
 	EVENT("unevictable_pgs_rescued", UNEVICTABLE_PGRESCUED),
+	EVENT("unevictable_pgs_mlocked", UNEVICTABLE_PGMLOCKED),
+	EVENT("unevictable_pgs_munlocked", UNEVICTABLE_PGMUNLOCKED),
+	EVENT("unevictable_pgs_cleared", UNEVICTABLE_PGCLEARED),
+	EVENT("unevictable_pgs_stranded", UNEVICTABLE_PGSTRANDED),
 	EVENT("oom_kill", OOM_KILL),
 };
 

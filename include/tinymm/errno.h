@@ -10,7 +10,7 @@
 #define ENOEXEC	8
 #define EBADF	9
 #define ECHILD	10
-#define EAGAIN	11
+#define EAGAIN	11	/* try again (mlock: not everything could be faulted in) */
 #define ENOMEM	12
 #define EACCES	13
 #define EFAULT	14

@@ -111,7 +111,7 @@ extern long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);
 void clear_page(void *addr);
 
 extern bool page_checks;		/* tinymm.check_pages */
-extern unsigned long nr_bad_pages, nr_alloc_failures, nr_mlock_cleared;
+extern unsigned long nr_bad_pages, nr_alloc_failures;
 /* mm/migratetype.c: fallbacks that claimed a pageblock for the new type, and that took one block. */
 extern unsigned long nr_pageblocks_claimed, nr_fallback_borrows;
 

@@ -111,6 +111,8 @@ struct mm_struct {
 	struct file *exe_file;		/* the program (exec): open while the mm lives, for its
 					 * file-backed areas, whose vm_file holds no reference */
 	unsigned long total_vm;		/* pages in all areas */
+	unsigned long locked_vm;	/* pages in VM_LOCKED areas (mm/mlock_sys.c) */
+	unsigned long def_flags;	/* added to every new area: mlockall(MCL_FUTURE)'s VM_LOCKED */
 	atomic_t mm_users;		/* references (kernel/fork.c: mmget/mmput) */
 	unsigned long context_id;	/* the architecture's (ASID and generation), 0 when new */
 	/* v6.10's rss_stat and pgtables_bytes, what the OOM killer weighs (mm/oom_kill.c): the

@@ -96,5 +96,11 @@ long sys_madvise(unsigned long start, size_t len_in, int behavior);
 long sys_msync(unsigned long start, size_t len, int flags);
 /* mm/mincore.c */
 long sys_mincore(unsigned long start, size_t len, unsigned char *vec);
+/* mm/mlock_sys.c */
+long sys_mlock(unsigned long start, size_t len);
+long sys_mlock2(unsigned long start, size_t len, int flags);
+long sys_munlock(unsigned long start, size_t len);
+long sys_mlockall(int flags);
+long sys_munlockall(void);
 
 #endif

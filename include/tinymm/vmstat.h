@@ -35,6 +35,7 @@ enum node_stat_item {
 	NR_ANON_MAPPED,		/* anonymous pages mapped by page tables (meminfo AnonPages, nr_anon_pages) */
 	NR_FILE_MAPPED,		/* page-cache pages mapped by page tables (meminfo Mapped, nr_mapped) */
 	NR_PAGETABLE,		/* page-table frames, PG_table (meminfo PageTables, nr_page_table_pages) */
+	NR_MLOCK,		/* pages with PG_mlocked (meminfo Mlocked, nr_mlock; v6.10: a zone stat) */
 	NR_VM_NODE_STAT_ITEMS
 };
 
@@ -56,6 +57,10 @@ enum vm_event_item {
 	UNEVICTABLE_PGCULLED,	/* folios put on the unevictable list */
 	UNEVICTABLE_PGSCANNED,	/* checked by check_move_unevictable_folios */
 	UNEVICTABLE_PGRESCUED,	/* moved back from the unevictable list */
+	UNEVICTABLE_PGMLOCKED,	/* pages given PG_mlocked (mm/mlock.c) */
+	UNEVICTABLE_PGMUNLOCKED,	/* ... that lost it by munlock */
+	UNEVICTABLE_PGCLEARED,	/* ... that still had it when freed (folio_put) */
+	UNEVICTABLE_PGSTRANDED,	/* ... munlocked while off the unevictable list it was on */
 	OOM_KILL,		/* tasks the OOM killer killed (mm/oom_kill.c) */
 	NR_VM_EVENT_ITEMS
 };

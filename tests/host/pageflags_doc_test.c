@@ -624,18 +624,18 @@ static void wrong_used_by_and_unused_list_fail(void **state)
 {
 	char *doc = doc_from_table("comes with reclaim");
 	/* a section's :used by: that is not the code's */
-	char *bad = edit(doc, ":tinymm: comes with reclaim\n:used by: -\n\nProse.\n\nuncached",
-		   ":tinymm: comes with reclaim\n:used by: mm/vmscan.c\n\nProse.\n\nuncached");
-	expect_problem(bad, 1, "PG_mlocked: the document says used by mm/vmscan.c, the code "
-		       "(PF_USED_BY_mlocked) says -");
+	char *bad = edit(doc, ":tinymm: comes with reclaim\n:used by: -\n\nProse.\n\narch_3",
+		   ":tinymm: comes with reclaim\n:used by: mm/vmscan.c\n\nProse.\n\narch_3");
+	expect_problem(bad, 1, "PG_arch_2: the document says used by mm/vmscan.c, the code "
+		       "(PF_USED_BY_arch_2) says -");
 	free(bad);
 	/* the list of unused flags: one missing, one that is used, one twice, one unknown */
-	bad = edit(doc, " ``PG_mlocked``", "");
-	expect_problem(bad, 1, "does not name PG_mlocked, which nothing sets (used by -)");
+	bad = edit(doc, " ``PG_arch_2``", "");
+	expect_problem(bad, 1, "does not name PG_arch_2, which nothing sets (used by -)");
 	free(bad);
-	bad = edit(doc, " ``PG_mlocked``", " ``PG_mlocked`` ``PG_reserved`` ``PG_mlocked`` ``PG_error``");
+	bad = edit(doc, " ``PG_arch_2``", " ``PG_arch_2`` ``PG_reserved`` ``PG_arch_2`` ``PG_error``");
 	expect_problem(bad, 3, "names PG_reserved, which the code says mm/memmap.c,mm/mm_init.c uses");
-	expect_problem(bad, 3, "names PG_mlocked twice");
+	expect_problem(bad, 3, "names PG_arch_2 twice");
 	expect_problem(bad, 3, "names PG_error, which the code's flag table lacks");
 	free(bad);
 	/* the list ends at the next title: ``PG_locked`` below it is not in the list */

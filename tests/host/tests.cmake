@@ -52,6 +52,7 @@ add_test(NAME host.vma COMMAND vma_test)
 add_test(NAME host.fault COMMAND fault_test)
 add_test(NAME host.fault_2level COMMAND fault_2level_test)
 add_test(NAME host.rmap_file COMMAND rmap_file_test)
+add_test(NAME host.mlock COMMAND mlock_test)
 add_test(NAME host.uaccess COMMAND uaccess_test)
 add_test(NAME host.page_idle COMMAND page_idle_test)
 # exec loads the RV64 board's /bin/hello (`make all` builds it first).

@@ -18,6 +18,7 @@
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/vmstat.h"
 #include "tinymm/printk.h"
 #include "../../mm/internal.h"
 #include "buddy_ktest.h"
@@ -397,18 +398,22 @@ static void zones_never_merge_across(struct ktest *t)
 
 static void mlocked_folio_put_is_quiet(struct ktest *t)
 {
-	unsigned long bad = nr_bad_pages, cleared = nr_mlock_cleared;
+	unsigned long bad = nr_bad_pages, cleared = global_vm_event(UNEVICTABLE_PGCLEARED);
+	unsigned long mlocked = global_node_page_state(NR_MLOCK);
 	struct snap before;
 
 	buddy_take_snap(&before);
 	for (unsigned int o = 0; o <= 2; o += 2) {
 		struct folio *f = folio_alloc(GFP_TEST, o);
 		KTEST_ASSERT_TRUE(t, f);
-		folio_set_mlocked(f);
+		folio_set_mlocked(f);		/* as mlock_folio, counted */
+		mod_node_page_state(NR_MLOCK, (long)folio_nr_pages(f));
+		count_vm_events(UNEVICTABLE_PGMLOCKED, (long)folio_nr_pages(f));
 		folio_put(f);
 		EXPECT_BUDDY_OK(t);
 	}
-	KTEST_EXPECT_EQ(t, nr_mlock_cleared, cleared + 2);
+	KTEST_EXPECT_EQ(t, global_vm_event(UNEVICTABLE_PGCLEARED), cleared + 1 + 4);	/* pages */
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_MLOCK), mlocked);
 	KTEST_EXPECT_EQ(t, nr_bad_pages, bad);
 	buddy_expect_same(t, &before);
 }

@@ -30,6 +30,7 @@
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
+#include "tinymm/mlock.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
@@ -325,14 +326,14 @@ static void unevictable_page(struct ktest *t)
 	mapping_clear_unevictable(&hw_mapping);
 }
 
-/* PG_mlocked (the MMU issue sets it; set by hand here): Linux's "clean mlocked LRU page". */
+/* PG_mlocked (mlock_folio, as a VM_LOCKED area's fault would): Linux's "clean mlocked LRU page". */
 static void mlocked_page(struct ktest *t)
 {
 	struct hw_counts c;
 	struct folio *f = read_cache_folio(&hw_mapping, 4);
 
 	KTEST_ASSERT_TRUE(t, !IS_ERR(f));
-	folio_set_mlocked(f);			/* before the batch drains: unevictable list */
+	mlock_folio(f);				/* counted in Mlocked; the drain: unevictable list */
 	lru_add_drain();
 	folio_put(f);
 	KTEST_EXPECT_TRUE(t, folio_test_unevictable(f) && folio_test_lru(f));

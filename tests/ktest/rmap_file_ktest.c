@@ -27,6 +27,7 @@
 #include "tinymm/errno.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
+#include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
@@ -402,6 +403,7 @@ static void unmap_for_reclaim(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, rf_map_flags(1, RF_LOCK_ADDR, 1, 1, RF_SHARED_RW | VM_LOCKED) != NULL);
 	KTEST_EXPECT_EQ(t, rf_fault(1, RF_LOCK_ADDR, 0), 0U);
 	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 4);
+	KTEST_EXPECT_TRUE(t, folio_test_mlocked(folio));	/* mapped by a VM_LOCKED area */
 	folio_lock(folio);
 	try_to_unmap(folio, 0);
 	KTEST_EXPECT_TRUE(t, folio_mapped(folio));
@@ -409,6 +411,8 @@ static void unmap_for_reclaim(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, folio_mapped(folio));
 	KTEST_EXPECT_TRUE(t, folio_test_dirty(folio));		/* B's dirty pte */
 	folio_unlock(folio);
+	mlock_drain_local();		/* the mlock batch's references (the locked pte's mlock, munlock) */
+	KTEST_EXPECT_FALSE(t, folio_test_mlocked(folio));
 	KTEST_EXPECT_EQ(t, atomic_read(&folio->_refcount), refs - 3);	/* every pte's reference */
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), rf_mapped);
 	for (int i = 0; i < 4; i++) {

@@ -133,7 +133,7 @@ bad "pagemap 99999 0x10000" '^pagemap: no task with pid 99999$'
 bad "maps 1" '^maps: pid 1 \([a-z/0-9]+\) is a kernel thread: no user address space$'
 bad "maps abc" "^maps: invalid pid 'abc'$"
 bad "pagemap $pid xyz" "^pagemap: invalid user address 'xyz'$"
-bad "maps" '^maps: usage: maps <pid>$'
+bad "maps" '^maps: usage: maps \[-v\] <pid>$'
 
 tm_cmd "ps"
 grep -Eq "^ *$pid .* sleep$" <<<"$out" || tm_fail "ps does not list the sleeping task $pid"

@@ -26,6 +26,8 @@ int brk(void *addr);
 #define MAP_ANONYMOUS		LINUX_MAP_ANONYMOUS
 #define MAP_ANON		LINUX_MAP_ANONYMOUS
 #define MAP_FIXED_NOREPLACE	LINUX_MAP_FIXED_NOREPLACE
+#define MAP_LOCKED		LINUX_MAP_LOCKED
+#define MAP_POPULATE		LINUX_MAP_POPULATE
 #define MAP_FAILED		LINUX_MAP_FAILED
 #define MADV_NORMAL		LINUX_MADV_NORMAL
 #define MADV_RANDOM		LINUX_MADV_RANDOM
@@ -42,6 +44,15 @@ int madvise(void *addr, size_t length, int advice);
 int msync(void *addr, size_t length, int flags);
 /* Bit 0 of vec[i]: page i of [addr, addr + length) is resident (Linux's mincore(2)). */
 int mincore(void *addr, size_t length, unsigned char *vec);
+#define MCL_CURRENT		LINUX_MCL_CURRENT
+#define MCL_FUTURE		LINUX_MCL_FUTURE
+#define MCL_ONFAULT		LINUX_MCL_ONFAULT
+#define MLOCK_ONFAULT		LINUX_MLOCK_ONFAULT
+int mlock(const void *addr, size_t length);
+int mlock2(const void *addr, size_t length, unsigned int flags);
+int munlock(const void *addr, size_t length);
+int mlockall(int flags);
+int munlockall(void);
 
 /* <sys/utsname.h>: Linux's struct new_utsname. */
 struct utsname {

@@ -20,6 +20,7 @@
 #define LINUX_MAP_TYPE			0x0f
 #define LINUX_MAP_FIXED			0x10
 #define LINUX_MAP_ANONYMOUS		0x20
+#define LINUX_MAP_LOCKED		0x2000
 #define LINUX_MAP_NORESERVE		0x4000
 #define LINUX_MAP_POPULATE		0x8000
 #define LINUX_MAP_FIXED_NOREPLACE	0x100000
@@ -38,6 +39,12 @@
 #define LINUX_MS_ASYNC		1
 #define LINUX_MS_INVALIDATE	2
 #define LINUX_MS_SYNC		4
+
+/* mlockall's and mlock2's flags (v6.10 include/uapi/asm-generic/mman.h, mman-common.h). */
+#define LINUX_MCL_CURRENT	1
+#define LINUX_MCL_FUTURE	2
+#define LINUX_MCL_ONFAULT	4
+#define LINUX_MLOCK_ONFAULT	0x01
 
 #define LINUX_MMAP2_SHIFT	12	/* mmap2's offset unit: 4096 bytes on ARM and RV32 */
 

@@ -36,6 +36,10 @@
 #define __NR_mprotect			125
 #define __NR__llseek			140
 #define __NR_msync			144
+#define __NR_mlock			150
+#define __NR_munlock			151
+#define __NR_mlockall			152
+#define __NR_munlockall			153
 #define __NR_sched_yield		158
 #define __NR_nanosleep			162
 #define __NR_mmap2			192
@@ -52,6 +56,7 @@
 #define __NR_unlinkat			328
 #define __NR_renameat			329
 #define __NR_renameat2			382
+#define __NR_mlock2			390
 #define __NR_statx			397
 #define __ARM_NR_BASE			0x0f0000
 #define __ARM_NR_set_tls		(__ARM_NR_BASE + 5)
@@ -79,9 +84,14 @@
 #define __NR_execve			221
 #define __NR_mprotect			226
 #define __NR_msync			227
+#define __NR_mlock			228
+#define __NR_munlock			229
+#define __NR_mlockall			230
+#define __NR_munlockall			231
 #define __NR_mincore			232
 #define __NR_madvise			233
 #define __NR_renameat2			276
+#define __NR_mlock2			284
 #define __NR_statx			291
 #if defined(__riscv) && __riscv_xlen == 32
 #define __NR_ftruncate64		46

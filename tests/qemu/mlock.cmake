@@ -1,0 +1,25 @@
+# mlock (docs/mlock.md), included from tests/qemu/tests.cmake:
+#   <board>.ktest.mlock     the KTAP suite `mlock` (tests/ktest/mlock_ktest.c), its six cases
+#   mlock.<board>.track     /bin/mlocktest track: Mlocked, Unevictable, vmstat, `maps -v` and `lru`
+#                           follow mlock, munlock, mlock2(MLOCK_ONFAULT), mlockall to the page
+#                           (the root filesystem on vda, or ram1 on the boards without a disk)
+#   mlock.<board>.resident  a task reads a 4x-RAM file twice while another holds a file mlocked: the
+#                           locked pages stay (pagemap: same frames), unlocked ones are reclaimed,
+#                           every byte right (virt boards: an ext2 virtio disk the host made)
+# tests/qemu/mlock_test.sh says what each checks.
+foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
+  set(memarg)
+  if(b STREQUAL "hifive-unleashed")
+    set(memarg --mem 8G)
+  elseif(b STREQUAL "orangepi-pc" OR b STREQUAL "raspi2b")
+    set(memarg --mem 1G)
+  endif()
+  boot_test(${b}.ktest.mlock ${b} ${memarg} --append "tinymm.test=mlock" --ktap
+    --expect "^# totals: pass:6 fail:0 skip:0$" --reject "^    not ok")
+  add_test(NAME mlock.${b}.track COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/mlock_test.sh ${b} track)
+  set_tests_properties(mlock.${b}.track PROPERTIES TIMEOUT 180 LABELS qemu)
+endforeach()
+foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+  add_test(NAME mlock.${b}.resident COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/mlock_test.sh ${b} resident)
+  set_tests_properties(mlock.${b}.resident PROPERTIES TIMEOUT 300 LABELS "qemu;long")
+endforeach()
