@@ -60,7 +60,7 @@
 #define PF_USED_BY_writeback	"mm/page-writeback.c"
 #define PF_USED_BY_referenced	"mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_uptodate	"include/tinymm/page-flags.h:folio_mark_uptodate"
-#define PF_USED_BY_dirty	"mm/page-writeback.c"
+#define PF_USED_BY_dirty	"mm/page-writeback.c,mm/rmap.c"
 #define PF_USED_BY_lru		"mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_head		"mm/page_flags.c"
 #define PF_USED_BY_waiters	"mm/filemap.c"
