@@ -76,6 +76,8 @@ static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long p
 		for (; a < next; a += PAGE_SIZE, i++) {
 			pte_t entry = pte ? ptep_get(pte++) : __pte(0);
 
+			/* Present, or a hwpoison entry (v6.10: a non-swap entry is "always
+			 * uptodate"): 1.  No swap entries here. */
 			vec[i] = pte_none(entry) ? MINCORE_ASK_CACHE : 1;
 		}
 		spin_unlock(&mm->page_table_lock);
