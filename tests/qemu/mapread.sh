@@ -73,7 +73,7 @@ hifive-unleashed)
   # No hot pages: in a 2.5 MiB cache that reclaim scans ~15 times per page it steals, pages
   # touched every 64 KiB of streaming are still evicted now and then (5 of ~900 checks with
   # 16 hot pages); the hot-page check is the virt boards' (docs/shared-mappings.md).
-  SAMPLE_MS=500 passes=4 file=/big pages=3584 HOT=0 MAX_EVICT=0
+  SAMPLE_MS=200 passes=4 file=/big pages=3584 HOT=0 MAX_EVICT=0	# ~2 s unloaded: 200 ms samples
   left_kb=$((pages * 4 / 4))	# what the pin leaves for the page cache: the file / 4
   # RSS bound: no more than the pin left (a mapping whose ptes outlived their evicted folios
   # would count more).
