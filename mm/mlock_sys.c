@@ -243,7 +243,7 @@ static long do_mlock(unsigned long start, size_t len, unsigned long flags)
 	start &= PAGE_MASK;
 	mutex_lock(&mm->mmap_lock);
 	err = apply_vma_lock_flags(mm, start, len, flags);
-	if (!err)
+	if (!err && flags)	/* munlock (flags 0) only clears: nothing to fault in */
 		err = mlock_posix_error(__mm_populate(mm, start, len, false));
 	mutex_unlock(&mm->mmap_lock);
 	return err;
@@ -263,17 +263,7 @@ long sys_mlock2(unsigned long start, size_t len, int flags)
 
 long sys_munlock(unsigned long start, size_t len)
 {
-	struct mm_struct *mm = current->mm;
-	int err;
-
-	if (!mm)
-		return -ENOMEM;
-	len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
-	start &= PAGE_MASK;
-	mutex_lock(&mm->mmap_lock);
-	err = apply_vma_lock_flags(mm, start, len, 0);
-	mutex_unlock(&mm->mmap_lock);
-	return err;
+	return do_mlock(start, len, 0);
 }
 
 long sys_mlockall(int flags)
