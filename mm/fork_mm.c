@@ -53,7 +53,7 @@ static bool is_cow_mapping(unsigned long flags)
 /* One present pte of the parent's, at @addr: the child's copy (v6.10's copy_present_pte).
  * Both page_table_locks held. */
 static pte_t copy_present_pte(struct vm_area_struct *src_vma, pte_t *src_pte, unsigned long addr,
-			      pte_t pte, bool *wrprotected)
+			      pte_t pte, bool *wrprotected, int *rss)
 {
 	struct page *page = pfn_to_page(pte_pfn(pte));
 	struct folio *folio;
@@ -62,6 +62,7 @@ static pte_t copy_present_pte(struct vm_area_struct *src_vma, pte_t *src_pte, un
 		return __pte(0);		/* nothing tinymm maps is outside RAM */
 	folio = page_folio(page);
 	folio_get(folio);
+	rss[mm_counter(folio)]++;
 	if (folio_test_anon(folio))
 		folio_try_dup_anon_rmap_pte(folio, page, src_vma);
 	else
@@ -86,6 +87,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 	unsigned long start = addr;
 	bool wrprotected = false;
 	pte_t *src_pte, *dst_pte;
+	int rss[NR_MM_COUNTERS] = { 0 };	/* added once per table, as v6.10's add_mm_rss_vec */
 
 	/* No table in the parent: nothing to copy (a lookup without the lock is safe: tables go
 	 * only under mmap_lock, held). */
@@ -110,12 +112,11 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 			set_pte_at(dst_mm, addr, dst_pte, pte);
 			continue;
 		}
-		pte = copy_present_pte(src_vma, src_pte, addr, pte, &wrprotected);
-		if (!pte_none(pte)) {
+		pte = copy_present_pte(src_vma, src_pte, addr, pte, &wrprotected, rss);
+		if (!pte_none(pte))
 			set_pte_at(dst_mm, addr, dst_pte, pte);
-			add_mm_counter(dst_mm, mm_counter(page_folio(pfn_to_page(pte_pfn(pte)))), 1);
-		}
 	}
+	add_mm_rss_vec(dst_mm, rss);
 	spin_unlock(&src_mm->page_table_lock);
 	spin_unlock(&dst_mm->page_table_lock);
 	if (wrprotected)

@@ -86,10 +86,8 @@ pgd_t *pgd_alloc(struct mm_struct *mm)
 void pgd_free(struct mm_struct *mm, pgd_t *pgd)
 {
 	(void)mm;
-	/* free_pgd_range() left a table behind?  The raw value: with two levels pgd_none() is
-	 * always false (the pmd is folded into the entry). */
-	for (unsigned int i = 0; i < USER_PTRS_PER_PGD; i++)
-		WARN_ON(pgd_val(pgd[i]) != 0);
+	/* A table left behind would show in pgtables_bytes: mmput's check_mm() says so (v6.10's
+	 * check; scanning the root's user entries here cost ~2000 instructions per exit on RV32). */
 	pagetable_free(virt_to_page(pgd));
 }
 
@@ -464,6 +462,7 @@ static void zap_release(struct zap_batch *b)
 void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	struct zap_batch b = { 0 };
+	int rss[NR_MM_COUNTERS] = { 0 };	/* counted out once per batch (v6.10's rss[]) */
 	unsigned long addr = start;
 	struct vm_area_struct *vma = NULL;	/* the area at addr: a VM_LOCKED one munlocks */
 
@@ -498,10 +497,12 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 				vma = find_vma(mm, addr);
 			folio_remove_rmap_pte(folio, &folio->page,
 					      vma && vma->vm_start <= addr ? vma : NULL);
-			add_mm_counter(mm, mm_counter(folio), -1);
+			rss[mm_counter(folio)]--;
 			b.folios[b.nr] = folio;
 			b.dirty[b.nr++] = pte_dirty(ptent) && !folio_test_anon(folio);
 		}
+		add_mm_rss_vec(mm, rss);
+		memset(rss, 0, sizeof(rss));
 		spin_unlock(&mm->page_table_lock);
 		if (cleared)
 			flush_tlb_range(NULL, from, addr);
@@ -512,12 +513,13 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 
 /* ---- freeing tables (v6.10's free_pgtables, reduced to "empty tables go") ---- */
 
-static bool table_empty(const void *table, unsigned int entries, size_t entry_size)
+/* Whether a table of @bytes (a page: PAGE_SIZE / sizeof(long) words) holds no entry. */
+static bool table_empty(const void *table, size_t bytes)
 {
-	const unsigned char *p = table;
+	const unsigned long *p = table;
 
-	for (size_t i = 0; i < entries * entry_size; i++)
-		if (p[i])
+	for (size_t i = 0; i < bytes / sizeof(*p); i += 4)
+		if (p[i] | p[i + 1] | p[i + 2] | p[i + 3])
 			return false;
 	return true;
 }
@@ -545,7 +547,7 @@ void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end
 		if (!pmd_none(pmdp_get(pmd)) && !pmd_leaf(pmdp_get(pmd))) {
 			pte_t *table = (pte_t *)pmd_page_vaddr(pmdp_get(pmd));
 
-			if (table_empty(table, PTRS_PER_PTE, sizeof(pte_t))) {
+			if (table_empty(table, PTRS_PER_PTE * sizeof(pte_t))) {
 				pmd_clear(pmd);
 				flush_tlb_range(NULL, addr & PMD_MASK, (addr & PMD_MASK) + PMD_SIZE);
 				pagetable_free(virt_to_page(table));
@@ -557,7 +559,7 @@ void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end
 		if (PGTABLE_LEVELS == 3 && (next == pgd_addr_end(addr, end))) {
 			pmd_t *first = pmd_offset(pgd, addr & PGDIR_MASK);
 
-			if (table_empty(first, PTRS_PER_PMD, sizeof(pmd_t))) {
+			if (table_empty(first, PTRS_PER_PMD * sizeof(pmd_t))) {
 				pgd_clear(pgd);
 				flush_tlb_range(NULL, addr & PGDIR_MASK, (addr & PGDIR_MASK) + PGDIR_SIZE);
 				pagetable_free(virt_to_page(first));
@@ -567,4 +569,58 @@ void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end
 		addr = next;
 	}
 	spin_unlock(&mm->page_table_lock);
+}
+
+/* A pte table hung from @pmd freed, the entry cleared (page_table_lock held; flushed later). */
+static void free_pte_table(struct mm_struct *mm, pmd_t *pmd)
+{
+	pmd_t v = pmdp_get(pmd);
+
+	if (pmd_none(v) || pmd_leaf(v))
+		return;
+	pmd_clear(pmd);
+	pagetable_free(virt_to_page((void *)pmd_page_vaddr(v)));
+	mm_dec_nr_ptes(mm);
+}
+
+/*
+ * exit_mmap()'s table freeing, v6.10's free_pgtables() over every area with no floor or
+ * ceiling: every pte of every area is zapped, so each table under an area goes without a look
+ * inside (free_pgd_range() scans, for munmap, where a table may still map a neighbour).  A pte
+ * is set only inside an area, so the areas' ranges reach every table; one missed would show
+ * in pgtables_bytes, which mmput()'s check_mm() reports.  One TLB flush at the end: nothing
+ * touches this user space before it (its task is exiting, or the mm never ran).
+ */
+void free_pgtables(struct mm_struct *mm)
+{
+	lockdep_assert_held(&mm->mmap_lock);
+	if (!mm->pgd || !mm->map_count)
+		return;
+	spin_lock(&mm->page_table_lock);
+	for (int i = 0; i < mm->map_count; i++) {
+		unsigned long addr = mm->vmas[i]->vm_start, end = mm->vmas[i]->vm_end;
+
+		while (addr < end) {
+			pgd_t *pgd = pgd_offset(mm, addr);
+
+			if (PGTABLE_LEVELS == 2) {
+				free_pte_table(mm, pmd_offset(pgd, addr));
+				addr = pmd_addr_end(addr, end);
+				continue;
+			}
+			/* Three levels: the whole pmd table under this root entry, and it. */
+			if (!pgd_none(*pgd)) {
+				pmd_t *first = pmd_offset(pgd, addr & PGDIR_MASK);
+
+				for (unsigned int j = 0; j < PTRS_PER_PMD; j++)
+					free_pte_table(mm, first + j);
+				pgd_clear(pgd);
+				pagetable_free(virt_to_page(first));
+				mm_dec_nr_ptes(mm);
+			}
+			addr = pgd_addr_end(addr, end);
+		}
+	}
+	spin_unlock(&mm->page_table_lock);
+	flush_tlb_range(NULL, 0, TASK_SIZE);
 }

@@ -199,12 +199,6 @@ void mlock_vma_folio(struct folio *folio, struct vm_area_struct *vma)
 		mlock_folio(folio);
 }
 
-void munlock_vma_folio(struct folio *folio, struct vm_area_struct *vma)
-{
-	if (unlikely(vma && (vma->vm_flags & VM_LOCKED)))
-		munlock_folio(folio);
-}
-
 void folio_add_lru_vma(struct folio *folio, struct vm_area_struct *vma)
 {
 	if (unlikely(vma->vm_flags & VM_LOCKED))

@@ -412,7 +412,7 @@ void exit_mmap(struct mm_struct *mm)
 	mutex_lock(&mm->mmap_lock);
 	for (int i = 0; i < mm->map_count; i++)
 		unmap_page_range(mm, mm->vmas[i]->vm_start, mm->vmas[i]->vm_end);
-	free_pgd_range(mm, 0, TASK_SIZE);
+	free_pgtables(mm);
 	exit_mmap_vmas(mm);
 	mutex_unlock(&mm->mmap_lock);
 	mm_free_pgd(mm);

@@ -9,6 +9,7 @@
  *   unmap_page_range(mm, start, end)  zap the ptes of [start, end): mapcounts down, references
  *                                     dropped, dirty file ptes dirty the folio, TLB flushed
  *   free_pgd_range(mm, start, end)    free the page tables under [start, end) that hold nothing
+ *   free_pgtables(mm)                 exit: free every table under the areas, all ptes zapped
  *   change_protection(vma, start, end)  the ptes of [start, end) to the area's vm_flags
  *   exit_mmap(mm)                     every page, table and area of @mm freed, the root too
  *   vm_get_page_prot(vm_flags)        v6.10's: the user pte protection of an area
@@ -56,6 +57,7 @@ void mm_free_pgd(struct mm_struct *mm);
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
 void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+void free_pgtables(struct mm_struct *mm);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 void exit_mmap(struct mm_struct *mm);
 /* The pte mapping @addr in @mm, or NULL if no table holds one (callers hold page_table_lock). */

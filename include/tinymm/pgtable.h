@@ -135,6 +135,14 @@ static inline long get_mm_counter(const struct mm_struct *mm, int member)
 	return READ_ONCE(mm->rss_stat[member]);
 }
 
+/* v6.10's add_mm_rss_vec(): a table's worth of changes counted at once (page_table_lock held). */
+static inline void add_mm_rss_vec(struct mm_struct *mm, const int *rss)
+{
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		if (rss[i])
+			add_mm_counter(mm, i, rss[i]);
+}
+
 /* v6.10's get_mm_rss(): every page the mm maps, of any kind. */
 static inline unsigned long get_mm_rss(const struct mm_struct *mm)
 {

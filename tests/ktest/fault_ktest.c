@@ -85,6 +85,8 @@ static void kt_teardown(struct ktest *t)
 	mutex_unlock(&kt_mm.mmap_lock);
 	exit_mmap(&kt_mm);
 	KTEST_EXPECT_TRUE(t, kt_mm.pgd == NULL);
+	KTEST_EXPECT_EQ(t, mm_pgtables_bytes(&kt_mm), 0UL);	/* check_mm's rule */
+	KTEST_EXPECT_EQ(t, get_mm_rss(&kt_mm), 0UL);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), kt_before.pagetables);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), kt_before.anon);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), kt_before.mapped);
@@ -342,6 +344,36 @@ static void munmap_gives_back(struct ktest *t)
 	kt_teardown(t);
 }
 
+/* exit_mmap frees every table without looking inside (free_pgtables): two areas sharing a
+ * table, one spanning two, one far off (on three levels under another root entry, so another
+ * pmd table); teardown checks every table and page came back and pgtables_bytes is 0. */
+static void exit_frees_every_table(struct ktest *t)
+{
+	if (!kt_setup(t))
+		return;
+	unsigned long a = ALIGN(KT_BASE, PMD_SIZE), b = a + PMD_SIZE - P(2);
+	unsigned long far = ALIGN(a + 2 * PMD_SIZE, PGDIR_SIZE) + PGDIR_SIZE;
+	struct vm_area_struct *v[4] = {
+		map(a, 2, RW, NULL, 0), map(a + P(2), 2, RO, NULL, 0),	/* one table */
+		map(b, 4, RW, NULL, 0),					/* two tables */
+		far + P(1) <= TASK_SIZE ? map(far, 1, RW, NULL, 0) : NULL,
+	};
+	unsigned long tables0 = global_node_page_state(NR_PAGETABLE);
+
+	KTEST_ASSERT_TRUE(t, v[0] && v[1] && v[2]);
+	KTEST_EXPECT_EQ(t, handle_mm_fault(v[0], a, FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_EQ(t, handle_mm_fault(v[1], a + P(3), 0), 0U);
+	KTEST_EXPECT_EQ(t, handle_mm_fault(v[2], b, FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_EQ(t, handle_mm_fault(v[2], b + P(3), FAULT_FLAG_WRITE), 0U);
+	if (v[3])
+		KTEST_EXPECT_EQ(t, handle_mm_fault(v[3], far, FAULT_FLAG_WRITE), 0U);
+	/* Tables: a's, b's second; on three levels a pmd table, and one more for far. */
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE) - tables0,
+			2UL + (v[3] ? 1 : 0) + (PGTABLE_LEVELS == 3 ? 1 + (v[3] ? 1 : 0) : 0));
+	KTEST_EXPECT_EQ(t, get_mm_rss(&kt_mm), 4UL + (v[3] ? 1 : 0));
+	kt_teardown(t);
+}
+
 /* ---- a private file mapping over ramfs ---- */
 
 static struct file *kt_file;
@@ -464,6 +496,7 @@ static const struct ktest_case fault_cases[] = {
 	KTEST_CASE(permissions),
 	KTEST_CASE(mprotect_and_reuse),
 	KTEST_CASE(munmap_gives_back),
+	KTEST_CASE(exit_frees_every_table),
 	KTEST_CASE(file_faults),
 	{}
 };
