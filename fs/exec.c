@@ -168,6 +168,7 @@ static void exec_mmap(struct mm_struct *mm)
 
 	local_irq_save(flags);
 	tsk->mm = mm;
+	tsk->flags &= ~PF_KTHREAD;	/* a user task now (v6.10's user_mode_thread has none) */
 	switch_mm(active_mm, mm);
 	active_mm = mm;
 	local_irq_restore(flags);

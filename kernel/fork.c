@@ -121,6 +121,7 @@ long kernel_clone(void)
 		return -ENOMEM;
 	}
 	arch_dup_task_regs(p);
+	p->flags &= ~PF_KTHREAD;	/* a user task from its first instruction */
 	p->mm = mm;
 	p->files = files;
 	local_irq_save(flags);

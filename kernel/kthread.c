@@ -158,6 +158,7 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 	p->threadfn = fn;
 	p->data = data;
 	p->prio = prio;
+	p->flags = PF_KTHREAD;		/* until exec or fork makes it a user task */
 	p->__state = TASK_NEW;
 	atomic_set(&p->usage, 2);
 	INIT_LIST_HEAD(&p->run_list);

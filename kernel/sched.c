@@ -139,6 +139,7 @@ static void __schedule(bool preempt)
 	nr_switches++;
 	__current = next;
 	__preempt_count = next->preempt_count;
+	__exit_work.sigkill = READ_ONCE(next->sigkill_pending);	/* the mirror (preempt.h) */
 	if (next->mm && next->mm != active_mm) {
 		switch_mm(active_mm, next->mm);
 		active_mm = next->mm;

@@ -16,7 +16,7 @@
 
 /* The preemption counter lives here, the lowest layer that changes it (see preempt.h). */
 volatile unsigned int __preempt_count;
-volatile bool __need_resched;
+struct exit_work __exit_work;	/* __need_resched and the running task's SIGKILL (preempt.h) */
 
 /* Take a ticket, wait for it to be served.  fetch_inc is fully ordered; the acquire read of
  * owner keeps the critical section after the wait. */

@@ -22,10 +22,18 @@
  *     Sending SIGBUS to <comm>:<pid> due to hardware memory corruption".
  *   false: a pte still maps the folio ("failed to unmap page"); memory_failure() then reports
  *   "unmapping failed page: Ignored" and leaves the folio in its mapping.
+ * kill_accessing_process(current, pfn, flags): memory_failure() of a frame already poisoned,
+ *   for an action-required caller (v6.10's): if current maps the frame (a pte that still
+ *   points at it: its unmap failed, or it was off the LRU when it was poisoned) or holds a
+ *   hwpoison entry naming it, it gets the same line and SIGBUS (BUS_MCEERR_AR at that address)
+ *   as a first poisoning gives, and memory_failure() returns -EHWPOISON; -EFAULT if it maps
+ *   nothing of the frame.
  *
  * Locking: under mf_mutex and the folio lock; the rmap walks take i_mmap_lock or the
  * anon_vma's lock and the page_table_lock (include/tinymm/rmap.h's order); the signal is only
  * recorded here (the task is current) and delivered at the end of its system call.
+ * kill_accessing_process() runs under mf_mutex alone and takes current's mmap_lock, then the
+ * page_table_lock (mf_mutex is never taken under mmap_lock: madvise drops it first).
  *
  * Where tinymm differs from v6.10, and why: no early kill (PF_MCE_EARLY,
  * vm.memory_failure_early_kill): every other task learns at its next touch; the caller's kill
@@ -155,10 +163,61 @@ bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long p
 	return unmap_success;
 }
 
+/* One pte of current's that maps @pfn or is a hwpoison entry naming it (v6.10's
+ * check_hwpoisoned_entry); page_table_lock held. */
+static bool pte_maps_pfn(pte_t pte, unsigned long pfn)
+{
+	if (pte_present(pte))
+		return pte_pfn(pte) == pfn;
+	return is_swap_pte(pte) && is_hwpoison_entry(pte_to_swp_entry(pte)) &&
+	       swp_offset(pte_to_swp_entry(pte)) == pfn;
+}
+
+/* v6.10's kill_accessing_process(): the walk of @p's (current's) areas, the first pte found
+ * (address order, as v6.10's walk_page_range), then kill_proc() (see the header). */
+int kill_accessing_process(struct task_struct *p, unsigned long pfn, int flags)
+{
+	struct mm_struct *mm = p->mm;
+	struct to_kill tk = { .tsk = NULL };
+
+	if (!mm)
+		return -EFAULT;
+	mutex_lock(&mm->mmap_lock);
+	for (int i = 0; !tk.tsk && mm->pgd && i < mm->map_count; i++) {
+		unsigned long addr = mm->vmas[i]->vm_start, end = mm->vmas[i]->vm_end;
+
+		while (!tk.tsk && addr < end) {
+			unsigned long next = pmd_addr_end(addr, end);
+			pte_t *pte;
+
+			spin_lock(&mm->page_table_lock);
+			pte = user_pte_lookup(mm, addr);
+			for (; pte && addr < next; addr += PAGE_SIZE, pte++) {
+				if (pte_maps_pfn(ptep_get(pte), pfn)) {
+					tk.tsk = p;
+					tk.addr = addr;
+					break;
+				}
+			}
+			spin_unlock(&mm->page_table_lock);
+			if (!tk.tsk)
+				addr = next;
+		}
+	}
+	mutex_unlock(&mm->mmap_lock);
+	if (!tk.tsk)
+		return -EFAULT;
+	kill_proc(&tk, pfn, flags);
+	return -EHWPOISON;
+}
+
 /*
  * get_user_pages_fast(start, 1, 0, &page) for madvise: the page mapped at @addr in the current
  * mm, faulted in for reading if nothing is there yet, with a reference.  -EFAULT outside every
- * area (or without memory), -EHWPOISON at a hwpoison entry (the page is gone already).
+ * area (or without memory), and at a hwpoison entry too: v6.10's get_user_pages_fast() faults
+ * there, VM_FAULT_HWPOISON, which vm_fault_to_errno() makes -EFAULT without FOLL_HWPOISON
+ * (madvise_inject_error passes no flags), so a second MADV_HWPOISON of an unmapped poisoned
+ * page is -EFAULT and kills nobody.
  */
 static int madvise_get_page(unsigned long addr, struct page **pagep)
 {
@@ -186,10 +245,8 @@ static int madvise_get_page(unsigned long addr, struct page **pagep)
 			break;
 		}
 		spin_unlock(&mm->page_table_lock);
-		if (is_swap_pte(pte)) {
-			ret = is_hwpoison_entry(pte_to_swp_entry(pte)) ? -EHWPOISON : -EFAULT;
-			break;
-		}
+		if (is_swap_pte(pte))
+			break;			/* -EFAULT, a hwpoison entry too (above) */
 		if (pass || (handle_mm_fault(vma, addr, 0) & VM_FAULT_ERROR))
 			break;
 	}

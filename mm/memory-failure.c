@@ -4,7 +4,8 @@
  * frame are mm/hwpoison_user.c's).  docs/hwpoison.md has the state table and the rules.
  *
  * memory_failure(pfn, flags), in Linux's order: TestSetPageHWPoison (already set: one line,
- * -EHWPOISON, nothing counted); get_hwpoison_page() (per-CPU lists drained, LRU batches shaken):
+ * -EHWPOISON, nothing counted; an action-required caller that maps the frame gets SIGBUS,
+ * mm/hwpoison_user.c's kill_accessing_process, -EFAULT if it does not); get_hwpoison_page() (per-CPU lists drained, LRU batches shaken):
  * a free frame is taken off the buddy lists and keeps one reference forever; a frame that is
  * neither on an LRU nor free (kernel, slab, reserved, a tail of a high-order block) is
  * "unhandlable": left to its owner; a large folio gets PG_has_hwpoisoned and would be split
@@ -28,7 +29,8 @@
  *   - A frame memory_failure() recovered holds memory_failure()'s reference until unpoison:
  *     a page-cache folio out of its mapping and off the LRU, or a taken-off free frame (also
  *     marked MAGIC_HWPOISON in ->private).  A frame left to its owner (Ignored) holds none.
- * Locking: mf_mutex around each call (sleeping: folio lock, writeback); inside it the folio
+ * Locking: mf_mutex around each call (sleeping: folio lock, writeback); inside it current's
+ *   mmap_lock (only for an already poisoned frame: kill_accessing_process), or the folio
  *   lock, then the zone lock (take_page_off_buddy), and the actions' lru_lock and xa_lock
  *   (mm/hwpoison_actions.c); mf_cur and hw_memory_failure are mf_mutex's.  Never from interrupts.
  *
@@ -300,6 +302,8 @@ void (*mf_race_hook)(struct page *p, enum mf_race_point where);
  * tests, whose folios are never mapped): without it nothing is mapped, nothing to do. */
 bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long pfn, int flags)
 	__attribute__((weak));
+int kill_accessing_process(struct task_struct *p, unsigned long pfn, int flags)
+	__attribute__((weak));
 
 /*
  * A frame with no reference that is not in a free block is on its way somewhere: a free that
@@ -367,6 +371,9 @@ try_again:
 		local_irq_restore(irqflags);
 		pr_err("%#lx: already hardware poisoned\n", pfn);
 		res = -EHWPOISON;
+		/* The caller is about to touch it (v6.10): SIGBUS where it maps it, if it does. */
+		if ((flags & MF_ACTION_REQUIRED) && kill_accessing_process)
+			res = kill_accessing_process(current, pfn, flags);
 		if (flags & MF_COUNT_INCREASED)
 			put_page(p);
 		goto unlock_mutex;

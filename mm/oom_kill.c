@@ -76,11 +76,13 @@ struct oom_scan {
 };
 static struct oom_scan scan;		/* oom_lock: too big for a kernel stack */
 
-/* v6.10's oom_unkillable_task() and find_lock_task_mm(): a kernel thread (no mm) never dies
- * here; tinymm has no init to protect (the first task is a kernel thread, the shell). */
+/* v6.10's oom_unkillable_task() and find_lock_task_mm(): a kernel thread never dies here, nor
+ * one that has borrowed an mm (PF_KTHREAD: a bench or a KTAP case in the shell's thread, as
+ * v6.10's kthread_use_mm users), nor a task without an mm; tinymm has no init to protect (the
+ * first task is a kernel thread, the shell). */
 static bool oom_unkillable_task(const struct task_struct *p)
 {
-	return !READ_ONCE(p->mm);
+	return (p->flags & PF_KTHREAD) || !READ_ONCE(p->mm);
 }
 
 long oom_badness(struct task_struct *p, unsigned long totalpages)
@@ -197,14 +199,14 @@ static void mark_oom_victim(struct task_struct *p)
 	if (tsk_is_oom_victim(p))
 		return;
 	p->oom_kill_ns = ktime_get_ns();
-	WRITE_ONCE(p->sigkill_pending, true);
+	set_sigkill_pending(p);
 	WRITE_ONCE(p->oom_victim, true);
-	/* v6.10's signal_wake_up() sets TIF_SIGPENDING; here a reschedule request sends the
-	 * running victim's return from a system call through the slow exit path, which takes
-	 * the kill (RISC-V's fast path tests nothing else).  A victim asleep is not woken: every
-	 * sleep here is uninterruptible (include/tinymm/sched.h); it dies when it returns. */
-	if (p == current)
-		__need_resched = true;
+	/* v6.10's signal_wake_up() sets TIF_SIGPENDING, which every return to user mode tests;
+	 * here sigkill_pending is that flag: both architectures test it on every return, the
+	 * system-call fast paths included (arch/riscv/entry.S, arch/arm/user.c), so a victim
+	 * running system calls dies at the end of the one it is in.  A victim asleep is not
+	 * woken: every sleep here is uninterruptible (include/tinymm/sched.h) but nanosleep's,
+	 * which tests the flag; it dies when it returns. */
 }
 
 struct oom_mark {

@@ -229,6 +229,11 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	folio_remove_rmap_pte(folio, &folio->page, vma);
 	add_mm_counter(vma->vm_mm, mm_counter(folio), -1);
 	spin_unlock(&vma->vm_mm->page_table_lock);
+	/* A VM_LOCKED area's pte went (TTU_IGNORE_MLOCK: memory_failure): the munlock it queued
+	 * happens now, as v6.10 drains here, so PG_mlocked, NR_MLOCK and the unevictable list are
+	 * right when try_to_unmap() returns (memory_failure() names the folio's state by them). */
+	if (vma->vm_flags & VM_LOCKED)
+		mlock_drain_local();
 	/* The folio is locked, so no writeback can start between the clear and this. */
 	if (pte_dirty(pteval)) {
 		/* v6.10's folio_mark_dirty() finds no mapping for an anonymous folio and only sets

@@ -8,7 +8,7 @@
  *       A child V maps 4 anonymous pages and writes a pattern into each; its child I (sharing
  *       the pages since the fork) poisons page 1 with madvise(MADV_HWPOISON): I, the
  *       action-required caller, must die of SIGBUS at once.  V then finds pages 0, 2, 3
- *       intact; madvise on page 1 again is -EHWPOISON (its pte holds a hwpoison entry, no
+ *       intact; madvise on page 1 again is -EFAULT (its pte holds a hwpoison entry, no
  *       page); a child of V touching page 1 dies of SIGBUS (fork copied the entry); a child
  *       unmapping the area exits 0 (munmap zaps the entry); then V prints "touching <addr>"
  *       and reads page 1 + 5: it must die of SIGBUS (late kill).  MADV_SOFT_OFFLINE on an
@@ -50,7 +50,6 @@
 #define NPAGES		3
 #define MADV_HWPOISON		LINUX_MADV_HWPOISON
 #define MADV_SOFT_OFFLINE	LINUX_MADV_SOFT_OFFLINE
-#define LINUX_EHWPOISON		133
 #define LINUX_EBUSY		16
 #define LINUX_EFAULT		14
 #define LINUX_SIGBUS		7	/* picolibc's SIGBUS is BSD's 10 */
@@ -157,9 +156,10 @@ static int anon_victim(void)
 	printf("hwpoison: injector killed by SIGBUS\n");
 	if (check(map, 0, PAGE, 1) || check(map, 2 * PAGE, 2 * PAGE, 1))
 		return fail("the other pages changed");
+	/* v6.10: get_user_pages_fast() meets the hwpoison entry: -EFAULT, and no SIGBUS. */
 	r = raw_madvise(p1, PAGE, MADV_HWPOISON);
-	if (r != -LINUX_EHWPOISON) {
-		printf("hwpoison: FAIL: madvise on the poisoned page again: %ld, not -EHWPOISON\n", r);
+	if (r != -LINUX_EFAULT) {
+		printf("hwpoison: FAIL: madvise on the poisoned page again: %ld, not -EFAULT\n", r);
 		return 1;
 	}
 	r = raw_madvise(map + 2 * PAGE, PAGE, MADV_SOFT_OFFLINE);

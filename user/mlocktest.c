@@ -6,6 +6,12 @@
  *   mlocktest resident <pages>  residency: two files of <pages> pages in /mnt, one mlocked
  *   mlocktest read <path>       the pressure: reads the file whole, 64 KiB at a time, and prints
  *                               "mlocktest: read <bytes> bytes crc32 <8 hex digits>" (zlib's CRC-32)
+ *   mlocktest poison <pages>    HWPoison in an mlocked page (docs/hwpoison.md): an anonymous area
+ *                               of <pages> (at least 2) pages written and mlocked
+ *                                          -> step 11: poison <address of page 1>
+ *                               (the script poisons that page's frame from the shell), then every
+ *                               other page's bytes checked, "mlocktest: touching <page 1 + 5>" and
+ *                               a read there, which must end the task with SIGBUS (late kill)
  *
  * Between steps the program waits for the file /mnt/mlock.<n> to exist (the script makes it
  * with `fwrite`), polling every 20 ms, and prints "mlocktest: step <n>: <what>" before waiting.
@@ -151,6 +157,27 @@ static void track(unsigned long pages)
 		fail("the child did not exit 0");
 }
 
+static void poison(unsigned long pages)
+{
+	volatile char *area = map_anon(pages, PROT_READ | PROT_WRITE);
+	char buf[48];
+
+	if (pages < 2)
+		fail("poison wants at least 2 pages");
+	for (unsigned long i = 0; i < pages * PAGE; i++)
+		area[i] = (char)(i * 7 + 3);
+	if (mlock((void *)area, pages * PAGE))
+		fail("mlock");
+	snprintf(buf, sizeof(buf), "poison %p", (void *)(area + PAGE));
+	step(11, buf);
+	for (unsigned long i = 0; i < pages * PAGE; i++)
+		if ((i < PAGE || i >= 2 * PAGE) && area[i] != (char)(i * 7 + 3))
+			fail("a page beside the poisoned one changed");
+	printf("mlocktest: touching %p\n", (void *)(area + PAGE + 5));
+	printf("mlocktest: FAIL: read 0x%x from the poisoned page\n", area[PAGE + 5] & 0xff);
+	exit(1);
+}
+
 static char *make_file(const char *path, unsigned long pages)
 {
 	static unsigned char buf[PAGE];
@@ -250,10 +277,12 @@ int main(int argc, char **argv)
 		track(pages);
 	else if (!strcmp(argv[1], "resident"))
 		resident(pages);
+	else if (!strcmp(argv[1], "poison"))
+		poison(pages);
 	else
 		goto usage;
 	return 0;
 usage:
-	printf("usage: mlocktest track|resident <pages> | mlocktest read <path>\n");
+	printf("usage: mlocktest track|resident|poison <pages> | mlocktest read <path>\n");
 	return 2;
 }

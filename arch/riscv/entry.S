@@ -288,7 +288,10 @@ handle_user_trap:
 	 * rather than in C because it is the hot path (the syscall-getpid bench row).  The user's
 	 * a0-a5 and a7 are still live: sepc past the ecall, interrupts on,
 	 * a0 = invoke_syscall(a7, a0..a5), masked again; back to U-mode unless a reschedule is
-	 * due or preempt_count is off (riscv_user_exit_slow: user.c's exit_to_user_mode).
+	 * due, preempt_count is off or the task has a SIGKILL to take (the OOM killer chose it
+	 * while it was in this call, or while another task ran): riscv_user_exit_slow, user.c's
+	 * exit_to_user_mode, as every other return to U-mode goes.  The last two are one halfword
+	 * (__exit_work, include/tinymm/preempt.h): one load tests both.
 	 */
 	li	t0, 8
 	bne	t2, t0, 1f
@@ -306,7 +309,7 @@ handle_user_trap:
 	REG_S	a0, 10 * SZREG(sp)
 	csrci	sstatus, 2
 	lw	t0, __preempt_count
-	lbu	t1, __need_resched
+	lhu	t1, __exit_work
 	or	t0, t0, t1
 	beqz	t0, riscv_ret_to_user
 	call	riscv_user_exit_slow

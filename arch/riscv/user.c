@@ -46,6 +46,8 @@ _Static_assert(offsetof(struct pt_regs, status) == 32 * sizeof(long), "FRAME_SST
 _Static_assert(offsetof(struct pt_regs, cause) == 33 * sizeof(long), "FRAME_SCAUSE");
 _Static_assert(offsetof(struct pt_regs, epc) == 35 * sizeof(long), "FRAME_EPC");
 _Static_assert(offsetof(struct pt_regs, a0) == 10 * sizeof(long), "x10");
+_Static_assert(offsetof(struct exit_work, sigkill) == 1 && sizeof(struct exit_work) == 2 &&
+	       _Alignof(struct exit_work) == 2, "entry.S tests __exit_work with one lhu");
 
 /* entry.S: restore @regs (at the top of the current stack) and sret; interrupts masked. */
 __noreturn void riscv_ret_to_user_regs(struct pt_regs *regs);
@@ -90,9 +92,11 @@ static void exit_to_user_mode(void)
 	/* A lock or preempt_disable() leaked by a system call would stop preemption for good. */
 	WARN_ON_ONCE(preempt_count() != 0);
 	/* The OOM killer's SIGKILL (mm/oom_kill.c), as v6.10's exit_to_user_mode_loop takes a
-	 * fatal signal.  entry.S's system-call fast path comes here only when a reschedule is
-	 * due, which the killer asks for when it chooses the running task (set_need_resched);
-	 * a victim asleep in a system call dies at its next trap (a tick at the latest). */
+	 * fatal signal.  Every return to U-mode comes here: traps through riscv_user_trap, new
+	 * tasks through arch_ret_to_user, and entry.S's system-call fast path whenever
+	 * __exit_work says a reschedule is due or the task has a SIGKILL pending, so a victim
+	 * chosen while it was in a system call, or while another task ran, dies at the end of
+	 * that call. */
 	if (unlikely(fatal_signal_pending(current))) {
 		local_irq_enable();
 		do_exit(SIGKILL);

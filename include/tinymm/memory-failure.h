@@ -101,6 +101,11 @@ int memory_failure(unsigned long pfn, int flags);
  * the frame's ptes unmapped, hwpoison entries left where its data is lost, the action-required
  * caller signalled; false if a pte still maps it.  The folio is locked, under mf_mutex. */
 bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long pfn, int flags);
+/* mm/hwpoison_user.c: a frame already poisoned, an action-required caller @p (current): SIGBUS
+ * at the address where @p maps it (a pte or a hwpoison entry); -EHWPOISON, or -EFAULT when it
+ * maps nothing of it.  Under mf_mutex; takes @p's mmap_lock. */
+struct task_struct;
+int kill_accessing_process(struct task_struct *p, unsigned long pfn, int flags);
 /* madvise(MADV_HWPOISON / MADV_SOFT_OFFLINE) over the current mm's [start, end): 0 or -errno. */
 int madvise_inject_error(int behavior, unsigned long start, unsigned long end);
 int unpoison_memory(unsigned long pfn);

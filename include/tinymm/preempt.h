@@ -21,7 +21,21 @@
 #define HARDIRQ_MASK		0x000f0000U
 
 extern volatile unsigned int __preempt_count;
-extern volatile bool __need_resched;
+
+/*
+ * What a return to user mode must act on besides preempt_count (v6.10's thread_info flags
+ * TIF_NEED_RESCHED and TIF_SIGPENDING, one CPU): a reschedule request, and the running task's
+ * pending SIGKILL (the OOM killer's), a mirror of current->sigkill_pending that the switch
+ * (kernel/sched.c) and set_sigkill_pending() (include/tinymm/sched.h) keep equal to it while
+ * interrupts are on.  Two bytes of one aligned halfword: RISC-V's system-call fast path tests
+ * both with one load (arch/riscv/entry.S), so the kill costs it nothing.
+ */
+struct exit_work {
+	_Alignas(2) volatile bool need_resched;
+	volatile bool sigkill;
+};
+extern struct exit_work __exit_work;
+#define __need_resched	(__exit_work.need_resched)
 
 static inline unsigned int preempt_count(void)
 {

@@ -57,10 +57,14 @@
 
 /* task_struct.flags, Linux's values: PF_MEMALLOC marks a task inside reclaim (its own
  * allocations must not recurse into reclaim), PF_KSWAPD the kswapd thread, PF_WQ_WORKER a
- * workqueue's worker (reclaim must not make it wait for writeback it may be the one to start). */
+ * workqueue's worker (reclaim must not make it wait for writeback it may be the one to start),
+ * PF_KTHREAD a kernel thread: every task starts as one (kthread_create) and stops being one when
+ * it becomes a user task, by exec (exec_mmap) or as fork's child (kernel_clone).  A kernel
+ * thread that borrows an mm (a bench, a KTAP case) keeps it: the OOM killer never chooses it. */
 #define PF_WQ_WORKER		0x00000020
 #define PF_MEMALLOC		0x00000800
 #define PF_KSWAPD		0x00020000
+#define PF_KTHREAD		0x00200000
 #define current_is_kswapd()	(current && (current->flags & PF_KSWAPD))
 
 #define SCHED_SLICE_NS		10000000ULL	/* 10 ms round-robin quantum */
@@ -134,6 +138,15 @@ static inline bool tsk_is_oom_victim(const struct task_struct *p)
 extern struct task_struct *__current;
 extern struct mm_struct *active_mm;	/* whose user half the MMU has (kernel/sched.c) */
 #define current	__current
+
+/* @p has a SIGKILL to take on its way back to user mode (the OOM killer's); interrupts masked.
+ * The running task's also goes into the return path's mirror (preempt.h's __exit_work). */
+static inline void set_sigkill_pending(struct task_struct *p)
+{
+	WRITE_ONCE(p->sigkill_pending, true);
+	if (p == current)
+		__exit_work.sigkill = true;
+}
 
 #define get_current_state()	READ_ONCE(current->__state)
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))

@@ -14,9 +14,17 @@
  *     format), not file; a read and a write fault there are VM_FAULT_HWPOISON in both mms;
  *     a fork of the child copies the entry; mprotect leaves it; unpoison gives the frame back
  *     (v6.10: an anonymous folio has no mapping); every mm gone, AnonPages, page tables and free
- *     memory are as before, no WARNING.
+ *     memory are as before, no WARNING;
+ *   - already_poisoned_action_required: memory_failure() of a frame already poisoned
+ *     (v6.10's kill_accessing_process): while a pte of the caller's mm still maps it (the state
+ *     a failed unmap leaves), -EHWPOISON and nothing else without MF_ACTION_REQUIRED, and with
+ *     it -EHWPOISON plus SIGBUS BUS_MCEERR_AR at the page's address recorded for the caller;
+ *     -EFAULT and no signal for a caller whose mm does not map it, or that has none; once the
+ *     pte is a hwpoison entry (a real poisoning), the same SIGBUS at the same address; the
+ *     frame unpoisons and everything is given back as before.
  */
 #include <string.h>
+#include "tinymm/errno.h"
 #include "tinymm/exec.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
@@ -26,6 +34,8 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/signal.h"
 #include "tinymm/slab.h"
 #include "tinymm/swap.h"
 #include "tinymm/swapops.h"
@@ -181,9 +191,77 @@ static void anon_page_shared_by_fork(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_warnings(), before_warn);
 }
 
+/* memory_failure(@pfn) as an action-required caller whose mm is @mm; the SIGBUS it recorded
+ * for the caller (code, address) is taken back so this thread does not die of it. */
+static int mf_as(struct mm_struct *mm, unsigned long pfn, int flags, int *code, unsigned long *addr)
+{
+	struct mm_struct *saved = current->mm;
+	int ret;
+
+	current->mm = mm;	/* the walk reads its tables only: no switch_mm needed */
+	current->mce_code = 0;
+	ret = memory_failure(pfn, flags | MF_SW_SIMULATED);
+	*code = current->mce_code;
+	*addr = current->mce_addr;
+	current->mce_code = 0;
+	current->mm = saved;
+	return ret;
+}
+
+static void already_poisoned_action_required(struct ktest *t)
+{
+	unsigned long before_free = free_and_slab();
+	unsigned long before_warn = nr_warnings();
+	long before_poisoned = atomic_long_read(&num_poisoned_pages);
+	struct mm_struct *mm = mm_alloc(), *other = mm_alloc();
+	unsigned long a = KT_BASE + P(1), pfn, addr;
+	struct vm_area_struct *vma;
+	struct page *page;
+	int code;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL && other != NULL);
+	mutex_lock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, mmap_region(mm, KT_BASE, P(2), RW, NULL, 0), (long)KT_BASE);
+	vma = vma_lookup(mm, KT_BASE);
+	for (int i = 0; vma && i < 2; i++)
+		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
+	mutex_unlock(&mm->mmap_lock);
+	pfn = pte_pfn(pte_at(mm, a));
+	page = pfn_to_page(pfn);
+	KTEST_ASSERT_TRUE(t, page != NULL);
+	/* Marked but still mapped: what a poisoning whose unmap failed leaves. */
+	KTEST_ASSERT_FALSE(t, TestSetPageHWPoison(page));
+	KTEST_EXPECT_EQ(t, mf_as(mm, pfn, 0, &code, &addr), -EHWPOISON);
+	KTEST_EXPECT_EQ(t, code, 0);
+	KTEST_EXPECT_EQ(t, mf_as(mm, pfn, MF_ACTION_REQUIRED, &code, &addr), -EHWPOISON);
+	KTEST_EXPECT_EQ(t, code, BUS_MCEERR_AR);
+	KTEST_EXPECT_EQ(t, addr, a);
+	KTEST_EXPECT_TRUE(t, pte_present(pte_at(mm, a)));	/* nothing else was done */
+	KTEST_EXPECT_EQ(t, mf_as(other, pfn, MF_ACTION_REQUIRED, &code, &addr), -EFAULT);
+	KTEST_EXPECT_EQ(t, code, 0);
+	KTEST_EXPECT_EQ(t, mf_as(NULL, pfn, MF_ACTION_REQUIRED, &code, &addr), -EFAULT);
+	KTEST_EXPECT_EQ(t, code, 0);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&num_poisoned_pages), before_poisoned);
+	/* Poisoned for real (no task to kill): the pte becomes a hwpoison entry, which counts too. */
+	ClearPageHWPoison(page);
+	KTEST_EXPECT_EQ(t, mf_as(NULL, pfn, 0, &code, &addr), 0);
+	KTEST_EXPECT_TRUE(t, is_poison_pte(mm, a, pfn));
+	KTEST_EXPECT_EQ(t, mf_as(mm, pfn, MF_ACTION_REQUIRED, &code, &addr), -EHWPOISON);
+	KTEST_EXPECT_EQ(t, code, BUS_MCEERR_AR);
+	KTEST_EXPECT_EQ(t, addr, a);
+	KTEST_EXPECT_TRUE(t, pte_present(pte_at(mm, KT_BASE)));
+	mmput(other);
+	mmput(mm);
+	KTEST_EXPECT_EQ(t, unpoison_memory(pfn), 0);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&num_poisoned_pages), before_poisoned);
+	KTEST_EXPECT_EQ(t, free_and_slab(), before_free);
+	KTEST_EXPECT_EQ(t, nr_warnings(), before_warn);
+}
+
 static const struct ktest_case hwpoison_user_cases[] = {
 	KTEST_CASE(entry_encoding),
 	KTEST_CASE(anon_page_shared_by_fork),
+	KTEST_CASE(already_poisoned_action_required),
 	{}
 };
 KTEST_SUITE(hwpoison_user, hwpoison_user_cases);

@@ -3,7 +3,7 @@
  * (docs/oom.md; /bin/oom's kill is tests/qemu/oom_test.sh): oom_badness() is v6.10's sum, an
  * OOM victim may dip into its reserve and no deeper, and where nothing can be killed (a kernel
  * thread's allocation, no user task at all) the allocation fails with NULL, nobody is killed and
- * nothing hangs.  The allocator cases raise the min watermarks with interrupts masked (as suite
+ * nothing hangs; a kernel thread that borrowed an mm is never chosen.  The allocator cases raise the min watermarks with interrupts masked (as suite
  * page_alloc does), with a stand-in direct reclaim that frees nothing, so exhaustion is reached
  * at once and nothing else allocates meanwhile; every case restores what it changed.
  */
@@ -177,11 +177,39 @@ static void nothing_to_kill_is_false_not_panic(struct ktest *t)
 	KTEST_EXPECT_EQ(t, (unsigned long)global_vm_event(OOM_KILL), kills);
 }
 
+/* A kernel thread that borrowed an mm (a bench, a KTAP case: PF_KTHREAD with ->mm set, v6.10's
+ * kthread_use_mm) is never the victim, however big: with no user task besides it, out_of_memory()
+ * finds nobody to kill, and this thread is not marked. */
+static void kernel_thread_with_an_mm_is_not_chosen(struct ktest *t)
+{
+	struct oom_control oc = { .gfp_mask = GFP_KERNEL, .order = 0 };
+	unsigned long kills = (unsigned long)global_vm_event(OOM_KILL);
+	unsigned int users = 0;
+
+	for_each_task(count_user_tasks, &users);
+	if (users) {
+		ktest_skip(t, "user tasks are running");
+		return;
+	}
+	KTEST_ASSERT_TRUE(t, current->flags & PF_KTHREAD);
+	memset(&badness_mm, 0, sizeof(badness_mm));
+	badness_mm.rss_stat[MM_ANONPAGES] = 100000;	/* the biggest there could be */
+	current->mm = &badness_mm;	/* only counted, never switched to */
+	KTEST_EXPECT_EQ(t, oom_badness(current, totalram_pages()), LONG_MIN);
+	KTEST_EXPECT_FALSE(t, out_of_memory(&oc));
+	current->mm = NULL;
+	KTEST_EXPECT_TRUE(t, oc.chosen == NULL);
+	KTEST_EXPECT_EQ(t, (unsigned long)global_vm_event(OOM_KILL), kills);
+	KTEST_EXPECT_FALSE(t, fatal_signal_pending(current));
+	KTEST_EXPECT_FALSE(t, tsk_is_oom_victim(current));
+}
+
 static const struct ktest_case oom_cases[] = {
 	KTEST_CASE(badness_is_rss_swap_and_page_tables),
 	KTEST_CASE(victim_dips_into_half_of_min),
 	KTEST_CASE(victim_past_its_reserve_gets_null),
 	KTEST_CASE(nothing_to_kill_is_false_not_panic),
+	KTEST_CASE(kernel_thread_with_an_mm_is_not_chosen),
 	{}
 };
 KTEST_SUITE(oom, oom_cases);

@@ -7,7 +7,7 @@
 #               hwpoison:<its pid>", "recovery action for dirty LRU page: Recovered", and it dies
 #               of SIGBUS at once with code 4 (BUS_MCEERR_AR) at the page's address (the
 #               action-required caller); the parent's other pages are intact, a second madvise
-#               is -EHWPOISON, MADV_SOFT_OFFLINE of an anonymous page -EBUSY, a forked child
+#               is -EFAULT (v6.10's GUP at a hwpoison entry), MADV_SOFT_OFFLINE of an anonymous page -EBUSY, a forked child
 #               touching the page dies of SIGBUS (fork copied the hwpoison entry), one that
 #               munmaps it exits 0, write(2) from it is EFAULT (no kill: the 'MCE: Killing'
 #               lines count only user touches), and the parent touching page+5 dies of SIGBUS at

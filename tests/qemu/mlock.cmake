@@ -3,6 +3,9 @@
 #   mlock.<board>.track     /bin/mlocktest track: Mlocked, Unevictable, vmstat, `maps -v` and `lru`
 #                           follow mlock, munlock, mlock2(MLOCK_ONFAULT), mlockall to the page
 #                           (the root filesystem on vda, or ram1 on the boards without a disk)
+#   mlock.<board>.poison    HWPoison in an mlocked page: v6.10's "dirty LRU page: Recovered" (the unmap
+#                           munlocked it), Mlocked and Unevictable drop by the page at once, the
+#                           owner dies of SIGBUS at its touch
 #   mlock.<board>.resident  a task reads a 4x-RAM file twice while another holds a file mlocked: the
 #                           locked pages stay (pagemap: same frames), unlocked ones are reclaimed,
 #                           every byte right (virt boards: an ext2 virtio disk the host made)
@@ -16,8 +19,10 @@ foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
   endif()
   boot_test(${b}.ktest.mlock ${b} ${memarg} --append "tinymm.test=mlock" --ktap
     --expect "^# totals: pass:6 fail:0 skip:0$" --reject "^    not ok")
-  add_test(NAME mlock.${b}.track COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/mlock_test.sh ${b} track)
-  set_tests_properties(mlock.${b}.track PROPERTIES TIMEOUT 180 LABELS qemu)
+  foreach(m track poison)
+    add_test(NAME mlock.${b}.${m} COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/mlock_test.sh ${b} ${m})
+    set_tests_properties(mlock.${b}.${m} PROPERTIES TIMEOUT 180 LABELS qemu)
+  endforeach()
 endforeach()
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME mlock.${b}.resident COMMAND ${CMAKE_SOURCE_DIR}/tests/qemu/mlock_test.sh ${b} resident)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mlock_test.sh BOARD track|resident - mlock from user space under QEMU (docs/mlock.md), driven
+# mlock_test.sh BOARD track|resident|poison - mlock from user space under QEMU (docs/mlock.md), driven
 # step by step: /bin/mlocktest (user/mlocktest.c) prints "mlocktest: step N: ..." and waits for
 # /mnt/mlock.N, which the script makes with `fwrite` once it has checked the step.
 #   track     /bin/mlocktest track 64 (and its own errno checks: ENOMEM for an unmapped or
@@ -18,12 +18,26 @@
 #             the same frame (`pagemap`), while reclaim has taken pages of the unlocked one (so
 #             the pressure reached mapped file pages), and the task reads both files' bytes
 #             right afterwards.
-# Both: no complaint line, buddycheck passes.
+#   poison    HWPoison in an mlocked page (docs/hwpoison.md, issue 35): /bin/mlocktest poison 4
+#             writes and mlocks 4 anonymous pages (Mlocked and Unevictable 16 kB above the boot
+#             values); the shell poisons page 1's frame (`hwpoison inject <pfn>`, pfn from
+#             `pagemap`): the unmap from the VM_LOCKED area munlocks the folio at once (v6.10's
+#             try_to_unmap_one drains the mlock batch), so, as in v6.10, the state is named by
+#             the flags after it: "recovery action for dirty LRU page: Recovered" for that pfn,
+#             no "mlocked" state, and no "Sending SIGBUS" (the shell is not the owner: late
+#             kill); right after, Mlocked and Unevictable are 12 kB above (the frame left
+#             NR_MLOCK and the unevictable list), unevictable_pgs_munlocked one more, pagemap
+#             says swapped (the hwpoison entry); the task finds its other pages intact, touches
+#             page 1 + 5 and dies of SIGBUS BUS_MCEERR_AR at that address ("MCE: Killing
+#             mlocktest:<pid> ... fault at <addr>" and the architecture's report); then Mlocked
+#             and Unevictable are back at the boot values, `hwpoison list` names the frame
+#             "dirty LRU page: Recovered (anonymous page, software)", and it unpoisons.
+# All: no complaint line, buddycheck passes.
 . "$(dirname "$0")/lib.sh"
 tm_init mlock_test
-[ $# = 2 ] || tm_usage "usage: mlock_test.sh BOARD track|resident"
+[ $# = 2 ] || tm_usage "usage: mlock_test.sh BOARD track|resident|poison"
 board=$1 mode=$2
-dir=$(mktemp -d) TM_RMDIR=1
+dir=$(mktemp -d) TM_RMDIR=${TM_RMDIR:-1}
 
 kb() {	# kb NAME: meminfo's NAME: value (kB) from $out
   sed -n "s/^$1: *\\([0-9][0-9]*\\) kB\$/\\1/p" <<<"$out"
@@ -164,7 +178,59 @@ case $mode in
     tm_cmd "rm /mnt/mlock.1 /mnt/mlock.2 /mnt/mlock.locked /mnt/mlock.free"
     tm_cmd "umount /mnt"
     ;;
-  *) tm_usage "unknown mode '$mode' (track, resident)" ;;
+  poison)
+    tm_boot "$dir" --board "$board" --rootfs
+    tm_cmd "meminfo"
+    m0=$(kb Mlocked) u0=$(kb Unevictable)
+    [ -n "$m0" ] && [ -n "$u0" ] || tm_fail "meminfo has no Mlocked: or Unevictable: line"
+    tm_cmd "vmstat"
+    mu0=$(vmstat_of unevictable_pgs_munlocked)
+    tm_cmd "exec -b /bin/mlocktest poison 4"
+    pid=$(sed -n 's|^/bin/mlocktest: pid \([1-9][0-9]*\)$|\1|p' <<<"$out")
+    [ -n "$pid" ] || tm_fail "exec -b printed no pid"
+    step 11 "poison 0x[0-9a-f]+"
+    addr=$(tm_console | sed -n 's/.*mlocktest: step 11: poison \(0x[0-9a-f]*\)$/\1/p' | tail -n1)
+    tm_cmd "meminfo"
+    [ "$(kb Mlocked)" = $((m0 + 16)) ] || tm_fail "Mlocked: $(kb Mlocked) kB with 4 pages locked, wanted $((m0 + 16))"
+    [ "$(kb Unevictable)" = $((u0 + 16)) ] || tm_fail "Unevictable: $(kb Unevictable) kB with 4 pages locked, wanted $((u0 + 16))"
+    tm_cmd "pagemap $pid $addr"
+    pfn=$(sed -n 's/.* present 1 .* pfn \(0x[0-9a-f]*\) .*/\1/p' <<<"$out")
+    [ -n "$pfn" ] || tm_fail "page 1 ($addr) is not present: $out"
+    tm_cmd "hwpoison inject $pfn"
+    tm_out_has "Memory failure: $pfn: recovery action for dirty LRU page: Recovered\$" ||
+      tm_fail "no 'Memory failure: $pfn: recovery action for dirty LRU page: Recovered' (v6.10's line for an mlocked page: munlocked by the unmap)"
+    tm_out_has "Sending SIGBUS" && tm_fail "the shell's injection sent a SIGBUS (late kill wanted)"
+    tm_cmd "meminfo"
+    [ "$(kb Mlocked)" = $((m0 + 12)) ] || tm_fail "Mlocked: $(kb Mlocked) kB after the poison, wanted $((m0 + 12))"
+    [ "$(kb Unevictable)" = $((u0 + 12)) ] || tm_fail "Unevictable: $(kb Unevictable) kB after the poison, wanted $((u0 + 12))"
+    tm_cmd "vmstat"
+    [ "$(vmstat_of unevictable_pgs_munlocked)" = $((mu0 + 1)) ] || tm_fail "unevictable_pgs_munlocked $(vmstat_of unevictable_pgs_munlocked), wanted $((mu0 + 1))"
+    tm_cmd "pagemap $pid $addr"
+    tm_out_has " present 0 swapped 1 " || tm_fail "page 1 is not a hwpoison entry after the poison: $out"
+    go 11
+    touch=$(printf '%x' $((addr + 5)))
+    tm_wait "MCE: Killing mlocktest:$pid due to hardware memory corruption fault at $touch\$" 1 60
+    tm_console | grep -q "mlocktest: touching 0x$touch\$" || tm_fail "the task did not say it touches 0x$touch"
+    case $board in
+      *arm*|orangepi-pc|raspi2b) re="mlocktest: unhandled page fault \\(7\\) at 0x0*$touch," ;;
+      *) re="mlocktest\\[$pid\\]: unhandled signal 7 code 0x4 at 0x0*$touch( |\$)" ;;
+    esac
+    tm_wait "$re" 1 30
+    tm_console | grep -q "mlocktest: FAIL" && tm_fail "mlocktest reported a failure"
+    tm_cmd "sleep 300"		# the exit's unmap
+    tm_cmd "ps"
+    grep -q "^ *$pid " <<<"$out" && tm_fail "mlocktest (pid $pid) is still running after its SIGBUS"
+    tm_cmd "meminfo"
+    [ "$(kb Mlocked)" = "$m0" ] || tm_fail "Mlocked: $(kb Mlocked) kB after the exit, wanted $m0"
+    [ "$(kb Unevictable)" = "$u0" ] || tm_fail "Unevictable: $(kb Unevictable) kB after the exit, wanted $u0"
+    tm_cmd "hwpoison list"
+    tm_out_has "^$pfn: dirty LRU page: Recovered \\(anonymous page, software\\)\$" ||
+      tm_fail "hwpoison list does not name $pfn a dirty LRU page"
+    tm_cmd "hwpoison unpoison $pfn"
+    tm_cmd "rm /mnt/mlock.11"
+    echo "mlock_test: $board poison: pfn $pfn at $addr, Mlocked $((m0 + 16)) -> $((m0 + 12)) -> $m0 kB, SIGBUS at 0x$touch"
+    ;;
+  *) tm_usage "unknown mode '$mode' (track, resident, poison)" ;;
 esac
 tm_cmd "buddycheck"
 tm_out_has '^buddycheck: ok \(0 problems\)' || tm_fail "buddycheck did not pass"

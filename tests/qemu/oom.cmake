@@ -6,6 +6,9 @@
 #   oom.<virt board>.sleeper   the biggest task asleep in nanosleep (/bin/oom -h 160) is the
 #                 first victim: its sleep ends, it dies, its memory lets /bin/oom grow on
 #                 until that is killed too (oom_kill 2, AnonPages 0 kB again)
+#   oom.<virt board>.spinner   the same with the biggest task spinning on system calls
+#                 (/bin/oom -s 160: mprotect of its area for ever): it dies at the end of the
+#                 call it is in (every return to user mode takes the kill, the fast paths too)
 # The cases without a user task to kill (NULL, no kill, no hang) are the KTAP suite `oom`
 # (tests/ktest/oom_ktest.c), run on every board by <board>.ktest.all.
 foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
@@ -13,6 +16,8 @@ foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
   set_tests_properties(oom.${b} PROPERTIES TIMEOUT 450 LABELS qemu)
 endforeach()
 foreach(b ${TINYMM_BOARDS})
-  add_test(NAME oom.${b}.sleeper COMMAND ${CMAKE_CURRENT_LIST_DIR}/oom_test.sh ${b} sleeper)
-  set_tests_properties(oom.${b}.sleeper PROPERTIES TIMEOUT 300 LABELS qemu)
+  foreach(c sleeper spinner)
+    add_test(NAME oom.${b}.${c} COMMAND ${CMAKE_CURRENT_LIST_DIR}/oom_test.sh ${b} ${c})
+    set_tests_properties(oom.${b}.${c} PROPERTIES TIMEOUT 300 LABELS qemu)
+  endforeach()
 endforeach()
