@@ -23,6 +23,7 @@
  * layer has no del_gendisk).
  */
 #include <string.h>
+#include "tinymm/cacheflush.h"
 #include "tinymm/blkdev.h"
 #include "tinymm/brd.h"
 #include "tinymm/errno.h"
@@ -159,6 +160,8 @@ static int brd_submit_bio(struct bio *bio)
 
 		if (err)
 			return err;
+		if (!write)
+			flush_dcache_page(bv->bv_page);	/* v6.10's brd_do_bvec: the CPU wrote it */
 		pos += bv->bv_len;
 	}
 	return 1;		/* done: the block layer ends it with status 0 */

@@ -35,6 +35,7 @@
  * place of an iov_iter.
  */
 #include <string.h>
+#include "tinymm/cacheflush.h"
 #include "tinymm/bug.h"
 #include "tinymm/buffer_head.h"
 #include "tinymm/errno.h"
@@ -465,6 +466,7 @@ uint64_t generic_perform_write(struct address_space *mapping, loff_t pos, uint64
 			break;
 		}
 		fill(ctx, at, (uint8_t *)page_address(&folio->page) + offset, bytes);
+		flush_dcache_folio(folio);	/* written through the kernel's mapping */
 		status = a_ops->write_end(mapping, (loff_t)at, bytes, bytes, folio);
 		if (status < 0) {
 			*err = status;

@@ -40,6 +40,7 @@
  * every table back.
  */
 #include <string.h>
+#include "tinymm/cacheflush.h"
 #include "tinymm/anon_vma.h"
 #include "tinymm/bug.h"
 #include "tinymm/errno.h"
@@ -223,8 +224,10 @@ static struct folio *cow_copy(struct folio *src)
 {
 	struct folio *folio = folio_alloc(GFP_HIGHUSER_MOVABLE, 0);
 
-	if (folio)
+	if (folio) {
 		memcpy(page_address(&folio->page), page_address(&src->page), PAGE_SIZE);
+		flush_dcache_folio(folio);	/* v6.10's __wp_page_copy_user ends so */
+	}
 	return folio;
 }
 

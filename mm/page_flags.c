@@ -70,7 +70,7 @@
 #define PF_USED_BY_checked	"fs/ext2/dir.c"
 #define PF_USED_BY_swapcache	"-"
 #define PF_USED_BY_arch_1	"-"
-#define PF_USED_BY_dcache_clean	"-"
+#define PF_USED_BY_dcache_clean	"arch/arm/cacheflush.c,arch/riscv/cacheflush.c"
 #define PF_USED_BY_reserved	"mm/memmap.c,mm/mm_init.c"
 #define PF_USED_BY_private	"include/tinymm/pagemap.h:folio_attach_private"
 #define PF_USED_BY_private_2	"-"

@@ -58,6 +58,7 @@
  * hold).  No cond_resched() between batches (tinymm preempts on the tick).
  */
 #include <string.h>
+#include "tinymm/cacheflush.h"
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mm.h"
@@ -287,6 +288,7 @@ static bool truncate_inode_partial_folio(struct folio *folio, loff_t start, loff
 		return true;
 	}
 	memset((char *)page_address(&folio->page) + offset, 0, length);	/* folio_zero_range */
+	flush_dcache_folio(folio);
 	if (folio_test_private(folio))
 		folio_invalidate(folio, offset, length);
 	if (!folio_test_large(folio))

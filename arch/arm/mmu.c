@@ -100,12 +100,7 @@ void arch_mm_init(void)
  */
 void arch_dma_prep_coherent(struct page *page, size_t size)
 {
-	unsigned long start = (unsigned long)page_address(page), end = start + size;
-	unsigned int ctr, line;
+	unsigned long start = (unsigned long)page_address(page);
 
-	__asm__ __volatile__("mrc p15, 0, %0, c0, c0, 1" : "=r"(ctr));
-	line = 4u << ((ctr >> 16) & 0xf);
-	for (unsigned long a = start & ~(unsigned long)(line - 1); a < end; a += line)
-		__asm__ __volatile__("mcr p15, 0, %0, c7, c14, 1" :: "r"(a) : "memory");	/* DCCIMVAC */
-	__asm__ __volatile__("dsb sy" ::: "memory");
+	dcache_clean_inval_poc(start, start + size);
 }

@@ -21,6 +21,7 @@
 #include "riscv.h"
 #include "tinymm/arch.h"
 #include "tinymm/bug.h"
+#include "tinymm/cacheflush.h"
 #include "tinymm/irq.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mm_fault.h"
@@ -63,7 +64,7 @@ struct pt_regs *current_pt_regs(void)
  * copies): fence.i makes them visible to instruction fetch (one hart: local is enough). */
 void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp)
 {
-	__asm__ __volatile__("fence.i" ::: "memory");
+	local_flush_icache_all();
 	memset(regs, 0, sizeof(*regs));
 	regs->epc = pc;
 	regs->sp = sp;

@@ -12,6 +12,7 @@
  * them), no tmpfile, no whiteouts or RENAME_EXCHANGE.
  */
 #include <string.h>
+#include "tinymm/cacheflush.h"
 #include "tinymm/errno.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
@@ -87,6 +88,7 @@ static int ext2_symlink(struct inode *dir, struct dentry *dentry, const char *ta
 		if (err)
 			goto fail;
 		memcpy(page_address(&folio->page), target, len);
+		flush_dcache_folio(folio);
 		generic_write_end(inode->i_mapping, 0, (unsigned int)len, (unsigned int)len, folio);
 	}
 	mark_inode_dirty(inode);

@@ -236,11 +236,14 @@ static inline pmd_t pmdp_get(pmd_t *pmdp)
 
 /* Install @pte at @ptep, which maps @addr in @mm.  No TLB flush: an entry that was not present
  * cannot be cached (Linux's rule, kept by every tinymm architecture); changing a present entry
- * needs a flush by the caller. */
+ * needs a flush by the caller.  A present executable user pte first goes through the
+ * architecture's cache hook (asm/pgtable.h: arch_sync_icache_dcache, PG_dcache_clean's rule:
+ * docs/cacheflush.md), as v6.10's set_ptes does on ARM and RISC-V; the hook itself picks those
+ * ptes out by their bits (present, user, executable) in one compare. */
 static inline void set_pte_at(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte)
 {
-	(void)mm;
 	(void)addr;
+	arch_sync_icache_dcache(mm, pte);	/* tests its bits itself: one compare */
 	set_pte(ptep, pte);
 }
 

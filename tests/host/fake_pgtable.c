@@ -17,6 +17,7 @@ unsigned long fake_pfn_base;
 unsigned long fake_vmalloc_start = FAKE_VMALLOC_DEFAULT_START;
 unsigned long fake_vmalloc_end = FAKE_VMALLOC_DEFAULT_START + FAKE_VMALLOC_DEFAULT_SIZE;
 unsigned long fake_tlb_flushes;
+void (*fake_sync_icache_dcache)(struct mm_struct *mm, pte_t pte);
 unsigned long fake_tlb_log[FAKE_TLB_LOG][2];
 bool fake_kernel_tables_live = true;
 bool fake_noncached_ok = true;

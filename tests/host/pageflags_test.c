@@ -279,12 +279,13 @@ static void page_flags_command_lists_every_name(void **state)
 	 * are set, buffer heads' two, anonymous memory's two, ext2's PG_checked and idle tracking's
 	 * young and idle (host.pageflags_users holds the whole
 	 * column to the code) */
-	static const char *const unused[] = { "arch_1", "dcache_clean",
+	static const char *const unused[] = { "arch_1",
 		"swapcache", "arch_2", "arch_3", "isolated", "private_2" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
 	assert_used_by("reserved", "mm/memmap.c,mm/mm_init.c");
 	assert_used_by("mlocked", "mm/mlock.c");
+	assert_used_by("dcache_clean", "arch/arm/cacheflush.c,arch/riscv/cacheflush.c");
 	assert_used_by("uncached", "mm/vmalloc.c");
 	assert_used_by("private", "include/tinymm/pagemap.h:folio_attach_private");
 	assert_used_by("mappedtodisk", "fs/buffer_aops.c");

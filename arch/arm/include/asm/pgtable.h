@@ -217,6 +217,19 @@ static inline pte_t pte_mkexec(pte_t pte) { return __pte(pte_val(pte) & ~(L_PTE_
 static inline pte_t pte_mknexec(pte_t pte) { return __pte(pte_val(pte) | L_PTE_XN | L_PTE_PXN); }
 static inline void set_pte(pte_t *ptep, pte_t pte) { lpae_set(&ptep->pte, pte_val(pte)); }
 
+/* set_pte_at()'s cache hook for a present user pte (arch/arm/cacheflush.c): v6.10's set_ptes
+ * calls __sync_icache_dcache for every valid user pte, which on a non-aliasing VIPT D-cache
+ * returns at once unless the pte is executable; that test is made here, inline. */
+struct mm_struct;
+void __sync_icache_dcache(pte_t pteval);
+static inline void arch_sync_icache_dcache(struct mm_struct *mm, pte_t pte)
+{
+	(void)mm;
+	if (unlikely((pte_val(pte) & (L_PTE_PRESENT | L_PTE_USER | L_PTE_XN)) ==
+		     (L_PTE_PRESENT | L_PTE_USER)))
+		__sync_icache_dcache(pte);
+}
+
 /* ---- pmd: a table of ptes or a 2 MiB block ---- */
 static inline int pmd_none(pmd_t pmd) { return pmd_val(pmd) == 0; }
 static inline int pmd_present(pmd_t pmd) { return (pmd_val(pmd) & L_PTE_VALID) != 0; }

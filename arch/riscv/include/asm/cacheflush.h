@@ -1,19 +1,42 @@
 /*
- * asm/cacheflush.h - making freshly written instructions visible to instruction fetch (RISC-V),
- * Linux's flush_icache_range() (arch/riscv/include/asm/cacheflush.h: flush_icache_all()).
+ * asm/cacheflush.h - RISC-V cache maintenance primitives (include/tinymm/cacheflush.h lists
+ * them; docs/cacheflush.md).
  *
- * The only architectural way is FENCE.I (Zifencei): it orders this hart's earlier stores before
- * its later instruction fetches, whatever the range.  One hart, so there is no remote
- * FENCE.I to ask the SBI for (v6.10's sbi_remote_fence_i()).
+ * Instruction coherence: FENCE.I (Zifencei) orders this hart's earlier stores before its later
+ * instruction fetches, whatever the range: v6.10's local_flush_icache_all().  One hart, so
+ * there is no remote FENCE.I to ask the SBI for (v6.10's sbi_remote_fence_i(), with SMP).
+ *
+ * Data cache: the base ISA has no cache operations, and a hart without Zicbom or a vendor's
+ * (XTheadCmo) is cache-coherent with DMA (v6.10: riscv_noncoherent_supported() never called,
+ * every DMA buffer coherent).  QEMU 7.2's harts have neither, so on every board tinymm boots
+ * today the D-cache operations do nothing, as v6.10's do there.
  */
 #ifndef ASM_RISCV_CACHEFLUSH_H
 #define ASM_RISCV_CACHEFLUSH_H
+
+#include "tinymm/cacheops.h"
+
+static inline void local_flush_icache_all(void)
+{
+	count_cacheop(CACHEOP_FENCE_I);
+	__asm__ __volatile__("fence.i" ::: "memory");
+}
+
+static inline void dcache_clean_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_clean_pou(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_inval_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_clean_inval_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+
+static inline void icache_inval_all(void)
+{
+	local_flush_icache_all();
+}
 
 static inline void flush_icache_range(unsigned long start, unsigned long end)
 {
 	(void)start;
 	(void)end;
-	__asm__ __volatile__("fence.i" ::: "memory");
+	local_flush_icache_all();
 }
 
 #endif

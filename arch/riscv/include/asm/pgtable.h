@@ -279,6 +279,17 @@ static inline pte_t pte_mkwrite_novma(pte_t pte) { return __pte(pte_val(pte) | _
 static inline pte_t pte_mkexec(pte_t pte) { return __pte(pte_val(pte) | _PAGE_EXEC); }
 static inline pte_t pte_mknexec(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_EXEC); }
 
+/* set_pte_at()'s cache hook for a present user pte (arch/riscv/cacheflush.c): v6.10's
+ * __set_pte_at calls flush_icache_pte for a present executable pte. */
+struct mm_struct;
+void flush_icache_pte(struct mm_struct *mm, pte_t pte);
+static inline void arch_sync_icache_dcache(struct mm_struct *mm, pte_t pte)
+{
+	if (unlikely((pte_val(pte) & (_PAGE_PRESENT | _PAGE_USER | _PAGE_EXEC)) ==
+		     (_PAGE_PRESENT | _PAGE_USER | _PAGE_EXEC)))
+		flush_icache_pte(mm, pte);
+}
+
 /* The store the walker sees; a valid entry is fenced in (the header says why). */
 static inline void set_pte(pte_t *ptep, pte_t pte)
 {

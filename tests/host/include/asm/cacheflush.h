@@ -10,4 +10,11 @@ static inline void flush_icache_range(unsigned long start, unsigned long end)
 	__builtin___clear_cache((char *)start, (char *)end);
 }
 
+/* The host's caches are coherent with everything a host test does: no D-cache operation. */
+static inline void dcache_clean_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_clean_pou(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_inval_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_clean_inval_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void icache_inval_all(void) { }
+
 #endif

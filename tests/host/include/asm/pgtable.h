@@ -196,6 +196,17 @@ static inline pte_t pte_mkexec(pte_t pte) { return __pte(pte_val(pte) | _PAGE_EX
 static inline pte_t pte_mknexec(pte_t pte) { return __pte(pte_val(pte) & ~(pteval_t)_PAGE_EXEC); }
 static inline void set_pte(pte_t *ptep, pte_t pte) { *(volatile pteval_t *)&ptep->pte = pte_val(pte); }
 
+/* set_pte_at()'s cache hook: the host has no caches to keep coherent; a test that models one
+ * (docs/cacheflush.md) sets fake_sync_icache_dcache to an architecture's policy. */
+struct mm_struct;
+extern void (*fake_sync_icache_dcache)(struct mm_struct *mm, pte_t pte);
+static inline void arch_sync_icache_dcache(struct mm_struct *mm, pte_t pte)
+{
+	if ((pte_val(pte) & (_PAGE_PRESENT | _PAGE_USER | _PAGE_EXEC)) ==
+	    (_PAGE_PRESENT | _PAGE_USER | _PAGE_EXEC) && fake_sync_icache_dcache)
+		fake_sync_icache_dcache(mm, pte);
+}
+
 /* ---- pmd: a pointer to a pte table, or a leaf ---- */
 static inline int pmd_none(pmd_t pmd) { return pmd_val(pmd) == 0; }
 static inline int pmd_present(pmd_t pmd) { return (pmd_val(pmd) & _PAGE_PRESENT) != 0; }
