@@ -128,6 +128,13 @@ list(APPEND FAULT_TEST_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings
 list(APPEND FAULT_TEST_SRCS mm/pgtable-generic.c)	# folio_referenced's young helpers
 add_executable(fault_test ${FAULT_TEST_SRCS})
 target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# The PG_dcache_clean policies of both architectures over the host cache model
+# (docs/cacheflush.md): the fault path of fault_test, with arch/*/cacheflush.c built for the host.
+add_executable(cachemodel_test tests/host/cachemodel_test.c tests/host/cachemodel.c
+  arch/arm/cacheflush.c arch/riscv/cacheflush.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+  mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c ${TINYMM_VFS_SRCS}
+  ${TINYMM_EXT2_SRCS})
+target_link_libraries(cachemodel_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})

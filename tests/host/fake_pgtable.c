@@ -7,6 +7,7 @@
  * fuzzer that uses page tables, once per configuration (FAKE_PGTABLE_LEVELS).
  */
 #include <string.h>
+#include <asm/cacheflush.h>
 #include "tinymm/pgtable.h"
 #include "tinymm/ptdump.h"
 #include "tinymm/vmstat.h"
@@ -18,6 +19,7 @@ unsigned long fake_vmalloc_start = FAKE_VMALLOC_DEFAULT_START;
 unsigned long fake_vmalloc_end = FAKE_VMALLOC_DEFAULT_START + FAKE_VMALLOC_DEFAULT_SIZE;
 unsigned long fake_tlb_flushes;
 void (*fake_sync_icache_dcache)(struct mm_struct *mm, pte_t pte);
+const struct fake_cache_ops *fake_cache;
 unsigned long fake_tlb_log[FAKE_TLB_LOG][2];
 bool fake_kernel_tables_live = true;
 bool fake_noncached_ok = true;

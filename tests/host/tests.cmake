@@ -50,6 +50,18 @@ add_test(NAME host.binfmt_elf COMMAND binfmt_elf_test)
 add_test(NAME host.string COMMAND string_test)
 add_test(NAME host.vma COMMAND vma_test)
 add_test(NAME host.fault COMMAND fault_test)
+# The host cache model (docs/cacheflush.md): each scenario on ARM and RISC-V, 32- and 64-byte
+# lines, and again with the model's maintenance turned off, where it must fail (WILL_FAIL).
+foreach(arch arm riscv)
+  foreach(line 32 64)
+    foreach(sc exec_after_write clean_once rewrite_remap)
+      add_test(NAME cachemodel.${arch}.line${line}.${sc} COMMAND cachemodel_test ${arch} ${line} ${sc})
+      add_test(NAME cachemodel.${arch}.line${line}.${sc}.no_maintenance
+        COMMAND cachemodel_test ${arch} ${line} ${sc} --no-maintenance)
+      set_tests_properties(cachemodel.${arch}.line${line}.${sc}.no_maintenance PROPERTIES WILL_FAIL TRUE)
+    endforeach()
+  endforeach()
+endforeach()
 add_test(NAME host.fault_2level COMMAND fault_2level_test)
 add_test(NAME host.rmap_file COMMAND rmap_file_test)
 add_test(NAME host.mlock COMMAND mlock_test)

@@ -1,0 +1,155 @@
+/*
+ * cachemodel.c - the host cache model (tests/host/cachemodel.h says what it models and why).
+ * The I-cache is direct-mapped, 512 lines, so a line stays until an invalidate or a fetch of
+ * an address that maps to the same slot: long enough to hold a scenario's code stale.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <asm/cacheflush.h>
+#include "cachemodel.h"
+
+#define CM_ILINES	512
+
+struct cm_iline {
+	bool valid;
+	uintptr_t tag;			/* the line's address */
+	unsigned char bytes[64];
+};
+
+static struct {
+	enum cm_arch arch;
+	unsigned int line;
+	unsigned char *base, *memory;	/* the data side (the RAM) and what is behind it */
+	size_t size;
+	bool maintenance;
+	struct cm_iline icache[CM_ILINES];
+} cm;
+
+struct cm_counts cm_counts;
+
+/* A copy that ASan does not check: the fake RAM holds the test threads' stacks, whose
+ * redzones a whole-RAM copy (the snapshot, FENCE.I) reads as any cache writeback would. */
+__attribute__((no_sanitize("address"))) static void raw_copy(unsigned char *dst,
+							       const unsigned char *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		((volatile unsigned char *)dst)[i] = src[i];
+}
+
+static unsigned char *data_of(uintptr_t a)
+{
+	return (unsigned char *)a;
+}
+
+static unsigned char *memory_of(uintptr_t a)
+{
+	return cm.memory + (a - (uintptr_t)cm.base);
+}
+
+static bool in_ram(uintptr_t a)
+{
+	return a >= (uintptr_t)cm.base && a < (uintptr_t)cm.base + cm.size;
+}
+
+/* Every line of [start, end), rounded out to lines, inside the modelled RAM. */
+#define for_each_line(a, start, end)								\
+	for (uintptr_t a = (start) & ~(uintptr_t)(cm.line - 1); a < (end); a += cm.line)	\
+		if (in_ram(a))
+
+static void cm_dcache_clean(unsigned long start, unsigned long end)
+{
+	cm_counts.dcache_clean++;
+	if (cm.maintenance)
+		for_each_line(a, start, end)
+			memcpy(memory_of(a), data_of(a), cm.line);
+}
+
+static void cm_dcache_inval(unsigned long start, unsigned long end)
+{
+	cm_counts.dcache_inval++;
+	if (cm.maintenance)
+		for_each_line(a, start, end)
+			memcpy(data_of(a), memory_of(a), cm.line);
+}
+
+static void cm_dcache_flush(unsigned long start, unsigned long end)
+{
+	cm_counts.dcache_flush++;
+	if (cm.maintenance)
+		for_each_line(a, start, end)
+			memcpy(memory_of(a), data_of(a), cm.line);
+}
+
+static void icache_drop(void)
+{
+	memset(cm.icache, 0, sizeof(cm.icache));
+}
+
+static void cm_icache_inval_all(void)
+{
+	cm_counts.icache_inval++;
+	if (cm.maintenance)
+		icache_drop();
+}
+
+static void cm_fence_i(void)
+{
+	cm_counts.fence_i++;
+	if (cm.maintenance) {
+		raw_copy(cm.memory, cm.base, cm.size);	/* every earlier store, visible to fetch */
+		icache_drop();
+	}
+}
+
+static const struct fake_cache_ops cm_ops = {
+	.dcache_clean = cm_dcache_clean, .dcache_inval = cm_dcache_inval,
+	.dcache_flush = cm_dcache_flush, .icache_inval_all = cm_icache_inval_all,
+	.fence_i = cm_fence_i,
+};
+
+void cm_install(enum cm_arch arch, unsigned int line, void *base, size_t size, bool maintenance)
+{
+	if ((line != 32 && line != 64) || !base || !size)
+		abort();
+	free(cm.memory);
+	cm.arch = arch;
+	cm.line = line;
+	cm.base = base;
+	cm.size = size;
+	cm.maintenance = maintenance;
+	cm.memory = malloc(size);
+	if (!cm.memory)
+		abort();
+	raw_copy(cm.memory, base, size);	/* every line clean */
+	icache_drop();
+	memset(&cm_counts, 0, sizeof(cm_counts));
+	fake_cache = &cm_ops;
+}
+
+void cm_uninstall(void)
+{
+	fake_cache = NULL;
+	free(cm.memory);
+	cm.memory = NULL;
+}
+
+void cm_fetch(const void *addr, void *buf, size_t n)
+{
+	unsigned char *out = buf;
+
+	for (uintptr_t a = (uintptr_t)addr; a < (uintptr_t)addr + n; a++) {
+		uintptr_t tag = a & ~(uintptr_t)(cm.line - 1);
+		struct cm_iline *l = &cm.icache[(tag / cm.line) % CM_ILINES];
+
+		if (!in_ram(a))
+			abort();
+		if (!l->valid || l->tag != tag) {
+			cm_counts.ifetch_misses++;
+			l->valid = true;
+			l->tag = tag;
+			memcpy(l->bytes, memory_of(tag), cm.line);	/* from memory, never the D-cache */
+		}
+		*out++ = l->bytes[a - tag];
+	}
+}

@@ -1,0 +1,44 @@
+/*
+ * cachemodel.h - a CPU's caches, modelled for the host (docs/cacheflush.md, "The host cache
+ * model"): tinymm's cache primitives (asm/cacheflush.h on the host) drive it, and a test
+ * fetches "instructions" through it to see what a real core would execute.
+ *
+ * What is modelled, over the fake RAM [base, base + size):
+ *   - the data side: what the CPU's loads and stores see.  That is the RAM itself: every byte
+ *     the kernel writes lands there and is read back from there, as through a write-back
+ *     D-cache that holds the line.
+ *   - memory: what lies beyond the D-cache (the point of unification, here also the point of
+ *     coherency): a shadow copy of the RAM, taken when the model is installed.  A line whose
+ *     data side differs from memory is dirty.  A D-cache clean copies the lines' data into
+ *     memory; an invalidate throws the data side away (memory's bytes come back over it, as a
+ *     refill after a discarded dirty line would read); a flush does both.
+ *   - the I-cache: lines filled from memory (never from the D-cache) on a fetch miss and
+ *     kept until invalidated, so stale code stays fetchable until someone invalidates.
+ * Architectures' rules: ARM's ICIALLU (icache_inval_all) drops every I line and touches no
+ * data; its D-cache operations act on the lines of the range.  RISC-V's FENCE.I makes every
+ * earlier store visible to later fetches on this hart: every dirty line is written to memory
+ * and the I-cache is dropped.  Line sizes: 32 or 64 bytes.
+ * With maintenance off (cm_install(.., maintenance = false)) every operation is counted but
+ * does nothing: the scenarios must then fail (a test that proves they can).
+ */
+#ifndef TINYMM_TESTS_CACHEMODEL_H
+#define TINYMM_TESTS_CACHEMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum cm_arch { CM_ARM, CM_RISCV };
+
+struct cm_counts {
+	unsigned long dcache_clean, dcache_inval, dcache_flush, icache_inval, fence_i;
+	unsigned long ifetch_misses;
+};
+
+/* Install the model over [base, base + size), all lines clean, the I-cache empty. */
+void cm_install(enum cm_arch arch, unsigned int line, void *base, size_t size, bool maintenance);
+void cm_uninstall(void);
+/* Fetch @n bytes of instructions at the kernel address @addr through the I-cache. */
+void cm_fetch(const void *addr, void *buf, size_t n);
+extern struct cm_counts cm_counts;
+
+#endif
