@@ -247,6 +247,13 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	phys_addr_t kstart = __pa(_start_kernel), kend = __pa(_end);
 	if (dt_memory_init(dt, dtb_pa, kstart, kend, err, sizeof(err)))
 		boot_fail(err);
+	/* mem=: before anything is allocated from the map; a DTB cut off is copied below. */
+	char line[240];
+	int said = memblock_apply_memory_limit(memory_limit, line, sizeof(line));
+	if (said < 0)
+		pr_warn("%s\n", line);
+	else if (said)
+		pr_info("%s\n", line);
 	arch_mm_init();		/* all RAM in the boot page tables */
 	if (!memblock_is_memory(dtb_pa, dt->totalsize))
 		dt = relocate_dtb(&dtb_pa, err);

@@ -54,7 +54,7 @@ endforeach()
 # Objects, not a static library, so the core's shell commands (ps, irqs, ...) are linked too;
 # only the tests that name host_core get them, the others are built as before.
 set(HOST_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
-  kernel/wait.c kernel/mutex.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
+  kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
   block/blk-core.c block/fops.c fs/buffer.c fs/buffer_aops.c

@@ -49,6 +49,30 @@ int kstrtoull(const char *s, unsigned long long *out)
 	return 0;
 }
 
+int memparse(const char *s, unsigned long long *out)
+{
+	static const char suffixes[] = "KMGTPE";
+	char num[24], last;
+	size_t len = s ? strlen(s) : 0;
+	unsigned shift = 0;
+	bool hex;
+
+	if (!len || len >= sizeof(num))
+		return -1;
+	memcpy(num, s, len + 1);
+	hex = num[0] == '0' && (num[1] == 'x' || num[1] == 'X');
+	last = (char)(num[len - 1] & ~0x20);		/* upper case, for a letter */
+	/* In a hex number a last 'e' is a digit (as simple_strtoull reads it), not exa. */
+	if (last >= 'A' && last <= 'Z' && strchr(suffixes, last) && !(hex && last == 'E')) {
+		shift = 10 * (unsigned)(strchr(suffixes, last) - suffixes + 1);
+		num[--len] = '\0';
+	}
+	if (kstrtoull(num, out) || (shift && *out > (~0ULL >> shift)))
+		return -1;
+	*out <<= shift;
+	return 0;
+}
+
 /* Store @v (already in range) in a typed parameter's variable, whatever its width. */
 static void kparam_store(const struct kparam *kp, unsigned long long v)
 {
@@ -125,22 +149,23 @@ void cmdline_parse(char *p, struct boot_args *out, const struct kparam *params,
 			p++;
 		if (*p)
 			*p++ = '\0';
-		if (strncmp(word, PREFIX, strlen(PREFIX)))
-			continue;
-		char *name = word + strlen(PREFIX), *eq = strchr(name, '=');
+		bool bare = strncmp(word, PREFIX, strlen(PREFIX)) != 0;
+		char *name = bare ? word : word + strlen(PREFIX), *eq = strchr(name, '=');
 		const char *val = "";
 		if (eq) {
 			*eq = '\0';
 			val = eq + 1;
 		}
-		if (!strcmp(name, "test")) {
+		if (!bare && !strcmp(name, "test")) {
 			out->test = val;
 			continue;
 		}
 		const struct kparam *kp;
 		for (kp = params; kp < params_end; kp++)
-			if (!strcmp(kp->name, name))
+			if (kp->bare == bare && !strcmp(kp->name, name))
 				break;
+		if (bare && (kp == params_end || !eq))
+			continue;		/* somebody else's word (Linux: init's) */
 		if (kp == params_end) {
 			out->nr_warnings++;
 			warn_line(warn, "unknown option '" PREFIX "%s'", name);
@@ -149,7 +174,7 @@ void cmdline_parse(char *p, struct boot_args *out, const struct kparam *params,
 		switch (kparam_set(kp, val)) {
 		case -1:
 			out->nr_warnings++;
-			warn_line(warn, "bad value for option '" PREFIX "%s'", name);
+			warn_line(warn, "bad value for option '%s%s'", bare ? "" : PREFIX, name);
 			break;
 		case -2:
 			out->nr_warnings++;

@@ -220,7 +220,7 @@ static int cmd_help(int argc, char **argv)
 	help_row("tinymm.run=<cmd>; <cmd>", "", "", "run shell commands, then power off");
 	help_row("tinymm.test=<glob>", "", "", "run KTAP suites, then power off");
 	for (const struct kparam *p = __kparams_start; p < __kparams_end; p++)
-		help_row("tinymm.", p->name, "=", p->help);
+		help_row(p->bare ? "" : "tinymm.", p->name, "=", p->help);
 	return 0;
 }
 SHELL_COMMAND(help, "[command]", "list the commands, or describe one", cmd_help);

@@ -61,7 +61,7 @@ void address_space_init(struct address_space *mapping, const struct address_spac
 	xa_set_update(&mapping->i_pages, workingset_update_node);	/* mapping_set_update */
 	INIT_LIST_HEAD(&mapping->i_io_list);
 	INIT_LIST_HEAD(&mapping->i_mmap);
-	mutex_init(&mapping->i_mmap_lock);
+	init_rwsem(&mapping->i_mmap_rwsem);
 	mapping->a_ops = a_ops;
 	mapping->size = size;
 }

@@ -8,6 +8,7 @@
  * Locking: none.  memblock is used only during single-threaded boot, before the allocator.
  */
 #include <string.h>
+#include "tinymm/cmdline.h"
 #include "tinymm/errno.h"
 #include "tinymm/memblock.h"
 #include "tinymm/printk.h"
@@ -209,6 +210,103 @@ phys_addr_t memblock_size_of(enum memblock_type type)
 		if (regions[i].type == type)
 			sum += regions[i].size;
 	return sum;
+}
+
+/*
+ * mem=nn[KMG] (v6.10: the architectures' early_mem(), memblock_enforce_memory_limit()): keep the
+ * lowest nn bytes of RAM.  0 (the default): no limit.  Read once, by kmain, after the device
+ * tree's memory is in the map and before anything is allocated from it.
+ */
+phys_addr_t memory_limit;
+
+static int early_mem(const char *val)
+{
+	unsigned long long v;
+
+	if (memparse(val, &v) || !v)
+		return -1;		/* v6.10 takes 0 or garbage as "no limit", silently */
+	memory_limit = v;
+	return 0;
+}
+EARLY_PARAM(mem, early_mem,
+	    "nn[KMG]: use only the lowest nn bytes of RAM (Linux's mem=; at least 16 MiB past the kernel image)");
+
+/* v6.10's __find_max_addr(): where @limit bytes of RAM, counted from the lowest, end; 0 if the
+ * RAM is not larger than @limit. */
+static phys_addr_t find_max_addr(phys_addr_t limit)
+{
+	for (int i = 0; i < nr_regions; i++) {
+		if (limit < regions[i].size)
+			return regions[i].base + limit;
+		limit -= regions[i].size;
+	}
+	return 0;
+}
+
+void memblock_enforce_memory_limit(phys_addr_t limit)
+{
+	phys_addr_t max_addr = limit ? find_max_addr(limit) : 0;
+
+	if (!max_addr)
+		return;
+	while (nr_regions && regions[nr_regions - 1].base >= max_addr)
+		nr_regions--;
+	if (nr_regions && rend(&regions[nr_regions - 1]) > max_addr)
+		regions[nr_regions - 1].size = max_addr - regions[nr_regions - 1].base;
+}
+
+/* RAM bytes below @addr. */
+static phys_addr_t ram_below(phys_addr_t addr)
+{
+	phys_addr_t sum = 0;
+
+	for (int i = 0; i < nr_regions && regions[i].base < addr; i++)
+		sum += min(rend(&regions[i]), addr) - regions[i].base;
+	return sum;
+}
+
+int memblock_apply_memory_limit(phys_addr_t limit, char *msg, size_t len)
+{
+	phys_addr_t total = memblock_phys_mem_size(), kend = 0, need, max_addr, last, asked = 0;
+	bool raised = false;
+
+	msg[0] = '\0';
+	if (!limit)
+		return 0;
+	for (int i = 0; i < nr_regions; i++)
+		if (regions[i].type == MEMBLOCK_KERNEL)
+			kend = rend(&regions[i]);
+	need = ram_below(kend) + MEM_LIMIT_MIN;
+	limit = ALIGN_DOWN(limit, (phys_addr_t)PAGE_SIZE);
+	if (limit >= total) {
+		ksnprintf(msg, len, "mem=%lluK is not below the %lluK of RAM: no limit",
+			  (unsigned long long)(limit >> 10), (unsigned long long)(total >> 10));
+		return -1;
+	}
+	if (need >= total) {
+		ksnprintf(msg, len, "mem=%lluK: tinymm needs %lluK (RAM to the kernel image's end, and 16M more), not less than the %lluK of RAM: no limit",
+			  (unsigned long long)(limit >> 10), (unsigned long long)(need >> 10),
+			  (unsigned long long)(total >> 10));
+		return -1;
+	}
+	if (limit < need) {
+		raised = true;
+		asked = limit;
+		limit = need;
+	}
+	max_addr = find_max_addr(limit);
+	last = rend(&regions[nr_regions - 1]) - 1;
+	memblock_enforce_memory_limit(limit);
+	if (raised)
+		ksnprintf(msg, len, "mem=%lluK is below the %lluK tinymm needs (RAM to the kernel image's end, and 16M more): "
+			  "raised to it, [mem 0x%016llx-0x%016llx] removed",
+			  (unsigned long long)(asked >> 10), (unsigned long long)(limit >> 10),
+			  (unsigned long long)max_addr, (unsigned long long)last);
+	else
+		ksnprintf(msg, len, "mem=%lluK: [mem 0x%016llx-0x%016llx] removed, %lluK of RAM left",
+			  (unsigned long long)(limit >> 10), (unsigned long long)max_addr,
+			  (unsigned long long)last, (unsigned long long)(memblock_phys_mem_size() >> 10));
+	return raised ? -1 : 1;
 }
 
 static phys_addr_t kernel_code, kernel_rwdata;

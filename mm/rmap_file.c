@@ -16,8 +16,7 @@
  *
  * Where tinymm differs from v6.10, and why: i_mmap is a list, not an interval tree: a walk
  * costs O(areas mapping the file) instead of O(log n + hits); tinymm's files are mapped by a
- * handful of areas.  i_mmap_lock is a mutex, not an rwsem (one CPU: shared readers gain
- * nothing).  Zapping here drops a dirty pte's dirt: every caller truncates the folio, whose
+ * handful of areas.  Zapping here drops a dirty pte's dirt: every caller truncates the folio, whose
  * data goes anyway (v6.10 marks it dirty and truncation cancels it).
  * Locking: the walkers take i_mmap_lock, then each mm's page_table_lock around its ptes; they
  * never take an mmap_lock (a walk from writeback may run under some other mm's).  Order:
@@ -81,7 +80,7 @@ void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc)
 	if (!mapping || folio_test_anon(folio))
 		return;
 	if (rwc->try_lock) {
-		if (!mutex_trylock(&mapping->i_mmap_lock)) {
+		if (!i_mmap_trylock_read(mapping)) {
 			rwc->contended = true;
 			return;
 		}
@@ -147,7 +146,7 @@ static void zap_file_range(struct vm_area_struct *vma, unsigned long start, unsi
 	struct mm_struct *mm = vma->vm_mm;
 	unsigned long addr = start;
 
-	lockdep_assert_held(&vma_file_mapping(vma)->i_mmap_lock);
+	lockdep_assert_held(&vma_file_mapping(vma)->i_mmap_rwsem);
 	if (!mm->pgd)
 		return;
 	while (addr < end) {

@@ -4,8 +4,9 @@
  * tinymm.run=<commands> takes the rest of the line; tinymm.test=<glob> selects KTAP suites;
  * every other tinymm.<name>=<value> is looked up among the parameters files register with
  * KPARAM_UINT() / KPARAM_BOOL() (a variable and its range) or KPARAM() (a setter of their own);
- * an unknown tinymm.* option, a bad value or one out of range is one warning line.  Words without "tinymm." are ignored (they
- * belong to somebody else, as Linux leaves unknown words to init).
+ * an unknown tinymm.* option, a bad value or one out of range is one warning line.  A few of
+ * Linux's own options keep Linux's bare name (EARLY_PARAM(): `mem=`); every other word without
+ * "tinymm." is ignored (it belongs to somebody else, as Linux leaves unknown words to init).
  */
 #ifndef TINYMM_CMDLINE_H
 #define TINYMM_CMDLINE_H
@@ -26,6 +27,7 @@ struct kparam {
 	unsigned long min, max;			/* KPARAM_T_UINT: the range accepted */
 	unsigned char type;			/* enum kparam_type */
 	unsigned char size;			/* sizeof(*var): 1, 2, 4 or 8 */
+	bool bare;				/* Linux's name, no "tinymm." prefix */
 };
 
 #define __KPARAM(_name, ...)							\
@@ -36,6 +38,13 @@ struct kparam {
 /* A parameter with a setter of its own: use it only when the value needs more than a range
  * check (choices, a unit conversion, side effects); say why next to it. */
 #define KPARAM(_name, _set, _help)	__KPARAM(_name, .set = (_set), .help = (_help))
+
+/*
+ * One of Linux's own options under its own name, without "tinymm." (v6.10's early_param(), e.g.
+ * `mem=`): @_set gets the value, and a negative return is "bad value for option '<name>'".
+ */
+#define EARLY_PARAM(_name, _set, _help)	\
+	__KPARAM(_name, .set = (_set), .help = (_help), .bare = true)
 
 /*
  * tinymm.<name>=<number> into the unsigned (or never negative int) variable @_var.  A number
@@ -84,5 +93,11 @@ void cmdline_parse(char *line, struct boot_args *out, const struct kparam *param
 int kstrtoull(const char *s, unsigned long long *out);
 /* The same for an unsigned long: -1 also when the number does not fit. */
 int kstrtoul(const char *s, unsigned long *out);
+/*
+ * v6.10's memparse(), strict: a decimal or 0x number with at most one suffix K, M, G, T, P or E
+ * (either case: << 10, 20, ...) and nothing after it, into *@out.  0, or -1 for anything else,
+ * an overflow included.
+ */
+int memparse(const char *s, unsigned long long *out);
 
 #endif

@@ -38,6 +38,7 @@
 #include "list.h"
 #include "mm_types.h"
 #include "mutex.h"
+#include "rwsem.h"
 #include "xarray.h"
 
 typedef unsigned long pgoff_t;
@@ -106,9 +107,10 @@ struct address_space {
 	bool i_sync;
 	pgoff_t writeback_index;	/* range_cyclic writeback resumes here */
 	/* Every area mapping this file (vma->shared), for the file side of rmap
-	 * (mm/rmap_file.c, docs/shared-mappings.md); v6.10's i_mmap tree and i_mmap_rwsem. */
+	 * (mm/rmap_file.c, docs/shared-mappings.md); v6.10's i_mmap tree and i_mmap_rwsem:
+	 * rmap walks share it, mmap and munmap write it. */
 	struct list_head i_mmap;
-	struct mutex i_mmap_lock;
+	struct rw_semaphore i_mmap_rwsem;
 };
 
 /* mapping->i_state bits (Linux's inode i_state). */

@@ -1,7 +1,9 @@
 /*
  * lockdep.h - lock rules the code checks (Linux's names; kernel/lockdep.c, docs/lockdep.md).
  *
- *   lockdep_assert_held(l)    a spinlock_t * or struct mutex *: held by this CPU / task, else a
+ *   lockdep_assert_held(l)    a spinlock_t *, struct mutex * or struct rw_semaphore * (for
+ *                             reading: held by anyone, readers are not tracked): held by this
+ *                             CPU / task, else a
  *                             "WARNING: ... <function>() called without <lock> held" line and a
  *                             call trace; goes on (Linux warns too: WARN_ON(!lockdep_is_held)).
  *   lockdep_assert_folio_locked(f)  the folio's PG_locked is set, else the same one-line
@@ -19,6 +21,7 @@
 #include <asm/processor.h>
 #include "lockdep_types.h"
 #include "mutex.h"
+#include "rwsem.h"
 #include "spinlock.h"
 
 /* kernel/lockdep.c: reports printed, classes and direct dependencies seen (tests, `lockdep`). */
@@ -46,7 +49,8 @@ static inline bool mutex_is_held_by_me(struct mutex *lock)
 }
 
 #define lockdep_is_held(l)							\
-	_Generic((l), spinlock_t *: spin_is_held_by_me, struct mutex *: mutex_is_held_by_me)(l)
+	_Generic((l), spinlock_t *: spin_is_held_by_me, struct mutex *: mutex_is_held_by_me,	\
+		 struct rw_semaphore *: rwsem_is_held_by_me)(l)
 
 #define lockdep_assert_held(l)							\
 	do {									\

@@ -66,6 +66,22 @@ const char *memblock_type_name(enum memblock_type type);
 
 
 
+/*
+ * mem=nn[KMG]: memory_limit is nn (0: none), set from the command line.
+ * memblock_enforce_memory_limit(): v6.10's, over the one table: every byte from where the lowest
+ * @limit bytes of RAM end is no longer RAM, whatever its type (reserved ranges up there go too,
+ * as v6.10 truncates memblock.reserved); nothing if there is no more RAM than @limit.
+ * memblock_apply_memory_limit(): the boot's policy around it.  @limit is rounded down to a page
+ * and raised to MEM_LIMIT_MIN past the end of the kernel image (the image must stay RAM; the
+ * memmap, the page tables and the slab need room); a limit not below all RAM changes nothing.
+ * Returns 0 (no limit asked, @msg empty), 1 (cut as asked: @msg is the info line) or -1 (raised,
+ * or nothing cut: @msg is the warning line).
+ */
+#define MEM_LIMIT_MIN		(16ULL << 20)
+extern phys_addr_t memory_limit;
+void memblock_enforce_memory_limit(phys_addr_t limit);
+int memblock_apply_memory_limit(phys_addr_t limit, char *msg, size_t len);
+
 /* The image's split, for the summary line: bytes of code (text+rodata) and of rwdata. */
 void memblock_set_kernel_sizes(phys_addr_t code, phys_addr_t rwdata);
 /* "Memory: <avail>K/<total>K available (<code>K kernel code, <data>K rwdata, <reserved>K reserved)" */

@@ -2,8 +2,9 @@
  * rmap_file.h - the file side of reverse mapping (H2 of issue 34; mm/rmap_file.c,
  * docs/shared-mappings.md): the areas that map a file, found from its address_space.
  *
- *   i_mmap_lock_write(m) / i_mmap_unlock_write(m)   v6.10's names for mapping->i_mmap_lock
- *   i_mmap_lock_read(m) / i_mmap_unlock_read(m)     (a mutex here: readers exclude each other)
+ *   i_mmap_lock_write(m) / i_mmap_unlock_write(m)   v6.10's names, over mapping->i_mmap_rwsem
+ *   i_mmap_lock_read(m) / i_mmap_trylock_read(m) / i_mmap_unlock_read(m)
+ *                                                   (mapping->i_mmap_rwsem: readers share it)
  *   vma_link_file(vma) / vma_unlink_file(vma)   put an area with a vm_file on (take it off)
  *                         its mapping's i_mmap, taking (dropping) the area's file reference;
  *                         no-ops for an anonymous area (vma_get_file: the reference alone)
@@ -30,23 +31,29 @@
 
 static inline void i_mmap_lock_write(struct address_space *mapping)
 {
-	mutex_lock(&mapping->i_mmap_lock);
+	down_write(&mapping->i_mmap_rwsem);
 }
 
 static inline void i_mmap_unlock_write(struct address_space *mapping)
 {
-	mutex_unlock(&mapping->i_mmap_lock);
+	up_write(&mapping->i_mmap_rwsem);
 }
 
-/* v6.10's i_mmap_rwsem lets walkers share it; one CPU gains nothing from that here. */
+/* Walkers share it, as v6.10's: reclaim's folio_referenced() in kswapd must not find it taken
+ * by direct reclaim's try_to_unmap() of another folio of the same file (docs/reclaim.md). */
 static inline void i_mmap_lock_read(struct address_space *mapping)
 {
-	mutex_lock(&mapping->i_mmap_lock);
+	down_read(&mapping->i_mmap_rwsem);
+}
+
+static inline int i_mmap_trylock_read(struct address_space *mapping)
+{
+	return down_read_trylock(&mapping->i_mmap_rwsem);
 }
 
 static inline void i_mmap_unlock_read(struct address_space *mapping)
 {
-	mutex_unlock(&mapping->i_mmap_lock);
+	up_read(&mapping->i_mmap_rwsem);
 }
 
 /* The mapping of an area's file, or NULL for an anonymous area. */

@@ -11,6 +11,15 @@ static int set_level(const char *v)
 	snprintf(last_val, sizeof(last_val), "%s", v);
 	return 0;
 }
+static char mem_val[32];
+static int set_mem(const char *v)
+{
+	unsigned long long n;
+	if (memparse(v, &n) || !n)
+		return -1;
+	snprintf(mem_val, sizeof(mem_val), "%llu", n);
+	return 0;
+}
 static unsigned short ushort_param = 7;
 static uint64_t u64_param = 7;
 static bool bool_param;
@@ -22,6 +31,7 @@ static const struct kparam params[] = {
 	  .type = KPARAM_T_UINT, .size = sizeof(u64_param) },
 	{ .name = "flag", .help = "", .var = &bool_param, .max = 1, .type = KPARAM_T_BOOL,
 	  .size = sizeof(bool_param) },
+	{ .name = "mem", .set = set_mem, .help = "", .bare = true },
 };
 static char warned[512];
 static void warn(const char *line)
@@ -33,7 +43,7 @@ static void warn(const char *line)
 static void parse(const char *line, struct boot_args *a, char *buf)
 {
 	strcpy(buf, line);
-	warned[0] = last_val[0] = '\0';
+	warned[0] = last_val[0] = mem_val[0] = '\0';
 	cmdline_parse(buf, a, params, params + ARRAY_SIZE(params), warn);
 }
 
@@ -123,6 +133,54 @@ static void kstrtoull_is_strict(void **state)
 	assert_int_equal(kstrtoull("-1", &v), -1);
 }
 
+/* EARLY_PARAM: Linux's bare name (mem=), not tinymm.mem; a bad value is one line; a bare word
+ * that is not one of them, or has no value, is somebody else's and ignored. */
+static void bare_linux_params(void **state)
+{
+	struct boot_args a;
+	char buf[256];
+
+	parse("console=ttyS0 mem=64M tinymm.loglevel=5 root=/dev/vda", &a, buf);
+	assert_int_equal(a.nr_warnings, 0);
+	assert_string_equal(mem_val, "67108864");
+	assert_string_equal(last_val, "5");
+	parse("mem=0 mem=garbage mem tinymm.mem=64M memx=1", &a, buf);
+	assert_int_equal(a.nr_warnings, 3);
+	assert_string_equal(warned, "bad value for option 'mem';bad value for option 'mem';"
+				    "unknown option 'tinymm.mem';");
+	assert_string_equal(mem_val, "");
+}
+
+/* v6.10's memparse(), strict: one suffix, either case, nothing after it, no overflow. */
+static void memparse_suffixes(void **state)
+{
+	unsigned long long v;
+
+	assert_int_equal(memparse("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(memparse("64k", &v), 0);
+	assert_int_equal(v, 64 << 10);
+	assert_int_equal(memparse("64M", &v), 0);
+	assert_int_equal(v, 64 << 20);
+	assert_int_equal(memparse("1g", &v), 0);
+	assert_int_equal(v, 1ULL << 30);
+	assert_int_equal(memparse("2T", &v), 0);
+	assert_int_equal(v, 2ULL << 40);
+	assert_int_equal(memparse("0x10M", &v), 0);
+	assert_int_equal(v, 16 << 20);
+	assert_int_equal(memparse("0x1e", &v), 0);		/* a hex digit, not exa */
+	assert_int_equal(v, 30);
+	assert_int_equal(memparse("15E", &v), 0);
+	assert_int_equal(v, 15ULL << 60);
+	assert_int_equal(memparse("16E", &v), -1);		/* overflow */
+	assert_int_equal(memparse("64MB", &v), -1);
+	assert_int_equal(memparse("M", &v), -1);
+	assert_int_equal(memparse("", &v), -1);
+	assert_int_equal(memparse("-1M", &v), -1);
+	assert_int_equal(memparse("64X", &v), -1);
+	assert_int_equal(memparse("123456789012345678901234567", &v), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +190,8 @@ int main(void)
 		cmocka_unit_test(typed_params_check_their_range),
 		cmocka_unit_test(empty_line),
 		cmocka_unit_test(kstrtoull_is_strict),
+		cmocka_unit_test(bare_linux_params),
+		cmocka_unit_test(memparse_suffixes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,80 @@ static void memmap_command_prints_linux_style(void **state)
 	assert_string_equal(shim_console, "memmap: unexpected argument 'now'\n");
 }
 
+/* v6.10's memblock_enforce_memory_limit(): the lowest @limit bytes of RAM counted bank by bank
+ * (holes skipped), everything above gone whatever its type; no more RAM than @limit: nothing. */
+static void enforce_memory_limit_keeps_the_lowest_bytes(void **state)
+{
+	memblock_add(0x80000000, 0x1000000, NULL);		/* 16 MiB */
+	memblock_add(0x90000000, 0x2000000, NULL);		/* 32 MiB after a hole */
+	memblock_reserve(0x80000000, 0x80000, MEMBLOCK_NOMAP);
+	memblock_reserve(0x90800000, 0x1000, MEMBLOCK_DTB);
+	memblock_reserve(0x91000000, 0x1000, MEMBLOCK_RESERVED);
+	memblock_enforce_memory_limit(0x3000000);		/* all of it: nothing */
+	assert_int_equal(memblock_phys_mem_size(), 0x3000000);
+	memblock_enforce_memory_limit(0x1800000);		/* 24 MiB: 8 MiB of the second bank */
+	assert_int_equal(memblock_phys_mem_size(), 0x1800000);
+	assert_int_equal(memblock_count(), 3);			/* the DTB at the cut went */
+	expect_region(0, 0x80000000, 0x80000, MEMBLOCK_NOMAP);
+	expect_region(1, 0x80080000, 0xf80000, MEMBLOCK_USABLE);
+	expect_region(2, 0x90000000, 0x800000, MEMBLOCK_USABLE);
+	assert_int_equal(memblock_size_of(MEMBLOCK_DTB) + memblock_size_of(MEMBLOCK_RESERVED), 0);
+}
+
+static void enforce_memory_limit_cuts_inside_a_region(void **state)
+{
+	memblock_add(0x80000000, 0x1000000, NULL);
+	memblock_add(0x90000000, 0x2000000, NULL);
+	memblock_reserve(0x90700000, 0x200000, MEMBLOCK_RESERVED);	/* across the cut */
+	memblock_enforce_memory_limit(0x1800000);
+	assert_int_equal(memblock_count(), 3);
+	expect_region(0, 0x80000000, 0x1000000, MEMBLOCK_USABLE);
+	expect_region(1, 0x90000000, 0x700000, MEMBLOCK_USABLE);
+	expect_region(2, 0x90700000, 0x100000, MEMBLOCK_RESERVED);
+	assert_false(memblock_is_memory(0x90800000, 1));
+	memblock_enforce_memory_limit(0x1000000);		/* exactly the first bank */
+	assert_int_equal(memblock_count(), 1);
+	expect_region(0, 0x80000000, 0x1000000, MEMBLOCK_USABLE);
+	memblock_enforce_memory_limit(0);			/* 0: no limit */
+	assert_int_equal(memblock_phys_mem_size(), 0x1000000);
+}
+
+/* The boot's policy: the lines it gives, and what it keeps. */
+static void apply_memory_limit_policy(void **state)
+{
+	char msg[240];
+
+	memblock_add(0x40000000, 0x40000000, NULL);		/* 1 GiB */
+	memblock_reserve(0x40008000, 0x1a0000, MEMBLOCK_KERNEL);	/* ends at 1696K */
+	memblock_reserve(0x49ff7000, 0x9000, MEMBLOCK_DTB);
+	assert_int_equal(memblock_apply_memory_limit(0, msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(memblock_apply_memory_limit(2ULL << 30, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "mem=2097152K is not below the 1048576K of RAM: no limit");
+	assert_int_equal(memblock_apply_memory_limit(1ULL << 30, msg, sizeof(msg)), -1);
+	assert_int_equal(memblock_phys_mem_size(), 1ULL << 30);
+	/* 64M + 100 bytes: rounded down to a page; the DTB above goes with the rest. */
+	assert_int_equal(memblock_apply_memory_limit((64 << 20) + 100, msg, sizeof(msg)), 1);
+	assert_string_equal(msg, "mem=65536K: [mem 0x0000000044000000-0x000000007fffffff] removed, "
+			    "65536K of RAM left");
+	assert_int_equal(memblock_phys_mem_size(), 64 << 20);
+	assert_int_equal(memblock_size_of(MEMBLOCK_DTB), 0);
+	assert_int_equal(memblock_size_of(MEMBLOCK_KERNEL), 0x1a0000);
+	/* Below the minimum: raised to the kernel's end (1696K of RAM) + 16 MiB. */
+	assert_int_equal(memblock_apply_memory_limit(4 << 20, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "mem=4096K is below the 18080K tinymm needs (RAM to the kernel "
+			    "image's end, and 16M more): raised to it, [mem 0x00000000411a8000-"
+			    "0x0000000043ffffff] removed");
+	assert_int_equal(memblock_phys_mem_size(), 18080 << 10);
+	assert_int_equal(memblock_size_of(MEMBLOCK_KERNEL), 0x1a0000);
+	assert_true(memblock_is_memory(0x40008000, 0x1a0000));
+	/* When even that is all the RAM: nothing cut. */
+	assert_int_equal(memblock_apply_memory_limit(1 << 20, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "mem=1024K: tinymm needs 18080K (RAM to the kernel image's end, and "
+			    "16M more), not less than the 18080K of RAM: no limit");
+	assert_int_equal(memblock_phys_mem_size(), 18080 << 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +221,9 @@ int main(void)
 		cmocka_unit_test_setup(alloc_is_top_down_aligned_and_typed, setup),
 		cmocka_unit_test_setup(table_overflow_is_an_error_not_corruption, setup),
 		cmocka_unit_test_setup(memmap_command_prints_linux_style, setup),
+		cmocka_unit_test_setup(enforce_memory_limit_keeps_the_lowest_bytes, setup),
+		cmocka_unit_test_setup(enforce_memory_limit_cuts_inside_a_region, setup),
+		cmocka_unit_test_setup(apply_memory_limit_policy, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

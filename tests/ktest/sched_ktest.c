@@ -19,6 +19,7 @@
 #include "tinymm/irq.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mutex.h"
+#include "tinymm/rwsem.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/rtc-goldfish.h"
@@ -251,6 +252,85 @@ static void mutex_contended_by_8(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, mutex_trylock(&m.lock));
 	KTEST_EXPECT_FALSE(t, mutex_trylock(&m.lock));
 	mutex_unlock(&m.lock);
+}
+
+#define RWSEM_READERS	6
+#define RWSEM_WRITERS	2
+#define RWSEM_ROUNDS	100
+
+struct rwsem_test {
+	struct rw_semaphore sem;
+	volatile unsigned long counter;
+	volatile int readers, writers, max_readers, violations;
+};
+
+static int rwsem_reader(void *arg)
+{
+	struct rwsem_test *r = arg;
+
+	for (int i = 0; i < RWSEM_ROUNDS; i++) {
+		down_read(&r->sem);
+		if (r->writers)
+			r->violations++;
+		if (++r->readers > r->max_readers)
+			r->max_readers = r->readers;
+		yield();	/* hold it across a switch: other readers come in, writers wait */
+		r->readers--;
+		up_read(&r->sem);
+	}
+	return 0;
+}
+
+static int rwsem_writer(void *arg)
+{
+	struct rwsem_test *r = arg;
+
+	for (int i = 0; i < RWSEM_ROUNDS; i++) {
+		down_write(&r->sem);
+		if (r->readers || r->writers++)
+			r->violations++;
+		unsigned long c = r->counter;
+		if (!(i % 8))
+			yield();
+		r->counter = c + 1;
+		r->writers--;
+		up_write(&r->sem);
+	}
+	return 0;
+}
+
+/* 6 readers and 2 writers holding an rwsem across switches: readers share it (more than one
+ * inside at once: a mutex would fail this), a writer is alone, no update is lost; trylock. */
+static void rwsem_readers_share_writers_exclude(struct ktest *t)
+{
+	static struct rwsem_test r;
+	struct task_struct *th[RWSEM_READERS + RWSEM_WRITERS];
+
+	init_rwsem(&r.sem);
+	r.counter = 0;
+	r.readers = r.writers = r.max_readers = r.violations = 0;
+	for (int i = 0; i < RWSEM_READERS + RWSEM_WRITERS; i++) {
+		th[i] = kthread_create(i < RWSEM_READERS ? rwsem_reader : rwsem_writer, &r, "rwsem%d", i);
+		KTEST_ASSERT_TRUE(t, th[i] != NULL);
+	}
+	for (int i = 0; i < RWSEM_READERS + RWSEM_WRITERS; i++)
+		wake_up_process(th[i]);
+	for (int i = 0; i < RWSEM_READERS + RWSEM_WRITERS; i++)
+		kthread_join(th[i]);
+	KTEST_EXPECT_EQ(t, r.counter, (unsigned long)RWSEM_WRITERS * RWSEM_ROUNDS);
+	KTEST_EXPECT_EQ(t, r.violations, 0);
+	KTEST_EXPECT_GE(t, r.max_readers, 2);
+	KTEST_EXPECT_EQ(t, r.sem.count, 0);
+	KTEST_EXPECT_TRUE(t, down_read_trylock(&r.sem));
+	KTEST_EXPECT_TRUE(t, down_read_trylock(&r.sem));	/* readers share */
+	KTEST_EXPECT_TRUE(t, rwsem_is_held_by_me(&r.sem));
+	up_read(&r.sem);
+	up_read(&r.sem);
+	down_write(&r.sem);
+	KTEST_EXPECT_TRUE(t, rwsem_is_held_by_me(&r.sem));
+	KTEST_EXPECT_FALSE(t, down_read_trylock(&r.sem));	/* a writer holds it */
+	up_write(&r.sem);
+	KTEST_EXPECT_FALSE(t, rwsem_is_held_by_me(&r.sem));
 }
 
 /* ---- scheduling ---- */
@@ -540,6 +620,7 @@ static const struct ktest_case sched_cases[] = {
 	KTEST_CASE(sleeps_and_delays),
 	KTEST_CASE(wait_queue_ping_pong),
 	KTEST_CASE(mutex_contended_by_8),
+	KTEST_CASE(rwsem_readers_share_writers_exclude),
 	KTEST_CASE(folio_lock_contended_by_4),
 	KTEST_CASE(folio_shared_bucket),
 	KTEST_CASE(folio_writeback_wait),

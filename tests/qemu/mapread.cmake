@@ -4,14 +4,17 @@
 # reclaim, buddycheck/slabcheck clean.
 #   user_sys.<virt board>.mapread          a 128 MiB file on an ext2 vdb, 32 MiB of RAM, two
 #                                          passes; its 64 hot pages stay resident (mincore)
-#   user_ram.hifive-unleashed.mapread      a 14 MiB file on the root RAM disk, 64 MiB of RAM of
-#                                          which vmalloc pins all but 3.5 MiB; no hot pages
-# orangepi-pc and raspi2b have no variant (fixed 1 GiB of RAM: the doc says why).
+#   user_ram.<hifive-unleashed|orangepi-pc|raspi2b>.mapread
+#                                          a 14 MiB file on the root RAM disk, 64 MiB of RAM
+#                                          (QEMU's -m on the HiFive, mem=64M on the two ARM
+#                                          boards, whose RAM is fixed at 1 GiB) of which vmalloc
+#                                          pins all but 3.5 MiB; no hot pages
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME user_sys.${b}.mapread COMMAND ${CMAKE_CURRENT_LIST_DIR}/mapread.sh ${b})
   set_tests_properties(user_sys.${b}.mapread PROPERTIES TIMEOUT 300 LABELS qemu
     ENVIRONMENT "MKE2FS=${MKE2FS}")
 endforeach()
-add_test(NAME user_ram.hifive-unleashed.mapread
-  COMMAND ${CMAKE_CURRENT_LIST_DIR}/mapread.sh hifive-unleashed)
-set_tests_properties(user_ram.hifive-unleashed.mapread PROPERTIES TIMEOUT 300 LABELS qemu)
+foreach(b hifive-unleashed orangepi-pc raspi2b)
+  add_test(NAME user_ram.${b}.mapread COMMAND ${CMAKE_CURRENT_LIST_DIR}/mapread.sh ${b})
+  set_tests_properties(user_ram.${b}.mapread PROPERTIES TIMEOUT 300 LABELS qemu)
+endforeach()

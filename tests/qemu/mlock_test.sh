@@ -11,13 +11,17 @@
 #             above; after mlockall + munlockall back; with 64 pages locked again and a forked
 #             child that wrote a copy of each, Mlocked is 256 kB above (the child's copies are not
 #             locked) and `maps -v` shows `lo` in the parent only; after the exit back.
-#   resident  in 32 MiB of RAM, an ext2 disk as vdb on /mnt holding /big, 128 MiB of random bytes
-#             (4x RAM): /bin/mlocktest resident 64 maps two 64-page files, mlocks one; another
-#             task (/bin/mlocktest read /mnt/big) reads the big file whole, twice, each time
-#             with the host's CRC-32; then every page of the locked file is still present at
-#             the same frame (`pagemap`), while reclaim has taken pages of the unlocked one (so
-#             the pressure reached mapped file pages), and the task reads both files' bytes
-#             right afterwards.
+#   resident  a file 4x the page cache's room: on the virt boards 32 MiB of RAM and an ext2 disk
+#             as vdb on /mnt holding /mnt/big, 128 MiB of random bytes; on the RAM-disk boards
+#             (hifive-unleashed, orangepi-pc, raspi2b) 64 MiB of RAM (QEMU's -m on the HiFive,
+#             mem=64M on the ARM boards, whose RAM is fixed), /big a 14 MiB mapread pattern
+#             (`mapread -w`) on ram1, and, once the files below are held, `vmalloc` pinning all
+#             but 3.5 MiB (/big / 4) of what is free or cached.  /bin/mlocktest resident 64 maps
+#             two 64-page files, mlocks one; another task (/bin/mlocktest read <big>) reads the
+#             big file whole, twice, each time with the host's CRC-32; then every page of the
+#             locked file is still present at the same frame (`pagemap`), while reclaim has
+#             taken pages of the unlocked one (so the pressure reached mapped file pages), and
+#             the task reads both files' bytes right afterwards.
 #   poison    HWPoison in an mlocked page (docs/hwpoison.md, issue 35): /bin/mlocktest poison 4
 #             writes and mlocks 4 anonymous pages (Mlocked and Unevictable 16 kB above the boot
 #             values); the shell poisons page 1's frame (`hwpoison inject <pfn>`, pfn from
@@ -128,15 +132,47 @@ case $mode in
     tm_cmd "rm /mnt/mlock.1 /mnt/mlock.2 /mnt/mlock.3 /mnt/mlock.4 /mnt/mlock.5"
     ;;
   resident)
-    # A 160 MiB ext2 disk with /big, 128 MiB of seeded random bytes (4x RAM), mounted on /mnt:
-    # the program's files and step files live there too.
-    mkdir -p "$dir/fs"
-    tm_mkimg "$dir/fs/big" $((128 << 20)) 35
-    want=$(python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' "$dir/fs/big")
-    mke2fs -q -t ext2 -b 4096 -d "$dir/fs" "$dir/mnt.img" 160M >/dev/null || tm_fail "mke2fs failed"
-    rm -f "$dir/fs/big"
-    tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/mnt.img"
-    tm_cmd "mount vdb /mnt"
+    case $board in
+    qemu-virt-*)
+      # A 160 MiB ext2 disk with /mnt/big, 128 MiB of seeded random bytes (4x RAM), mounted on
+      # /mnt: the program's files and step files live there too.
+      bytes=$((128 << 20)) big=/mnt/big
+      mkdir -p "$dir/fs"
+      tm_mkimg "$dir/fs/big" $bytes 35
+      want=$(python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' "$dir/fs/big")
+      mke2fs -q -t ext2 -b 4096 -d "$dir/fs" "$dir/mnt.img" 160M >/dev/null || tm_fail "mke2fs failed"
+      rm -f "$dir/fs/big"
+      tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/mnt.img"
+      tm_cmd "mount vdb /mnt"
+      ;;
+    hifive-unleashed|orangepi-pc|raspi2b)
+      # RAM disks only, as mapread.sh: 64 MiB (QEMU's -m on the HiFive, mem=64M on the ARM
+      # boards), /big a 14 MiB mapread-pattern file on the root RAM disk ram1 (the program's
+      # files and step files in /mnt, on ram1 too); once the locked file is held, `vmalloc`
+      # pins all but 3.5 MiB (/big / 4) of what is free or cached.
+      bytes=$((14 << 20)) big=/big left_kb=$((14 << 10 >> 2))
+      want=$(python3 - $bytes <<'PY'
+import sys, zlib
+from array import array
+BASE, words, crc = 0x6d61707200000000, int(sys.argv[1]) // 8, 0
+for a in range(0, words, 1 << 20):
+    chunk = array("Q", range(BASE + a, BASE + min(a + (1 << 20), words)))
+    if sys.byteorder == "big":
+        chunk.byteswap()
+    crc = zlib.crc32(chunk.tobytes(), crc)
+print("%08x" % crc)
+PY
+)
+      if [ "$board" = hifive-unleashed ]; then
+        tm_boot "$dir" --board "$board" --rootfs --mem 64M
+      else
+        tm_boot "$dir" --board "$board" --rootfs --append "mem=64M"
+      fi
+      tm_cmd "exec /bin/mapread -w $big $bytes"
+      tm_out_has '^/bin/mapread: exited with status 0$' || tm_fail "mapread -w $big failed"
+      ;;
+    *) tm_usage "no resident variant for $board" ;;
+    esac
     tm_cmd "exec -b /bin/mlocktest resident 64"
     step 1 "locked 0x[0-9a-f]* free 0x[0-9a-f]* pages 64"
     line=$(tm_console | grep -o "mlocktest: step 1: locked .*" | tail -n1)
@@ -155,11 +191,19 @@ case $mode in
     [ "$(grep -c '^1 ' <<<"$before")" = 64 ] || tm_fail "not every locked page present after mlock"
     tm_cmd "meminfo"
     [ "$(kb Mlocked)" -ge 256 ] || tm_fail "Mlocked: $(kb Mlocked) kB with 64 file pages locked"
+    area=""
+    if [ -n "${left_kb:-}" ]; then
+      free=$(kb MemFree) cached=$(kb Cached)
+      [ -n "$free" ] && [ -n "$cached" ] || tm_fail "meminfo: no MemFree/Cached"
+      tm_cmd "vmalloc $((free + cached - left_kb))"
+      area=$(sed -n 's/^vmalloc: \(0x[0-9a-f]*\)-0x[0-9a-f]* pages=[0-9]*$/\1/p' <<<"$out")
+      [ -n "$area" ] || tm_fail "vmalloc of all but $left_kb kB failed"
+    fi
     # The pressure: another task reads the 4x-RAM file whole, twice.
     TM_TIMEOUT=240
     for pass in 1 2; do
-      tm_cmd "exec /bin/mlocktest read /mnt/big"
-      tm_out_has "^mlocktest: read $((128 << 20)) bytes crc32 $want\$" ||
+      tm_cmd "exec /bin/mlocktest read $big"
+      tm_out_has "^mlocktest: read $bytes bytes crc32 $want\$" ||
         tm_fail "pass $pass: the reader did not get the file's bytes (host crc32 $want)"
     done
     tm_cmd "vmstat"
@@ -169,14 +213,19 @@ case $mode in
     [ "$after" = "$before" ] || tm_fail "a locked page moved or went under pressure: $(diff <(echo "$before") <(echo "$after") | head -4 | tr '\n' ' ')"
     gone=$(pfns $fa | grep -c '^0 ')
     [ "$gone" -gt 0 ] || tm_fail "no page of the unlocked file was reclaimed: the pressure did not reach mapped pages"
-    echo "mlock_test: $board: 64 locked pages resident, $gone of 64 unlocked ones reclaimed, the 128 MiB file read right twice"
+    echo "mlock_test: $board: 64 locked pages resident, $gone of 64 unlocked ones reclaimed, the $((bytes >> 20)) MiB file read right twice"
     go 1
     step 2 "bytes ok"
     go 2
     tm_cmd "sleep 300"
     grep -q "mlocktest: FAIL" <<<"$(tm_console)" && tm_fail "mlocktest reported a failure"
     tm_cmd "rm /mnt/mlock.1 /mnt/mlock.2 /mnt/mlock.locked /mnt/mlock.free"
-    tm_cmd "umount /mnt"
+    if [ -n "$area" ]; then
+      tm_cmd "vfree $area"
+      tm_cmd "rm $big"
+    else
+      tm_cmd "umount /mnt"
+    fi
     ;;
   poison)
     tm_boot "$dir" --board "$board" --rootfs

@@ -10,7 +10,7 @@ foreach(b ${TINYMM_BOARDS})
   # tick of their deadlines (strict timing), as time only moves as the guest runs.
   boot_test(${b}.sched.icount ${b} --append "tinymm.ktest_strict_timing=1 tinymm.test=sched" --timeout 60
     --qemu "-icount shift=0,sleep=off"
-    --expect "^# totals: pass:17 fail:0 skip:0$")
+    --expect "^# totals: pass:18 fail:0 skip:0$")
 endforeach()
 
 # Kernel stacks from vmalloc (kernel/kthread.c): `fault stack` in the shell thread runs into the
