@@ -111,7 +111,7 @@ boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump
   --expect "^---\\[ Kernel Mapping \\]---$" --expect "^---\\[ vmalloc\\(\\) Area \\]---$"
   --expect "^---\\[ vmalloc\\(\\) End \\]---$"
   --expect "^---\\[ Fixmap Area \\]---$"
-  --expect "^0x80100000-0x801[0-9a-f]{5} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
+  --expect "^0x80100000-0x80[0-9a-f]{6} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
   --expect "^0x[0-9a-f]{8}-0x[0-9a-f]{8} +[0-9]+M RW NX SHD$"
   --expect "^0xf0800000-0xf0810000 +64K     RW NX SHD DEV/SHARED$"
   --expect "^0xf082f000-0xf0831000 +8K     RW NX SHD MEM/CACHED/WBWA$"
