@@ -1,7 +1,7 @@
 /*
  * cacheops.c - the cache maintenance counters (include/tinymm/cacheops.h, docs/cacheflush.md)
  * and `cacheops`, which prints them: one line per kind of operation, counted per call since
- * boot (`cacheops -z` zeroes them after printing, for a script that wants one run's counts).
+ * boot, or since `cacheops -z`, which zeroes them (and prints nothing), for one run's counts.
  */
 #include <string.h>
 #include "tinymm/cacheops.h"
@@ -25,11 +25,13 @@ static int cmd_cacheops(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && !zero))
 		return shell_usage_error(argv[0], "usage: cacheops [-z]");
+	if (zero) {
+		memset(cacheop_counts, 0, sizeof(cacheop_counts));
+		return 0;
+	}
 	for (int i = 0; i < NR_CACHEOPS; i++)
 		kprintf("%-22s %lu\n", cacheop_names[i], cacheop_counts[i]);
-	if (zero)
-		memset(cacheop_counts, 0, sizeof(cacheop_counts));
 	return 0;
 }
-SHELL_COMMAND(cacheops, "[-z]", "cache maintenance done since boot, per operation (-z: then zero)",
+SHELL_COMMAND(cacheops, "[-z]", "cache maintenance done since boot, per operation (-z: zero the counts)",
 	      cmd_cacheops);

@@ -20,6 +20,9 @@ const syscall_fn_t sys_call_table[] = {
 #ifdef __NR_fork
 	SC(__NR_fork, sys_fork),
 #endif
+#ifdef __NR_riscv_flush_icache
+	SC(__NR_riscv_flush_icache, sys_riscv_flush_icache),	/* arch/riscv/cacheflush.c */
+#endif
 	/* issue 33, the sys helper's calls (docs/syscalls.md): files */
 	SC(__NR_read, sys_read),
 	SC(__NR_write, sys_write),

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <asm/ptrace.h>
 #include "tinymm/arch.h"
+#include "tinymm/cacheflush.h"
 #include "tinymm/errno.h"
 #include "tinymm/extable.h"
 #include "tinymm/irqflags.h"
@@ -101,9 +102,10 @@ void arm_exit_to_user_mode(struct pt_regs *regs)
 /*
  * ARM's private calls (v6.10 arch/arm/kernel/traps.c arm_syscall): set_tls writes TPIDRURO,
  * the thread pointer user mode reads with `mrc p15, 0, rX, c13, c0, 3` (picolibc's
- * __aeabi_read_tp), and keeps it in the task for switch.S.  The rest of the range (breakpoint,
- * cacheflush, usr26/usr32, get_tls) is not implemented: -ENOSYS, as v6.10 returns for the
- * numbers up to 0x7ff it does not know.
+ * __aeabi_read_tp), and keeps it in the task for switch.S; cacheflush (start, end, flags) makes
+ * code the task rewrote fetchable (arch/arm/cacheflush.c, docs/cacheflush.md).  The rest of
+ * the range (breakpoint, usr26/usr32, get_tls) is not implemented: -ENOSYS, as v6.10 returns
+ * for the numbers up to 0x7ff it does not know.
  */
 static long arm_private_syscall(unsigned long nr, struct pt_regs *regs)
 {
@@ -112,6 +114,8 @@ static long arm_private_syscall(unsigned long nr, struct pt_regs *regs)
 		__asm__ __volatile__("mcr p15, 0, %0, c13, c0, 3" :: "r"(regs->ARM_r0));
 		return 0;
 	}
+	if (nr == __ARM_NR_cacheflush)
+		return arm_cacheflush(current->mm, regs->ARM_r0, regs->ARM_r1, regs->ARM_r2);
 	return -ENOSYS;
 }
 

@@ -8,11 +8,15 @@
  * coherent with this folio's contents".  flush_dcache_folio() (the kernel's writes:
  * include/tinymm/cacheflush.h) clears it.  v6.10 tests the flag and sets it after the fence
  * (test_bit, flush_icache_mm, set_bit); so does tinymm.
+ * sys_riscv_flush_icache() is the user's call for code it rewrote in place (below).
  * Where tinymm differs from v6.10: one hart, so flush_icache_mm() is the local FENCE.I (v6.10
  * also marks the mm's other harts for a deferred fence and asks the SBI for a remote one).
  */
 #include "tinymm/cacheflush.h"
+#include "tinymm/errno.h"
 #include "tinymm/mm.h"
+#include "tinymm/sched.h"
+#include "tinymm/syscalls.h"
 #include "tinymm/page-flags.h"
 #include "tinymm/pgtable.h"
 
@@ -38,4 +42,20 @@ void flush_icache_pte(struct mm_struct *mm, pte_t pte)
 	} else {
 		count_cacheop(CACHEOP_DCACHE_CLEAN_SKIPPED);
 	}
+}
+
+/*
+ * riscv_flush_icache(start, end, flags), v6.10's: a task that wrote instructions through its
+ * data side makes them fetchable.  The range is not looked at (FENCE.I has none; v6.10 ignores
+ * it too); a flag other than SYS_RISCV_FLUSH_ICACHE_LOCAL is -EINVAL.  LOCAL or not is the
+ * same on one hart.
+ */
+long sys_riscv_flush_icache(unsigned long start, unsigned long end, unsigned long flags)
+{
+	(void)start;
+	(void)end;
+	if (flags & ~SYS_RISCV_FLUSH_ICACHE_ALL)
+		return -EINVAL;
+	flush_icache_mm(current->mm);
+	return 0;
 }

@@ -47,6 +47,8 @@ long sys_waitid(int which, int upid, void *infop, int options, void *ru);
 long sys_clone(unsigned long clone_flags, unsigned long newsp, int *parent_tidptr,
 	       unsigned long tls, int *child_tidptr);
 long sys_fork(void);
+/* RISC-V's instruction-coherence call (arch/riscv/cacheflush.c, docs/cacheflush.md). */
+long sys_riscv_flush_icache(unsigned long start, unsigned long end, unsigned long flags);
 
 /* kernel/sys_time.c */
 long sys_clock_gettime(int which, struct linux_old_timespec *tp);

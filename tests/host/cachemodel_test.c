@@ -13,6 +13,9 @@
  *                      once (and invalidates its I-cache at each), RISC-V fences once
  *   rewrite_remap      the file rewritten, munmap + mmap, a new fault: the new code is
  *                      fetched, not the I-cache's stale lines
+ *   selfmod_syscall    code rewritten in place through the task's own mapping (a store to
+ *                      the data side only), then the architecture's call (ARM's private
+ *                      cacheflush, RISC-V's riscv_flush_icache): the new code is fetched
  * Exit 0 when every check held.  --no-maintenance makes the model's operations do nothing:
  * each scenario must then fail (CTest runs those with WILL_FAIL), so the checks can fail.
  */
@@ -27,6 +30,9 @@
 unsigned long cacheop_counts[NR_CACHEOPS];	/* kernel/cacheops.c's, on a target */
 void __sync_icache_dcache(pte_t pteval);	/* arch/arm/cacheflush.c */
 void flush_icache_pte(struct mm_struct *mm, pte_t pte);	/* arch/riscv/cacheflush.c */
+long arm_cacheflush(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    unsigned long flags);
+long sys_riscv_flush_icache(unsigned long start, unsigned long end, unsigned long flags);
 
 #define CM_BASE		(256UL << 20)
 #define CM_DIR		"/cm"
@@ -141,6 +147,39 @@ static int run(void)
 		write_code(2);
 		map_exec(CM_BASE);
 		check_fetch("the rewritten file, mapped afresh");
+	} else if (!strcmp(scenario, "selfmod_syscall")) {
+		struct folio *folio;
+
+		write_code(1);
+		map_exec(CM_BASE);
+		check_fetch("before the rewrite");
+		folio = code_folio();
+		CHECK(folio != NULL);
+		/* The task's stores through its mapping: the data side only, no kernel write path. */
+		for (unsigned long i = 0; i < sizeof(code); i++)
+			code[i] = (unsigned char)(i * 13 + 5);
+		if (folio)
+			memcpy(page_address(&folio->page), code, sizeof(code));
+		mutex_unlock(&mm.mmap_lock);	/* the call takes it, as from a task */
+		if (arch == CM_ARM) {
+			CHECK_EQ(arm_cacheflush(&mm, CM_BASE, CM_BASE + CODE_BYTES, 0), 0);
+			CHECK_EQ(cm_counts.dcache_clean, 1);
+		} else {
+			CHECK_EQ(sys_riscv_flush_icache(CM_BASE, CM_BASE + CODE_BYTES, 0), 0);
+		}
+		/* Bad input, as v6.10: a reversed range or a flag, EINVAL; no area or past user
+		 * space, EFAULT. */
+		if (arch == CM_ARM) {
+			CHECK_EQ(arm_cacheflush(&mm, CM_BASE + 8, CM_BASE, 0), -EINVAL);
+			CHECK_EQ(arm_cacheflush(&mm, CM_BASE, CM_BASE + 8, 1), -EINVAL);
+			CHECK_EQ(arm_cacheflush(&mm, CM_BASE + 64 * PAGE_SIZE, CM_BASE + 65 * PAGE_SIZE, 0),
+				 -EFAULT);
+			CHECK_EQ(arm_cacheflush(&mm, TASK_SIZE - 8, TASK_SIZE + 8, 0), -EFAULT);
+		} else {
+			CHECK_EQ(sys_riscv_flush_icache(CM_BASE, CM_BASE + 8, 2), -EINVAL);
+		}
+		mutex_lock(&mm.mmap_lock);
+		check_fetch("after the rewrite and the flush call");
 	} else {
 		fprintf(stderr, "cachemodel: unknown scenario '%s'\n", scenario);
 		failures++;

@@ -54,7 +54,7 @@ add_test(NAME host.fault COMMAND fault_test)
 # lines, and again with the model's maintenance turned off, where it must fail (WILL_FAIL).
 foreach(arch arm riscv)
   foreach(line 32 64)
-    foreach(sc exec_after_write clean_once rewrite_remap)
+    foreach(sc exec_after_write clean_once rewrite_remap selfmod_syscall)
       add_test(NAME cachemodel.${arch}.line${line}.${sc} COMMAND cachemodel_test ${arch} ${line} ${sc})
       add_test(NAME cachemodel.${arch}.line${line}.${sc}.no_maintenance
         COMMAND cachemodel_test ${arch} ${line} ${sc} --no-maintenance)

@@ -59,6 +59,7 @@
 #define __NR_mlock2			390
 #define __NR_statx			397
 #define __ARM_NR_BASE			0x0f0000
+#define __ARM_NR_cacheflush		(__ARM_NR_BASE + 2)
 #define __ARM_NR_set_tls		(__ARM_NR_BASE + 5)
 #else	/* asm-generic: RISC-V (RV64, RV32) and the host */
 #define __NR_mkdirat			34
@@ -92,6 +93,11 @@
 #define __NR_madvise			233
 #define __NR_renameat2			276
 #define __NR_mlock2			284
+#if defined(__riscv)	/* arch/riscv/include/uapi/asm/unistd.h: not the host's */
+#define __NR_riscv_flush_icache		259	/* __NR_arch_specific_syscall + 15 */
+#endif
+#define SYS_RISCV_FLUSH_ICACHE_LOCAL	1UL
+#define SYS_RISCV_FLUSH_ICACHE_ALL	SYS_RISCV_FLUSH_ICACHE_LOCAL
 #define __NR_statx			291
 #if defined(__riscv) && __riscv_xlen == 32
 #define __NR_ftruncate64		46

@@ -19,6 +19,11 @@
 
 #include "tinymm/cacheops.h"
 
+struct mm_struct;
+/* ARM's private cacheflush call (arch/arm/cacheflush.c): 0, -EINVAL or -EFAULT. */
+long arm_cacheflush(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    unsigned long flags);
+
 static inline unsigned int read_ctr(void)
 {
 	unsigned int ctr;
