@@ -131,10 +131,13 @@ target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The PG_dcache_clean policies of both architectures over the host cache model
 # (docs/cacheflush.md): the fault path of fault_test, with arch/*/cacheflush.c built for the host.
 add_executable(cachemodel_test tests/host/cachemodel_test.c tests/host/cachemodel.c
-  arch/arm/cacheflush.c arch/riscv/cacheflush.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+  arch/arm/cacheflush.c arch/riscv/cacheflush.c arch/riscv/cmo.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
   mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c ${TINYMM_VFS_SRCS}
   ${TINYMM_EXT2_SRCS})
 target_link_libraries(cachemodel_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# asm/cmo.h (RISC-V's kinds of cache operation) from the real tree, after the host's asm/: every
+# other asm/ header stays the host's (asm/cmo_insn.h sends the instructions to the model).
+target_include_directories(cachemodel_test AFTER PRIVATE arch/riscv/include)
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})

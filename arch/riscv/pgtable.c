@@ -15,6 +15,7 @@
 #include "tinymm/arch.h"
 #include "tinymm/cache.h"
 #include "tinymm/cacheflush.h"
+#include "tinymm/fdt.h"
 #include "tinymm/fixmap.h"
 #include "tinymm/memblock.h"
 #include "tinymm/mm.h"
@@ -121,11 +122,32 @@ static void preallocate_vmalloc_tables(void)
 	spin_unlock(&init_mm.page_table_lock);
 }
 
+/* Which cache operations the boot hart has (arch/riscv/cmo.c), said once if any. */
+static void riscv_cmo_init(const struct dt *dt, int cpu)
+{
+	unsigned long vendor, arch, imp;
+	bool zicbom = cpu >= 0 && riscv_isa_extension(dt, cpu, "zicbom");
+	uint32_t bs = cpu >= 0 ? dt_getprop_u32(dt, cpu, "riscv,cbom-block-size", 0) : 0;
+
+	riscv_sbi_machine_ids(&vendor, &arch, &imp);
+	switch (riscv_cmo_select(zicbom, bs, vendor, arch, imp)) {
+	case RISCV_CMO_ZICBOM:
+		pr_info("riscv: cache operations: Zicbom, %u-byte blocks\n", riscv_cbom_block_size);
+		break;
+	case RISCV_CMO_THEAD:
+		pr_info("riscv: cache operations: T-Head XTheadCmo, %u-byte blocks\n", riscv_cbom_block_size);
+		break;
+	case RISCV_CMO_NONE:
+		break;
+	}
+}
+
 void paging_init(const struct dt *dt)
 {
 	int cpu = riscv_boot_cpu_node(dt);
 
 	riscv_has_svpbmt = cpu >= 0 && riscv_isa_extension(dt, cpu, "svpbmt");
+	riscv_cmo_init(dt, cpu);
 	if (map_kernel_fixmap(fixmap_pte) || map_kernel_direct()) {
 		pr_warn("mmu: no memory for the page tables: staying on the boot tables (RWX), no vmalloc\n");
 		return;
@@ -143,13 +165,14 @@ void paging_init(const struct dt *dt)
 }
 
 /*
- * Nothing to clean before RAM is mapped non-cacheable: RISC-V names its cache operations in
- * Zicbom, which none of these CPUs (QEMU's virt, in the device tree's riscv,isa) has, so v6.10
- * too does nothing here without it (its arch_dma_prep_coherent needs the CMO extension).  QEMU
- * models no caches; the Arch_1 issue brings the CMO interface for real cores.
+ * Before RAM is mapped non-cacheable: v6.10's arch_dma_prep_coherent flushes (clean +
+ * invalidate) the range with the hart's cache operations (arch/riscv/cmo.c); on a hart without
+ * Zicbom or XTheadCmo (QEMU's) that does nothing, as in v6.10.
  */
 void arch_dma_prep_coherent(struct page *page, size_t size)
 {
-	(void)page;
-	(void)size;
+	unsigned long start = (unsigned long)page_address(page);
+
+	dcache_clean_inval_poc(start, start + size);
 }
+

@@ -23,6 +23,10 @@ void riscv_handle_irq(unsigned long code);
 int riscv_boot_cpu_node(const struct dt *dt);
 /* The boot CPU @cpu has the multi-letter extension @ext ("sstc", "svpbmt"; cpufeature.c). */
 bool riscv_isa_extension(const struct dt *dt, int cpu, const char *ext);
+/* The machine's mvendorid, marchid and mimpid from the SBI base extension (timer.c, which
+ * talks to the SBI): false where tinymm starts in M-mode itself (no SBI to ask). */
+bool riscv_sbi_machine_ids(unsigned long *mvendorid, unsigned long *marchid,
+			   unsigned long *mimpid);
 /* A breakpoint at the semihosting ebreak (no debugger: a real board): step over it, true. */
 bool riscv_semihost_trap(unsigned long *epc);
 

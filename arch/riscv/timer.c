@@ -33,6 +33,9 @@
 
 #define SBI_EXT_BASE		0x10
 #define SBI_BASE_PROBE_EXT	3
+#define SBI_BASE_GET_MVENDORID	4
+#define SBI_BASE_GET_MARCHID	5
+#define SBI_BASE_GET_MIMPID	6
 #define SBI_EXT_TIME		0x54494d45
 #define SBI_EXT_0_1_SET_TIMER	0x0
 
@@ -127,6 +130,20 @@ static irqreturn_t riscv_timer_irq(int irq, void *dev_id)
 	timer_stop();
 	timer_interrupt();
 	return IRQ_HANDLED;
+}
+
+bool riscv_sbi_machine_ids(unsigned long *mvendorid, unsigned long *marchid,
+			   unsigned long *mimpid)
+{
+#if HAVE_SBI_FIRMWARE
+	*mvendorid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MVENDORID, 0, 0).value;
+	*marchid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MARCHID, 0, 0).value;
+	*mimpid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MIMPID, 0, 0).value;
+	return true;
+#else
+	*mvendorid = *marchid = *mimpid = 0;
+	return false;
+#endif
 }
 
 int arch_timer_init(const struct dt *dt)

@@ -27,6 +27,7 @@ static struct {
 } cm;
 
 struct cm_counts cm_counts;
+unsigned long fake_thead_syncs;	/* asm/cmo_insn.h's th.sync.s */
 
 /* A copy that ASan does not check: the fake RAM holds the test threads' stacks, whose
  * redzones a whole-RAM copy (the snapshot, FENCE.I) reads as any cache writeback would. */
@@ -152,4 +153,18 @@ void cm_fetch(const void *addr, void *buf, size_t n)
 		}
 		*out++ = l->bytes[a - tag];
 	}
+}
+
+void cm_device_read(const void *addr, void *buf, size_t n)
+{
+	if (!in_ram((uintptr_t)addr) || !in_ram((uintptr_t)addr + n - 1))
+		abort();
+	memcpy(buf, memory_of((uintptr_t)addr), n);
+}
+
+void cm_device_write(void *addr, const void *buf, size_t n)
+{
+	if (!in_ram((uintptr_t)addr) || !in_ram((uintptr_t)addr + n - 1))
+		abort();
+	memcpy(memory_of((uintptr_t)addr), buf, n);
 }

@@ -40,5 +40,8 @@ void cm_uninstall(void);
 /* Fetch @n bytes of instructions at the kernel address @addr through the I-cache. */
 void cm_fetch(const void *addr, void *buf, size_t n);
 extern struct cm_counts cm_counts;
+/* A device's view: read @n bytes of memory at @addr / write them there, behind the D-cache. */
+void cm_device_read(const void *addr, void *buf, size_t n);
+void cm_device_write(void *addr, const void *buf, size_t n);
 
 #endif

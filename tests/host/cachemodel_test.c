@@ -6,7 +6,9 @@
  * flush_icache_pte() (arch/arm/cacheflush.c, arch/riscv/cacheflush.c, built for the host),
  * and the scenario fetches the code through the model's I-cache as the core would.
  *
- * Usage: cachemodel_test arm|riscv 32|64 SCENARIO [--no-maintenance]
+ * Usage: cachemodel_test arm|riscv|riscv-zicbom|riscv-thead 32|64 SCENARIO [--no-maintenance]
+ * (riscv: a hart without cache operations, as QEMU's; riscv-zicbom: Zicbom with blocks of the
+ * line size; riscv-thead: T-Head's XTheadCmo, 64-byte blocks, picked by the machine ids.)
  *   exec_after_write   code written through the page cache, then mapped executable, is
  *                      fetched as written
  *   clean_once         one write, eight executable mappings: ARM cleans the folio's D-cache
@@ -16,6 +18,13 @@
  *   selfmod_syscall    code rewritten in place through the task's own mapping (a store to
  *                      the data side only), then the architecture's call (ARM's private
  *                      cacheflush, RISC-V's riscv_flush_icache): the new code is fetched
+ *   dcache_ops         the D-cache primitives themselves, as a DMA buffer uses them (arm,
+ *                      riscv-zicbom, riscv-thead: arch/riscv/cmo.c's loops over the model): a
+ *                      clean makes the CPU's bytes what a device reads, rounded out to whole
+ *                      lines or blocks and no further; a device's write is what the CPU reads
+ *                      after an invalidate; an empty range does nothing (RISC-V's loops; ARM's
+ *                      by-MVA loops are inline assembly, stood in for by the model's operations)
+ *   cmo_select         arch/riscv/cmo.c's choice (no model): v6.10's rules and lines
  * Exit 0 when every check held.  --no-maintenance makes the model's operations do nothing:
  * each scenario must then fail (CTest runs those with WILL_FAIL), so the checks can fail.
  */
@@ -26,6 +35,9 @@
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/vfs.h"
+#include "asm/cmo.h"
+
+extern unsigned long fake_thead_syncs;	/* cachemodel.c: th.sync.s issued */
 
 unsigned long cacheop_counts[NR_CACHEOPS];	/* kernel/cacheops.c's, on a target */
 void __sync_icache_dcache(pte_t pteval);	/* arch/arm/cacheflush.c */
@@ -40,6 +52,7 @@ long sys_riscv_flush_icache(unsigned long start, unsigned long end, unsigned lon
 #define CODE_BYTES	512		/* 8 to 16 lines */
 
 static enum cm_arch arch;
+static enum riscv_cmo cmo;		/* riscv-zicbom, riscv-thead */
 static unsigned int line;
 static const char *scenario;
 static bool maintenance = true;
@@ -104,6 +117,96 @@ static void check_fetch(const char *when)
 	}
 }
 
+/* The architecture's primitives: RISC-V's asm/cacheflush.h is riscv_dcache_op() (arch/riscv/
+ * cmo.c, built here); ARM's by-MVA loops are inline assembly, the host's primitives the model. */
+static void clean(unsigned long s, unsigned long e)
+{
+	if (cmo != RISCV_CMO_NONE)
+		riscv_dcache_op(CMO_CLEAN, s, e);
+	else
+		dcache_clean_poc(s, e);
+}
+
+static void inval(unsigned long s, unsigned long e)
+{
+	if (cmo != RISCV_CMO_NONE)
+		riscv_dcache_op(CMO_INVAL, s, e);
+	else
+		dcache_inval_poc(s, e);
+}
+
+/* The D-cache primitives over a page, as a DMA buffer's owner calls them. */
+static void dcache_ops(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	unsigned long unit = cmo == RISCV_CMO_THEAD ? 64 : line;	/* what an operation covers */
+	unsigned char *buf, want[256], got[256];
+
+	CHECK(page != NULL);
+	if (!page)
+		return;
+	buf = page_address(page);
+	memset(buf, 0, 256);			/* both sides zero to start with */
+	cm_device_write(buf, buf, 256);
+	/* A clean: what the device reads is the CPU's bytes over [5, 200) rounded out. */
+	for (int i = 0; i < 256; i++)
+		buf[i] = (unsigned char)(i % 255 + 1);	/* never 0 */
+	clean((unsigned long)buf + 5, (unsigned long)buf + 200);
+	cm_device_read(buf, got, sizeof(got));
+	unsigned long end = (200 + unit - 1) / unit * unit;
+	for (unsigned long i = 0; i < 256; i++)
+		if ((got[i] == (unsigned char)(i % 255 + 1)) != (i < end)) {
+			fprintf(stderr, "cachemodel: dcache_ops: after the clean, byte %lu is %s memory\n",
+				i, i < end ? "not in" : "wrongly in");
+			failures++;
+			break;
+		}
+	/* The device writes; after an invalidate the CPU reads what it wrote. */
+	for (int i = 0; i < 256; i++)
+		want[i] = (unsigned char)(0xa0 ^ i);
+	cm_device_write(buf, want, sizeof(want));
+	inval((unsigned long)buf, (unsigned long)buf + 256);
+	if (memcmp(buf, want, sizeof(want))) {
+		fprintf(stderr, "cachemodel: dcache_ops: the CPU reads stale data after the invalidate\n");
+		failures++;
+	}
+	/* An empty range does nothing (arch/riscv/cmo.c's loop; ARM's by-MVA loops are the
+	 * model's own operations here: asm/cacheflush.h's inline assembly cannot run on the host). */
+	if (cmo != RISCV_CMO_NONE) {
+		struct cm_counts before = cm_counts;
+
+		clean((unsigned long)buf + 10, (unsigned long)buf + 10);
+		inval((unsigned long)buf + 10, (unsigned long)buf + 10);
+		CHECK_EQ(cm_counts.dcache_clean + cm_counts.dcache_inval,
+			 before.dcache_clean + before.dcache_inval);
+	}
+	if (cmo == RISCV_CMO_THEAD)
+		CHECK(fake_thead_syncs > 0);		/* th.sync.s after each operation */
+	__free_page(page);
+}
+
+/* arch/riscv/cmo.c's choice: v6.10's rules and lines. */
+static void cmo_select_cases(void)
+{
+	shim_console_reset();
+	CHECK_EQ(riscv_cmo_select(true, 0, 0, 0, 0), RISCV_CMO_NONE);
+	CHECK(strstr(shim_console, "Zicbom detected in ISA string, disabling as no cbom-block-size found\n"));
+	shim_console_reset();
+	CHECK_EQ(riscv_cmo_select(true, 48, 0, 0, 0), RISCV_CMO_NONE);
+	CHECK(strstr(shim_console, "Zicbom disabled as cbom-block-size present, but is not a power-of-2\n"));
+	shim_console_reset();
+	CHECK_EQ(riscv_cmo_select(true, 64, 0, 0, 0), RISCV_CMO_ZICBOM);
+	CHECK_EQ(riscv_cbom_block_size, 64);
+	CHECK_EQ(riscv_cmo_select(false, 0, 0x5b7, 0, 0), RISCV_CMO_THEAD);	/* C906/C910 */
+	CHECK_EQ(riscv_cbom_block_size, 64);
+	CHECK_EQ(riscv_cmo_select(true, 32, 0x5b7, 0, 0), RISCV_CMO_THEAD);	/* T-Head wins */
+	CHECK_EQ(riscv_cmo_select(true, 32, 0x5b7, 1, 0), RISCV_CMO_ZICBOM);	/* another T-Head core */
+	CHECK_EQ(riscv_cbom_block_size, 32);
+	CHECK_EQ(riscv_cmo_select(false, 64, 0, 0, 0), RISCV_CMO_NONE);	/* a size alone is nothing */
+	CHECK(shim_console[0] == '\0');	/* no line for any of the good ones */
+	riscv_cmo_select(false, 0, 0, 0, 0);
+}
+
 static int run(void)
 {
 	int err;
@@ -120,10 +223,18 @@ static int run(void)
 	if (!file || !mm.pgd)
 		return 1;
 	fake_sync_icache_dcache = arch == CM_ARM ? arm_hook : riscv_hook;
+	if (cmo == RISCV_CMO_ZICBOM)
+		riscv_cmo_select(true, line, 0, 0, 0);
+	else if (cmo == RISCV_CMO_THEAD)
+		riscv_cmo_select(false, 0, 0x5b7, 0, 0);
 	cm_install(arch, line, ram, RAM_SIZE, maintenance);
 	mutex_lock(&mm.mmap_lock);
 
-	if (!strcmp(scenario, "exec_after_write")) {
+	if (!strcmp(scenario, "dcache_ops")) {
+		dcache_ops();
+	} else if (!strcmp(scenario, "cmo_select")) {
+		cmo_select_cases();
+	} else if (!strcmp(scenario, "exec_after_write")) {
 		write_code(1);
 		map_exec(CM_BASE);
 		check_fetch("after the first executable mapping");
@@ -188,6 +299,7 @@ static int run(void)
 	mutex_unlock(&mm.mmap_lock);
 	exit_mmap(&mm);
 	cm_uninstall();
+	riscv_cmo_select(false, 0, 0, 0, 0);
 	fake_sync_icache_dcache = NULL;
 	CHECK_EQ(vfs_close(file), 0);
 	CHECK_EQ(vfs_unlink(CM_DIR "/code"), 0);
@@ -209,13 +321,17 @@ int main(int argc, char **argv)
 
 	(void)jiffy_deadline;
 	(void)start;
-	if (argc < 4 || argc > 5 || (strcmp(argv[1], "arm") && strcmp(argv[1], "riscv")) ||
+	if (argc < 4 || argc > 5 ||
+	    (strcmp(argv[1], "arm") && strcmp(argv[1], "riscv") && strcmp(argv[1], "riscv-zicbom") &&
+	     strcmp(argv[1], "riscv-thead")) ||
 	    (strcmp(argv[2], "32") && strcmp(argv[2], "64")) ||
 	    (argc == 5 && strcmp(argv[4], "--no-maintenance"))) {
-		fprintf(stderr, "usage: cachemodel_test arm|riscv 32|64 SCENARIO [--no-maintenance]\n");
+		fprintf(stderr, "usage: cachemodel_test arm|riscv|riscv-zicbom|riscv-thead 32|64 SCENARIO [--no-maintenance]\n");
 		return 2;
 	}
 	arch = strcmp(argv[1], "arm") ? CM_RISCV : CM_ARM;
+	cmo = !strcmp(argv[1], "riscv-zicbom") ? RISCV_CMO_ZICBOM :
+	      !strcmp(argv[1], "riscv-thead") ? RISCV_CMO_THEAD : RISCV_CMO_NONE;
 	line = (unsigned int)atoi(argv[2]);
 	scenario = argv[3];
 	maintenance = argc == 4;

@@ -62,6 +62,17 @@ foreach(arch arm riscv)
     endforeach()
   endforeach()
 endforeach()
+# The D-cache primitives (a DMA buffer's clean and invalidate): ARM's, and RISC-V's Zicbom and
+# T-Head loops (arch/riscv/cmo.c), which no QEMU 7.2 hart has; and the choice between them.
+foreach(arch arm riscv-zicbom riscv-thead)
+  foreach(line 32 64)
+    add_test(NAME cachemodel.${arch}.line${line}.dcache_ops COMMAND cachemodel_test ${arch} ${line} dcache_ops)
+    add_test(NAME cachemodel.${arch}.line${line}.dcache_ops.no_maintenance
+      COMMAND cachemodel_test ${arch} ${line} dcache_ops --no-maintenance)
+    set_tests_properties(cachemodel.${arch}.line${line}.dcache_ops.no_maintenance PROPERTIES WILL_FAIL TRUE)
+  endforeach()
+endforeach()
+add_test(NAME cachemodel.riscv.cmo_select COMMAND cachemodel_test riscv 64 cmo_select)
 add_test(NAME host.fault_2level COMMAND fault_2level_test)
 add_test(NAME host.rmap_file COMMAND rmap_file_test)
 add_test(NAME host.mlock COMMAND mlock_test)

@@ -165,6 +165,19 @@ boot_test(${R64}.dtb.good ${R64} --dtb ${D}/rv64-good.dtb --append "tinymm.run=m
   --expect "^\\[mem 0x0000000082000000-0x0000000082001fff\\] reserved$"
   --expect "^\\[mem 0x0000000083000000-0x00000000830fffff\\] no-map$"
   --expect "^\\[mem 0x0000000088000000-0x[0-9a-f]+\\] usable$" --reject "^\\[mem 0x000000008[a-f]")
+# Zicbom from the device tree (arch/riscv/cmo.c, docs/cacheflush.md): with a block size it is
+# chosen (one line), without one or with one not a power of two it is disabled with v6.10's line.
+boot_test(${R64}.dtb.zicbom ${R64} --dtb ${D}/rv64-zicbom.dtb --append "tinymm.run=cacheops"
+  --expect "^\\[ *[0-9.]+\\] riscv: cache operations: Zicbom, 64-byte blocks$"
+  --expect "^dcache_clean +0$" --reject "Zicbom detected" --reject "Zicbom disabled")
+boot_test(${R64}.dtb.zicbom_no_block_size ${R64} --dtb ${D}/rv64-zicbom-no-block-size.dtb
+  --append "tinymm.run=memmap"
+  --expect "Zicbom detected in ISA string, disabling as no cbom-block-size found$"
+  --reject "cache operations: Zicbom")
+boot_test(${R64}.dtb.zicbom_bad_block_size ${R64} --dtb ${D}/rv64-zicbom-bad-block-size.dtb
+  --append "tinymm.run=memmap"
+  --expect "Zicbom disabled as cbom-block-size present, but is not a power-of-2$"
+  --reject "cache operations: Zicbom")
 boot_test(${R64}.dtb.no_memory ${R64} --dtb ${D}/rv64-no-memory.dtb --status 1 --timeout 10
   --expect "tinymm: dt: no /memory node \\(device_type = \"memory\"\\): RAM unknown$")
 boot_test(${R64}.dtb.bad_cells ${R64} --dtb ${D}/rv64-bad-cells.dtb --status 1 --timeout 10

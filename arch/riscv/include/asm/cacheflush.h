@@ -6,15 +6,18 @@
  * instruction fetches, whatever the range: v6.10's local_flush_icache_all().  One hart, so
  * there is no remote FENCE.I to ask the SBI for (v6.10's sbi_remote_fence_i(), with SMP).
  *
- * Data cache: the base ISA has no cache operations, and a hart without Zicbom or a vendor's
- * (XTheadCmo) is cache-coherent with DMA (v6.10: riscv_noncoherent_supported() never called,
- * every DMA buffer coherent).  QEMU 7.2's harts have neither, so on every board tinymm boots
- * today the D-cache operations do nothing, as v6.10's do there.
+ * Data cache: the base ISA has no cache operations; Zicbom or T-Head's XTheadCmo provide them
+ * (arch/riscv/cmo.c: which one, from the device tree and the machine ids, as v6.10).  A hart
+ * with neither is cache-coherent with DMA (v6.10: riscv_noncoherent_supported() never called);
+ * QEMU 7.2's harts have neither, so on every board tinymm boots today the D-cache operations
+ * do nothing, as v6.10's do there; the host cache model runs both kinds.  RISC-V has no point
+ * of unification apart from coherency for data: clean to PoU is clean.
  */
 #ifndef ASM_RISCV_CACHEFLUSH_H
 #define ASM_RISCV_CACHEFLUSH_H
 
 #include "tinymm/cacheops.h"
+#include "asm/cmo.h"
 
 static inline void local_flush_icache_all(void)
 {
@@ -22,10 +25,25 @@ static inline void local_flush_icache_all(void)
 	__asm__ __volatile__("fence.i" ::: "memory");
 }
 
-static inline void dcache_clean_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
-static inline void dcache_clean_pou(unsigned long start, unsigned long end) { (void)start; (void)end; }
-static inline void dcache_inval_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
-static inline void dcache_clean_inval_poc(unsigned long start, unsigned long end) { (void)start; (void)end; }
+static inline void dcache_clean_poc(unsigned long start, unsigned long end)
+{
+	riscv_dcache_op(CMO_CLEAN, start, end);
+}
+
+static inline void dcache_clean_pou(unsigned long start, unsigned long end)
+{
+	riscv_dcache_op(CMO_CLEAN, start, end);
+}
+
+static inline void dcache_inval_poc(unsigned long start, unsigned long end)
+{
+	riscv_dcache_op(CMO_INVAL, start, end);
+}
+
+static inline void dcache_clean_inval_poc(unsigned long start, unsigned long end)
+{
+	riscv_dcache_op(CMO_FLUSH, start, end);
+}
 
 static inline void icache_inval_all(void)
 {
