@@ -165,6 +165,9 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 		folio_set_idle(dst);
 	if (folio_test_readahead(src))
 		folio_set_readahead(dst);
+	/* PG_dcache_clean is not copied (v6.10's folio_migrate_flags leaves PG_arch_1 behind):
+	 * the copy's lines were written by the kernel, and the next executable pte must do
+	 * the maintenance for them (docs/cacheflush.md). */
 	/* No VM_LOCKED mappings to rebuild PG_mlocked from: the flag itself moves, and
 	 * folio_add_lru() puts @dst where it belongs. */
 	if (folio_test_clear_mlocked(src))

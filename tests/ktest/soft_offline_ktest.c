@@ -104,7 +104,7 @@ static void clean_folio_moves(struct ktest *t)
 	folio_put(f);
 }
 
-/* Its age on the LRU moves with it: active, referenced, workingset. */
+/* Its age on the LRU moves with it: active, referenced, workingset; PG_dcache_clean does not. */
 static void lru_state_moves(struct ktest *t)
 {
 	struct folio *f = so_new(t, 4);
@@ -114,6 +114,7 @@ static void lru_state_moves(struct ktest *t)
 	folio_mark_accessed(f);			/* second touch: the active list */
 	folio_mark_accessed(f);			/* and referenced there */
 	folio_set_workingset(f);
+	folio_set_dcache_clean(f);	/* as an executable mapping would leave it */
 	KTEST_EXPECT_EQ(t, folio_lru_list(f), LRU_ACTIVE_FILE);
 	folio_put(f);
 	unsigned long active = global_node_page_state(NR_ACTIVE_FILE);
@@ -124,6 +125,8 @@ static void lru_state_moves(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, folio_test_active(f));
 	KTEST_EXPECT_TRUE(t, folio_test_referenced(f));
 	KTEST_EXPECT_TRUE(t, folio_test_workingset(f));
+	KTEST_EXPECT_FALSE(t, folio_test_dcache_clean(f));	/* not copied: the new frame's
+								 * lines need the maintenance */
 	KTEST_EXPECT_EQ(t, folio_lru_list(f), LRU_ACTIVE_FILE);
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ACTIVE_FILE), active);
 	KTEST_EXPECT_EQ(t, global_vm_event(PGACTIVATE), activations);
