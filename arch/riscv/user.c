@@ -21,7 +21,6 @@
 #include "riscv.h"
 #include "tinymm/arch.h"
 #include "tinymm/bug.h"
-#include "tinymm/cacheflush.h"
 #include "tinymm/irq.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/mm_fault.h"
@@ -60,11 +59,11 @@ struct pt_regs *current_pt_regs(void)
 }
 
 /* The ABI's start: every register zero but pc and sp; U-mode (SPP 0) with interrupts on once
- * there (SPIE), SUM clear.  A new program's instructions were written as data (the loader's
- * copies): fence.i makes them visible to instruction fetch (one hart: local is enough). */
+ * there (SPIE), SUM clear.  No FENCE.I here (v6.10 has none either): a program's code reaches
+ * it through executable ptes of page-cache folios, and flush_icache_pte() fences each folio
+ * the kernel wrote since its last fence (PG_dcache_clean, docs/cacheflush.md). */
 void start_thread(struct pt_regs *regs, unsigned long pc, unsigned long sp)
 {
-	local_flush_icache_all();
 	memset(regs, 0, sizeof(*regs));
 	regs->epc = pc;
 	regs->sp = sp;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "asm/ptrace.h"
 #include "insn.h"
+#include "tinymm/cacheflush.h"
 #include "tinymm/arch.h"
 #include "tinymm/delay.h"
 #include "tinymm/irqflags.h"
@@ -97,6 +98,8 @@ static int user_thread(void *arg)
 	    copy_to_user((void __user *)UBASE, c->code, c->ninsn * sizeof(uint32_t)) ||
 	    copy_to_user((void __user *)UDATA, c->data, sizeof(c->data)))
 		do_exit(SETUP_FAILED);
+	/* The code was written as data: fetchable only after FENCE.I (start_thread has none). */
+	flush_icache_range(UBASE, UBASE + c->ninsn * sizeof(uint32_t));
 	mmget(mm);
 	c->mm = mm;
 	start_thread(current_pt_regs(), UBASE, UBASE + UPAGES * PAGE_SIZE);
