@@ -10,7 +10,7 @@
  *   unmap twice                              the same (the first unmap removed the entry)
  *   unmap with another size                  "device driver frees DMA memory with different
  *                                            size [device address=..] [map size=..] [unmap size=..]"
- *   unmap/sync with another direction        "device driver frees|syncs DMA memory with wrong
+ *   unmap/sync with another direction        "device driver frees|syncs DMA memory with different
  *                                            direction [device address=..] [size=..] [mapped
  *                                            with ..] [unmapped|synced with ..]"
  *   sync beyond the mapping's end            "device driver syncs DMA memory outside allocated
@@ -21,9 +21,11 @@
  * (a sync of a BIDIRECTIONAL mapping may name any direction, as v6.10 allows.)  The maintenance
  * that follows a warned unmap or sync uses the mapping's own size and direction, and none at
  * all for an address no entry has, so a driver's mistake costs no one else's bytes.
- * The table holds DMA_DEBUG_ENTRIES; when it is full, one line says so and further mappings
- * are not tracked (v6.10's "DMA-API: debugging out of memory - disabling"): an unmap the table
- * does not know is then not judged, because it may be one of those.
+ * The table holds DMA_DEBUG_ENTRIES; when it is full, one line says so (once per boot) and
+ * further mappings are not tracked (v6.10's "DMA-API: debugging out of memory - disabling"):
+ * while any of those may still be live, an unmap or sync the table does not know is not
+ * judged (an unknown unmap is taken to be one of them), and judging resumes once as many
+ * unknown unmaps as untracked mappings have been seen.  (v6.10 stops debugging for good.)
  * Where tinymm differs from v6.10: a fixed array searched linearly instead of a hash of
  * preallocated entries (tens of live mappings, not thousands); no scatterlists, no
  * coherent-allocation tracking, no per-driver filter; ownership is checked only where a driver
@@ -52,7 +54,8 @@ struct dma_debug_entry {
 static DEFINE_SPINLOCK(dma_debug_lock);
 static struct dma_debug_entry dma_entries[DMA_DEBUG_ENTRIES];
 static unsigned int nr_dma_entries;
-static unsigned long nr_dma_overflows;	/* mappings the full table did not record */
+static unsigned long nr_dma_overflows;	/* mappings the full table did not record, ever */
+static unsigned long nr_untracked;	/* of those, the ones not unmapped yet (as far as known) */
 
 static const char *const dir2name[] = {
 	[DMA_BIDIRECTIONAL] = "DMA_BIDIRECTIONAL", [DMA_TO_DEVICE] = "DMA_TO_DEVICE",
@@ -91,6 +94,7 @@ void debug_dma_map(struct device *dev, dma_addr_t addr, size_t size, enum dma_da
 			return;
 		}
 	first_overflow = nr_dma_overflows++ == 0;
+	nr_untracked++;
 	spin_unlock_irqrestore(&dma_debug_lock, flags);
 	if (first_overflow)
 		pr_err("DMA-API: debugging out of memory - %u mappings tracked, no more\n",
@@ -106,11 +110,13 @@ bool debug_dma_unmap(struct device *dev, dma_addr_t addr, size_t *size,
 
 	spin_lock_irqsave(&dma_debug_lock, flags);
 	e = find_locked(dev, addr);
-	untracked = nr_dma_overflows != 0;
+	untracked = nr_untracked != 0;
 	if (e && e->addr == addr) {
 		found = *e;
 		*e = (struct dma_debug_entry){ 0 };
 		nr_dma_entries--;
+	} else if (untracked) {
+		nr_untracked--;		/* taken to be one of them */
 	}
 	spin_unlock_irqrestore(&dma_debug_lock, flags);
 	if (!found.dev) {
@@ -124,7 +130,7 @@ bool debug_dma_unmap(struct device *dev, dma_addr_t addr, size_t *size,
 		WARN(1, "DMA-API: %s: device driver frees DMA memory with different size [device address=0x%016llx] [map size=%zu bytes] [unmap size=%zu bytes]",
 		     dev_name(dev), (unsigned long long)addr, found.size, *size);
 	else if (found.dir != *dir)
-		WARN(1, "DMA-API: %s: device driver frees DMA memory with wrong direction [device address=0x%016llx] [size=%zu bytes] [mapped as %s] [unmapped as %s]",
+		WARN(1, "DMA-API: %s: device driver frees DMA memory with different direction [device address=0x%016llx] [size=%zu bytes] [mapped with %s] [unmapped with %s]",
 		     dev_name(dev), (unsigned long long)addr, *size, dname(found.dir), dname(*dir));
 	*size = found.size;
 	*dir = found.dir;
@@ -140,7 +146,7 @@ bool debug_dma_sync(struct device *dev, dma_addr_t addr, size_t *size,
 
 	spin_lock_irqsave(&dma_debug_lock, flags);
 	e = find_locked(dev, addr);
-	untracked = nr_dma_overflows != 0;
+	untracked = nr_untracked != 0;
 	if (e) {
 		found = *e;
 		e->cpu_owned = !to_device;
@@ -159,7 +165,7 @@ bool debug_dma_sync(struct device *dev, dma_addr_t addr, size_t *size,
 		     (unsigned long long)(addr - found.addr + *size));
 		*size = found.size - (size_t)(addr - found.addr);	/* clamped to the mapping */
 	} else if (found.dir != DMA_BIDIRECTIONAL && found.dir != *dir) {
-		WARN(1, "DMA-API: %s: device driver syncs DMA memory with wrong direction [device address=0x%016llx] [size=%zu bytes] [mapped as %s] [synced as %s]",
+		WARN(1, "DMA-API: %s: device driver syncs DMA memory with different direction [device address=0x%016llx] [size=%zu bytes] [mapped with %s] [synced with %s]",
 		     dev_name(dev), (unsigned long long)addr, *size, dname(found.dir), dname(*dir));
 	}
 	if (found.dir != DMA_BIDIRECTIONAL)
@@ -199,16 +205,4 @@ unsigned int dma_debug_entries(void)
 unsigned long dma_debug_overflows(void)
 {
 	return nr_dma_overflows;
-}
-
-void dma_debug_reset(void)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&dma_debug_lock, flags);
-	for (unsigned int i = 0; i < DMA_DEBUG_ENTRIES; i++)
-		dma_entries[i] = (struct dma_debug_entry){ 0 };
-	nr_dma_entries = 0;
-	nr_dma_overflows = 0;
-	spin_unlock_irqrestore(&dma_debug_lock, flags);
 }

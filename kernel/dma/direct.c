@@ -137,6 +137,11 @@ void *dma_direct_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, 
 	*dma_handle = DMA_MAPPING_ERROR;
 	if (!size)
 		return NULL;
+	if (!dev->dma_coherent && !arch_noncached_supported()) {
+		pr_err("%s: dma_alloc_coherent: this CPU has no non-cacheable memory type: refused\n",
+		       dev_name(dev));
+		return NULL;
+	}
 	gfp &= ~(gfp_t)(__GFP_DMA | __GFP_ZERO);
 	page = dma_direct_alloc_pages(dev, size, gfp);
 	if (!page) {
@@ -155,15 +160,17 @@ void *dma_direct_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, 
 			cpu = vmap(pages, nr, VM_DMA_COHERENT, pgprot_dmacoherent(PAGE_KERNEL));
 			kfree(pages);
 		}
-		if (!cpu) {	/* vmap() said why (no non-cacheable type, no space) */
+		if (!cpu) {	/* no memory or no vmalloc space */
 			pr_err("%s: dma_alloc_coherent: no non-cacheable mapping for %zu bytes\n",
 			       dev_name(dev), size);
 			__free_pages(page, order);
 			return NULL;
 		}
 	}
-	memset(cpu, 0, PAGE_SIZE << order);
 	*dma_handle = (dma_addr_t)PFN_PHYS(page_to_pfn(page));
+	if (!dev->dma_coherent)		/* for vmallocinfo and the page-table checks */
+		find_vm_area(cpu)->phys_addr = (phys_addr_t)*dma_handle;
+	memset(cpu, 0, PAGE_SIZE << order);
 	return cpu;
 }
 
