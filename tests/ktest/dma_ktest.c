@@ -20,12 +20,16 @@
  *                          page_to_phys; where the CPU has no non-cacheable type (RISC-V
  *                          without Svpbmt, Sv32): NULL with one line, nothing leaked
  *   alloc_coherent_coherent a coherent device: the linear map, cacheable, zeroed
+ *   bad_input              a 0-byte map, a vmalloc buffer, a 0-byte allocation, a free with
+ *                          the wrong handle or size: one line (a WARNING for vmalloc), nothing
+ *                          mapped, nothing freed
  */
 #include <asm/dma-mapping.h>
 #include "tinymm/cacheops.h"
 #include "tinymm/devicetree.h"
 #include "tinymm/dma-map-ops.h"
 #include "tinymm/fdt.h"
+#include "tinymm/bug.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
 #include "tinymm/page-flags.h"
@@ -409,6 +413,54 @@ static void alloc_coherent_coherent(struct ktest *t)
 	dma_free_coherent(&dev, 100, cpu, handle);
 }
 
+/* Bad input: one line each, nothing mapped, nothing freed that should not be. */
+static void bad_input(struct ktest *t)
+{
+	unsigned long free_before;
+	struct device coh, nc;
+	dma_addr_t handle;
+	unsigned char *cpu;
+	void *v = vmalloc(PAGE_SIZE);
+	unsigned long warns = nr_warnings();
+
+	dma_dev_init(&coh, "ktest-bad", NULL, -1);
+	dma_set_mask_and_coherent(&coh, DMA_BIT_MASK(64));
+	coh.dma_coherent = true;
+	dk_mark();
+	KTEST_EXPECT_EQ(t, dma_map_single(&coh, dk_log, 0, DMA_TO_DEVICE), DMA_MAPPING_ERROR);
+	KTEST_EXPECT_EQ(t, dk_count_since_mark("ktest-bad: DMA map of 0 bytes at "), 1);
+	if (v) {
+		dk_mark();
+		KTEST_EXPECT_EQ(t, dma_map_single(&coh, v, 64, DMA_TO_DEVICE), DMA_MAPPING_ERROR);
+		KTEST_EXPECT_EQ(t, dk_count_since_mark("ktest-bad: rejecting DMA map of vmalloc memory"), 1);
+		KTEST_EXPECT_EQ(t, nr_warnings() - warns, 1);
+		vfree(v);
+	}
+	KTEST_EXPECT_TRUE(t, dma_alloc_coherent(&coh, 0, &handle, GFP_KERNEL) == NULL);
+	/* a free whose handle is not the memory's: refused, and the right one still works */
+	cpu = dma_alloc_coherent(&coh, PAGE_SIZE, &handle, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, cpu != NULL);
+	free_before = nr_free_pages_and_pcp();
+	dk_mark();
+	dma_free_coherent(&coh, PAGE_SIZE, cpu, handle + PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, dk_count_since_mark("is not the handle's memory: nothing freed"), 1);
+	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free_before);
+	dma_free_coherent(&coh, PAGE_SIZE, cpu, handle);
+	if (!arch_noncached_supported())
+		return;
+	dma_dev_init(&nc, "ktest-bad", NULL, -1);
+	dma_set_mask_and_coherent(&nc, DMA_BIT_MASK(64));
+	nc.dma_coherent = false;
+	cpu = dma_alloc_coherent(&nc, PAGE_SIZE, &handle, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, cpu != NULL);
+	dk_mark();
+	dma_free_coherent(&nc, 4 * PAGE_SIZE, cpu, handle);	/* another size: another order */
+	KTEST_EXPECT_EQ(t, dk_count_since_mark("bytes is not the handle's allocation: nothing freed"), 1);
+	KTEST_EXPECT_TRUE(t, PageUncached(pfn_to_page(PHYS_PFN(handle))));	/* still mapped */
+	dma_free_coherent(&nc, PAGE_SIZE, cpu, handle);
+	KTEST_EXPECT_FALSE(t, PageUncached(pfn_to_page(PHYS_PFN(handle))));
+}
+
 static const struct ktest_case dma_cases[] = {
 	KTEST_CASE(coherent_board_nodes),
 	KTEST_CASE(coherent_made_up_tree),
@@ -417,6 +469,7 @@ static const struct ktest_case dma_cases[] = {
 	KTEST_CASE(map_counts_coherent),
 	KTEST_CASE(alloc_coherent_nc),
 	KTEST_CASE(alloc_coherent_coherent),
+	KTEST_CASE(bad_input),
 	{}
 };
 KTEST_SUITE(dma, dma_cases);

@@ -16,10 +16,10 @@ foreach(spec "qemu-virt-arm|" "orangepi-pc|1G" "raspi2b|1G" "qemu-virt-riscv64|"
     set(memarg --mem ${mem})
   endif()
   boot_test(${b}.ktest.dma ${b} ${memarg} --append "tinymm.test=dma" --ktap
-    --expect "^# totals: pass:7 fail:0 skip:0$" --reject "^    not ok")
+    --expect "^# totals: pass:8 fail:0 skip:0$" --reject "^    not ok")
   boot_test(${b}.ktest.dma_debug ${b} ${memarg} --append "tinymm.test=dma_debug" --ktap
     --expect "^# totals: pass:10 fail:0 skip:0$" --reject "^    not ok")
 endforeach()
 boot_test(qemu-virt-riscv64.ktest.dma_svpbmt qemu-virt-riscv64 --append "tinymm.test=dma" --ktap
-  --expect "^# totals: pass:7 fail:0 skip:0$" --expect "Svpbmt$" --reject "^    not ok"
+  --expect "^# totals: pass:8 fail:0 skip:0$" --expect "Svpbmt$" --reject "^    not ok"
   --reject "no non-cacheable memory type" --qemu "-cpu rv64,svpbmt=on")
