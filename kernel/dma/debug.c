@@ -40,6 +40,7 @@
 #include "tinymm/memory.h"
 #include "tinymm/printk.h"
 #include "tinymm/spinlock.h"
+#include "tinymm/vmalloc.h"
 
 #define DMA_DEBUG_ENTRIES	256
 
@@ -67,17 +68,23 @@ static const char *dname(enum dma_data_direction dir)
 	return (unsigned int)dir <= DMA_NONE ? dir2name[dir] : "DMA_?";
 }
 
-/* The entry of @dev that contains @addr, or NULL. */
-static struct dma_debug_entry *find_locked(struct device *dev, dma_addr_t addr)
+/* The entry of @dev that starts at @addr, else (unless @exact) one that contains it, or NULL. */
+static struct dma_debug_entry *find_locked(struct device *dev, dma_addr_t addr, bool exact)
 {
+	struct dma_debug_entry *inside = NULL;
+
 	lockdep_assert_held(&dma_debug_lock);
 	for (unsigned int i = 0; i < DMA_DEBUG_ENTRIES; i++) {
 		struct dma_debug_entry *e = &dma_entries[i];
 
-		if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size)
+		if (e->dev != dev)
+			continue;
+		if (e->addr == addr)
 			return e;
+		if (!exact && !inside && addr > e->addr && addr - e->addr < e->size)
+			inside = e;
 	}
-	return NULL;
+	return inside;
 }
 
 void debug_dma_map(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
@@ -109,9 +116,9 @@ bool debug_dma_unmap(struct device *dev, dma_addr_t addr, size_t *size,
 	unsigned long flags;
 
 	spin_lock_irqsave(&dma_debug_lock, flags);
-	e = find_locked(dev, addr);
+	e = find_locked(dev, addr, true);
 	untracked = nr_untracked != 0;
-	if (e && e->addr == addr) {
+	if (e) {
 		found = *e;
 		*e = (struct dma_debug_entry){ 0 };
 		nr_dma_entries--;
@@ -145,7 +152,7 @@ bool debug_dma_sync(struct device *dev, dma_addr_t addr, size_t *size,
 	unsigned long flags;
 
 	spin_lock_irqsave(&dma_debug_lock, flags);
-	e = find_locked(dev, addr);
+	e = find_locked(dev, addr, false);
 	untracked = nr_untracked != 0;
 	if (e) {
 		found = *e;
@@ -179,7 +186,7 @@ void dma_debug_cpu_access(const void *ptr, size_t size)
 	struct dma_debug_entry hit = { 0 };
 	unsigned long flags;
 
-	if (!size)
+	if (!size || is_vmalloc_addr(ptr))	/* streaming buffers are in the linear map */
 		return;
 	spin_lock_irqsave(&dma_debug_lock, flags);
 	for (unsigned int i = 0; i < DMA_DEBUG_ENTRIES; i++) {

@@ -113,7 +113,7 @@ static void dd_teardown(struct ktest *t)
 
 static void clean_use_warns_nothing(struct ktest *t)
 {
-	dma_addr_t a;
+	dma_addr_t a, b;
 
 	if (!dd_setup(t))
 		return;
@@ -123,6 +123,9 @@ static void clean_use_warns_nothing(struct ktest *t)
 	dma_sync_single_for_cpu(&dd_dev, a + 64, 128, DMA_FROM_DEVICE);	/* a part, any dir */
 	dma_debug_cpu_access(dd_buf, 512);				/* the CPU owns it */
 	dma_sync_single_for_device(&dd_dev, a, 512, DMA_BIDIRECTIONAL);
+	/* a second mapping inside the first: its unmap finds its own entry */
+	b = dma_map_single(&dd_dev, dd_buf + 64, 128, DMA_TO_DEVICE);
+	dma_unmap_single(&dd_dev, b, 128, DMA_TO_DEVICE);
 	dma_unmap_single(&dd_dev, a, 512, DMA_BIDIRECTIONAL);
 	dma_debug_cpu_access(dd_buf, 512);				/* unmapped: the CPU's */
 	expect_no_warning(t);
