@@ -20,7 +20,7 @@
  * Locking: a disk's queue lock (bd_queue_lock, irqs masked) guards its request queue
  * (bd_queue_head, bios the driver had no room for yet), bd_failed and the counters.  Lock
  * order: the queue lock, then the driver's own (virtio-blk's virtqueue lock).
- * docs/virtio-blk.md has the whole story.
+ * docs/virtio-blk.md has the whole story; docs/block-partitions.md the partitions'.
  *
  * Changes from the first draft of this header (block/blk-core.c implements it): it named a
  * queue lock and a request queue but had neither, so struct block_device gained both, struct bio
