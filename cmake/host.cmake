@@ -119,6 +119,10 @@ target_link_libraries(ext2_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The MBR parser alone (pure) over sfdisk's tables (tests/host/msdos_images.sh).
 add_executable(msdos_test tests/host/msdos_test.c block/partitions/msdos.c)
 target_link_libraries(msdos_test host_kernel ${CMOCKA} ${LIBFDT})
+# Partitions as block devices over the real block layer, and the `partitions` KTAP suite.
+add_executable(partitions_test tests/host/partitions_test.c tests/host/file_bdev.c
+  tests/ktest/partitions_ktest.c)
+target_link_libraries(partitions_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # brd itself: zeros, a write across a disk page, `blk list`, brd_reset, vda after the RAM disks.
 add_executable(brd_test tests/host/brd_test.c tests/host/file_bdev.c ${HOST_BRD_SRCS}
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})

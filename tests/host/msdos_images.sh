@@ -94,3 +94,13 @@ put8 fatboot.img 0x1be 0x3c
 cp extended_5.img outside.img
 ebr2=$(( ( 14336 + $(python3 -c "import struct,sys; f=open('outside.img','rb'); f.seek($link_off); print(struct.unpack('<I', f.read(4))[0])") ) * 512 ))
 put32 outside.img $(( ebr2 + 0x1ca )) 16384
+# The geometry of tests/qemu/partitions_test.sh's rw disk, for the `partitions` KTAP suite on
+# the host (tests/host/partitions_test.c).
+mk ktest.img 16M <<T
+start=2048,size=4096,type=83
+start=6144,size=4096,type=83
+start=10240,size=4096,type=83
+start=14336,size=18432,type=5
+start=16384,size=2048,type=83
+start=20480,size=8192,type=83
+T
