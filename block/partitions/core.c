@@ -174,6 +174,9 @@ int disk_scan_partitions(struct block_device *disk)
 
 	if (bdev_is_partition(disk) || READ_ONCE(disk->bd_failed) || !disk->bd_nr_sectors)
 		return 0;
+	for (int i = 0; i < blkdev_count(); i++)
+		if (blkdev_nth(i)->bd_whole == disk)
+			return 0;	/* scanned already: no rescan */
 	if (lbs < SECTOR_SIZE || lbs > PAGE_SIZE) {
 		pr_warn("%s: logical block of %u bytes: partitions not read\n", disk->bd_name, lbs);
 		return -EINVAL;
@@ -258,7 +261,7 @@ void blk_scan_boot_disks(void)
 
 /*
  * `partitions`: Linux's /proc/partitions, each disk followed by its partitions; sizes in 1 KiB
- * blocks.  A failed disk is listed too (v6.10 lists every disk with a capacity).
+ * blocks.  A failed disk is listed too if it has a capacity (v6.10 lists every disk that has).
  */
 static int cmd_partitions(int argc, char **argv)
 {
@@ -268,7 +271,8 @@ static int cmd_partitions(int argc, char **argv)
 	for (int i = 0; i < blkdev_count(); i++) {
 		struct block_device *disk = blkdev_nth(i);
 
-		if (bdev_is_partition(disk))
+		/* v6.10 leaves out disks with no capacity (a virtio disk failed at probe). */
+		if (bdev_is_partition(disk) || !disk->bd_nr_sectors)
 			continue;
 		for (int j = i; j < blkdev_count(); j++) {
 			struct block_device *b = blkdev_nth(j);

@@ -102,6 +102,13 @@ static int partitions_scenario(void)
 	CHECK(p1 && MAJOR(p1->bd_dev) == 179 && MINOR(p1->bd_dev) == 1);
 	CHECK(blkdev_get_by_name("mmcblk01") == NULL);
 
+	/* No rescan: a second scan registers nothing and says nothing. */
+	shim_console_reset();
+	int before = blkdev_count();
+	CHECK_EQ(disk_scan_partitions(vda), 0);
+	CHECK_EQ(blkdev_count(), before);
+	CHECK(shim_console[0] == '\0');
+
 	/* After the boot scan, add_disk() scans at once. */
 	shim_console_reset();
 	struct block_device *vdd = file_bdev_open(image("extended_85.img"), false);
