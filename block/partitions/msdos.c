@@ -30,6 +30,7 @@
  */
 #include "tinymm/msdos_partition.h"
 #include "tinymm/errname.h"
+#include "tinymm/errno.h"
 #include "tinymm/printk.h"
 
 static uint32_t get_le32(const uint8_t *p)
@@ -77,7 +78,8 @@ struct parse_state {
 
 static enum msdos_result read_block(struct parse_state *s, uint64_t block, const char *what)
 {
-	int err = s->read(s->ctx, block, s->buf);
+	/* Never past the end (the checks before each read make sure; this keeps it so). */
+	int err = block < s->nr_blocks ? s->read(s->ctx, block, s->buf) : -EINVAL;
 
 	if (!err)
 		return MSDOS_TABLE;
