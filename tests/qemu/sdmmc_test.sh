@@ -8,6 +8,13 @@
 #   sdmmc_test.sh --dir DIR fs      mount mmcblk0p1, fwrite two files (stream seeds 5 and 6),
 #       sha256sum them, umount; on the host e2fsck -fn on partition 1 is clean and debugfs's
 #       dump of each file is exactly the stream.
+#   sdmmc_test.sh --dir DIR no-answer|lose-irq   the card deselected before the next request
+#       (it gets no response: QEMU's card model ignores a data command outside the transfer
+#       state) or that request's interrupt masked (only the driver's timer can end it): the
+#       request fails with EIO in one driver line, within the bound (no-answer: at once;
+#       lose-irq: sunxi_mmc.timeout_ms = 1000 ms, at most 1500), `blk stats` counts one error,
+#       and the next read after the recovery returns the MBR's bytes exactly (the host's
+#       hexdump of the card).
 # The card is tools/run's private copy, kept in DIR (--keep-sdimg).
 . "$(dirname "$0")/lib.sh"
 tm_init sdmmc_test
@@ -54,6 +61,30 @@ fs)
   done
   echo "partition 1: e2fsck -fn clean; a.bin, b.bin exactly the streams"
   ;;
-*) tm_usage "sdmmc_test.sh --dir DIR raw|fs" ;;
+no-answer|lose-irq)
+  "$TM_CHECK" --board orangepi-pc --timeout 60 --keep-sdimg "$card" \
+    --input "blk inject mmcblk0 $mode\rblk read mmcblk0 900000 4096\rblk read mmcblk0 432 80\rblk list\rblk stats\rpoweroff\r" \
+    >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
+  tr -d '\r' <"$dir/log" >"$dir/console"
+  grep -E "sunxi-mmc|^mmcblk0|I/O error" "$dir/console"
+  n=$(grep -c "sunxi-mmc mmcblk0: .*I/O error" "$dir/console")
+  [ "$n" = 1 ] || tm_fail "$n driver error lines, not one"
+  [ $mode = no-answer ] && why="no response from the card" || why="no completion"
+  line=$(grep "sunxi-mmc mmcblk0: .*I/O error" "$dir/console")
+  ms=$(sed -nE "s/.*: read of [0-9]+ bytes at sector [0-9]+: $why \(status 0x[0-9a-f]+\) after ([0-9]+) ms: I\/O error$/\1/p" <<<"$line")
+  [ -n "$ms" ] || tm_fail "the error line does not say '$why ... after N ms'"
+  if [ $mode = no-answer ]; then
+    [ "$ms" -le 100 ] || tm_fail "EIO after $ms ms, not at once"
+  else
+    [ "$ms" -ge 1000 ] && [ "$ms" -le 1500 ] || tm_fail "EIO after $ms ms, not within 1000-1500 (the timer)"
+  fi
+  grep -q "^blk read: mmcblk0: reading .* failed: I/O error (-EIO)$" "$dir/console" || tm_fail "blk read did not report EIO"
+  hexdump -C -s 432 -n 80 "$img" >"$dir/mbr"
+  grep -qF "$(sed -n 3p "$dir/mbr")" "$dir/console" || tm_fail "the read after the recovery is not the MBR"
+  grep -Eq "^mmcblk0: .* 1 errors, 1 recoveries, ok$" "$dir/console" || tm_fail "blk list: not 1 error, 1 recovery, ok"
+  grep -Eq "^mmcblk0( +[0-9]+){9} +1$" "$dir/console" || tm_fail "blk stats: not one error counted"
+  echo "$mode: EIO after $ms ms, one line; recovered; the next read exact"
+  ;;
+*) tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq" ;;
 esac
 echo "sdmmc_test: PASS"
