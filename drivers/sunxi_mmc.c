@@ -101,6 +101,7 @@ struct sunxi_mmc_host {
 	struct bio *cur;
 	uint32_t rint, idst;		/* status gathered by the interrupt handler */
 	unsigned long started;		/* jiffies */
+	unsigned long deadline;		/* jiffies: the timer fails it from then on */
 	bool recovering, failed;
 	unsigned int inject;
 	unsigned long errors, recoveries;
@@ -397,6 +398,7 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 	host->rint = 0;
 	host->idst = 0;
 	host->started = jiffies;
+	host->deadline = host->started + msecs_to_jiffies(sunxi_timeout_ms);
 	mmc_writel(host, SDXC_REG_GCTRL, mmc_readl(host, SDXC_REG_GCTRL) | SDXC_FIFO_RESET | SDXC_DMA_RESET);
 	mmc_writel(host, SDXC_REG_DMAC, SDXC_IDMAC_SOFT_RESET);
 	mmc_writel(host, SDXC_REG_DMAC, SDXC_IDMAC_FIX_BURST | SDXC_IDMAC_IDMA_ON);
@@ -410,7 +412,7 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 	mmc_writel(host, SDXC_REG_RINTR, 0xffffffff);
 	mmc_writel(host, SDXC_REG_IMASK, imask);
 	mmc_writel(host, SDXC_REG_CARG, (uint32_t)arg);
-	mod_timer(&host->timeout, jiffies + msecs_to_jiffies(sunxi_timeout_ms));
+	mod_timer(&host->timeout, host->deadline);
 	wmb();	/* the descriptors and the buffers' maintenance before the controller starts */
 	mmc_writel(host, SDXC_REG_CMDR, sunxi_mmc_data_cmd(bio));
 	return 0;
@@ -482,10 +484,11 @@ static irqreturn_t sunxi_mmc_irq(int irq, void *dev_id)
 	}
 	host->rint |= rint;
 	host->idst |= idst;
+	/* Done: an error, or the data over (and the auto-stop's done) and, for a read, the
+	 * IDMAC's receive interrupt: the last descriptor's data is in memory (v6.10's wait_dma). */
 	if ((host->rint & SDXC_INTERRUPT_ERROR_BITS) || (host->idst & SDXC_IDMAC_ERRORS) ||
 	    ((host->rint & sunxi_mmc_data_done_bits(host->cur)) == sunxi_mmc_data_done_bits(host->cur) &&
-	     (bio_op(host->cur) != REQ_OP_READ || (host->idst & SDXC_IDMAC_RECEIVE_INT) ||
-	      (host->rint & SDXC_DATA_OVER))))
+	     (bio_op(host->cur) != REQ_OP_READ || (host->idst & SDXC_IDMAC_RECEIVE_INT))))
 		bio = sunxi_mmc_finish(host, false, &recover);
 	spin_unlock(&host->lock);
 	if (bio)
@@ -501,7 +504,11 @@ static void sunxi_mmc_timeout_fn(struct timer_list *t)
 	bool recover = false;
 
 	spin_lock_irqsave(&host->lock, flags);
-	if (host->cur) {
+	if (host->cur && time_before(jiffies, host->deadline)) {
+		/* The request this timer was armed for completed while we waited for the lock,
+		 * and the next one started: it has its own deadline. */
+		mod_timer(&host->timeout, host->deadline);
+	} else if (host->cur) {
 		host->rint |= mmc_readl(host, SDXC_REG_RINTR);
 		/* Stop the DMA engine before the buffers go back to their owners. */
 		mmc_writel(host, SDXC_REG_GCTRL, SDXC_HARDWARE_RESET);
