@@ -138,6 +138,17 @@ target_link_libraries(cachemodel_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # asm/cmo.h (RISC-V's kinds of cache operation) from the real tree, after the host's asm/: every
 # other asm/ header stays the host's (asm/cmo_insn.h sends the instructions to the model).
 target_include_directories(cachemodel_test AFTER PRIVATE arch/riscv/include)
+# The DMA API's streaming maintenance over the cache model (docs/dma.md): kernel/dma/ with one
+# architecture's arch_sync_dma_* each (both define them); RISC-V's through arch/riscv/cmo.c.
+add_executable(dma_cachemodel_arm_test tests/host/dma_cachemodel_test.c tests/host/cachemodel.c
+  ${TINYMM_DMA_SRCS} arch/arm/dma-noncoherent.c arch/riscv/cmo.c)	# (cmo.c: the test resets it)
+target_compile_definitions(dma_cachemodel_arm_test PRIVATE DMA_CM_ARM=1)
+add_executable(dma_cachemodel_riscv_test tests/host/dma_cachemodel_test.c tests/host/cachemodel.c
+  ${TINYMM_DMA_SRCS} arch/riscv/dma-noncoherent.c arch/riscv/cmo.c)
+foreach(t dma_cachemodel_arm_test dma_cachemodel_riscv_test)
+  target_link_libraries(${t} host_core host_kernel ${CMOCKA} ${LIBFDT})
+  target_include_directories(${t} AFTER PRIVATE arch/riscv/include)	# asm/cmo.h only
+endforeach()
 add_executable(fault_2level_test ${FAULT_TEST_SRCS})
 target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})

@@ -99,6 +99,20 @@ void __warn(const char *file, int line, const char *func, const char *cond)
 	warn_report(file, line, (unsigned long)__builtin_return_address(0), "", detail);
 }
 
+/* WARN(cond, fmt, ...): the message ends the WARNING line, after ": ". */
+void __warn_printf(const char *file, int line, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	what[0] = ':';
+	what[1] = ' ';
+	va_start(ap, fmt);
+	kvsnprintf(what + 2, sizeof(what) - 2, fmt, ap);
+	va_end(ap);
+	warn_report(file, line, (unsigned long)__builtin_return_address(0), what, NULL);
+}
+
 /* lockdep_assert_held() failed (lockdep.h): one line names the function and the lock. */
 void __warn_lock_not_held(const char *file, int line, const char *func, const char *lock)
 {

@@ -440,6 +440,8 @@ void show_vmalloc_info(int (*pr)(const char *fmt, ...))
 			pr(" vmalloc");
 		if (vm->flags & VM_MAP)
 			pr(" vmap");
+		if (vm->flags & VM_DMA_COHERENT)
+			pr(" dma-coherent");
 		pr("\n");
 	}
 	spin_unlock(&vmap_area_lock);

@@ -59,6 +59,8 @@ static inline void put_page(struct page *page)
 
 /* ZONE_DMA ends at @limit (from the device tree's dma-ranges) unless the command line said. */
 void zone_dma_limit_from_firmware(phys_addr_t limit);
+/* ZONE_DMA's end (0: none), for the DMA API's mask checks (v6.10: include/linux/dma-direct.h). */
+extern phys_addr_t zone_dma_limit;
 /* Boot: zones from the memmap, every usable frame into the free lists.  0 or -ENOMEM. */
 int page_alloc_init(void);
 unsigned long nr_free_pages(void);	/* MemFree: the buddy lists' frames, as Linux's */

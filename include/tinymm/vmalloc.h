@@ -24,6 +24,7 @@
 #define VM_MAP		0x00000004	/* vmap(): the caller's pages */
 /* tinymm's: mapped with a non-cacheable protection; each RAM page carries PG_uncached while it is */
 #define VM_UNCACHED	0x00000008
+#define VM_DMA_COHERENT	0x00000010	/* Linux's: dma_alloc_coherent()'s (kernel/dma/direct.c) */
 
 struct vm_struct {
 	void *addr;

@@ -21,8 +21,10 @@ static struct {
 	enum cm_arch arch;
 	unsigned int line;
 	unsigned char *base, *memory;	/* the data side (the RAM) and what is behind it */
+	unsigned char *clean;		/* the data side as of each line's last clean or fill */
 	size_t size;
 	bool maintenance;
+	bool flush_forgets;		/* cm_flush_forgets_to_clean(): a flush only invalidates */
 	struct cm_iline icache[CM_ILINES];
 } cm;
 
@@ -48,6 +50,34 @@ static unsigned char *memory_of(uintptr_t a)
 	return cm.memory + (a - (uintptr_t)cm.base);
 }
 
+static unsigned char *clean_of(uintptr_t a)
+{
+	return cm.clean + (a - (uintptr_t)cm.base);
+}
+
+/* The CPU stored into the line since it was last clean: only then is there data to write back
+ * (a clean line whose memory a device rewrote holds stale data, and a clean or flush of it
+ * writes nothing: a real cache has no copy of it to write). */
+static bool line_dirty(uintptr_t a)
+{
+	return memcmp(data_of(a), clean_of(a), cm.line) != 0;
+}
+
+static void line_writeback(uintptr_t a)
+{
+	if (line_dirty(a)) {
+		memcpy(memory_of(a), data_of(a), cm.line);
+		memcpy(clean_of(a), data_of(a), cm.line);
+	}
+}
+
+/* Discarded, then filled again from memory (the next access's refill). */
+static void line_refill(uintptr_t a)
+{
+	memcpy(data_of(a), memory_of(a), cm.line);
+	memcpy(clean_of(a), memory_of(a), cm.line);
+}
+
 static bool in_ram(uintptr_t a)
 {
 	return a >= (uintptr_t)cm.base && a < (uintptr_t)cm.base + cm.size;
@@ -63,15 +93,32 @@ static void cm_dcache_clean(unsigned long start, unsigned long end)
 	cm_counts.dcache_clean++;
 	if (cm.maintenance)
 		for_each_line(a, start, end)
-			memcpy(memory_of(a), data_of(a), cm.line);
+			line_writeback(a);
 }
 
+static void line_flush(uintptr_t a)
+{
+	if (!cm.flush_forgets)
+		line_writeback(a);
+	line_refill(a);
+}
+
+/* ARM's dcache_inval_poc() (asm/cacheflush.h, v7_dma_inv_range) flushes a partial line at
+ * either end; RISC-V's operations reach the model one whole block at a time. */
 static void cm_dcache_inval(unsigned long start, unsigned long end)
 {
+	uintptr_t first = start & ~(uintptr_t)(cm.line - 1), last = (end - 1) & ~(uintptr_t)(cm.line - 1);
+
 	cm_counts.dcache_inval++;
-	if (cm.maintenance)
-		for_each_line(a, start, end)
-			memcpy(data_of(a), memory_of(a), cm.line);
+	if (!cm.maintenance || start >= end)
+		return;
+	for_each_line(a, start, end) {
+		if (cm.arch == CM_ARM && ((a == first && (start & (cm.line - 1))) ||
+					  (a == last && (end & (cm.line - 1)))))
+			line_flush(a);
+		else
+			line_refill(a);
+	}
 }
 
 static void cm_dcache_flush(unsigned long start, unsigned long end)
@@ -79,7 +126,7 @@ static void cm_dcache_flush(unsigned long start, unsigned long end)
 	cm_counts.dcache_flush++;
 	if (cm.maintenance)
 		for_each_line(a, start, end)
-			memcpy(memory_of(a), data_of(a), cm.line);
+			line_flush(a);
 }
 
 static void icache_drop(void)
@@ -99,6 +146,7 @@ static void cm_fence_i(void)
 	cm_counts.fence_i++;
 	if (cm.maintenance) {
 		raw_copy(cm.memory, cm.base, cm.size);	/* every earlier store, visible to fetch */
+		raw_copy(cm.clean, cm.base, cm.size);
 		icache_drop();
 	}
 }
@@ -114,15 +162,19 @@ void cm_install(enum cm_arch arch, unsigned int line, void *base, size_t size, b
 	if ((line != 32 && line != 64) || !base || !size)
 		abort();
 	free(cm.memory);
+	free(cm.clean);
 	cm.arch = arch;
 	cm.line = line;
 	cm.base = base;
 	cm.size = size;
 	cm.maintenance = maintenance;
+	cm.flush_forgets = false;
 	cm.memory = malloc(size);
-	if (!cm.memory)
+	cm.clean = malloc(size);
+	if (!cm.memory || !cm.clean)
 		abort();
 	raw_copy(cm.memory, base, size);	/* every line clean */
+	raw_copy(cm.clean, base, size);
 	icache_drop();
 	memset(&cm_counts, 0, sizeof(cm_counts));
 	fake_cache = &cm_ops;
@@ -132,7 +184,9 @@ void cm_uninstall(void)
 {
 	fake_cache = NULL;
 	free(cm.memory);
+	free(cm.clean);
 	cm.memory = NULL;
+	cm.clean = NULL;
 }
 
 void cm_fetch(const void *addr, void *buf, size_t n)
@@ -167,4 +221,24 @@ void cm_device_write(void *addr, const void *buf, size_t n)
 	if (!in_ram((uintptr_t)addr) || !in_ram((uintptr_t)addr + n - 1))
 		abort();
 	memcpy(memory_of((uintptr_t)addr), buf, n);
+}
+
+void cm_speculative_fill(const void *addr, size_t n)
+{
+	for_each_line(a, (uintptr_t)addr, (uintptr_t)addr + n)
+		if (!line_dirty(a))
+			line_refill(a);
+}
+
+void cm_flush_forgets_to_clean(bool on)
+{
+	cm.flush_forgets = on;
+}
+
+void cm_settle(void *addr, size_t n)
+{
+	for_each_line(a, (uintptr_t)addr, (uintptr_t)addr + n) {
+		memcpy(memory_of(a), data_of(a), cm.line);
+		memcpy(clean_of(a), data_of(a), cm.line);
+	}
 }

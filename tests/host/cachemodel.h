@@ -8,10 +8,15 @@
  *     the kernel writes lands there and is read back from there, as through a write-back
  *     D-cache that holds the line.
  *   - memory: what lies beyond the D-cache (the point of unification, here also the point of
- *     coherency): a shadow copy of the RAM, taken when the model is installed.  A line whose
- *     data side differs from memory is dirty.  A D-cache clean copies the lines' data into
- *     memory; an invalidate throws the data side away (memory's bytes come back over it, as a
- *     refill after a discarded dirty line would read); a flush does both.
+ *     coherency): a shadow copy of the RAM, taken when the model is installed.  A line is
+ *     dirty when the CPU stored into it since it was last clean (its data side differs from a
+ *     second shadow, taken at each clean or fill); a clean line may still differ from memory
+ *     when a device wrote memory behind it: stale, as a line the CPU filled before or during
+ *     the transfer.  A D-cache clean copies dirty lines' data into memory; an invalidate
+ *     throws the data side away (memory's bytes come back over it, as the next access's
+ *     refill would read); a flush does both.  ARM's invalidate by range flushes a partial line
+ *     at either end (asm/cacheflush.h's dcache_inval_poc, v7_dma_inv_range); RISC-V's
+ *     operations come one whole block at a time (asm/cmo_insn.h).
  *   - the I-cache: lines filled from memory (never from the D-cache) on a fetch miss and
  *     kept until invalidated, so stale code stays fetchable until someone invalidates.
  * Architectures' rules: ARM's ICIALLU (icache_inval_all) drops every I line and touches no
@@ -43,5 +48,14 @@ extern struct cm_counts cm_counts;
 /* A device's view: read @n bytes of memory at @addr / write them there, behind the D-cache. */
 void cm_device_read(const void *addr, void *buf, size_t n);
 void cm_device_write(void *addr, const void *buf, size_t n);
+/* The CPU fetches the lines of [addr, addr + n) speculatively (prefetch during a transfer): a
+ * line that is not dirty is filled again from memory as it is now. */
+void cm_speculative_fill(const void *addr, size_t n);
+/* Set up a scenario: the lines of [addr, addr + n) clean, memory holding what the CPU sees
+ * (no operation counted). */
+void cm_settle(void *addr, size_t n);
+/* A deliberately wrong cache (tests only): a flush invalidates without cleaning, so a partial
+ * edge line loses the bytes the CPU wrote there, as a plain invalidate of the edges would. */
+void cm_flush_forgets_to_clean(bool on);
 
 #endif

@@ -23,6 +23,8 @@ const struct fake_cache_ops *fake_cache;
 unsigned long fake_tlb_log[FAKE_TLB_LOG][2];
 bool fake_kernel_tables_live = true;
 bool fake_noncached_ok = true;
+bool fake_dma_default_coherent;	/* asm/dma-mapping.h: ARM's false unless a test says */
+bool fake_dma_noncoherent_ok = true;
 unsigned long fake_prep_coherent_pages;	/* arch_dma_prep_coherent()'s pages, for the tests */
 
 /*

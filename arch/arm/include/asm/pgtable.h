@@ -154,6 +154,10 @@ static inline pgprot_t __pgprot_modify_mt(pgprot_t p, unsigned int mt)
 }
 #define pgprot_noncached(p)	__pgprot_modify_mt((p), MT_SO)
 #define pgprot_writecombine(p)	__pgprot_modify_mt((p), MT_NORMAL_NC)
+/* dma_alloc_coherent() for a non-coherent device: Normal non-cacheable, as v6.10 ARMv7 with
+ * CONFIG_ARM_DMA_MEM_BUFFERABLE (L_PTE_MT_BUFFERABLE); never Strongly-ordered, which would
+ * forbid unaligned accesses and memcpy's merged stores. */
+#define pgprot_dmacoherent(p)	__pgprot_modify_mt((p), MT_NORMAL_NC)
 /* Does @p ask for a non-cacheable type?  Every ARMv7 CPU can give one (MAIR). */
 #define pgprot_noncacheable(p)	((pgprot_val(p) & L_PTE_ATTRINDX_MASK) != L_PTE_ATTRINDX(MT_NORMAL))
 #define arch_noncached_supported()	true

@@ -186,6 +186,14 @@ static inline pgprot_t pgprot_writecombine(pgprot_t p)
 			_PAGE_NC_REQUEST);
 }
 
+/* dma_alloc_coherent() for a non-coherent device: PBMT NC, as v6.10's (pgprot_writecombine);
+ * refused by mm/vmalloc.c where the CPU has no Svpbmt (v6.10 also knows T-Head's XTheadMae,
+ * which no board tinymm runs on has). */
+static inline pgprot_t pgprot_dmacoherent(pgprot_t p)
+{
+	return pgprot_writecombine(p);
+}
+
 /* Does @p ask for a non-cacheable type?  Can this CPU give one? (include/tinymm/pgtable.h) */
 static inline bool pgprot_noncacheable(pgprot_t p)
 {

@@ -132,6 +132,11 @@ static inline pgprot_t pgprot_writecombine(pgprot_t p)
 	return __pgprot((pgprot_val(p) & ~(pteval_t)_PAGE_MT_MASK) | _PAGE_MT_NC);
 }
 
+static inline pgprot_t pgprot_dmacoherent(pgprot_t p)
+{
+	return pgprot_writecombine(p);
+}
+
 #define PAGE_KERNEL_IO		pgprot_noncached(PAGE_KERNEL)
 
 /* Non-cacheable requests: seen by their bits; granted with three levels (an Sv39 with Svpbmt)
