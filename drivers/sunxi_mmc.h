@@ -1,7 +1,7 @@
 /*
  * sunxi_mmc.h - the Allwinner SD/MMC host (drivers/sunxi_mmc.c, docs/sunxi-mmc.md): its
  * registers and the data path shared by the driver and the host cache model's test
- * (drivers/sunxi_mmc_dma.c, tests/host/sunxi_mmc_test.c).
+ * (drivers/sunxi_mmc_dma.c, tests/host/sunxi_mmc_cachemodel_test.c).
  *
  * The data path is the half of the driver that touches buffers through the DMA API: it maps a
  * bio's segments, writes the internal DMA controller's (IDMAC) descriptor chain into a ring
