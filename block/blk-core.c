@@ -9,7 +9,10 @@
  *   - A failed disk (blk_mark_failed) ends everything queued and everything later with -ENXIO.
  * Counters (bd_stats): reads/writes/flushes and bytes count bios that succeeded; errors counts
  * the ones that did not (any status, including -EINVAL and -ENXIO).  Readahead (REQ_RAHEAD)
- * reads are also counted apart.
+ * reads are also counted apart.  A partition's bio (block/partitions/core.c) is checked
+ * against the partition, then remapped to its whole disk, and counts on both (a bio refused by
+ * the partition's check only on the partition).
+ * The table holds whole disks and partitions (vda1, registered after their disk).
  * Names: virtio disks are vda, vdb, ... in their own order; a driver that names its disk
  * (brd's ram0) keeps the name.  A name nobody registered yet goes to the probes
  * (register_blkdev_probe(), v6.10's __register_blkdev probe): blkdev_get_by_name() may sleep.
@@ -30,7 +33,8 @@
 #include "tinymm/slab.h"
 #include "tinymm/vmstat.h"
 
-#define MAX_DISKS		26	/* vda .. vdz */
+#define MAX_DISKS		128	/* disks and partitions */
+#define MAX_VIRTIO_DISKS	26	/* vda .. vdz */
 #define BIO_INLINE_VECS		32	/* 128 KiB of pages: the default readahead maximum */
 #define BIO_MAX_VECS		256
 
@@ -76,6 +80,8 @@ int add_disk(struct block_device *bdev)
 			if (!strcmp(disks[i]->bd_name, bdev->bd_name))
 				return -EEXIST;
 	} else {
+		if (nr_virtio_disks == MAX_VIRTIO_DISKS)
+			return -ENOSPC;
 		bdev->bd_name[0] = 'v';
 		bdev->bd_name[1] = 'd';
 		bdev->bd_name[2] = (char)('a' + nr_virtio_disks++);
@@ -90,10 +96,12 @@ int add_disk(struct block_device *bdev)
 		bdev->bd_max_segments = 1;
 	if (blkdev_init_mapping(bdev))
 		pr_warn("%s: no memory for its page cache\n", bdev->bd_name);
+	bdev_set_devt(bdev);
 	/* Published whole: blkdev_nth() readers may run while a probe adds a disk. */
 	disks[nr_disks] = bdev;
 	smp_store_release(&nr_disks, nr_disks + 1);
 	meminfo_set_blockdev_pages(nr_blockdev_pages);
+	blk_disk_added(bdev);		/* its partitions, if boot is over */
 	return 0;
 }
 
@@ -201,31 +209,42 @@ unsigned int bio_add_page(struct bio *bio, struct page *page, unsigned int len, 
 	return len;
 }
 
-void bio_endio(struct bio *bio)
+static void blk_account(struct block_device *bdev, const struct bio *bio)
 {
-	struct block_device *bdev = bio->bi_bdev;
+	struct blk_stats *st = &bdev->bd_stats;
 	unsigned long flags;
 
-	if (bdev) {
-		struct blk_stats *st = &bdev->bd_stats;
-
-		spin_lock_irqsave(&bdev->bd_queue_lock, flags);
-		if (bio->bi_status) {
-			st->errors++;
-		} else if (bio_op(bio) == REQ_OP_READ) {
-			st->reads++;
-			st->read_bytes += bio->bi_size;
-			if (bio->bi_opf & REQ_RAHEAD) {
-				st->readahead_reads++;
-				st->readahead_bytes += bio->bi_size;
-			}
-		} else if (bio_op(bio) == REQ_OP_WRITE) {
-			st->writes++;
-			st->write_bytes += bio->bi_size;
-		} else {
-			st->flushes++;
+	spin_lock_irqsave(&bdev->bd_queue_lock, flags);
+	if (bio->bi_status) {
+		st->errors++;
+	} else if (bio_op(bio) == REQ_OP_READ) {
+		st->reads++;
+		st->read_bytes += bio->bi_size;
+		if (bio->bi_opf & REQ_RAHEAD) {
+			st->readahead_reads++;
+			st->readahead_bytes += bio->bi_size;
 		}
-		spin_unlock_irqrestore(&bdev->bd_queue_lock, flags);
+	} else if (bio_op(bio) == REQ_OP_WRITE) {
+		st->writes++;
+		st->write_bytes += bio->bi_size;
+	} else {
+		st->flushes++;
+	}
+	spin_unlock_irqrestore(&bdev->bd_queue_lock, flags);
+}
+
+void bio_endio(struct bio *bio)
+{
+	struct block_device *part = bio->bi_part;
+
+	if (bio->bi_bdev)
+		blk_account(bio->bi_bdev, bio);
+	if (part) {
+		/* A partition's bio counts on it too, and is its own again for bi_end_io. */
+		blk_account(part, bio);
+		bio->bi_bdev = part;
+		bio->bi_sector -= part->bd_start_sect;
+		bio->bi_part = NULL;
 	}
 	if (bio->bi_end_io)
 		bio->bi_end_io(bio);
@@ -328,7 +347,12 @@ void submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	ret = bio_check(bio);
+	bio->bi_part = NULL;
+	ret = bio_check(bio);		/* against the partition, for a partition's bio */
+	if (!ret && bdev_is_partition(bdev)) {
+		blk_partition_remap(bio);
+		bdev = bio->bi_bdev;
+	}
 	spin_lock_irqsave(&bdev->bd_queue_lock, flags);
 	if (!ret && bdev->bd_failed)
 		ret = -ENXIO;

@@ -34,22 +34,43 @@ static struct block_device *blk_lookup(const char *name)
 	return bdev;
 }
 
-static int blk_list(int argc, char **argv)
+static void blk_list_disk(struct block_device *b)
 {
 	char desc[160];
 
+	desc[0] = '\0';
+	if (b->bd_ops->describe)
+		b->bd_ops->describe(b, desc, sizeof(desc));
+	kprintf("%s: %llu bytes (%llu sectors), logical block %u, max segments %u, %s, %s\n",
+		b->bd_name, (unsigned long long)bdev_nr_bytes(b),
+		(unsigned long long)b->bd_nr_sectors, b->bd_logical_block_size,
+		b->bd_max_segments, desc, READ_ONCE(b->bd_failed) ? "failed" : "ok");
+}
+
+/* A partition's line, under its disk's: where it starts on the disk and how long it is. */
+static void blk_list_part(struct block_device *p)
+{
+	kprintf("  %s: %llu bytes (%llu sectors), start sector %llu of %s, partition %u, type 0x%02x%s, %s\n",
+		p->bd_name, (unsigned long long)bdev_nr_bytes(p), (unsigned long long)p->bd_nr_sectors,
+		(unsigned long long)p->bd_start_sect, p->bd_whole->bd_name, p->bd_partno,
+		p->bd_part_type, p->bd_part_extended ? " (extended)" : "",
+		READ_ONCE(p->bd_whole->bd_failed) ? "failed" : "ok");
+}
+
+static int blk_list(int argc, char **argv)
+{
 	if (argc != 2)
 		return shell_usage_error("blk list", "usage: blk list");
 	for (int i = 0; i < blkdev_count(); i++) {
 		struct block_device *b = blkdev_nth(i);
 
-		desc[0] = '\0';
-		if (b->bd_ops->describe)
-			b->bd_ops->describe(b, desc, sizeof(desc));
-		kprintf("%s: %llu bytes (%llu sectors), logical block %u, max segments %u, %s, %s\n",
-			b->bd_name, (unsigned long long)bdev_nr_bytes(b),
-			(unsigned long long)b->bd_nr_sectors, b->bd_logical_block_size,
-			b->bd_max_segments, desc, READ_ONCE(b->bd_failed) ? "failed" : "ok");
+		if (bdev_is_partition(b))
+			continue;
+		blk_list_disk(b);
+		/* Partitions are registered after their disk. */
+		for (int j = i + 1; j < blkdev_count(); j++)
+			if (blkdev_nth(j)->bd_whole == b && bdev_is_partition(blkdev_nth(j)))
+				blk_list_part(blkdev_nth(j));
 	}
 	if (!blkdev_count())
 		kprintf("blk: no disks (attach one: make run DISK=img)\n");

@@ -8,13 +8,14 @@
  *   -> slab -> page tables (paging_init: vmalloc) -> scheduler (this context becomes
  *   idle) -> interrupt controllers -> clock event -> console input interrupt -> workqueue
  *   worker -> the first thread ("ktest" or "shell"), which makes __ro_after_init read-only
- *   (mark_rodata_ro) and then runs tests (tinymm.test), a script
+ *   (mark_rodata_ro), reads the disks' partition tables, mounts the root and then runs tests (tinymm.test), a script
  *   (tinymm.run) or the interactive shell.
  * A fatal problem (bad DTB, bad memory map) is one line and a power-off with status 1.
  */
 #include <string.h>
 #include "tinymm/arch.h"
 #include "tinymm/bench.h"
+#include "tinymm/blkdev.h"
 #include "tinymm/board_config.h"
 #include "tinymm/cache.h"
 #include "tinymm/cmdline.h"
@@ -308,6 +309,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 static int kernel_init(void *unused)
 {
 	mark_rodata_ro();
+	blk_scan_boot_disks();	/* partitions (vda1): reading a disk sleeps, so in this thread */
 	vfs_init();		/* the root filesystem: mounting sleeps, so in this thread */
 	if (boot_args.test) {
 		int failed = ktest_run(__ktest_suites_start, __ktest_suites_end, boot_args.test);

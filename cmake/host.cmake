@@ -57,7 +57,8 @@ set(HOST_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
-  block/blk-core.c block/fops.c fs/buffer.c fs/buffer_aops.c
+  block/blk-core.c block/fops.c block/partitions/core.c block/partitions/msdos.c
+  fs/buffer.c fs/buffer_aops.c
   tests/host/host_sched_arch.c
   # kthread.c's vmalloc stacks: linked, never taken (host_sched_arch.c: arch_vmap_stack_usable())
   mm/pagewalk.c mm/vmalloc.c tests/host/fake_pgtable.c)
@@ -115,6 +116,13 @@ set(HOST_BRD_SRCS drivers/brd.c drivers/brd_image.S block/blk_cmd.c)
 add_executable(ext2_test tests/host/ext2_test.c tests/ktest/ext2_ktest.c tests/ktest/ext2_fixture.c
   ${HOST_BRD_SRCS} ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(ext2_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# The MBR parser alone (pure) over sfdisk's tables (tests/host/msdos_images.sh).
+add_executable(msdos_test tests/host/msdos_test.c block/partitions/msdos.c)
+target_link_libraries(msdos_test host_kernel ${CMOCKA} ${LIBFDT})
+# Partitions as block devices over the real block layer, and the `partitions` KTAP suite.
+add_executable(partitions_test tests/host/partitions_test.c tests/host/file_bdev.c
+  tests/ktest/partitions_ktest.c)
+target_link_libraries(partitions_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # brd itself: zeros, a write across a disk page, `blk list`, brd_reset, vda after the RAM disks.
 add_executable(brd_test tests/host/brd_test.c tests/host/file_bdev.c ${HOST_BRD_SRCS}
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})

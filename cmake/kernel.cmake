@@ -35,6 +35,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
   drivers/sunxi_mmc.c drivers/sunxi_mmc_dma.c
   drivers/brd.c drivers/brd_image.S
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
+  block/partitions/core.c block/partitions/msdos.c
   fs/buffer.c fs/buffer_aops.c
   mm/readahead.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/page_reporting_work.c mm/vmstat_work.c

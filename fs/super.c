@@ -323,7 +323,7 @@ int do_umount(const char *dir)
 }
 
 /* tinymm.root=<dev>: the root filesystem's device ("vda"), its type probed. */
-static char root_dev[8];
+static char root_dev[16];	/* a block device's name: "mmcblk0p1" */
 static int set_root_dev(const char *val)
 {
 	if (!*val || strlen(val) >= sizeof(root_dev))
@@ -331,7 +331,7 @@ static int set_root_dev(const char *val)
 	strcpy(root_dev, val);
 	return 0;
 }
-KPARAM(root, set_root_dev, "the root filesystem's block device (e.g. vda); default: a ramfs");
+KPARAM(root, set_root_dev, "the root filesystem's block device (e.g. vda, vda1); default: a ramfs");
 
 void vfs_init(void)
 {

@@ -15,11 +15,12 @@
  *   bio_alloc(bdev, nr_vecs, opf, gfp) / bio_put(bio)   from the "bio" slab cache
  *   bio_add_page(bio, page, len, offset)                len if it fit, 0 if the bio is full
  *   blkdev_get_by_name("vda") / blkdev_nth(i) / blkdev_count()
- * Counters per disk (blk stats): requests and bytes read/written, errors.
+ * Counters per disk (blk stats): requests and bytes read/written, errors.  A partition is a
+ * block device too (vda1: block/partitions/core.c); its I/O counts on it and on its disk.
  * Locking: a disk's queue lock (bd_queue_lock, irqs masked) guards its request queue
  * (bd_queue_head, bios the driver had no room for yet), bd_failed and the counters.  Lock
  * order: the queue lock, then the driver's own (virtio-blk's virtqueue lock).
- * docs/virtio-blk.md has the whole story.
+ * docs/virtio-blk.md has the whole story; docs/block-partitions.md the partitions'.
  *
  * Changes from the first draft of this header (block/blk-core.c implements it): it named a
  * queue lock and a request queue but had neither, so struct block_device gained both, struct bio
@@ -62,6 +63,9 @@ struct bio {
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
 	struct bio *bi_next;			/* the disk's queue (block layer only) */
+	/* The partition it was submitted to, while remapped to the whole disk (bi_bdev) and its
+	 * sectors; bio_endio() gives both back before bi_end_io.  NULL otherwise. */
+	struct block_device *bi_part;
 	unsigned short bi_vcnt, bi_max_vecs;
 	struct bio_vec bi_io_vec[];
 };
@@ -96,7 +100,7 @@ struct block_device_operations {
 
 struct address_space;
 struct block_device {
-	char bd_name[8];			/* "vda" */
+	char bd_name[16];			/* "vda", "vda1", "mmcblk0p1" */
 	sector_t bd_nr_sectors;			/* capacity in 512-byte sectors */
 	unsigned int bd_logical_block_size;	/* bytes, a power of two >= 512 */
 	unsigned int bd_max_segments;		/* page fragments per request the device takes */
@@ -108,11 +112,53 @@ struct block_device {
 	/* The block layer's (add_disk() initialises them): */
 	spinlock_t bd_queue_lock;
 	struct bio *bd_queue_head, *bd_queue_tail;	/* waiting for room in the driver */
+	/* Partitions (block/partitions/core.c; set before add_disk, never changed): a whole disk
+	 * has bd_partno 0 and bd_whole itself.  A partition has no queue of its own: its bios are
+	 * remapped to bd_whole (blk_partition_remap) and only its counters are its own. */
+	struct block_device *bd_whole;
+	sector_t bd_start_sect;			/* a partition's first sector on bd_whole */
+	uint8_t bd_partno;			/* 1..: vda1; 0: the whole disk */
+	uint8_t bd_part_type;			/* the MBR entry's type (0x83, 0x05, ...) */
+	bool bd_part_extended;			/* the extended container (2 sectors, v6.10) */
+	uint32_t bd_dev;			/* MKDEV(major, minor) for `partitions` */
 };
 
+/* Device numbers as Linux's /proc/partitions shows them (block/partitions/core.c). */
+#define MINORBITS		20
+#define MAJOR(dev)		((unsigned int)((dev) >> MINORBITS))
+#define MINOR(dev)		((unsigned int)((dev) & ((1U << MINORBITS) - 1)))
+#define MKDEV(ma, mi)		((uint32_t)(((ma) << MINORBITS) | (mi)))
+
+static inline bool bdev_is_partition(const struct block_device *bdev)
+{
+	return bdev->bd_partno != 0;
+}
+
+static inline struct block_device *bdev_whole(struct block_device *bdev)
+{
+	return bdev->bd_whole ? bdev->bd_whole : bdev;
+}
+
 /* Register @bdev: named here (vda, vdb, ...) unless the driver named it (ram0); 0, -EEXIST
- * for a name taken, -ENOSPC for a full disk table. */
+ * for a name taken, -ENOSPC for a full disk table.  After boot (blk_scan_boot_disks() has
+ * run) it also reads the disk's partition table at once, so it sleeps and the disk must
+ * already do I/O; a disk added while booting (before the first thread) is scanned later. */
 int add_disk(struct block_device *bdev);
+/*
+ * Partitions (block/partitions/core.c, docs/block-partitions.md): read @disk's MBR and
+ * register each partition as a block device of its own ("vda1", "mmcblk0p1"); a table that
+ * cannot be trusted is refused in one line and the disk is used whole.  Sleeps.  Once per
+ * disk (no rescan).  0, or -errno when nothing was registered because of an error.
+ */
+int disk_scan_partitions(struct block_device *disk);
+/* add_disk()'s last step: scans a disk added after boot (block layer internal). */
+void blk_disk_added(struct block_device *bdev);
+/* The first thread, before the root is mounted: scan every disk added while booting. */
+void blk_scan_boot_disks(void);
+/* v6.10's blk_partition_remap: @bio, checked against its partition, goes to the whole disk. */
+void blk_partition_remap(struct bio *bio);
+/* The disk's major and minor (Linux's numbering: virtio 254, mmcblk 179, ram 1, blkext 259). */
+void bdev_set_devt(struct block_device *bdev);
 /* The disk named @name; a name not yet registered goes to the probes whose prefix it starts
  * with (they may make it: brd's ramN), so this may sleep.  NULL if there is none. */
 struct block_device *blkdev_get_by_name(const char *name);

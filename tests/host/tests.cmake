@@ -37,6 +37,16 @@ add_test(NAME host.ext2 COMMAND ext2_test)
 set_tests_properties(host.ext2 PROPERTIES
   TIMEOUT 300 ENVIRONMENT "E2FSCK=${E2FSCK};TMPDIR=${CMAKE_BINARY_DIR}")
 add_test(NAME host.brd COMMAND brd_test)
+# MBR tables made by sfdisk (a fixture), then the parser on each (docs/block-partitions.md).
+find_program(SFDISK sfdisk PATHS /sbin /usr/sbin REQUIRED)
+add_test(NAME host.msdos_images COMMAND ${CMAKE_SOURCE_DIR}/tests/host/msdos_images.sh
+  ${CMAKE_BINARY_DIR}/msdos)
+set_tests_properties(host.msdos_images PROPERTIES FIXTURES_SETUP msdos_images TIMEOUT 60)
+add_test(NAME host.msdos COMMAND msdos_test ${CMAKE_BINARY_DIR}/msdos)
+set_tests_properties(host.msdos PROPERTIES FIXTURES_REQUIRED msdos_images TIMEOUT 30)
+add_test(NAME host.partitions COMMAND partitions_test)
+set_tests_properties(host.partitions PROPERTIES FIXTURES_REQUIRED msdos_images TIMEOUT 60
+  ENVIRONMENT "MSDOS_IMAGES=${CMAKE_BINARY_DIR}/msdos;TMPDIR=${CMAKE_BINARY_DIR}")
 # ram0's sample is the same on every build (tools/mkramdisk): made twice, a second apart.
 add_test(NAME host.mkramdisk_reproducible COMMAND sh -c
   "d=$(mktemp -d)$<SEMICOLON> ${CMAKE_SOURCE_DIR}/tools/mkramdisk $d/a.bin --image $d/a.img && sleep 1.1 &&

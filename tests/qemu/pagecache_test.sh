@@ -114,7 +114,8 @@ badinput)
     { printf '%s\n' "$out"; fail "boot failed"; }
   printf '%s\n' "$out"
   read -r r _ _ _ _ <<<"$(stats 1)"
-  [ "$r" = 0 ] || fail "the bad commands read from the disk ($r requests)"
+  # One read: the partition scan's of the MBR at boot (block/partitions/core.c).
+  [ "$r" = 1 ] || fail "the bad commands read from the disk ($((r - 1)) requests)"
   [ "$(printf '%s\n' "$out" | grep -E '^[0-9a-f]{64}$')" = "$(sha 1048575 1)" ] ||
     fail "the last byte, read after the bad commands, is wrong"
   ;;

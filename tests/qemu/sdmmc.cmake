@@ -8,7 +8,10 @@ boot_test(orangepi-pc.sdmmc.probe orangepi-pc --append "tinymm.run=blk list"
   --expect "^mmcblk0: 67108864 bytes \\(131072 sectors\\), logical block 512, max segments 256, sunxi-mmc@0x01c0f000 irq [0-9]+, SDSC, rca 0x[0-9a-f]{4}, 4-bit bus, 256 descriptors, non-coherent DMA, 0 errors, 0 recoveries, ok$")
 # Writes and reads of the raw card (the free gap before partition 1), exact on the host.
 # The card not answering and a lost interrupt: EIO within the bound, one line, recovery.
-foreach(mode raw no-answer lose-irq)
+# The board's own ext2 boot partition mounted read-write (mmcblk0p1: block/partitions), two
+# files written with the xorshift64* stream and unmounted; on the host e2fsck -fn is clean and
+# debugfs dumps exactly the streams.
+foreach(mode raw fs no-answer lose-irq)
   add_test(NAME orangepi-pc.sdmmc.${mode} COMMAND ${SDMMC_TEST} --dir ${CMAKE_BINARY_DIR}/sdmmc/${mode} ${mode})
   set_tests_properties(orangepi-pc.sdmmc.${mode} PROPERTIES TIMEOUT 90 LABELS qemu)
 endforeach()
