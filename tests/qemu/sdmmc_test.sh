@@ -26,7 +26,6 @@ card=$dir/card.img
 gen=$top/tests/qemu/writeback_expect.py
 img=$top/build/orangepi-pc/sdcard.img
 [ -f "$img" ] || tm_fail "no $img (make image BOARD=orangepi-pc)"
-p1=1048576
 case $mode in
 raw)
   off=$((0x90000)) len=300000
@@ -69,11 +68,11 @@ no-answer|lose-irq)
   grep -E "sunxi-mmc|^mmcblk0|I/O error" "$dir/console"
   n=$(grep -c "sunxi-mmc mmcblk0: .*I/O error" "$dir/console")
   [ "$n" = 1 ] || tm_fail "$n driver error lines, not one"
-  [ $mode = no-answer ] && why="no response from the card" || why="no completion"
+  [ "$mode" = no-answer ] && why="no response from the card" || why="no completion"
   line=$(grep "sunxi-mmc mmcblk0: .*I/O error" "$dir/console")
   ms=$(sed -nE "s/.*: read of [0-9]+ bytes at sector [0-9]+: $why \(status 0x[0-9a-f]+\) after ([0-9]+) ms: I\/O error$/\1/p" <<<"$line")
   [ -n "$ms" ] || tm_fail "the error line does not say '$why ... after N ms'"
-  if [ $mode = no-answer ]; then
+  if [ "$mode" = no-answer ]; then
     [ "$ms" -le 100 ] || tm_fail "EIO after $ms ms, not at once"
   else
     [ "$ms" -ge 1000 ] && [ "$ms" -le 1500 ] || tm_fail "EIO after $ms ms, not within 1000-1500 (the timer)"
