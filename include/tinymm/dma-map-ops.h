@@ -47,7 +47,5 @@ bool debug_dma_sync(struct device *dev, dma_addr_t addr, size_t *size,
 /* Live entries, and the number of tracked mappings the table had no room for (tests). */
 unsigned int dma_debug_entries(void);
 unsigned long dma_debug_overflows(void);
-/* Forget every entry and re-arm the full-table warning (tests only). */
-void dma_debug_reset(void);
 
 #endif

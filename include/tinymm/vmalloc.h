@@ -32,7 +32,7 @@ struct vm_struct {
 	unsigned long flags;
 	struct page **pages;		/* VM_ALLOC: the pages, kmalloc'ed; NULL for vmap() */
 	unsigned int nr_pages;
-	phys_addr_t phys_addr;		/* VM_IOREMAP's */
+	phys_addr_t phys_addr;		/* VM_IOREMAP's, VM_DMA_COHERENT's first frame */
 	const void *caller;
 };
 

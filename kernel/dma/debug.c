@@ -10,7 +10,7 @@
  *   unmap twice                              the same (the first unmap removed the entry)
  *   unmap with another size                  "device driver frees DMA memory with different
  *                                            size [device address=..] [map size=..] [unmap size=..]"
- *   unmap/sync with another direction        "device driver frees|syncs DMA memory with wrong
+ *   unmap/sync with another direction        "device driver frees|syncs DMA memory with different
  *                                            direction [device address=..] [size=..] [mapped
  *                                            with ..] [unmapped|synced with ..]"
  *   sync beyond the mapping's end            "device driver syncs DMA memory outside allocated
@@ -21,9 +21,11 @@
  * (a sync of a BIDIRECTIONAL mapping may name any direction, as v6.10 allows.)  The maintenance
  * that follows a warned unmap or sync uses the mapping's own size and direction, and none at
  * all for an address no entry has, so a driver's mistake costs no one else's bytes.
- * The table holds DMA_DEBUG_ENTRIES; when it is full, one line says so and further mappings
- * are not tracked (v6.10's "DMA-API: debugging out of memory - disabling"): an unmap the table
- * does not know is then not judged, because it may be one of those.
+ * The table holds DMA_DEBUG_ENTRIES; when it is full, one line says so (once per boot) and
+ * further mappings are not tracked (v6.10's "DMA-API: debugging out of memory - disabling"):
+ * while any of those may still be live, an unmap or sync the table does not know is not
+ * judged (an unknown unmap is taken to be one of them), and judging resumes once as many
+ * unknown unmaps as untracked mappings have been seen.  (v6.10 stops debugging for good.)
  * Where tinymm differs from v6.10: a fixed array searched linearly instead of a hash of
  * preallocated entries (tens of live mappings, not thousands); no scatterlists, no
  * coherent-allocation tracking, no per-driver filter; ownership is checked only where a driver
@@ -38,6 +40,7 @@
 #include "tinymm/memory.h"
 #include "tinymm/printk.h"
 #include "tinymm/spinlock.h"
+#include "tinymm/vmalloc.h"
 
 #define DMA_DEBUG_ENTRIES	256
 
@@ -52,7 +55,8 @@ struct dma_debug_entry {
 static DEFINE_SPINLOCK(dma_debug_lock);
 static struct dma_debug_entry dma_entries[DMA_DEBUG_ENTRIES];
 static unsigned int nr_dma_entries;
-static unsigned long nr_dma_overflows;	/* mappings the full table did not record */
+static unsigned long nr_dma_overflows;	/* mappings the full table did not record, ever */
+static unsigned long nr_untracked;	/* of those, the ones not unmapped yet (as far as known) */
 
 static const char *const dir2name[] = {
 	[DMA_BIDIRECTIONAL] = "DMA_BIDIRECTIONAL", [DMA_TO_DEVICE] = "DMA_TO_DEVICE",
@@ -64,17 +68,23 @@ static const char *dname(enum dma_data_direction dir)
 	return (unsigned int)dir <= DMA_NONE ? dir2name[dir] : "DMA_?";
 }
 
-/* The entry of @dev that contains @addr, or NULL. */
-static struct dma_debug_entry *find_locked(struct device *dev, dma_addr_t addr)
+/* The entry of @dev that starts at @addr, else (unless @exact) one that contains it, or NULL. */
+static struct dma_debug_entry *find_locked(struct device *dev, dma_addr_t addr, bool exact)
 {
+	struct dma_debug_entry *inside = NULL;
+
 	lockdep_assert_held(&dma_debug_lock);
 	for (unsigned int i = 0; i < DMA_DEBUG_ENTRIES; i++) {
 		struct dma_debug_entry *e = &dma_entries[i];
 
-		if (e->dev == dev && addr >= e->addr && addr - e->addr < e->size)
+		if (e->dev != dev)
+			continue;
+		if (e->addr == addr)
 			return e;
+		if (!exact && !inside && addr > e->addr && addr - e->addr < e->size)
+			inside = e;
 	}
-	return NULL;
+	return inside;
 }
 
 void debug_dma_map(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir)
@@ -91,6 +101,7 @@ void debug_dma_map(struct device *dev, dma_addr_t addr, size_t size, enum dma_da
 			return;
 		}
 	first_overflow = nr_dma_overflows++ == 0;
+	nr_untracked++;
 	spin_unlock_irqrestore(&dma_debug_lock, flags);
 	if (first_overflow)
 		pr_err("DMA-API: debugging out of memory - %u mappings tracked, no more\n",
@@ -105,12 +116,14 @@ bool debug_dma_unmap(struct device *dev, dma_addr_t addr, size_t *size,
 	unsigned long flags;
 
 	spin_lock_irqsave(&dma_debug_lock, flags);
-	e = find_locked(dev, addr);
-	untracked = nr_dma_overflows != 0;
-	if (e && e->addr == addr) {
+	e = find_locked(dev, addr, true);
+	untracked = nr_untracked != 0;
+	if (e) {
 		found = *e;
 		*e = (struct dma_debug_entry){ 0 };
 		nr_dma_entries--;
+	} else if (untracked) {
+		nr_untracked--;		/* taken to be one of them */
 	}
 	spin_unlock_irqrestore(&dma_debug_lock, flags);
 	if (!found.dev) {
@@ -124,7 +137,7 @@ bool debug_dma_unmap(struct device *dev, dma_addr_t addr, size_t *size,
 		WARN(1, "DMA-API: %s: device driver frees DMA memory with different size [device address=0x%016llx] [map size=%zu bytes] [unmap size=%zu bytes]",
 		     dev_name(dev), (unsigned long long)addr, found.size, *size);
 	else if (found.dir != *dir)
-		WARN(1, "DMA-API: %s: device driver frees DMA memory with wrong direction [device address=0x%016llx] [size=%zu bytes] [mapped as %s] [unmapped as %s]",
+		WARN(1, "DMA-API: %s: device driver frees DMA memory with different direction [device address=0x%016llx] [size=%zu bytes] [mapped with %s] [unmapped with %s]",
 		     dev_name(dev), (unsigned long long)addr, *size, dname(found.dir), dname(*dir));
 	*size = found.size;
 	*dir = found.dir;
@@ -139,8 +152,8 @@ bool debug_dma_sync(struct device *dev, dma_addr_t addr, size_t *size,
 	unsigned long flags;
 
 	spin_lock_irqsave(&dma_debug_lock, flags);
-	e = find_locked(dev, addr);
-	untracked = nr_dma_overflows != 0;
+	e = find_locked(dev, addr, false);
+	untracked = nr_untracked != 0;
 	if (e) {
 		found = *e;
 		e->cpu_owned = !to_device;
@@ -159,7 +172,7 @@ bool debug_dma_sync(struct device *dev, dma_addr_t addr, size_t *size,
 		     (unsigned long long)(addr - found.addr + *size));
 		*size = found.size - (size_t)(addr - found.addr);	/* clamped to the mapping */
 	} else if (found.dir != DMA_BIDIRECTIONAL && found.dir != *dir) {
-		WARN(1, "DMA-API: %s: device driver syncs DMA memory with wrong direction [device address=0x%016llx] [size=%zu bytes] [mapped as %s] [synced as %s]",
+		WARN(1, "DMA-API: %s: device driver syncs DMA memory with different direction [device address=0x%016llx] [size=%zu bytes] [mapped with %s] [synced with %s]",
 		     dev_name(dev), (unsigned long long)addr, *size, dname(found.dir), dname(*dir));
 	}
 	if (found.dir != DMA_BIDIRECTIONAL)
@@ -173,7 +186,7 @@ void dma_debug_cpu_access(const void *ptr, size_t size)
 	struct dma_debug_entry hit = { 0 };
 	unsigned long flags;
 
-	if (!size)
+	if (!size || is_vmalloc_addr(ptr))	/* streaming buffers are in the linear map */
 		return;
 	spin_lock_irqsave(&dma_debug_lock, flags);
 	for (unsigned int i = 0; i < DMA_DEBUG_ENTRIES; i++) {
@@ -199,16 +212,4 @@ unsigned int dma_debug_entries(void)
 unsigned long dma_debug_overflows(void)
 {
 	return nr_dma_overflows;
-}
-
-void dma_debug_reset(void)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&dma_debug_lock, flags);
-	for (unsigned int i = 0; i < DMA_DEBUG_ENTRIES; i++)
-		dma_entries[i] = (struct dma_debug_entry){ 0 };
-	nr_dma_entries = 0;
-	nr_dma_overflows = 0;
-	spin_unlock_irqrestore(&dma_debug_lock, flags);
 }

@@ -67,6 +67,11 @@ static bool dma_capable(uint64_t mask, phys_addr_t phys, size_t size)
 dma_addr_t dma_direct_map_phys(struct device *dev, phys_addr_t phys, size_t size,
 			       enum dma_data_direction dir)
 {
+	if (!size) {
+		pr_err("%s: DMA map of 0 bytes at %#llx refused\n", dev_name(dev),
+		       (unsigned long long)phys);
+		return DMA_MAPPING_ERROR;
+	}
 	if (!dma_capable(dev->dma_mask, phys, size)) {
 		pr_err("%s: DMA addr %#llx+%zu overflow (mask %llx): refused (no swiotlb)\n",
 		       dev_name(dev), (unsigned long long)phys, size, (unsigned long long)dev->dma_mask);
@@ -137,6 +142,11 @@ void *dma_direct_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, 
 	*dma_handle = DMA_MAPPING_ERROR;
 	if (!size)
 		return NULL;
+	if (!dev->dma_coherent && !arch_noncached_supported()) {
+		pr_err("%s: dma_alloc_coherent: this CPU has no non-cacheable memory type: refused\n",
+		       dev_name(dev));
+		return NULL;
+	}
 	gfp &= ~(gfp_t)(__GFP_DMA | __GFP_ZERO);
 	page = dma_direct_alloc_pages(dev, size, gfp);
 	if (!page) {
@@ -155,15 +165,17 @@ void *dma_direct_alloc(struct device *dev, size_t size, dma_addr_t *dma_handle, 
 			cpu = vmap(pages, nr, VM_DMA_COHERENT, pgprot_dmacoherent(PAGE_KERNEL));
 			kfree(pages);
 		}
-		if (!cpu) {	/* vmap() said why (no non-cacheable type, no space) */
+		if (!cpu) {	/* no memory or no vmalloc space */
 			pr_err("%s: dma_alloc_coherent: no non-cacheable mapping for %zu bytes\n",
 			       dev_name(dev), size);
 			__free_pages(page, order);
 			return NULL;
 		}
 	}
-	memset(cpu, 0, PAGE_SIZE << order);
 	*dma_handle = (dma_addr_t)PFN_PHYS(page_to_pfn(page));
+	if (!dev->dma_coherent)		/* for vmallocinfo and the page-table checks */
+		find_vm_area(cpu)->phys_addr = (phys_addr_t)*dma_handle;
+	memset(cpu, 0, PAGE_SIZE << order);
 	return cpu;
 }
 
@@ -190,9 +202,9 @@ void dma_direct_free(struct device *dev, size_t size, void *cpu_addr, dma_addr_t
 		struct vm_struct *vm = find_vm_area(cpu_addr);
 
 		if (!vm || vm->addr != cpu_addr || !(vm->flags & VM_DMA_COHERENT) ||
-		    vmalloc_to_page(cpu_addr) != page) {
-			pr_err("%s: dma_free_coherent: %p is not the handle's memory: nothing freed\n",
-			       dev_name(dev), cpu_addr);
+		    vmalloc_to_page(cpu_addr) != page || vm->nr_pages != 1U << order) {
+			pr_err("%s: dma_free_coherent: %p, %zu bytes is not the handle's allocation: nothing freed\n",
+			       dev_name(dev), cpu_addr, size);
 			return;
 		}
 		vunmap(cpu_addr);	/* PG_uncached cleared with the ptes */

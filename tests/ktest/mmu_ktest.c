@@ -158,8 +158,11 @@ static bool expected_pte(const struct map_check *c, unsigned long addr, pte_t *w
 			*want = pfn_pte((unsigned long)(vm->phys_addr >> PAGE_SHIFT) + i, PAGE_KERNEL_IO);
 		else if (vm->pages && i < vm->nr_pages)
 			*want = pfn_pte(page_to_pfn(vm->pages[i]), PAGE_KERNEL);
+		else if ((vm->flags & VM_DMA_COHERENT) && i < vm->nr_pages)	/* kernel/dma/direct.c */
+			*want = pfn_pte((unsigned long)(vm->phys_addr >> PAGE_SHIFT) + i,
+					pgprot_dmacoherent(PAGE_KERNEL));
 		else
-			return false;	/* a vmap(): no kernel area keeps one across the walk */
+			return false;	/* another vmap(): no kernel area keeps one across the walk */
 		return true;
 	}
 	if (a >= (unsigned long)_start_kernel && a < (unsigned long)_etext)
