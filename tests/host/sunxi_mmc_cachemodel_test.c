@@ -10,8 +10,9 @@
  * "card" and memory with cm_device_read / cm_device_write (behind the modelled D-cache: only
  * what the DMA API cleaned reaches it, and what it writes is seen by the CPU only after an
  * invalidate), clears each descriptor's OWN bit and returns the raw interrupt status.  Its bus
- * carries 32 address bits, as the H3's does; the host's RAM lies above 4 GiB, so the fake puts
- * the fake RAM's high bits back (a fixed bus offset).
+ * carries 32 address bits, as the H3's does; the host's RAM lies above 4 GiB (anywhere: it may
+ * straddle a 4 GiB boundary), so the fake takes the one address of the 16-MiB fake RAM whose
+ * low 32 bits the descriptor holds.
  *
  * Usage: sunxi_mmc_cachemodel_test 32|64 SCENARIO [--no-maintenance]
  * A bio of three segments (1 KiB at 512 in one page, a whole page, 512 bytes at 1536 of a
@@ -48,7 +49,6 @@ static struct device dev;
 static struct page *pages[NSEG];
 static struct sunxi_mmc_ring *ring;
 static unsigned char card[TOTAL];
-static uint64_t bus_high;	/* the fake RAM's address bits above the bus's 32 */
 
 enum fault { F_NONE, F_RTO, F_CRC, F_DTO, F_OWNED, F_IDMAC, F_NO_DATA_OVER };
 
@@ -97,9 +97,12 @@ static struct bio *make_bio(unsigned int op)
 	return bio;
 }
 
+/* The fake RAM's byte whose address has low 32 bits @a (unique: the RAM is 16 MiB). */
 static void *bus_to_virt(uint32_t a)
 {
-	return __va((phys_addr_t)(bus_high | a));
+	phys_addr_t base = __pa(ram);
+
+	return __va(base + (uint32_t)(a - (uint32_t)base));
 }
 
 /*
@@ -288,8 +291,6 @@ static int run(void)
 	ring->des_dma = __pa(ring->des);
 	ring->nr_des = PAGE_SIZE / sizeof(struct sunxi_idma_des);
 	ring->dev = &dev;
-	bus_high = ring->des_dma & ~0xffffffffULL;
-	CHECK_EQ((__pa(ram) & ~0xffffffffULL), (((uint64_t)__pa(ram) + RAM_SIZE - 1) & ~0xffffffffULL));
 	fake_dma_default_coherent = false;	/* ARM: no dma-coherent in the Orange Pi's node */
 	dma_dev_init(&dev, "mmc0", NULL, -1);
 	CHECK(!dev.dma_coherent);
