@@ -214,9 +214,10 @@ static int blk_read(int argc, char **argv)
 }
 
 /* Test hook: virtio-blk corrupts the next used-ring entry it reads, as a lying device would;
- * sunxi-mmc makes its next request unanswered (no-answer) or its interrupt lost (lose-irq). */
+ * sunxi-mmc makes its next request unanswered (no-answer), its interrupt lost (lose-irq) or its
+ * card reset behind its back (reset-card). */
 #define BLK_INJECT_USAGE \
-	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq (mmc)"
+	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|reset-card (mmc)"
 static int blk_inject(int argc, char **argv)
 {
 	struct block_device *bdev;

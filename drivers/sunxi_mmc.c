@@ -84,6 +84,7 @@
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_LOSE_IRQ		2	/* mask the next request's interrupt: only the timer ends it */
+#define INJECT_RESET_CARD	3	/* CMD0 first: the card forgets its RCA, as one swapped */
 
 struct sunxi_mmc_host {
 	uintptr_t base;
@@ -389,6 +390,10 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 		/* CMD7 with RCA 0 deselects every card: the data command below goes unanswered,
 		 * as from a card that has gone away. */
 		sunxi_mmc_cmd(host, SD_SELECT_CARD, 0, RSP_NONE, NULL);
+	} else if (host->inject == INJECT_RESET_CARD) {
+		/* CMD0: the card goes back to idle and loses its RCA; the data command goes
+		 * unanswered and the recovery finds a card that is not ours any more. */
+		sunxi_mmc_cmd(host, SD_GO_IDLE_STATE, 0, RSP_NONE, NULL);
 	}
 	imask = SDXC_INTERRUPT_ERROR_BITS | sunxi_mmc_data_done_bits(bio);
 	if (host->inject == INJECT_LOSE_IRQ)
@@ -554,13 +559,16 @@ static int sunxi_mmc_inject(struct block_device *bdev, const char *what)
 	struct sunxi_mmc_host *host = bdev->bd_private;
 	unsigned long flags;
 
+	unsigned int inject = !strcmp(what, "no-answer") ? INJECT_NO_ANSWER :
+			      !strcmp(what, "lose-irq") ? INJECT_LOSE_IRQ :
+			      !strcmp(what, "reset-card") ? INJECT_RESET_CARD : 0;
+
+	if (!inject)
+		return -EINVAL;
 	spin_lock_irqsave(&host->lock, flags);
-	if (!strcmp(what, "no-answer"))
-		host->inject = INJECT_NO_ANSWER;
-	else if (!strcmp(what, "lose-irq"))
-		host->inject = INJECT_LOSE_IRQ;
+	host->inject = inject;
 	spin_unlock_irqrestore(&host->lock, flags);
-	return strcmp(what, "no-answer") && strcmp(what, "lose-irq") ? -EINVAL : 0;
+	return 0;
 }
 
 static const struct block_device_operations sunxi_mmc_ops = {

@@ -15,11 +15,15 @@
 #       lose-irq: sunxi_mmc.timeout_ms = 1000 ms, at most 1500), `blk stats` counts one error,
 #       and the next read after the recovery returns the MBR's bytes exactly (the host's
 #       hexdump of the card).
+#   sdmmc_test.sh --dir DIR reset-card   the card sent back to idle (CMD0) behind the driver's
+#       back, as a card swapped: the request fails with EIO, the recovery finds no card in the
+#       transfer or standby state and fails the disk in one line; the next read is ENXIO at
+#       once, `blk list` says failed (the partitions too).
 # The card is tools/run's private copy, kept in DIR (--keep-sdimg).
 . "$(dirname "$0")/lib.sh"
 tm_init sdmmc_test
 top=$TM_TOP dir=""
-[ "${1:-}" = --dir ] || tm_usage "sdmmc_test.sh --dir DIR raw|fs"
+[ "${1:-}" = --dir ] || tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq|reset-card"
 dir=$2 mode=${3:-}
 tm_fresh_dir "$dir"
 card=$dir/card.img
@@ -84,6 +88,21 @@ no-answer|lose-irq)
   grep -Eq "^mmcblk0( +[0-9]+){9} +1$" "$dir/console" || tm_fail "blk stats: not one error counted"
   echo "$mode: EIO after $ms ms, one line; recovered; the next read exact"
   ;;
-*) tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq" ;;
+reset-card)
+  "$TM_CHECK" --board orangepi-pc --timeout 60 --keep-sdimg "$card" \
+    --input "blk inject mmcblk0 reset-card\rblk read mmcblk0 900000 4096\rblk read mmcblk0 0 16\rblk list\rpoweroff\r" \
+    >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
+  tr -d '\r' <"$dir/log" >"$dir/console"
+  grep -E "sunxi-mmc|^ *mmcblk0|failed" "$dir/console"
+  [ "$(grep -c "sunxi-mmc mmcblk0: .*I/O error$" "$dir/console")" = 1 ] || tm_fail "not one EIO line"
+  [ "$(grep -c "sunxi-mmc mmcblk0: the card does not come back after an error; disk failed$" "$dir/console")" = 1 ] ||
+    tm_fail "not one 'disk failed' line"
+  grep -q "^blk read: mmcblk0: reading 4096 bytes at offset 0 (sector 0) failed: device failed (-ENXIO)$" "$dir/console" ||
+    tm_fail "the read after the failure is not ENXIO"
+  grep -Eq "^mmcblk0: .* 1 errors, 0 recoveries, failed$" "$dir/console" || tm_fail "blk list does not say failed"
+  grep -Eq "^  mmcblk0p1: .*, failed$" "$dir/console" || tm_fail "blk list: mmcblk0p1 not failed"
+  echo "reset-card: EIO, then the disk failed in one line; the next read ENXIO"
+  ;;
+*) tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq|reset-card" ;;
 esac
 echo "sdmmc_test: PASS"
