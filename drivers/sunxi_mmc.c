@@ -625,16 +625,16 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	host->disk.bd_ops = &sunxi_mmc_ops;
 	host->disk.bd_private = host;
 	strcpy(host->disk.bd_name, "mmcblk0");
-	if (add_disk(&host->disk)) {
-		pr_err("sunxi-mmc 0x%08llx: cannot register mmcblk0\n", (unsigned long long)addr);
-		return;
-	}
+	/* The interrupt before the disk: add_disk() may read the partition table at once. */
 	ksnprintf(host->irq_name, sizeof(host->irq_name), "sunxi-mmc %s", host->disk.bd_name);
 	if (request_irq(host->irq, sunxi_mmc_irq, 0, host->irq_name, host)) {
-		host->failed = true;
-		ksnprintf(why, sizeof(why), "sunxi-mmc %s: cannot request irq %u; disk failed",
-			  host->disk.bd_name, host->irq);
-		blk_mark_failed(&host->disk, why);
+		pr_err("sunxi-mmc 0x%08llx: cannot request irq %u; not used\n",
+		       (unsigned long long)addr, host->irq);
+		return;
+	}
+	if (add_disk(&host->disk)) {
+		pr_err("sunxi-mmc 0x%08llx: cannot register mmcblk0\n", (unsigned long long)addr);
+		free_irq(host->irq, host);
 		return;
 	}
 	pr_info("sunxi-mmc %s: %llu bytes (%llu sectors), %s, %u-bit bus, card clock = module clock (undivided), %s DMA, %u descriptors, at 0x%08llx irq %u\n",
