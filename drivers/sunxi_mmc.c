@@ -9,10 +9,10 @@
  * Requests: one at a time, CMD17/CMD24 for one block, CMD18/CMD25 with the controller's
  * auto-stop (CMD12) for more, through the IDMAC (drivers/sunxi_mmc_dma.c: descriptors in a
  * dma_alloc_coherent() ring, each segment dma_map_page()d).  Completion by interrupt; a timer
- * bounds every request (sunxi_mmc.timeout_ms, default 1000 ms): a card that does not answer,
- * answers with a CRC error or times out ends its request with -EIO, the controller is reset and
- * the card brought back to the transfer state by a work item (CMD12, CMD13, CMD7 if it was
- * deselected) before the next request starts.  A card that cannot be brought back fails the
+ * bounds every request (tinymm.sunxi_mmc_timeout_ms, default 1000 ms): a card that does not
+ * answer, answers with a CRC error or times out ends its request with -EIO, the controller is
+ * reset and the card brought back to the transfer state by a work item (CMD12, CMD13, CMD7 if
+ * it was deselected) before the next request starts.  A card that cannot be brought back fails the
  * disk (blk_mark_failed): later requests get -ENXIO at once.
  *
  * Where it differs from v6.10's sunxi-mmc.c: no clock framework, so the module clock is what
@@ -365,7 +365,8 @@ static void sunxi_mmc_recover_work(struct work_struct *work)
 	host->recovering = false;
 	spin_unlock_irqrestore(&host->lock, flags);
 	if (ret) {
-		ksnprintf(line, sizeof(line), "sunxi-mmc %s: the card does not come back after an error; disk failed",
+		ksnprintf(line, sizeof(line),
+			  "sunxi-mmc %s: the card does not come back after an error; disk failed",
 			  host->disk.bd_name);
 		blk_mark_failed(&host->disk, line);
 	} else {
@@ -404,11 +405,13 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 	host->idst = 0;
 	host->started = jiffies;
 	host->deadline = host->started + msecs_to_jiffies(sunxi_timeout_ms);
-	mmc_writel(host, SDXC_REG_GCTRL, mmc_readl(host, SDXC_REG_GCTRL) | SDXC_FIFO_RESET | SDXC_DMA_RESET);
+	mmc_writel(host, SDXC_REG_GCTRL,
+		   mmc_readl(host, SDXC_REG_GCTRL) | SDXC_FIFO_RESET | SDXC_DMA_RESET);
 	mmc_writel(host, SDXC_REG_DMAC, SDXC_IDMAC_SOFT_RESET);
 	mmc_writel(host, SDXC_REG_DMAC, SDXC_IDMAC_FIX_BURST | SDXC_IDMAC_IDMA_ON);
 	mmc_writel(host, SDXC_REG_IDST, 0xffffffff);
-	mmc_writel(host, SDXC_REG_IDIE, imask ? (bio_op(bio) == REQ_OP_READ ? SDXC_IDMAC_RECEIVE_INT : 0) : 0);
+	mmc_writel(host, SDXC_REG_IDIE,
+		   imask && bio_op(bio) == REQ_OP_READ ? SDXC_IDMAC_RECEIVE_INT : 0);
 	mmc_writel(host, SDXC_REG_DLBA, (uint32_t)host->ring->des_dma);
 	mmc_writel(host, SDXC_REG_GCTRL, (mmc_readl(host, SDXC_REG_GCTRL) & ~SDXC_ACCESS_BY_AHB) |
 		   SDXC_DMA_ENABLE | SDXC_INTERRUPT_ENABLE);
@@ -548,7 +551,8 @@ static void sunxi_mmc_describe(struct block_device *bdev, char *buf, size_t len)
 {
 	struct sunxi_mmc_host *host = bdev->bd_private;
 
-	ksnprintf(buf, len, "sunxi-mmc@0x%08llx irq %u, %s, rca 0x%04x, %u-bit bus, %u descriptors, %s DMA, %lu errors, %lu recoveries",
+	ksnprintf(buf, len, "sunxi-mmc@0x%08llx irq %u, %s, rca 0x%04x, %u-bit bus, %u descriptors, "
+		  "%s DMA, %lu errors, %lu recoveries",
 		  (unsigned long long)host->phys, host->irq, host->high_capacity ? "SDHC" : "SDSC",
 		  (unsigned int)host->rca, host->bus_width, host->ring ? host->ring->nr_des : 0,
 		  host->dev.dma_coherent ? "coherent" : "non-coherent", host->errors, host->recoveries);
@@ -637,7 +641,8 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		free_irq(host->irq, host);
 		return;
 	}
-	pr_info("sunxi-mmc %s: %llu bytes (%llu sectors), %s, %u-bit bus, card clock = module clock (undivided), %s DMA, %u descriptors, at 0x%08llx irq %u\n",
+	pr_info("sunxi-mmc %s: %llu bytes (%llu sectors), %s, %u-bit bus, "
+		"card clock = module clock (undivided), %s DMA, %u descriptors, at 0x%08llx irq %u\n",
 		host->disk.bd_name, (unsigned long long)bdev_nr_bytes(&host->disk),
 		(unsigned long long)host->disk.bd_nr_sectors, host->high_capacity ? "SDHC" : "SDSC",
 		host->bus_width, host->dev.dma_coherent ? "coherent" : "non-coherent",

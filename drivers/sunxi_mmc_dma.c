@@ -3,8 +3,8 @@
  * segments mapped with the DMA API, the IDMAC descriptor chain written into a coherent ring,
  * and the completion checked, unmapped and judged.  Portable: the kernel links it with
  * drivers/sunxi_mmc.c, the host tests with a fake controller over the cache model
- * (tests/host/sunxi_mmc_cachemodel_test.c), so the cache maintenance the DMA API does for this driver is
- * proven there byte for byte.
+ * (tests/host/sunxi_mmc_cachemodel_test.c), so the cache maintenance the DMA API does for
+ * this driver is proven there byte for byte.
  *
  * Every segment is one descriptor in chain mode; all but the last ask for no interrupt.  The
  * controller is never trusted: a transfer that reports success but leaves a descriptor owned

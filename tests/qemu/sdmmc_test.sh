@@ -12,7 +12,7 @@
 #       (it gets no response: QEMU's card model ignores a data command outside the transfer
 #       state) or that request's interrupt masked (only the driver's timer can end it): the
 #       request fails with EIO in one driver line, within the bound (no-answer: at once;
-#       lose-irq: sunxi_mmc.timeout_ms = 1000 ms, at most 1500), `blk stats` counts one error,
+#       lose-irq: tinymm.sunxi_mmc_timeout_ms = 1000 ms, at most 1500), `blk stats` counts one error,
 #       and the next read after the recovery returns the MBR's bytes exactly (the host's
 #       hexdump of the card).
 #   sdmmc_test.sh --dir DIR reset-card   the card sent back to idle (CMD0) behind the driver's
