@@ -213,27 +213,34 @@ static int blk_read(int argc, char **argv)
 	return ret;
 }
 
-/* Test hook: the driver corrupts the next used-ring entry it reads, as a lying device would. */
+/* Test hook: virtio-blk corrupts the next used-ring entry it reads, as a lying device would;
+ * sunxi-mmc makes its next request unanswered (no-answer), its interrupt lost (lose-irq) or its
+ * card reset behind its back (reset-card). */
+#define BLK_INJECT_USAGE \
+	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|reset-card (mmc)"
 static int blk_inject(int argc, char **argv)
 {
 	struct block_device *bdev;
 	int ret;
 
 	if (argc != 4)
-		return shell_usage_error("blk inject", "usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx");
+		return shell_usage_error("blk inject", BLK_INJECT_USAGE);
 	bdev = blk_lookup(argv[2]);
 	if (!bdev)
 		return 1;
 	ret = bdev->bd_ops->test_inject ? bdev->bd_ops->test_inject(bdev, argv[3]) : -EOPNOTSUPP;
 	if (ret == -EINVAL)
-		return shell_usage_error("blk inject", "usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx");
+		return shell_usage_error("blk inject", BLK_INJECT_USAGE);
 	if (ret) {
 		char es[BLK_ERRSTR_LEN];
 
 		kprintf("blk inject: %s: %s\n", bdev->bd_name, blk_errstr(ret, es, sizeof(es)));
 		return 1;
 	}
-	kprintf("blk inject: %s: the next used-ring entry will read as %s\n", bdev->bd_name, argv[3]);
+	if (!strncmp(argv[3], "bad-used-", 9))
+		kprintf("blk inject: %s: the next used-ring entry will read as %s\n", bdev->bd_name, argv[3]);
+	else
+		kprintf("blk inject: %s: %s for the next request\n", bdev->bd_name, argv[3]);
 	return 0;
 }
 

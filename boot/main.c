@@ -30,6 +30,7 @@
 #include "tinymm/lkdtm.h"
 #include "tinymm/memblock.h"
 #include "tinymm/memory.h"
+#include "tinymm/mmc.h"
 #include "tinymm/mm.h"
 #include "tinymm/oom.h"
 #include "tinymm/page_alloc.h"
@@ -285,6 +286,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	page_reporting_init();	/* reporting passes as delayed work, before a balloon registers */
 	vmstat_work_init();	/* the per-CPU lists' high decays once a second */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
+	sunxi_mmc_init(dt);	/* the Orange Pi PC's SD card, mmcblk0 */
 	brd_init();		/* RAM disks, made when first named */
 
 	boot_args = args;

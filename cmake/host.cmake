@@ -153,7 +153,11 @@ add_executable(dma_cachemodel_arm_test tests/host/dma_cachemodel_test.c tests/ho
 target_compile_definitions(dma_cachemodel_arm_test PRIVATE DMA_CM_ARM=1)
 add_executable(dma_cachemodel_riscv_test tests/host/dma_cachemodel_test.c tests/host/cachemodel.c
   ${TINYMM_DMA_SRCS} arch/riscv/dma-noncoherent.c arch/riscv/cmo.c)
-foreach(t dma_cachemodel_arm_test dma_cachemodel_riscv_test)
+# The SD/MMC host's data path (drivers/sunxi_mmc_dma.c, docs/sunxi-mmc.md) with ARM's
+# arch_sync_dma_* against a fake controller over the cache model.
+add_executable(sunxi_mmc_cachemodel_test tests/host/sunxi_mmc_cachemodel_test.c tests/host/cachemodel.c
+  drivers/sunxi_mmc_dma.c ${TINYMM_DMA_SRCS} arch/arm/dma-noncoherent.c arch/riscv/cmo.c)
+foreach(t dma_cachemodel_arm_test dma_cachemodel_riscv_test sunxi_mmc_cachemodel_test)
   target_link_libraries(${t} host_core host_kernel ${CMOCKA} ${LIBFDT})
   target_include_directories(${t} AFTER PRIVATE arch/riscv/include)	# asm/cmo.h only
 endforeach()

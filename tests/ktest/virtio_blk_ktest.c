@@ -1,7 +1,9 @@
 /*
- * virtio_blk_ktest.c - the block layer and virtio-blk against a real disk (suite `virtio_blk`,
- * explicit-only: it needs a scratch disk attached as vda, which it overwrites).
- * tests/qemu/blk.cmake runs it on every board with a fresh image.
+ * virtio_blk_ktest.c - the block layer and a disk driver against a real disk (suite `virtio_blk`,
+ * explicit-only: it needs a scratch disk, vda unless tinymm.ktest_disk names another, whose
+ * first 4 MiB it overwrites).  tests/qemu/blk.cmake runs it on every board with a fresh image;
+ * tests/qemu/sdmmc.cmake on the Orange Pi PC's card (tinymm.ktest_disk=mmcblk0, a throw-away
+ * copy of the card: the kernel is already in RAM when the suite overwrites U-Boot).
  *
  * Round trips at several offsets, sizes and segmentations (one page, many pages, sub-page
  * fragments of different pages, a page split in two fragments); bios past or across the end,
@@ -10,6 +12,7 @@
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/completion.h"
 #include "tinymm/errno.h"
 #include "tinymm/ktest.h"
@@ -18,14 +21,25 @@
 
 #define NPAGES	16
 
+static char scratch_name[8] = "vda";
+
+static int set_ktest_disk(const char *val)
+{
+	if (!val[0] || strlen(val) >= sizeof(scratch_name))
+		return -EINVAL;
+	strcpy(scratch_name, val);
+	return 0;
+}
+KPARAM(ktest_disk, set_ktest_disk, "the scratch disk the virtio_blk KTAP suite overwrites (default vda)");
+
 static struct block_device *scratch(struct ktest *t)
 {
-	struct block_device *b = blkdev_get_by_name("vda");
+	struct block_device *b = blkdev_get_by_name(scratch_name);
 
 	if (!b)
-		ktest_fail_msg(t, __FILE__, __LINE__, "no disk vda attached (tools/run --disk img)");
+		ktest_fail_msg(t, __FILE__, __LINE__, "no scratch disk (vda: tools/run --disk img; or tinymm.ktest_disk)");
 	else if (bdev_nr_bytes(b) < 4 * SZ_1M)
-		ktest_fail_msg(t, __FILE__, __LINE__, "vda is smaller than the 4 MiB this suite needs");
+		ktest_fail_msg(t, __FILE__, __LINE__, "the scratch disk is smaller than the 4 MiB this suite needs");
 	return b && bdev_nr_bytes(b) >= 4 * SZ_1M ? b : NULL;
 }
 
@@ -245,14 +259,19 @@ static void bio_add_page_respects_the_segment_limit(struct ktest *t)
 	bio_put(bio);
 }
 
+/* The virtio disks are vda, vdb, ... in registration order (partitions and other drivers'
+ * disks, mmcblk0, may come between them). */
 static void disks_are_named_in_order(struct ktest *t)
 {
-	for (int i = 0, n = 0; i < blkdev_count(); i++) {
-		char want[4] = { 'v', 'd', (char)('a' + n), 0 };
+	int v = 0;
 
-		if (bdev_is_partition(blkdev_nth(i)))
-			continue;	/* vda1 and friends: after their disk */
-		n++;
+	for (int i = 0; i < blkdev_count(); i++) {
+		char want[4] = { 'v', 'd', (char)('a' + v), 0 };
+
+		/* vda1 and friends come after their disk; mmcblk0 is not virtio's */
+		if (bdev_is_partition(blkdev_nth(i)) || strncmp(blkdev_nth(i)->bd_name, "vd", 2))
+			continue;
+		v++;
 		KTEST_EXPECT_STREQ(t, blkdev_nth(i)->bd_name, want);
 		KTEST_EXPECT_TRUE(t, blkdev_get_by_name(want) == blkdev_nth(i));
 	}

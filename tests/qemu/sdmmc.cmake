@@ -1,0 +1,24 @@
+# The Orange Pi PC's SD card through drivers/sunxi_mmc.c (docs/sunxi-mmc.md); included from the
+# end of tests/qemu/tests.cmake, so boot_test() and CHECK are known.  tests/qemu/sdmmc_test.sh
+# keeps tools/run's private copy of the card (--keep-sdimg) and checks it on the host.
+set(SDMMC_TEST ${CMAKE_SOURCE_DIR}/tests/qemu/sdmmc_test.sh)
+# The card found: one boot line (capacity, SDSC/SDHC, bus width, clock, DMA) and `blk list`.
+boot_test(orangepi-pc.sdmmc.probe orangepi-pc --append "tinymm.run=blk list"
+  --expect "^\\[ *[0-9.]+\\] sunxi-mmc mmcblk0: 67108864 bytes \\(131072 sectors\\), SDSC, 4-bit bus, card clock = module clock \\(undivided\\), non-coherent DMA, 256 descriptors, at 0x01c0f000 irq [0-9]+$"
+  --expect "^mmcblk0: 67108864 bytes \\(131072 sectors\\), logical block 512, max segments 256, sunxi-mmc@0x01c0f000 irq [0-9]+, SDSC, rca 0x[0-9a-f]{4}, 4-bit bus, 256 descriptors, non-coherent DMA, 0 errors, 0 recoveries, ok$")
+# Writes and reads of the raw card (the free gap before partition 1), exact on the host.
+# The card not answering and a lost interrupt: EIO within the bound, one line, recovery.
+# The board's own ext2 boot partition mounted read-write (mmcblk0p1: block/partitions), two
+# files written with the xorshift64* stream and unmounted; on the host e2fsck -fn is clean and
+# debugfs dumps exactly the streams.
+# A card reset behind the driver's back (as one swapped): EIO, then the disk failed, ENXIO.
+foreach(mode raw fs no-answer lose-irq reset-card)
+  add_test(NAME orangepi-pc.sdmmc.${mode} COMMAND ${SDMMC_TEST} --dir ${CMAKE_BINARY_DIR}/sdmmc/${mode} ${mode})
+  set_tests_properties(orangepi-pc.sdmmc.${mode} PROPERTIES TIMEOUT 90 LABELS qemu)
+endforeach()
+# The KTAP suite that needs a scratch disk (virtio_blk: round trips at several segmentations,
+# bad bios, flush, more bios than the driver takes at once, the segment limit) on the card.
+# It overwrites the copy's first 4 MiB (U-Boot, the MBR): the kernel is in RAM by then.
+boot_test(orangepi-pc.sdmmc.ktest orangepi-pc --append "tinymm.test=virtio_blk tinymm.ktest_disk=mmcblk0"
+  --timeout 120 --expect "^# totals: pass:7 fail:0 skip:0$" --reject "not ok")
+set_tests_properties(orangepi-pc.sdmmc.ktest PROPERTIES TIMEOUT 150)
