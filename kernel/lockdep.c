@@ -389,7 +389,8 @@ static inline struct lock_stack *fast_stack(struct task_struct *curr, unsigned i
 	return ls->task == curr ? ls : NULL;
 }
 
-void lock_acquire(struct lockdep_map *map, const void *instance, int trylock, unsigned long ip)
+__fastpath void lock_acquire(struct lockdep_map *map, const void *instance, int trylock,
+				unsigned long ip)
 {
 	unsigned int raw = (unsigned int)raw_smp_processor_id(), cpu = raw % BOOT_CPUS;
 	unsigned int class = map->class_idx, d;
@@ -450,7 +451,7 @@ static __attribute__((noinline)) void __lock_release(const void *instance)
 }
 
 /* The common case inline: the lock is the thread's last one taken. */
-void lock_release(const void *instance)
+__fastpath void lock_release(const void *instance)
 {
 	unsigned int raw = (unsigned int)raw_smp_processor_id(), cpu = raw % BOOT_CPUS;
 	struct lock_stack *ls;

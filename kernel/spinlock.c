@@ -173,7 +173,15 @@ static inline __attribute__((always_inline)) bool do_spin_unlock(spinlock_t *loc
  * own.  A busy lock is checked before the wait, as in Linux, so a real deadlock is reported
  * before it hangs.
  */
-void spin_lock(spinlock_t *lock)
+/* A busy lock: checked, then waited for.  Out of line so spin_lock() makes tail calls only. */
+static __attribute__((noinline, cold)) void spin_lock_wait(spinlock_t *lock, void *pc)
+{
+	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
+	arch_spin_lock(&lock->raw_lock);
+	debug_lock_after(lock, pc);
+}
+
+__fastpath void spin_lock(spinlock_t *lock)
 {
 	void *pc = __builtin_return_address(0);
 
@@ -181,9 +189,7 @@ void spin_lock(spinlock_t *lock)
 		return;
 	preempt_disable();
 	if (unlikely(!arch_spin_trylock(&lock->raw_lock))) {
-		lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
-		arch_spin_lock(&lock->raw_lock);
-		debug_lock_after(lock, pc);
+		spin_lock_wait(lock, pc);
 		return;
 	}
 	debug_lock_after(lock, pc);
@@ -205,12 +211,25 @@ int spin_trylock(spinlock_t *lock)
 	return 1;
 }
 
-void spin_unlock(spinlock_t *lock)
+/* spin_unlock()'s preemption point: popped first (the thread may not run again soon), then
+ * the switch.  Out of line so spin_unlock() makes tail calls only. */
+static __attribute__((noinline, cold)) void spin_unlock_resched(spinlock_t *lock)
+{
+	lock_release(lock);
+	preempt_schedule();
+}
+
+/* preempt_enable() written out: its rare call to the scheduler goes through the cold helper. */
+__fastpath void spin_unlock(spinlock_t *lock)
 {
 	if (!debug_unlock(lock))
 		return;
 	arch_spin_unlock(&lock->raw_lock);
-	preempt_enable();
+	barrier();
+	if (unlikely(!(__preempt_count -= PREEMPT_OFFSET) && __need_resched)) {
+		spin_unlock_resched(lock);
+		return;
+	}
 	lock_release(lock);
 }
 
