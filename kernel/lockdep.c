@@ -95,6 +95,7 @@ void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key
 	map->name = name;
 	map->still_held = NULL;
 	map->class_idx = 0;
+	map->prev_ok = 0;
 }
 
 static unsigned int prune_stale(struct held_lock *stack, unsigned int depth);
@@ -376,6 +377,17 @@ out:
  * prunable class held) takes __lock_acquire().  Half the instructions of a lock pair were
  * the call and the saved registers of the general path.
  */
+/* order_known(@held, @map's class), remembered in the map (lockdep_types.h, prev_ok). */
+static inline bool known_after(struct lockdep_map *map, unsigned int held)
+{
+	if (likely(map->prev_ok == held))
+		return true;
+	if (!order_known(held, map->class_idx))
+		return false;
+	map->prev_ok = (unsigned short)held;
+	return true;
+}
+
 /* This thread's stack as held_stack(false) finds it, or NULL (the general path decides). */
 static inline struct lock_stack *fast_stack(struct task_struct *curr, unsigned int cpu)
 {
@@ -407,7 +419,7 @@ __fastpath void lock_acquire(struct lockdep_map *map, const void *instance, int 
 		d = ls->depth;
 		/* Depth 0 or 1 here (a pte lock inside mmap_lock); deeper nests take the loop in
 		 * __lock_acquire(), whose registers would otherwise be saved on every call. */
-		if (likely(!d) || (d == 1 && !trylock && order_known(ls->held[0].class_idx, class))) {
+		if (likely(!d) || (d == 1 && !trylock && known_after(map, ls->held[0].class_idx))) {
 			ls->held[d] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
 							  .class_idx = (unsigned short)class };
 			ls->depth = d + 1;
