@@ -199,7 +199,7 @@ void mlock_vma_folio(struct folio *folio, struct vm_area_struct *vma)
 		mlock_folio(folio);
 }
 
-void folio_add_lru_vma(struct folio *folio, struct vm_area_struct *vma)
+__fastpath void folio_add_lru_vma(struct folio *folio, struct vm_area_struct *vma)
 {
 	if (unlikely(vma->vm_flags & VM_LOCKED))
 		mlock_new_folio(folio);
