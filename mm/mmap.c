@@ -120,7 +120,7 @@ vma_search(struct mm_struct *mm, unsigned long addr)
 static __attribute__((noinline, cold)) struct vm_area_struct *
 vma_lookup_unheld(struct mm_struct *mm, unsigned long addr)
 {
-	__warn_lock_not_held(__FILE__, __LINE__, "vma_lookup", "&mm->mmap_lock");
+	lockdep_warn_not_held(&mm->mmap_lock, "vma_lookup");
 	return vma_search(mm, addr);
 }
 
