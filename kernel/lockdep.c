@@ -21,7 +21,9 @@
  * task_struct: that would grow the task_struct cache and move every page the tests expect.
  * lock_acquire() and lock_release() do the common cases themselves, without a call (nothing
  * held, or one lock held whose order is recorded; releasing the top entry); the rest goes to
- * __lock_acquire() and __lock_release().  tinymm.lockdep=0 clears debug_locks from boot.
+ * __lock_acquire() and __lock_release(); both fast functions are frameless (__fastpath), and
+ * a lock's map remembers the class it last nested in with a known order (prev_ok: the answer
+ * never turns false).  tinymm.lockdep=0 clears debug_locks from boot.
  * Invariants: deps bit [a][b] set <=> dep_list holds the (a, b) entry; a held stack never
  *   exceeds MAX_LOCK_DEPTH (beyond it the checker turns itself off).
  * Locking: the tables under graph_lock (a raw ticket lock, never checked itself) with irqs
