@@ -21,7 +21,9 @@
  * task_struct: that would grow the task_struct cache and move every page the tests expect.
  * lock_acquire() and lock_release() do the common cases themselves, without a call (nothing
  * held, or one lock held whose order is recorded; releasing the top entry); the rest goes to
- * __lock_acquire() and __lock_release().  tinymm.lockdep=0 clears debug_locks from boot.
+ * __lock_acquire() and __lock_release(); both fast functions are frameless (__fastpath), and
+ * a lock's map remembers the class it last nested in with a known order (prev_ok: the answer
+ * never turns false).  tinymm.lockdep=0 clears debug_locks from boot.
  * Invariants: deps bit [a][b] set <=> dep_list holds the (a, b) entry; a held stack never
  *   exceeds MAX_LOCK_DEPTH (beyond it the checker turns itself off).
  * Locking: the tables under graph_lock (a raw ticket lock, never checked itself) with irqs
@@ -95,6 +97,7 @@ void lockdep_init_map(struct lockdep_map *map, const char *name, const void *key
 	map->name = name;
 	map->still_held = NULL;
 	map->class_idx = 0;
+	map->prev_ok = 0;
 }
 
 static unsigned int prune_stale(struct held_lock *stack, unsigned int depth);
@@ -376,6 +379,17 @@ out:
  * prunable class held) takes __lock_acquire().  Half the instructions of a lock pair were
  * the call and the saved registers of the general path.
  */
+/* order_known(@held, @map's class), remembered in the map (lockdep_types.h, prev_ok). */
+static inline bool known_after(struct lockdep_map *map, unsigned int held)
+{
+	if (likely(map->prev_ok == held))
+		return true;
+	if (!order_known(held, map->class_idx))
+		return false;
+	map->prev_ok = (unsigned short)held;
+	return true;
+}
+
 /* This thread's stack as held_stack(false) finds it, or NULL (the general path decides). */
 static inline struct lock_stack *fast_stack(struct task_struct *curr, unsigned int cpu)
 {
@@ -389,7 +403,8 @@ static inline struct lock_stack *fast_stack(struct task_struct *curr, unsigned i
 	return ls->task == curr ? ls : NULL;
 }
 
-void lock_acquire(struct lockdep_map *map, const void *instance, int trylock, unsigned long ip)
+__fastpath void lock_acquire(struct lockdep_map *map, const void *instance, int trylock,
+				unsigned long ip)
 {
 	unsigned int raw = (unsigned int)raw_smp_processor_id(), cpu = raw % BOOT_CPUS;
 	unsigned int class = map->class_idx, d;
@@ -406,7 +421,7 @@ void lock_acquire(struct lockdep_map *map, const void *instance, int trylock, un
 		d = ls->depth;
 		/* Depth 0 or 1 here (a pte lock inside mmap_lock); deeper nests take the loop in
 		 * __lock_acquire(), whose registers would otherwise be saved on every call. */
-		if (likely(!d) || (d == 1 && !trylock && order_known(ls->held[0].class_idx, class))) {
+		if (likely(!d) || (d == 1 && !trylock && known_after(map, ls->held[0].class_idx))) {
 			ls->held[d] = (struct held_lock){ .instance = instance, .acquire_ip = ip,
 							  .class_idx = (unsigned short)class };
 			ls->depth = d + 1;
@@ -450,7 +465,7 @@ static __attribute__((noinline)) void __lock_release(const void *instance)
 }
 
 /* The common case inline: the lock is the thread's last one taken. */
-void lock_release(const void *instance)
+__fastpath void lock_release(const void *instance)
 {
 	unsigned int raw = (unsigned int)raw_smp_processor_id(), cpu = raw % BOOT_CPUS;
 	struct lock_stack *ls;

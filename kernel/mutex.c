@@ -90,17 +90,30 @@ out:
 
 /* A free mutex is taken, then checked (the checker's call a tail call: no frame here); a held
  * one is checked before the wait, as in Linux, so a deadlock is reported before it hangs. */
-void mutex_lock(struct mutex *lock)
+/* The cold half of mutex_lock() (might_sleep()'s report, a held mutex), out of line so the
+ * hot half makes tail calls only (__fastpath). */
+static __attribute__((noinline, cold)) void mutex_lock_slow(struct mutex *lock, unsigned long ip)
 {
-	unsigned long ip = (unsigned long)__builtin_return_address(0);
-
-	might_sleep();
-	if (likely(__mutex_trylock_fast(lock))) {
+	if (preempt_count() || irqs_disabled())
+		__might_sleep(__FILE__, __LINE__);
+	if (__mutex_trylock_fast(lock)) {
 		lock_acquire(&lock->dep_map, lock, 0, ip);
 		return;
 	}
 	lock_acquire(&lock->dep_map, lock, 0, ip);
 	__mutex_lock_slowpath(lock);
+}
+
+__fastpath void mutex_lock(struct mutex *lock)
+{
+	unsigned long ip = (unsigned long)__builtin_return_address(0);
+
+	/* might_sleep()'s test, then the free mutex; anything else is mutex_lock_slow()'s. */
+	if (unlikely(preempt_count() || irqs_disabled()) || unlikely(!__mutex_trylock_fast(lock))) {
+		mutex_lock_slow(lock, ip);
+		return;
+	}
+	lock_acquire(&lock->dep_map, lock, 0, ip);
 }
 
 static __attribute__((noinline)) void __mutex_unlock_slowpath(struct mutex *lock, long owner)
@@ -113,6 +126,7 @@ static __attribute__((noinline)) void __mutex_unlock_slowpath(struct mutex *lock
 		       current->comm, current->pid,
 		       owner ? ((struct task_struct *)(owner & ~MUTEX_FLAG_WAITERS))->comm : "(none)");
 		dump_stack();
+		lock_release(lock);
 		return;
 	}
 	spin_lock_irqsave(&lock->wait_lock, flags);
@@ -126,15 +140,18 @@ static __attribute__((noinline)) void __mutex_unlock_slowpath(struct mutex *lock
 	if (next)
 		wake_up_process(next);
 	spin_unlock_irqrestore(&lock->wait_lock, flags);
+	lock_release(lock);
 }
 
 /* Released, then popped off the checker's stack (a tail call, as in mutex_lock()). */
-void mutex_unlock(struct mutex *lock)
+__fastpath void mutex_unlock(struct mutex *lock)
 {
 	long owner = (long)current;
 
-	if (unlikely(!atomic_long_try_cmpxchg(&lock->owner, &owner, 0)))
-		__mutex_unlock_slowpath(lock, owner);
+	if (unlikely(!atomic_long_try_cmpxchg(&lock->owner, &owner, 0))) {
+		__mutex_unlock_slowpath(lock, owner);	/* pops it too: a tail call here */
+		return;
+	}
 	lock_release(lock);
 }
 

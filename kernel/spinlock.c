@@ -127,7 +127,30 @@ static inline __attribute__((always_inline)) bool debug_unlock(spinlock_t *lock)
 	return true;
 }
 
+/* debug_lock_before() and debug_unlock()'s tests without their reports: the fast paths'. */
+static inline __attribute__((always_inline)) bool lock_checks_pass(spinlock_t *lock)
+{
+	return READ_ONCE(lock->magic) == SPINLOCK_MAGIC &&
+	       READ_ONCE(lock->owner_cpu) != raw_smp_processor_id();
+}
+
+static inline __attribute__((always_inline)) bool unlock_checks_pass(spinlock_t *lock)
+{
+	return READ_ONCE(lock->magic) == SPINLOCK_MAGIC && arch_spin_is_locked(&lock->raw_lock) &&
+	       READ_ONCE(lock->owner_cpu) == raw_smp_processor_id();
+}
+
+static inline __attribute__((always_inline)) void debug_unlock_clear(spinlock_t *lock)
+{
+	WRITE_ONCE(lock->owner, NULL);
+	WRITE_ONCE(lock->owner_cpu, -1);
+}
+
 #else
+
+static inline bool lock_checks_pass(spinlock_t *lock) { return true; }
+static inline bool unlock_checks_pass(spinlock_t *lock) { return true; }
+static inline void debug_unlock_clear(spinlock_t *lock) {}
 
 void __spin_lock_init(spinlock_t *lock, const char *name, struct lock_class_key *key)
 {
@@ -173,21 +196,37 @@ static inline __attribute__((always_inline)) bool do_spin_unlock(spinlock_t *loc
  * own.  A busy lock is checked before the wait, as in Linux, so a real deadlock is reported
  * before it hangs.
  */
-void spin_lock(spinlock_t *lock)
+/* A busy lock: checked, then waited for.  Out of line so spin_lock() makes tail calls only. */
+static __attribute__((noinline, cold)) void spin_lock_wait(spinlock_t *lock, void *pc)
 {
-	void *pc = __builtin_return_address(0);
+	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
+	arch_spin_lock(&lock->raw_lock);
+	debug_lock_after(lock, pc);
+}
 
+/* spin_lock() with its checks' reports: out of line, so that spin_lock() only makes tail
+ * calls (__fastpath: a report's call trace then names this function and spin_lock's caller). */
+static __attribute__((noinline)) void spin_lock_checked(spinlock_t *lock, void *pc)
+{
 	if (!debug_lock_before(lock))
 		return;
 	preempt_disable();
-	if (unlikely(!arch_spin_trylock(&lock->raw_lock))) {
-		lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
-		arch_spin_lock(&lock->raw_lock);
-		debug_lock_after(lock, pc);
+	spin_lock_wait(lock, pc);
+}
+
+__fastpath void spin_lock(spinlock_t *lock)
+{
+	if (unlikely(!lock_checks_pass(lock))) {
+		spin_lock_checked(lock, __builtin_return_address(0));
 		return;
 	}
-	debug_lock_after(lock, pc);
-	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)pc);
+	preempt_disable();
+	if (unlikely(!arch_spin_trylock(&lock->raw_lock))) {
+		spin_lock_wait(lock, __builtin_return_address(0));
+		return;
+	}
+	debug_lock_after(lock, __builtin_return_address(0));
+	lock_acquire(&lock->dep_map, lock, 0, (unsigned long)__builtin_return_address(0));
 }
 
 /* Like Linux's debug trylock: no recursion check, a held lock just fails. */
@@ -205,12 +244,39 @@ int spin_trylock(spinlock_t *lock)
 	return 1;
 }
 
-void spin_unlock(spinlock_t *lock)
+/* spin_unlock()'s preemption point: popped first (the thread may not run again soon), then
+ * the switch.  Out of line so spin_unlock() makes tail calls only. */
+static __attribute__((noinline, cold)) void spin_unlock_resched(spinlock_t *lock)
+{
+	lock_release(lock);
+	preempt_schedule();
+}
+
+/* spin_unlock() with its checks' reports, out of line (as spin_lock_checked()). */
+static __attribute__((noinline, cold)) void spin_unlock_checked(spinlock_t *lock)
 {
 	if (!debug_unlock(lock))
 		return;
 	arch_spin_unlock(&lock->raw_lock);
 	preempt_enable();
+	lock_release(lock);
+}
+
+/* debug_unlock()'s checks, then preempt_enable() written out: a failed check and the rare call
+ * to the scheduler go through the cold helpers, so this makes tail calls only. */
+__fastpath void spin_unlock(spinlock_t *lock)
+{
+	if (unlikely(!unlock_checks_pass(lock))) {
+		spin_unlock_checked(lock);
+		return;
+	}
+	debug_unlock_clear(lock);
+	arch_spin_unlock(&lock->raw_lock);
+	barrier();
+	if (unlikely(!(__preempt_count -= PREEMPT_OFFSET) && __need_resched)) {
+		spin_unlock_resched(lock);
+		return;
+	}
 	lock_release(lock);
 }
 

@@ -402,17 +402,15 @@ static pgoff_t filemap_max_index(const struct address_space *mapping)
 	return (pgoff_t)(((uint64_t)READ_ONCE(mapping->size) + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
 
-vm_fault_t filemap_fault(struct vm_fault *vmf)
+/* filemap_fault() after its lookup found @folio (or an error): readahead, a read, the size
+ * checked again.  Out of line: the cached case needs none of it, nor its saved registers. */
+static __attribute__((noinline)) vm_fault_t filemap_fault_finish(struct vm_fault *vmf,
+								  struct address_space *mapping,
+								  pgoff_t index, struct folio *folio)
 {
 	struct file *file = vmf->vma->vm_file;
-	struct address_space *mapping = file->f_inode->i_mapping;
-	pgoff_t index = vmf->pgoff;
 	vm_fault_t ret = 0;
-	struct folio *folio;
 
-	if (index >= filemap_max_index(mapping))
-		return VM_FAULT_SIGBUS;
-	folio = filemap_get_folio(mapping, index);
 	if (!IS_ERR(folio)) {
 		if (folio_test_readahead(folio))
 			page_cache_async_readahead(mapping, &file->f_ra, folio, 1);
@@ -437,6 +435,24 @@ vm_fault_t filemap_fault(struct vm_fault *vmf)
 	}
 	vmf->folio = folio;
 	return ret;
+}
+
+vm_fault_t filemap_fault(struct vm_fault *vmf)
+{
+	struct address_space *mapping = vmf->vma->vm_file->f_inode->i_mapping;
+	pgoff_t index = vmf->pgoff;
+	struct folio *folio;
+
+	if (index >= filemap_max_index(mapping))
+		return VM_FAULT_SIGBUS;
+	folio = filemap_get_folio(mapping, index);
+	/* Cached, uptodate, no readahead mark, the file not shrunk meanwhile: mapped as it is. */
+	if (likely(!IS_ERR(folio) && !folio_test_readahead(folio) && folio_test_uptodate(folio) &&
+		   index < filemap_max_index(mapping))) {
+		vmf->folio = folio;
+		return 0;
+	}
+	return filemap_fault_finish(vmf, mapping, index, folio);
 }
 
 /*

@@ -193,13 +193,13 @@ void munlock_folio(struct folio *folio)
 	local_irq_restore(flags);
 }
 
-void mlock_vma_folio(struct folio *folio, struct vm_area_struct *vma)
+__fastpath void mlock_vma_folio(struct folio *folio, struct vm_area_struct *vma)
 {
 	if (unlikely(vma && (vma->vm_flags & VM_LOCKED)))
 		mlock_folio(folio);
 }
 
-void folio_add_lru_vma(struct folio *folio, struct vm_area_struct *vma)
+__fastpath void folio_add_lru_vma(struct folio *folio, struct vm_area_struct *vma)
 {
 	if (unlikely(vma->vm_flags & VM_LOCKED))
 		mlock_new_folio(folio);

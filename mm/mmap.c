@@ -95,12 +95,12 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 }
 
 /* find_vma()'s search written out: every page fault calls this one. */
-struct vm_area_struct *vma_lookup(struct mm_struct *mm, unsigned long addr)
+static inline __attribute__((always_inline)) struct vm_area_struct *
+vma_search(struct mm_struct *mm, unsigned long addr)
 {
 	struct vm_area_struct **vmas = mm->vmas;
 	int lo = 0, hi = mm->map_count;
 
-	lockdep_assert_held(&mm->mmap_lock);
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		struct vm_area_struct *vma = vmas[mid];
@@ -113,6 +113,23 @@ struct vm_area_struct *vma_lookup(struct mm_struct *mm, unsigned long addr)
 			return vma;
 	}
 	return NULL;
+}
+
+/* vma_lookup() without mmap_lock: lockdep_assert_held()'s report, in vma_lookup()'s name,
+ * and the lookup all the same.  Out of line, so vma_lookup() keeps no frame (__fastpath). */
+static __attribute__((noinline, cold)) struct vm_area_struct *
+vma_lookup_unheld(struct mm_struct *mm, unsigned long addr)
+{
+	lockdep_warn_not_held(&mm->mmap_lock, "vma_lookup");
+	return vma_search(mm, addr);
+}
+
+__fastpath struct vm_area_struct *vma_lookup(struct mm_struct *mm, unsigned long addr)
+{
+	/* lockdep_assert_held(&mm->mmap_lock), its report a tail call away. */
+	if (unlikely(!lockdep_is_held(&mm->mmap_lock)))
+		return vma_lookup_unheld(mm, addr);
+	return vma_search(mm, addr);
 }
 
 struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,

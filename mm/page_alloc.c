@@ -617,13 +617,21 @@ void folio_put(struct folio *folio)
 
 /* A large folio is also rmappable (page_rmappable_folio()), the mark on
  * its second page that rmap and the deferred split queue look for. */
-struct folio *folio_alloc(gfp_t gfp, unsigned int order)
+static __attribute__((noinline)) struct folio *folio_alloc_large(gfp_t gfp, unsigned int order)
 {
-	struct folio *folio = (struct folio *)alloc_pages(gfp | (order ? __GFP_COMP : 0), order);
+	struct folio *folio = (struct folio *)alloc_pages(gfp | __GFP_COMP, order);
 
 	if (folio && folio_test_large(folio))
 		folio_set_large_rmappable(folio);
 	return folio;
+}
+
+/* An order-0 folio is its page as allocated: a tail call, no frame (every anonymous fault). */
+__fastpath struct folio *folio_alloc(gfp_t gfp, unsigned int order)
+{
+	if (likely(!order))
+		return (struct folio *)alloc_pages(gfp, 0);
+	return folio_alloc_large(gfp, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

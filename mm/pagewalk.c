@@ -307,7 +307,7 @@ void vunmap_range(unsigned long addr, unsigned long end)
 	}
 }
 
-pte_t *pte_lookup(pgd_t *pgd, unsigned long addr)
+__fastpath pte_t *pte_lookup(pgd_t *pgd, unsigned long addr)
 {
 	pmd_t pmd;
 

@@ -51,18 +51,29 @@ void anon_vma_link(struct vm_area_struct *vma, struct anon_vma *av)
 	spin_unlock(&av->lock);
 }
 
-int anon_vma_prepare(struct vm_area_struct *vma)
+/* anon_vma_prepare()'s rare half: the lock assert's report, the first anonymous page. */
+static __attribute__((noinline)) int __anon_vma_prepare(struct vm_area_struct *vma)
 {
 	struct anon_vma *av;
 
-	lockdep_assert_held(&vma->vm_mm->mmap_lock);
-	if (likely(vma->anon_vma))
+	if (!lockdep_is_held(&vma->vm_mm->mmap_lock))
+		lockdep_warn_not_held(&vma->vm_mm->mmap_lock, "anon_vma_prepare");
+	if (vma->anon_vma)
 		return 0;
 	av = anon_vma_alloc();
 	if (!av)
 		return -ENOMEM;
 	anon_vma_link(vma, av);
 	return 0;
+}
+
+/* lockdep_assert_held(mmap_lock) and the area's anon_vma, both tested here; anything else is
+ * __anon_vma_prepare()'s (a tail call: no frame on every anonymous fault). */
+__fastpath int anon_vma_prepare(struct vm_area_struct *vma)
+{
+	if (likely(lockdep_is_held(&vma->vm_mm->mmap_lock)) && likely(vma->anon_vma))
+		return 0;
+	return __anon_vma_prepare(vma);
 }
 
 void unlink_anon_vmas(struct vm_area_struct *vma)

@@ -155,9 +155,11 @@ static void lru_move_tail_fn(struct lruvec *lruvec, struct folio *folio)
  * One lru_lock hold for the whole batch.  Folios of batches other
  * than lru_add had PG_lru cleared when batched (so nobody else moved them meanwhile); they get
  * it back here.  Then the batch's references go, outside the lock.  Interrupts are masked by
- * the caller (the batch is per-CPU).
+ * the caller (the batch is per-CPU).  Never inlined: once per batch, and inlined it made
+ * folio_add_lru() save every callee-saved register on each call.
  */
-static void folio_batch_move_lru(struct folio_batch *fbatch, move_fn_t move_fn)
+static __attribute__((noinline)) void folio_batch_move_lru(struct folio_batch *fbatch,
+							   move_fn_t move_fn)
 {
 	struct lruvec *lruvec = &node_lruvec;
 	unsigned long flags;

@@ -27,27 +27,11 @@ static int oom_killed(unsigned int flags, int *si_code)
 	return (flags & FAULT_FLAG_USER) ? 0 : SIGKILL;
 }
 
-int do_user_addr_fault(unsigned long addr, unsigned int flags, int *si_code)
+/* A fault handle_mm_fault() refused: the signal (or the OOM killer and a retry).  Out of
+ * line and cold, so the common fault's frame saves only what its own few lines need. */
+static __attribute__((noinline, cold)) int fault_error(vm_fault_t fault, unsigned long addr,
+							unsigned int flags, int *si_code)
 {
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	vm_fault_t fault;
-
-	*si_code = SEGV_MAPERR;
-	if (!mm || addr >= mm->task_size)
-		return SIGSEGV;
-	if (fatal_signal_pending(current))
-		return oom_killed(flags, si_code);
-	mutex_lock(&mm->mmap_lock);
-	vma = vma_lookup(mm, addr);
-	if (!vma) {
-		mutex_unlock(&mm->mmap_lock);
-		return SIGSEGV;
-	}
-	fault = handle_mm_fault(vma, addr, flags);
-	mutex_unlock(&mm->mmap_lock);
-	if (!(fault & VM_FAULT_ERROR))
-		return 0;
 	if (fault & VM_FAULT_OOM) {
 		if (fatal_signal_pending(current))
 			return oom_killed(flags, si_code);
@@ -76,4 +60,28 @@ int do_user_addr_fault(unsigned long addr, unsigned int flags, int *si_code)
 	}
 	*si_code = SEGV_ACCERR;
 	return SIGSEGV;
+}
+
+int do_user_addr_fault(unsigned long addr, unsigned int flags, int *si_code)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	vm_fault_t fault;
+
+	*si_code = SEGV_MAPERR;
+	if (!mm || addr >= mm->task_size)
+		return SIGSEGV;
+	if (fatal_signal_pending(current))
+		return oom_killed(flags, si_code);
+	mutex_lock(&mm->mmap_lock);
+	vma = vma_lookup(mm, addr);
+	if (!vma) {
+		mutex_unlock(&mm->mmap_lock);
+		return SIGSEGV;
+	}
+	fault = handle_mm_fault(vma, addr, flags);
+	mutex_unlock(&mm->mmap_lock);
+	if (likely(!(fault & VM_FAULT_ERROR)))
+		return 0;
+	return fault_error(fault, addr, flags, si_code);
 }

@@ -58,6 +58,11 @@ static inline bool mutex_is_held_by_me(struct mutex *lock)
 			__warn_lock_not_held(__FILE__, __LINE__, __func__, #l);	\
 	} while (0)
 
+/* lockdep_assert_held()'s report for a test made by a __fastpath function (kernel.h) with
+ * lockdep_is_held(): its out-of-line half reports in the fast function's name, so the fast
+ * one keeps no frame (vma_lookup, anon_vma_prepare). */
+#define lockdep_warn_not_held(l, func)	__warn_lock_not_held(__FILE__, __LINE__, func, #l)
+
 /* PG_locked is a bit, not an owned lock: set by anyone will do, as in v6.10's check.  Expands
  * to folio_test_locked(): the user has page-flags.h (pagemap.h brings both). */
 #define lockdep_assert_folio_locked(f)						\

@@ -40,6 +40,11 @@ struct lockdep_map {
 	 * none) and no depth would be enough. */
 	bool (*still_held)(const void *instance);
 	unsigned short class_idx;	/* 0: not looked up yet */
+	/* A class this lock was last found to be taken after in a known order (order_known() in
+	 * kernel/lockdep.c; 0: none yet).  The recorded dependencies only grow and a class's
+	 * prunability never changes, so the answer stays true: the next acquisition nested in the
+	 * same class skips the table (a pte lock inside mmap_lock, every fault).  In padding. */
+	unsigned short prev_ok;
 };
 
 struct held_lock {
