@@ -22,7 +22,9 @@
  * request at a time (Linux's host also runs one).
  *
  * Locking: host->lock (irqs masked) guards the registers, the request in flight and the card
- * state; the helpers that touch the controller assert it (lockdep_assert_held).  submit_bio
+ * state; the helpers that touch the controller assert it (lockdep_assert_held), or that the
+ * controller is theirs alone (host->exclusive: probe, recovery; their polls run with interrupts
+ * on).  submit_bio
  * runs under the disk's queue lock and takes host->lock inside it; the interrupt handler, the
  * timer and the recovery work take host->lock alone and drop it before calling back into the
  * block layer (bio_endio, blk_queue_run, blk_mark_failed): queue lock -> host->lock.
@@ -104,6 +106,10 @@ struct sunxi_mmc_host {
 	unsigned long started;		/* jiffies */
 	unsigned long deadline;		/* jiffies: the timer fails it from then on */
 	bool recovering, failed;
+	/* The controller is one thread's alone, without host->lock: probe before its interrupt
+	 * exists, or the recovery work while `recovering` keeps every request out (its polled
+	 * commands then run with interrupts on: sunxi_mmc_assert_owner()). */
+	bool exclusive;
 	unsigned int inject;
 	unsigned long errors, recoveries;
 	struct timer_list timeout;
@@ -125,12 +131,19 @@ static inline void mmc_writel(struct sunxi_mmc_host *host, unsigned int reg, uin
 	writel(v, host->base + reg);
 }
 
+/* What the polled helpers need: host->lock, or the controller to themselves (host->exclusive). */
+static inline void sunxi_mmc_assert_owner(struct sunxi_mmc_host *host)
+{
+	if (!READ_ONCE(host->exclusive))
+		lockdep_assert_held(&host->lock);
+}
+
 /* Reset the controller, its FIFO and its DMA engine; program what a reset may have cleared. */
 static int sunxi_mmc_reset_host(struct sunxi_mmc_host *host)
 {
 	int us;
 
-	lockdep_assert_held(&host->lock);
+	sunxi_mmc_assert_owner(host);
 	mmc_writel(host, SDXC_REG_GCTRL, SDXC_HARDWARE_RESET);
 	for (us = 0; mmc_readl(host, SDXC_REG_GCTRL) & SDXC_HARDWARE_RESET; us += 10) {
 		if (us >= CMD_POLL_US)
@@ -154,7 +167,7 @@ static int sunxi_mmc_set_clock(struct sunxi_mmc_host *host, unsigned int divider
 {
 	int us;
 
-	lockdep_assert_held(&host->lock);
+	sunxi_mmc_assert_owner(host);
 	mmc_writel(host, SDXC_REG_CLKCR, 0);
 	mmc_writel(host, SDXC_REG_CMDR, SDXC_START | SDXC_UPCLK_ONLY | SDXC_WAIT_PRE_OVER);
 	for (us = 0; mmc_readl(host, SDXC_REG_CMDR) & SDXC_START; us += 10) {
@@ -184,7 +197,7 @@ static int sunxi_mmc_cmd(struct sunxi_mmc_host *host, unsigned int opcode, uint3
 	uint32_t rint = 0;
 	int us;
 
-	lockdep_assert_held(&host->lock);
+	sunxi_mmc_assert_owner(host);
 	mmc_writel(host, SDXC_REG_RINTR, 0xffffffff);
 	mmc_writel(host, SDXC_REG_CARG, arg);
 	mmc_writel(host, SDXC_REG_CMDR, SDXC_START | SDXC_WAIT_PRE_OVER | flags | opcode);
@@ -255,7 +268,7 @@ static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t le
 	bool v2;
 	int ret, i;
 
-	lockdep_assert_held(&host->lock);
+	sunxi_mmc_assert_owner(host);
 	host->rca = 0;
 	host->bus_width = 1;
 	if (sunxi_mmc_reset_host(host) || sunxi_mmc_set_clock(host, IDENT_DIVIDER)) {
@@ -329,7 +342,7 @@ static int sunxi_mmc_recover_card(struct sunxi_mmc_host *host)
 	uint32_t resp[4];
 	unsigned int state;
 
-	lockdep_assert_held(&host->lock);
+	sunxi_mmc_assert_owner(host);
 	if (sunxi_mmc_reset_host(host) || sunxi_mmc_set_clock(host, 0))
 		return -EIO;
 	sunxi_mmc_cmd(host, SD_STOP_TRANSMISSION, 0, RSP_R1, NULL);	/* may not be needed */
@@ -356,8 +369,15 @@ static void sunxi_mmc_recover_work(struct work_struct *work)
 	int ret;
 	char line[120];
 
+	/* `recovering` (set when the request failed) keeps submit_bio out, the failed request's
+	 * timer is gone and the controller's interrupts are masked: the polled commands (up to
+	 * CMD_POLL_US each) run without host->lock, so with interrupts on. */
 	spin_lock_irqsave(&host->lock, flags);
+	WRITE_ONCE(host->exclusive, true);
+	spin_unlock_irqrestore(&host->lock, flags);
 	ret = sunxi_mmc_recover_card(host);
+	spin_lock_irqsave(&host->lock, flags);
+	WRITE_ONCE(host->exclusive, false);
 	if (ret)
 		host->failed = true;
 	else
@@ -585,7 +605,6 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 {
 	struct sunxi_mmc_host *host;
 	uint64_t addr, size;
-	unsigned long flags;
 	char why[120];
 	int ret;
 
@@ -617,9 +636,11 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		       (unsigned long long)addr);
 		return;
 	}
-	spin_lock_irqsave(&host->lock, flags);
+	/* Before its interrupt exists the controller is the probe's alone: the card's
+	 * identification (up to a second for a slow card) polls with interrupts on. */
+	host->exclusive = true;
 	ret = sunxi_mmc_card_init(host, why, sizeof(why));
-	spin_unlock_irqrestore(&host->lock, flags);
+	host->exclusive = false;
 	if (ret) {
 		pr_info("sunxi-mmc 0x%08llx: no usable card: %s\n", (unsigned long long)addr, why);
 		return;
