@@ -458,6 +458,12 @@ static struct bio *sunxi_mmc_finish(struct sunxi_mmc_host *host, bool timed_out,
 	mmc_writel(host, SDXC_REG_IMASK, 0);
 	mmc_writel(host, SDXC_REG_IDIE, 0);
 	timer_delete(&host->timeout);
+	/* The IDMAC stopped before the buffers go back to their owners, whatever the outcome
+	 * (v6.10's sunxi_mmc_finalize_request): after an error it may still own descriptors
+	 * and would go on moving a card's data into pages that are no longer the device's. */
+	mmc_writel(host, SDXC_REG_DMAC, 0);
+	mmc_writel(host, SDXC_REG_GCTRL, (mmc_readl(host, SDXC_REG_GCTRL) | SDXC_DMA_RESET |
+					  SDXC_FIFO_RESET) & ~SDXC_DMA_ENABLE);
 	rmb();	/* the status before the descriptors and the data */
 	ret = sunxi_mmc_complete_bio(host->ring, bio, host->rint, host->idst, timed_out, why, sizeof(why));
 	if (!ret && bio->bi_size == SECTOR_SIZE) {
@@ -538,7 +544,8 @@ static void sunxi_mmc_timeout_fn(struct timer_list *t)
 		mod_timer(&host->timeout, host->deadline);
 	} else if (host->cur) {
 		host->rint |= mmc_readl(host, SDXC_REG_RINTR);
-		/* Stop the DMA engine before the buffers go back to their owners. */
+		/* The command itself may be stuck: reset the whole controller (finish() stops
+		 * the DMA engine too, as after every request). */
 		mmc_writel(host, SDXC_REG_GCTRL, SDXC_HARDWARE_RESET);
 		mmc_writel(host, SDXC_REG_DMAC, SDXC_IDMAC_SOFT_RESET);
 		bio = sunxi_mmc_finish(host, true, &recover);
