@@ -12,7 +12,8 @@
  * bounds every request (tinymm.sunxi_mmc_timeout_ms, default 1000 ms): a card that does not
  * answer, answers with a CRC error or times out ends its request with -EIO, the controller is
  * reset and the card brought back to the transfer state by a work item (CMD12, CMD13, CMD7 if
- * it was deselected) before the next request starts.  A card that cannot be brought back fails the
+ * it was deselected, CMD13 again while it programs a stopped write) before the next request
+ * starts.  A card that cannot be brought back fails the
  * disk (blk_mark_failed): later requests get -ENXIO at once.
  *
  * Where it differs from v6.10's sunxi-mmc.c: no clock framework, so the module clock is what
@@ -78,11 +79,13 @@
 #define R1_STATE_TRAN		4
 #define R1_STATE_DATA		5
 #define R1_STATE_RCV		6
+#define R1_STATE_PRG		7	/* writing what it received: busy, then transfer */
 
 #define SDXC_CARD_DATA_BUSY	(1u << 9)	/* STAS: the card holds DAT0 low */
 #define CMD_POLL_US		100000		/* one polled command, at most */
 #define ACMD41_TRIES		100		/* 10 ms apart: a card has 1 s to power up */
 #define IDENT_DIVIDER		128		/* module clock / 256 while identifying */
+#define PRG_WAIT_TRIES		100		/* 10 ms apart: a card programming after a stop */
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_LOSE_IRQ		2	/* mask the next request's interrupt: only the timer ends it */
@@ -340,7 +343,7 @@ static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t le
 static int sunxi_mmc_recover_card(struct sunxi_mmc_host *host)
 {
 	uint32_t resp[4];
-	unsigned int state;
+	unsigned int state, busy = 0;
 
 	sunxi_mmc_assert_owner(host);
 	if (sunxi_mmc_reset_host(host) || sunxi_mmc_set_clock(host, 0))
@@ -352,6 +355,13 @@ static int sunxi_mmc_recover_card(struct sunxi_mmc_host *host)
 		state = R1_STATE(resp[0]);
 		if (state == R1_STATE_TRAN)
 			return 0;
+		/* A write stopped by CMD12 leaves the card programming the blocks it took (v6.10's
+		 * mmc core polls CMD13 until it is done): wait, without spending a try. */
+		if (state == R1_STATE_PRG && busy++ < PRG_WAIT_TRIES) {
+			mdelay(10);
+			tries--;
+			continue;
+		}
 		if (state == R1_STATE_STBY)
 			sunxi_mmc_cmd(host, SD_SELECT_CARD, host->rca << 16, RSP_R1, resp);
 		else if (state == R1_STATE_DATA || state == R1_STATE_RCV)
