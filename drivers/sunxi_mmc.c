@@ -645,13 +645,13 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		pr_err("sunxi-mmc 0x%08llx: %s; not used\n", (unsigned long long)addr,
 		       !host->base ? "cannot map the registers" : !host->irq ? "no interrupt" :
 		       "no 32-bit DMA");
-		return;
+		goto out_free;
 	}
 	host->ring = sunxi_mmc_ring_alloc(&host->dev);
 	if (!host->ring) {
 		pr_err("sunxi-mmc 0x%08llx: no memory for the descriptor ring; not used\n",
 		       (unsigned long long)addr);
-		return;
+		goto out_free;
 	}
 	/* Before its interrupt exists the controller is the probe's alone: the card's
 	 * identification (up to a second for a slow card) polls with interrupts on. */
@@ -660,7 +660,7 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	host->exclusive = false;
 	if (ret) {
 		pr_info("sunxi-mmc 0x%08llx: no usable card: %s\n", (unsigned long long)addr, why);
-		return;
+		goto out_free;
 	}
 	host->disk.bd_logical_block_size = SECTOR_SIZE;
 	host->disk.bd_max_segments = host->ring->nr_des;
@@ -672,12 +672,12 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	if (request_irq(host->irq, sunxi_mmc_irq, 0, host->irq_name, host)) {
 		pr_err("sunxi-mmc 0x%08llx: cannot request irq %u; not used\n",
 		       (unsigned long long)addr, host->irq);
-		return;
+		goto out_free;
 	}
 	if (add_disk(&host->disk)) {
 		pr_err("sunxi-mmc 0x%08llx: cannot register mmcblk0\n", (unsigned long long)addr);
 		free_irq(host->irq, host);
-		return;
+		goto out_free;
 	}
 	pr_info("sunxi-mmc %s: %llu bytes (%llu sectors), %s, %u-bit bus, "
 		"card clock = module clock (undivided), %s DMA, %u descriptors, at 0x%08llx irq %u\n",
@@ -685,6 +685,14 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		(unsigned long long)host->disk.bd_nr_sectors, host->high_capacity ? "SDHC" : "SDSC",
 		host->bus_width, host->dev.dma_coherent ? "coherent" : "non-coherent",
 		host->ring->nr_des, (unsigned long long)addr, host->irq);
+	return;
+
+out_free:	/* nothing of a controller not used stays allocated or mapped */
+	if (host->ring)
+		sunxi_mmc_ring_free(host->ring);
+	if (host->base)
+		iounmap((void *)host->base);
+	kfree(host);
 }
 
 void sunxi_mmc_init(const struct dt *dt)

@@ -46,6 +46,12 @@ struct sunxi_mmc_ring *sunxi_mmc_ring_alloc(struct device *dev)
 	return ring;
 }
 
+void sunxi_mmc_ring_free(struct sunxi_mmc_ring *ring)
+{
+	dma_free_coherent(ring->dev, PAGE_SIZE, ring->des, ring->des_dma);
+	kfree(ring);
+}
+
 static void sunxi_mmc_unmap(struct sunxi_mmc_ring *ring, struct bio *bio)
 {
 	for (unsigned int i = 0; i < ring->nseg; i++)
