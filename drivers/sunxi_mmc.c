@@ -461,6 +461,7 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 static struct bio *sunxi_mmc_finish(struct sunxi_mmc_host *host, bool timed_out, bool *recover)
 {
 	struct bio *bio = host->cur;
+	uint32_t r1;
 	char why[96];
 	int ret;
 
@@ -468,6 +469,7 @@ static struct bio *sunxi_mmc_finish(struct sunxi_mmc_host *host, bool timed_out,
 	mmc_writel(host, SDXC_REG_IMASK, 0);
 	mmc_writel(host, SDXC_REG_IDIE, 0);
 	timer_delete(&host->timeout);
+	r1 = mmc_readl(host, SDXC_REG_RESP0);	/* before any reset (v6.10's order) */
 	/* The IDMAC stopped before the buffers go back to their owners, whatever the outcome
 	 * (v6.10's sunxi_mmc_finalize_request): after an error it may still own descriptors
 	 * and would go on moving a card's data into pages that are no longer the device's. */
@@ -476,13 +478,9 @@ static struct bio *sunxi_mmc_finish(struct sunxi_mmc_host *host, bool timed_out,
 					  SDXC_FIFO_RESET) & ~SDXC_DMA_ENABLE);
 	rmb();	/* the status before the descriptors and the data */
 	ret = sunxi_mmc_complete_bio(host->ring, bio, host->rint, host->idst, timed_out, why, sizeof(why));
-	if (!ret && bio->bi_size == SECTOR_SIZE) {
-		uint32_t r1 = mmc_readl(host, SDXC_REG_RESP0);
-
-		if (r1 & R1_ERRORS) {
-			ksnprintf(why, sizeof(why), "card status 0x%08x", (unsigned int)r1);
-			ret = -EIO;
-		}
+	if (!ret && bio->bi_size == SECTOR_SIZE && (r1 & R1_ERRORS)) {
+		ksnprintf(why, sizeof(why), "card status 0x%08x", (unsigned int)r1);
+		ret = -EIO;
 	}
 	host->cur = NULL;
 	bio->bi_status = ret;
