@@ -317,6 +317,15 @@ static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t le
 			  (unsigned int)resp[0]);
 		return -EIO;
 	}
+	/* The OCR's CCS picks the addressing (sectors or bytes), the CSD's version the capacity:
+	 * a card whose two disagree could have every block read or written at the wrong place
+	 * (v6.10 lets the CSD decide both).  Not trusted: refused. */
+	if (host->high_capacity != (resp_bits(resp, 126, 2) == 1)) {
+		ksnprintf(why, len, "its OCR says %s but its CSD is version %u",
+			  host->high_capacity ? "SDHC/SDXC (sector addresses)" : "SDSC (byte addresses)",
+			  (unsigned int)resp_bits(resp, 126, 2) + 1);
+		return -EIO;
+	}
 	if (sunxi_mmc_cmd(host, SD_SELECT_CARD, host->rca << 16, RSP_R1, resp)) {
 		ksnprintf(why, len, "no answer to CMD7 (select)");
 		return -EIO;
