@@ -12,7 +12,8 @@
  * bounds every request (tinymm.sunxi_mmc_timeout_ms, default 1000 ms): a card that does not
  * answer, answers with a CRC error or times out ends its request with -EIO, the controller is
  * reset and the card brought back to the transfer state by a work item (CMD12, CMD13, CMD7 if
- * it was deselected) before the next request starts.  A card that cannot be brought back fails the
+ * it was deselected, CMD13 again while it programs a stopped write) before the next request
+ * starts.  A card that cannot be brought back fails the
  * disk (blk_mark_failed): later requests get -ENXIO at once.
  *
  * Where it differs from v6.10's sunxi-mmc.c: no clock framework, so the module clock is what
@@ -78,11 +79,13 @@
 #define R1_STATE_TRAN		4
 #define R1_STATE_DATA		5
 #define R1_STATE_RCV		6
+#define R1_STATE_PRG		7	/* writing what it received: busy, then transfer */
 
 #define SDXC_CARD_DATA_BUSY	(1u << 9)	/* STAS: the card holds DAT0 low */
 #define CMD_POLL_US		100000		/* one polled command, at most */
 #define ACMD41_TRIES		100		/* 10 ms apart: a card has 1 s to power up */
 #define IDENT_DIVIDER		128		/* module clock / 256 while identifying */
+#define PRG_WAIT_TRIES		100		/* 10 ms apart: a card programming after a stop */
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_LOSE_IRQ		2	/* mask the next request's interrupt: only the timer ends it */
@@ -314,6 +317,15 @@ static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t le
 			  (unsigned int)resp[0]);
 		return -EIO;
 	}
+	/* The OCR's CCS picks the addressing (sectors or bytes), the CSD's version the capacity:
+	 * a card whose two disagree could have every block read or written at the wrong place
+	 * (v6.10 lets the CSD decide both).  Not trusted: refused. */
+	if (host->high_capacity != (resp_bits(resp, 126, 2) == 1)) {
+		ksnprintf(why, len, "its OCR says %s but its CSD is version %u",
+			  host->high_capacity ? "SDHC/SDXC (sector addresses)" : "SDSC (byte addresses)",
+			  (unsigned int)resp_bits(resp, 126, 2) + 1);
+		return -EIO;
+	}
 	if (sunxi_mmc_cmd(host, SD_SELECT_CARD, host->rca << 16, RSP_R1, resp)) {
 		ksnprintf(why, len, "no answer to CMD7 (select)");
 		return -EIO;
@@ -340,7 +352,7 @@ static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t le
 static int sunxi_mmc_recover_card(struct sunxi_mmc_host *host)
 {
 	uint32_t resp[4];
-	unsigned int state;
+	unsigned int state, busy = 0;
 
 	sunxi_mmc_assert_owner(host);
 	if (sunxi_mmc_reset_host(host) || sunxi_mmc_set_clock(host, 0))
@@ -352,6 +364,13 @@ static int sunxi_mmc_recover_card(struct sunxi_mmc_host *host)
 		state = R1_STATE(resp[0]);
 		if (state == R1_STATE_TRAN)
 			return 0;
+		/* A write stopped by CMD12 leaves the card programming the blocks it took (v6.10's
+		 * mmc core polls CMD13 until it is done): wait, without spending a try. */
+		if (state == R1_STATE_PRG && busy++ < PRG_WAIT_TRIES) {
+			mdelay(10);
+			tries--;
+			continue;
+		}
 		if (state == R1_STATE_STBY)
 			sunxi_mmc_cmd(host, SD_SELECT_CARD, host->rca << 16, RSP_R1, resp);
 		else if (state == R1_STATE_DATA || state == R1_STATE_RCV)
@@ -451,6 +470,7 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 static struct bio *sunxi_mmc_finish(struct sunxi_mmc_host *host, bool timed_out, bool *recover)
 {
 	struct bio *bio = host->cur;
+	uint32_t r1;
 	char why[96];
 	int ret;
 
@@ -458,15 +478,18 @@ static struct bio *sunxi_mmc_finish(struct sunxi_mmc_host *host, bool timed_out,
 	mmc_writel(host, SDXC_REG_IMASK, 0);
 	mmc_writel(host, SDXC_REG_IDIE, 0);
 	timer_delete(&host->timeout);
+	r1 = mmc_readl(host, SDXC_REG_RESP0);	/* before any reset (v6.10's order) */
+	/* The IDMAC stopped before the buffers go back to their owners, whatever the outcome
+	 * (v6.10's sunxi_mmc_finalize_request): after an error it may still own descriptors
+	 * and would go on moving a card's data into pages that are no longer the device's. */
+	mmc_writel(host, SDXC_REG_DMAC, 0);
+	mmc_writel(host, SDXC_REG_GCTRL, (mmc_readl(host, SDXC_REG_GCTRL) | SDXC_DMA_RESET |
+					  SDXC_FIFO_RESET) & ~SDXC_DMA_ENABLE);
 	rmb();	/* the status before the descriptors and the data */
 	ret = sunxi_mmc_complete_bio(host->ring, bio, host->rint, host->idst, timed_out, why, sizeof(why));
-	if (!ret && bio->bi_size == SECTOR_SIZE) {
-		uint32_t r1 = mmc_readl(host, SDXC_REG_RESP0);
-
-		if (r1 & R1_ERRORS) {
-			ksnprintf(why, sizeof(why), "card status 0x%08x", (unsigned int)r1);
-			ret = -EIO;
-		}
+	if (!ret && bio->bi_size == SECTOR_SIZE && (r1 & R1_ERRORS)) {
+		ksnprintf(why, sizeof(why), "card status 0x%08x", (unsigned int)r1);
+		ret = -EIO;
 	}
 	host->cur = NULL;
 	bio->bi_status = ret;
@@ -538,7 +561,8 @@ static void sunxi_mmc_timeout_fn(struct timer_list *t)
 		mod_timer(&host->timeout, host->deadline);
 	} else if (host->cur) {
 		host->rint |= mmc_readl(host, SDXC_REG_RINTR);
-		/* Stop the DMA engine before the buffers go back to their owners. */
+		/* The command itself may be stuck: reset the whole controller (finish() stops
+		 * the DMA engine too, as after every request). */
 		mmc_writel(host, SDXC_REG_GCTRL, SDXC_HARDWARE_RESET);
 		mmc_writel(host, SDXC_REG_DMAC, SDXC_IDMAC_SOFT_RESET);
 		bio = sunxi_mmc_finish(host, true, &recover);
@@ -628,13 +652,13 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		pr_err("sunxi-mmc 0x%08llx: %s; not used\n", (unsigned long long)addr,
 		       !host->base ? "cannot map the registers" : !host->irq ? "no interrupt" :
 		       "no 32-bit DMA");
-		return;
+		goto out_free;
 	}
 	host->ring = sunxi_mmc_ring_alloc(&host->dev);
 	if (!host->ring) {
 		pr_err("sunxi-mmc 0x%08llx: no memory for the descriptor ring; not used\n",
 		       (unsigned long long)addr);
-		return;
+		goto out_free;
 	}
 	/* Before its interrupt exists the controller is the probe's alone: the card's
 	 * identification (up to a second for a slow card) polls with interrupts on. */
@@ -643,7 +667,7 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	host->exclusive = false;
 	if (ret) {
 		pr_info("sunxi-mmc 0x%08llx: no usable card: %s\n", (unsigned long long)addr, why);
-		return;
+		goto out_free;
 	}
 	host->disk.bd_logical_block_size = SECTOR_SIZE;
 	host->disk.bd_max_segments = host->ring->nr_des;
@@ -655,12 +679,12 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	if (request_irq(host->irq, sunxi_mmc_irq, 0, host->irq_name, host)) {
 		pr_err("sunxi-mmc 0x%08llx: cannot request irq %u; not used\n",
 		       (unsigned long long)addr, host->irq);
-		return;
+		goto out_free;
 	}
 	if (add_disk(&host->disk)) {
 		pr_err("sunxi-mmc 0x%08llx: cannot register mmcblk0\n", (unsigned long long)addr);
 		free_irq(host->irq, host);
-		return;
+		goto out_free;
 	}
 	pr_info("sunxi-mmc %s: %llu bytes (%llu sectors), %s, %u-bit bus, "
 		"card clock = module clock (undivided), %s DMA, %u descriptors, at 0x%08llx irq %u\n",
@@ -668,6 +692,14 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		(unsigned long long)host->disk.bd_nr_sectors, host->high_capacity ? "SDHC" : "SDSC",
 		host->bus_width, host->dev.dma_coherent ? "coherent" : "non-coherent",
 		host->ring->nr_des, (unsigned long long)addr, host->irq);
+	return;
+
+out_free:	/* nothing of a controller not used stays allocated or mapped */
+	if (host->ring)
+		sunxi_mmc_ring_free(host->ring);
+	if (host->base)
+		iounmap((void *)host->base);
+	kfree(host);
 }
 
 void sunxi_mmc_init(const struct dt *dt)

@@ -127,6 +127,8 @@ struct sunxi_mmc_ring {
 
 /* Allocate the ring for @dev (nr_des descriptors in one page); NULL when there is no memory. */
 struct sunxi_mmc_ring *sunxi_mmc_ring_alloc(struct device *dev);
+/* Free it (no request in flight: a probe that gave up). */
+void sunxi_mmc_ring_free(struct sunxi_mmc_ring *ring);
 /* Map @bio's segments and write the descriptor chain: 0, -EINVAL for a segment the controller
  * cannot take (not word aligned, not whole sectors, too many), -ENOMEM when a mapping fails
  * (nothing stays mapped). */

@@ -46,6 +46,12 @@ struct sunxi_mmc_ring *sunxi_mmc_ring_alloc(struct device *dev)
 	return ring;
 }
 
+void sunxi_mmc_ring_free(struct sunxi_mmc_ring *ring)
+{
+	dma_free_coherent(ring->dev, PAGE_SIZE, ring->des, ring->des_dma);
+	kfree(ring);
+}
+
 static void sunxi_mmc_unmap(struct sunxi_mmc_ring *ring, struct bio *bio)
 {
 	for (unsigned int i = 0; i < ring->nseg; i++)
@@ -91,8 +97,9 @@ int sunxi_mmc_map_bio(struct sunxi_mmc_ring *ring, struct bio *bio)
 		d->buf_size = bio->bi_io_vec[i].bv_len;
 		d->buf_addr = (uint32_t)ring->seg_dma[i];
 		d->next = i == n - 1 ? 0 : (uint32_t)(ring->des_dma + (i + 1) * sizeof(*d));
-		/* The ring is uncached: the words reach memory in program order; the driver's
-		 * writel() to start the command orders them before the controller's first read. */
+		/* The ring is uncached, but writel() has no barrier of its own: the driver's wmb()
+		 * before the writel() that starts the command orders these words before the
+		 * controller's first read of them. */
 		d->config = cfg;
 	}
 	return 0;

@@ -113,8 +113,9 @@ struct block_device {
 	spinlock_t bd_queue_lock;
 	struct bio *bd_queue_head, *bd_queue_tail;	/* waiting for room in the driver */
 	/* Partitions (block/partitions/core.c; set before add_disk, never changed): a whole disk
-	 * has bd_partno 0 and bd_whole itself.  A partition has no queue of its own: its bios are
-	 * remapped to bd_whole (blk_partition_remap) and only its counters are its own. */
+	 * has bd_partno 0 and bd_whole NULL (bdev_whole() gives the disk itself).  A partition
+	 * has no queue of its own: its bios are remapped to bd_whole (blk_partition_remap) and
+	 * only its counters are its own. */
 	struct block_device *bd_whole;
 	sector_t bd_start_sect;			/* a partition's first sector on bd_whole */
 	uint8_t bd_partno;			/* 1..: vda1; 0: the whole disk */
