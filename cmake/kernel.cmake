@@ -5,6 +5,12 @@ endif()
 include(${CMAKE_SOURCE_DIR}/board/${BOARD}/board.cmake)
 # Board settings most boards leave out: QEMU runs the board with -semihosting (RISC-V powers
 # off through it then; ARM always tries it), and the flashable artifact besides tinymm.elf.
+# The most CPUs the image runs (CONFIG_NR_CPUS, include/tinymm/smp.h): set where tinymm starts
+# the secondary CPUs (TINYMM_NR_CPUS in board.cmake); 1 elsewhere, and on the host.
+if(NOT DEFINED TINYMM_NR_CPUS)
+  set(TINYMM_NR_CPUS 1)
+endif()
+add_compile_definitions(CONFIG_NR_CPUS=${TINYMM_NR_CPUS})
 if(NOT DEFINED BOARD_SEMIHOSTING)
   set(BOARD_SEMIHOSTING 0)
 endif()

@@ -129,4 +129,28 @@ static inline void writel(uint32_t v, uintptr_t a) { *(volatile uint32_t *)a = v
 static inline uint8_t readb(uintptr_t a) { return *(volatile uint8_t *)a; }
 static inline void writeb(uint8_t v, uintptr_t a) { *(volatile uint8_t *)a = v; }
 
+/*
+ * SMP (kernel/smp.c, docs/smp.md).  The generic code reads the device tree's cpus node and asks
+ * the architecture to start each other CPU; the architecture runs it into the generic
+ * secondary_start_kernel().
+ *   arch_cpu_boot(): start the CPU with hardware id @hwid (MPIDR affinity, hart id) as logical
+ *     CPU @cpu, running as @idle: the new CPU's current is @idle (set_current(), asm/current.h),
+ *     its stack pointer idle->stack + idle->stack_size, the kernel's page tables, vectors and
+ *     caches as the boot CPU has them; then it calls secondary_start_kernel() with interrupts
+ *     masked.  Returns 0 once the start was requested (the caller times out a CPU that never
+ *     comes online), or -errno with the firmware's refusal reported in one line.
+ *   arch_secondary_init(): on the new CPU, interrupts masked: its interrupt-controller
+ *     interface (ARM GIC CPU interface, RISC-V its PLIC context), its timer and anything else
+ *     per CPU, before it is marked online.
+ *   arch_send_ipi_mask(): raise software interrupt @ipi (enum ipi_msg_type, kernel/smp.h) on
+ *     every CPU in @mask; the receiving CPU's interrupt entry calls handle_IPI(ipi).
+ */
+struct task_struct;
+struct cpumask;
+int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle);
+void arch_secondary_init(unsigned int cpu);
+void arch_send_ipi_mask(const struct cpumask *mask, unsigned int ipi);
+__noreturn void secondary_start_kernel(void);
+void handle_IPI(unsigned int ipi);
+
 #endif

@@ -32,6 +32,7 @@ enum zone_type {
 
 #ifndef __ASSEMBLER__
 #include "mm_types.h"
+#include "smp.h"
 #include "spinlock.h"
 
 #define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
@@ -73,7 +74,6 @@ enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 #define PCP_SLOTS		4
 _Static_assert(MIGRATE_PCPTYPES <= PCP_SLOTS, "PCP_SLOTS too small");
 #define NR_PCP_LISTS		(PCP_SLOTS * NR_PCP_ORDERS)
-#define CONFIG_NR_CPUS		1
 
 struct page;
 struct zone;
