@@ -536,8 +536,8 @@ secondary_entry:
 	isb
 	ldr	pc, =secondary_virtual
 secondary_virtual:
-	add	r11, r11, r8		/* the data, through the direct map */
-	ldr	r0, [r11, #4]
+	add	r4, r11, r8		/* the data, through the direct map (r4: kept by C) */
+	ldr	r0, [r4, #4]
 	cps	#0x17			/* abort */
 	mov	sp, r0
 	cps	#0x1b			/* undefined */
@@ -553,8 +553,8 @@ secondary_virtual:
 	isb
 	mov	fp, #0
 	bl	arm_secondary_paging
-	ldr	sp, [r11, #8]
-	mov	r0, r11
+	ldr	sp, [r4, #8]
+	mov	r0, r4
 	mov	fp, #0			/* end of the frame-pointer chain */
 	bl	arm_secondary_start
 4:	wfi
