@@ -187,7 +187,7 @@ static void resched_cpu(unsigned int cpu)
 	WRITE_ONCE(rq->curr->thread_info.exit_work.need_resched, 1);
 	if (is_idle_task(rq->curr))
 		rq->kicked = true;
-	if (cpu != (unsigned int)smp_processor_id())
+	if (NR_CPUS > 1 && cpu != (unsigned int)smp_processor_id())
 		smp_send_reschedule(cpu);
 }
 
@@ -227,7 +227,7 @@ static void check_preempt_wakeup(struct task_struct *p)
 	}
 	if (victim >= 0)
 		resched_cpu((unsigned int)victim);
-	else if (equal >= 0 && (unsigned int)equal != this_cpu)
+	else if (NR_CPUS > 1 && equal >= 0 && (unsigned int)equal != this_cpu)
 		smp_send_reschedule((unsigned int)equal);	/* it re-arms its turn's end */
 }
 

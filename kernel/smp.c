@@ -54,9 +54,7 @@
 #define SMP_STOP_TIMEOUT_MS	1000	/* v6.10's smp_send_stop(): one second */
 #define STOP_FRAMES		16
 
-struct cpumask __cpu_possible_mask = { 1 }, __cpu_online_mask = { 1 };
-unsigned int nr_cpu_ids = 1;
-unsigned long __cpu_logical_map[NR_CPUS];
+/* The masks, nr_cpu_ids and __cpu_logical_map are in kernel/cpu.c. */
 
 enum cpu_boot_state { CPU_ABSENT, CPU_BOOTING, CPU_ONLINE, CPU_DEAD };
 static int cpu_state[NR_CPUS] = { CPU_ONLINE };
