@@ -456,7 +456,8 @@ static void bringup_cpu(unsigned int cpu)
 		pr_err("CPU%u: failed to boot: %d\n", cpu, ret);
 		return;
 	}
-	for (unsigned int ms = 0; ms < SMP_BOOT_TIMEOUT_MS && !cpu_online(cpu); ms++)
+	uint64_t end = ktime_get_ns() + SMP_BOOT_TIMEOUT_MS * 1000000ULL;
+	while (!cpu_online(cpu) && ktime_get_ns() < end)
 		msleep(1);
 	if (!cpu_online(cpu) && cmpxchg(&cpu_state[cpu], CPU_BOOTING, CPU_DEAD) == CPU_BOOTING) {
 		pr_err("CPU%u: failed to come online (hwid %#lx, %u ms): skipped\n", cpu, hwid,
@@ -550,7 +551,7 @@ static int cmd_cpus(int argc, char **argv)
 		return 2;
 	memset(running, 0, sizeof(running));
 	on_each_cpu(note_running, running, true);
-	kprintf("CPU  %-10s  %-8s  %s\n", "hwid", "state", "running");
+	kprintf("CPU  %-10s  %-8s  %5s  %s\n", "hwid", "state", "PID", "running");
 	for_each_possible_cpu(cpu) {
 		const struct cpu_running *r = &running[cpu];
 		int st = READ_ONCE(cpu_state[cpu]);
@@ -559,10 +560,10 @@ static int cmd_cpus(int argc, char **argv)
 				    st == CPU_DEAD ? "failed" : "offline";
 
 		if (r->seen)
-			kprintf("%3u  0x%-8lx  %-8s  %s/%d\n", cpu, cpu_logical_map(cpu), state,
-				r->comm, r->pid);
+			kprintf("%3u  0x%-8lx  %-8s  %5d  %s\n", cpu, cpu_logical_map(cpu), state,
+				r->pid, r->comm);
 		else
-			kprintf("%3u  0x%-8lx  %-8s  -\n", cpu, cpu_logical_map(cpu), state);
+			kprintf("%3u  0x%-8lx  %-8s  %5s  -\n", cpu, cpu_logical_map(cpu), state, "-");
 	}
 	kprintf("%u of %u CPUs online (NR_CPUS %d)\n", num_online_cpus(), nr_cpu_ids, NR_CPUS);
 	return 0;
