@@ -202,7 +202,7 @@ static void gated_fn(void *arg)
 
 static bool wait_for(volatile int *flag, unsigned int ms)
 {
-	uint64_t end = ktime_get_ns() + (uint64_t)ms * NSEC_PER_MSEC;
+	uint64_t end = ktime_get_ns() + (uint64_t)ms * 1000000ULL;
 
 	while (!READ_ONCE(*flag) && ktime_get_ns() < end)
 		cpu_relax();
