@@ -6,6 +6,8 @@
  * IPI counts `irqs` prints rise on the CPUs that were called.  The functions only record what
  * they saw: the checks run in the test thread afterwards.  With one CPU online the cases that
  * need another are skipped (QEMU's default -smp 1); tests/qemu/smp.cmake boots -smp 2 and 4.
+ * Suite "smp_panic" (explicit only): another CPU panics from the IPI handler while this one
+ * waits for it; the panic stops this CPU and prints its state (tests/qemu/smp.cmake).
  */
 #include "tinymm/delay.h"
 #include "tinymm/errno.h"
@@ -282,7 +284,7 @@ static void smp_ipi_counts_rise(struct ktest *t)
 	after_me = smp_ipi_count(me, IPI_CALL_FUNC);
 	preempt_enable();
 	KTEST_EXPECT_EQ(t, ret, 0);
-	KTEST_EXPECT_EQ(t, seen[target].runs, 3u);
+	KTEST_EXPECT_EQ(t, seen[target % NR_CPUS].runs, 3u);	/* target < NR_CPUS: need_two() */
 	KTEST_EXPECT_GE(t, after_t, before_t + 3);
 	KTEST_EXPECT_EQ(t, after_me, before_me);
 	KTEST_EXPECT_STREQ(t, smp_ipi_name(IPI_CALL_FUNC), "Function call interrupts");
@@ -304,3 +306,25 @@ static const struct ktest_case smp_cases[] = {
 	{}
 };
 KTEST_SUITE(smp, smp_cases);
+
+static void panic_here(void *arg)
+{
+	(void)arg;
+	panic("smp_panic on CPU%u", smp_processor_id());
+}
+
+static void smp_panic_on_another_cpu(struct ktest *t)
+{
+	if (!need_two(t))
+		return;
+	preempt_disable();
+	smp_call_function_single(other_online_cpu(), panic_here, NULL, true);
+	preempt_enable();
+	KTEST_EXPECT_TRUE(t, false);	/* never reached: the panic stopped this CPU */
+}
+
+static const struct ktest_case smp_panic_cases[] = {
+	KTEST_CASE(smp_panic_on_another_cpu),
+	{}
+};
+KTEST_SUITE_EXPLICIT(smp_panic, smp_panic_cases);
