@@ -9,6 +9,7 @@
  * Suite "smp_panic" (explicit only): another CPU panics from the IPI handler while this one
  * waits for it; the panic stops this CPU and prints its state (tests/qemu/smp.cmake).
  */
+#include "tinymm/bug.h"
 #include "tinymm/delay.h"
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
