@@ -50,7 +50,7 @@ foreach(b ${SMP_BOARDS})
   boot_test(${b}.smp.lkdtm_panic_stops_others ${b} --qemu "-smp 2" --append "tinymm.run=lkdtm PANIC"
     --status 1 --expect "Kernel panic - not syncing: dumptest$"
     --expect "${LOG}CPU1: stopping$" --expect "${LOG}CPU: 1 PID: 0 Comm: idle/1$"
-    --expect " cpu_idle_loop\\+0x[0-9a-f]+/0x[0-9a-f]+$"
+    --expect " (arch_cpu_idle|cpu_idle_loop)\\+0x[0-9a-f]+/0x[0-9a-f]+$"
     --reject "failed to stop")
 endforeach()
 
