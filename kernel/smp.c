@@ -425,16 +425,10 @@ void secondary_start_kernel(void)
 			arch_cpu_idle();
 	}
 	cpumask_set_cpu(cpu, &__cpu_online_mask);
-	cpu_idle_loop();
-}
-
-/* TEMPORARY until the per-CPU current lands (kernel/sched.c's fork_idle): no idle task, so the
- * other CPUs are reported and not started. */
-struct task_struct *fork_idle(unsigned int cpu);
-__attribute__((weak)) struct task_struct *fork_idle(unsigned int cpu)
-{
-	(void)cpu;
-	return NULL;
+	/* Until the scheduler runs tasks on every CPU: interrupts (IPIs) and nothing else. */
+	local_irq_enable();
+	for (;;)
+		arch_cpu_idle();
 }
 
 static void bringup_cpu(unsigned int cpu)
@@ -454,7 +448,8 @@ static void bringup_cpu(unsigned int cpu)
 		pr_err("CPU%u: failed to boot: %d\n", cpu, ret);
 		return;
 	}
-	for (unsigned int ms = 0; ms < SMP_BOOT_TIMEOUT_MS && !cpu_online(cpu); ms++)
+	uint64_t end = ktime_get_ns() + SMP_BOOT_TIMEOUT_MS * 1000000ULL;
+	while (!cpu_online(cpu) && ktime_get_ns() < end)
 		msleep(1);
 	if (!cpu_online(cpu) && cmpxchg(&cpu_state[cpu], CPU_BOOTING, CPU_DEAD) == CPU_BOOTING) {
 		pr_err("CPU%u: failed to come online (hwid %#lx, %u ms): skipped\n", cpu, hwid,
@@ -548,7 +543,7 @@ static int cmd_cpus(int argc, char **argv)
 		return 2;
 	memset(running, 0, sizeof(running));
 	on_each_cpu(note_running, running, true);
-	kprintf("CPU  %-10s  %-8s  %s\n", "hwid", "state", "running");
+	kprintf("CPU  %-10s  %-8s  %5s  %s\n", "hwid", "state", "PID", "running");
 	for_each_possible_cpu(cpu) {
 		const struct cpu_running *r = &running[cpu];
 		int st = READ_ONCE(cpu_state[cpu]);
@@ -557,10 +552,10 @@ static int cmd_cpus(int argc, char **argv)
 				    st == CPU_DEAD ? "failed" : "offline";
 
 		if (r->seen)
-			kprintf("%3u  0x%-8lx  %-8s  %s/%d\n", cpu, cpu_logical_map(cpu), state,
-				r->comm, r->pid);
+			kprintf("%3u  0x%-8lx  %-8s  %5d  %s\n", cpu, cpu_logical_map(cpu), state,
+				r->pid, r->comm);
 		else
-			kprintf("%3u  0x%-8lx  %-8s  -\n", cpu, cpu_logical_map(cpu), state);
+			kprintf("%3u  0x%-8lx  %-8s  %5s  -\n", cpu, cpu_logical_map(cpu), state, "-");
 	}
 	kprintf("%u of %u CPUs online (NR_CPUS %d)\n", num_online_cpus(), nr_cpu_ids, NR_CPUS);
 	return 0;

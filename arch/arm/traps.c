@@ -18,6 +18,7 @@
 #include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
+#include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 
 /* Saved by the vector entry code in entry.S, lowest address first. */
@@ -160,8 +161,12 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 
 		printk(KERN_EMERG "Insufficient stack space to handle exception!\n");
 		printk(KERN_EMERG "Task stack:     [0x%08lx..0x%08lx]\n", stk, stk + current->stack_size);
-		printk(KERN_EMERG "Overflow stack: [0x%08lx..0x%08lx]\n",
-		       (unsigned long)__exc_stack_bottom, (unsigned long)__exc_stack_top);
+		/* This CPU's exception stack: CPU n's is n stacks above CPU 0's (entry.S). */
+		unsigned long exc_size = (unsigned long)(__exc_stack_top - __exc_stack_bottom);
+		unsigned long exc_lo = (unsigned long)__exc_stack_bottom +
+				       (unsigned long)raw_smp_processor_id() * exc_size;
+
+		printk(KERN_EMERG "Overflow stack: [0x%08lx..0x%08lx]\n", exc_lo, exc_lo + exc_size);
 		printk(KERN_EMERG "Internal error: kernel stack overflow: 0 [#1] ARM\n");
 		printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", raw_smp_processor_id(), current->pid,
 		       current->comm);
@@ -201,6 +206,7 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	show_stack(&sf);
 	if (overflow) {
 		printk(KERN_EMERG "Kernel panic - not syncing: Kernel stack overflow\n");
+		smp_send_stop();
 		machine_poweroff(1);
 	}
 	struct ktest_recovery *r = ktest_recovery_take(reason);
@@ -208,5 +214,6 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	if (r)
 		arm_longjmp_svc(r->jb);
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
+	smp_send_stop();	/* the other CPUs stop; their state is printed */
 	machine_poweroff(1);
 }
