@@ -49,6 +49,7 @@
 #include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 #include "tinymm/time.h"
+#include "tinymm/timer.h"
 
 #define SMP_BOOT_TIMEOUT_MS	2000	/* v6.10 waits 1 s; MTTCG on a loaded 2-core host is slower */
 #define SMP_STOP_TIMEOUT_MS	1000	/* v6.10's smp_send_stop(): one second */
@@ -360,12 +361,6 @@ unsigned long smp_ipi_count(unsigned int cpu, unsigned int ipi)
 	return cpu < NR_CPUS && ipi < NR_IPI ? READ_ONCE(per_cpu(ipi_counts, cpu)[ipi]) : 0;
 }
 
-/* The scheduler's side of IPI_RESCHEDULE; the sender has set this CPU's need_resched and
- * irq_exit() switches.  Weak: the SMP scheduler may have more to do here. */
-__attribute__((weak)) void scheduler_ipi(void)
-{
-}
-
 /* From the arch's interrupt entry (irq_enter() done), interrupts masked. */
 void handle_IPI(unsigned int ipi)
 {
@@ -425,10 +420,8 @@ void secondary_start_kernel(void)
 			arch_cpu_idle();
 	}
 	cpumask_set_cpu(cpu, &__cpu_online_mask);
-	/* Until the scheduler runs tasks on every CPU: interrupts (IPIs) and nothing else. */
-	local_irq_enable();
-	for (;;)
-		arch_cpu_idle();
+	clockevent_update();	/* this CPU's own clock event (kernel/timer.c) */
+	cpu_idle_loop();	/* the scheduler gives it tasks from here */
 }
 
 static void bringup_cpu(unsigned int cpu)
