@@ -30,6 +30,17 @@
 
 void exit_files(struct task_struct *tsk) __attribute__((weak));
 
+/* On each other CPU (an IPI): stop using @info's tables if they are the live ones there. */
+static void leave_mm(void *info)
+{
+	struct mm_struct *mm = info;
+
+	if (active_mm == mm) {
+		switch_mm(mm, &init_mm);
+		active_mm = &init_mm;
+	}
+}
+
 __noreturn void do_exit(long status)
 {
 	struct task_struct *tsk = current;
@@ -45,6 +56,13 @@ __noreturn void do_exit(long status)
 			active_mm = &init_mm;
 		}
 		local_irq_restore(flags);
+		/* Another CPU may still have @mm's tables live (a kernel thread ran there after
+		 * this task): it must leave them before they can be freed. */
+		if (NR_CPUS > 1) {
+			preempt_disable();
+			smp_call_function_many(cpu_online_mask, leave_mm, mm, true);
+			preempt_enable();
+		}
 		mmput(mm);
 	}
 	if (tsk->files && exit_files)
@@ -72,13 +90,13 @@ void exit_notify(void)
 	struct list_head orphans = LIST_HEAD_INIT(orphans);
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry_safe(c, n, &tsk->children, sibling) {
 		list_move_tail(&c->sibling, &orphans);
 		c->parent = NULL;
-		c->joiner = NULL;	/* nobody to wake */
+		WRITE_ONCE(c->joiner, NULL);	/* nobody to wake */
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	list_for_each_entry_safe(c, n, &orphans, sibling) {
 		list_del_init(&c->sibling);
 		put_task_struct(c);
@@ -127,7 +145,7 @@ static long do_wait(int pid, unsigned int options, struct wait_result *res)
 		unsigned long flags;
 
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		local_irq_save(flags);
+		spin_lock_irqsave(&tasklist_lock, flags);
 		list_for_each_entry(c, &tsk->children, sibling) {
 			if (pid == WAIT_NONE || (pid != WAIT_ANY && c->pid != pid))
 				continue;
@@ -141,7 +159,7 @@ static long do_wait(int pid, unsigned int options, struct wait_result *res)
 			list_del_init(&zombie->sibling);
 			zombie->parent = NULL;
 		}
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (!any || zombie || (options & WNOHANG)) {
 			__set_current_state(TASK_RUNNING);
 			if (!any)

@@ -124,11 +124,11 @@ long kernel_clone(void)
 	p->flags &= ~PF_KTHREAD;	/* a user task from its first instruction */
 	p->mm = mm;
 	p->files = files;
-	local_irq_save(flags);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	p->parent = tsk;
 	p->joiner = tsk;		/* kthread_exit() wakes the parent: its wait looks again */
 	list_add_tail(&p->sibling, &tsk->children);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	wake_up_process(p);
 	return p->pid;			/* @p is ours until reaped: the creator's reference */
 }

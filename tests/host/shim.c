@@ -10,7 +10,6 @@
 #include "tinymm/arch.h"
 #include "tinymm/console.h"
 #include "tinymm/shell.h"
-#include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 
 char shim_console[1 << 16];
@@ -128,27 +127,4 @@ int shim_run(const char *cmd)
 	snprintf(line, sizeof(line), "%s", cmd);
 	shim_console_reset();
 	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
-}
-
-/* kernel/smp.c is target-only: the host is one CPU, with nobody to stop or signal. */
-void smp_send_stop(void)
-{
-}
-
-void panic_smp_self_stop(void)
-{
-	abort();	/* panic_cpu is always this CPU's on the host */
-}
-
-unsigned long smp_ipi_count(unsigned int cpu, unsigned int ipi)
-{
-	(void)cpu;
-	(void)ipi;
-	return 0;
-}
-
-const char *smp_ipi_name(unsigned int ipi)
-{
-	(void)ipi;
-	return NULL;
 }
