@@ -48,11 +48,10 @@ bool glob_match(const char *p, const char *s)
 static struct ktest_recovery *recovery_top;
 static char last_bug[160];
 
-/* The running thread; weak, so host builds (no scheduler) see NULL. */
-extern struct task_struct *__current __attribute__((weak));
+/* The running thread (NULL in host builds that set none). */
 static const void *ktest_thread(void)
 {
-	return &__current ? (const void *)__current : NULL;
+	return get_current();
 }
 
 void ktest_recovery_push(struct ktest_recovery *r)

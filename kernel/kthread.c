@@ -94,6 +94,7 @@ static __attribute__((noinline)) int alloc_thread_stack_node(struct task_struct 
 	}
 	p->stack = stack;
 	p->stack_size = size;
+	p->thread_info.stack_lo = (unsigned long)stack;	/* RISC-V's trap entry checks sp */
 	return 0;
 }
 
@@ -169,6 +170,43 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 			  kthread_entry);
 	local_irq_save(flags);
 	p->pid = next_pid++;
+	list_add_tail(&p->tasks, &sched_all_tasks);
+	local_irq_restore(flags);
+	return p;
+}
+
+/*
+ * A secondary CPU's idle thread (v6.10's fork_idle): its own stack, pid 0, already "running"
+ * on @cpu; the architecture starts the CPU on it (arch_cpu_boot(), sp at the stack's top) and
+ * the CPU ends in cpu_idle_loop().  Never freed: a CPU that fails to come online keeps it.
+ */
+struct task_struct *fork_idle(unsigned int cpu)
+{
+	unsigned long flags;
+
+	if (!task_cache)
+		task_cache = kmem_cache_create("task_struct", sizeof(struct task_struct),
+					       __alignof__(struct task_struct), 0, NULL);
+	struct task_struct *p = task_cache ? kmem_cache_alloc(task_cache, GFP_KERNEL) : NULL;
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	if (alloc_thread_stack_node(p, THREAD_SIZE_ORDER)) {
+		kmem_cache_free(task_cache, p);
+		return NULL;
+	}
+	for (size_t i = 0; i < p->stack_size / sizeof(long); i++)
+		p->stack[i] = i < STACK_CANARY_WORDS ? STACK_END_MAGIC : STACK_FILL;
+	p->thread_info.cpu = cpu;
+	p->prio = IDLE_PRIO;
+	p->flags = PF_KTHREAD | PF_IDLE;
+	p->__state = TASK_RUNNING;
+	atomic_set(&p->usage, 1);
+	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	ksnprintf(p->comm, TASK_COMM_LEN, "idle/%u", cpu);
+	local_irq_save(flags);
 	list_add_tail(&p->tasks, &sched_all_tasks);
 	local_irq_restore(flags);
 	return p;

@@ -12,6 +12,7 @@
 #include "tinymm/ktest.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
+#include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 #include "tinymm/kallsyms.h"
 
@@ -84,7 +85,8 @@ static void warn_report(const char *file, int line, unsigned long caller_pc, con
 	warn_count++;
 	sprint_symbol(caller, sizeof(caller), caller_pc);
 	printk(KERN_WARNING "------------[ cut here ]------------\n");
-	printk(KERN_WARNING "WARNING: CPU: 0 PID: 0 at %s:%d %s%s\n", file, line, caller, what);
+	printk(KERN_WARNING "WARNING: CPU: %d PID: 0 at %s:%d %s%s\n", raw_smp_processor_id(), file,
+	       line, caller, what);
 	if (detail)
 		printk(KERN_WARNING "%s\n", detail);
 	dump_stack();

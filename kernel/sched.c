@@ -10,8 +10,11 @@
  *
  * Invariants:
  *   - current is never on a run queue; on_rq <=> on a run queue; the idle thread never is.
- *   - a thread is switched out only with interrupts masked, and gets its own __preempt_count
- *     and interrupt state back when it resumes (schedule() restores the flags it saved).
+ *   - a thread is switched out only with interrupts masked, and gets its interrupt state back
+ *     when it resumes (schedule() restores the flags it saved); its preempt_count and
+ *     need_resched are its own (thread_info), so nothing else is saved.
+ *   - current (asm/current.h) is set for next just before the switch: from then on this CPU
+ *     runs next's code, on next's stack.
  *   - a thread's stack canary is intact whenever it is switched out (checked; else panic).
  *   - a TASK_DEAD thread's stack is freed by the next thread to run (finish_task_switch()),
  *     never while it is still on it.
@@ -30,14 +33,29 @@
 #include "tinymm/stacktrace.h"
 #include "tinymm/timer.h"
 
-struct task_struct *__current;
+/* The boot CPU's idle thread (v6.10's init_task, pid 0): the boot context, current from the
+ * first instruction of kmain; its stack is the boot stack. */
+struct task_struct init_task = {
+	.thread_info.stack_lo = (unsigned long)__boot_stack_bottom,
+	.comm = "idle", .prio = IDLE_PRIO,
+};
+#define idle_task	init_task
 
-static struct task_struct idle_task = { .comm = "idle", .prio = IDLE_PRIO };
+_Static_assert(offsetof(struct task_struct, thread_info) == 0, "asm finds thread_info at current");
+_Static_assert(offsetof(struct thread_info, kernel_sp) == TI_KERNEL_SP, "thread_info.h");
+_Static_assert(offsetof(struct thread_info, user_sp) == TI_USER_SP, "thread_info.h");
+_Static_assert(offsetof(struct thread_info, stack_lo) == TI_STACK_LO, "thread_info.h");
+_Static_assert(offsetof(struct thread_info, preempt_count) == TI_PREEMPT_COUNT, "thread_info.h");
+_Static_assert(offsetof(struct thread_info, exit_work) == TI_EXIT_WORK, "thread_info.h");
+_Static_assert(offsetof(struct thread_info, cpu) == TI_CPU, "thread_info.h");
+_Static_assert(sizeof(struct exit_work) == 2 && _Alignof(struct exit_work) == 2,
+	       "RISC-V's entry tests exit_work with one lhu");
 static struct list_head runqueue[MAX_PRIO];
 static uint32_t rq_bitmap;			/* bit p: runqueue[p] not empty */
 /* The mm whose user half is live (switch_mm): the last user task's, while kernel threads run. */
-struct mm_struct *active_mm = &init_mm;
-static struct task_struct *switched_from;	/* prev of the last switch, for finish_task_switch */
+struct mm_struct *__active_mm[NR_CPUS] = { [0 ... NR_CPUS - 1] = &init_mm };
+/* Per CPU: prev of its last switch, for finish_task_switch. */
+static struct task_struct *switched_from[NR_CPUS];
 static unsigned long nr_switches, sleep_warnings;
 static uint64_t last_sleep_warning_ns;
 
@@ -95,9 +113,10 @@ static void check_stack_canary(struct task_struct *p)
 void finish_task_switch(void);
 void finish_task_switch(void)
 {
-	struct task_struct *prev = switched_from;
+	unsigned int cpu = smp_processor_id();
+	struct task_struct *prev = switched_from[cpu];
 
-	switched_from = NULL;
+	switched_from[cpu] = NULL;
 	if (prev && prev->__state == TASK_DEAD && prev != current) {
 		free_thread_stack(prev);
 		put_task_struct(prev);	/* the thread's own reference */
@@ -134,16 +153,14 @@ static void __schedule(bool preempt)
 	prev->sum_exec_ns += now - prev->exec_start_ns;
 	next->exec_start_ns = now;
 	next->slice_end_ns = now + SCHED_SLICE_NS;
-	prev->preempt_count = __preempt_count;
-	switched_from = prev;
+	switched_from[smp_processor_id()] = prev;
 	nr_switches++;
-	__current = next;
-	__preempt_count = next->preempt_count;
-	__exit_work.sigkill = READ_ONCE(next->sigkill_pending);	/* the mirror (preempt.h) */
 	if (next->mm && next->mm != active_mm) {
 		switch_mm(active_mm, next->mm);
 		active_mm = next->mm;
 	}
+	next->thread_info.cpu = prev->thread_info.cpu;
+	set_current(next);
 	arch_context_switch(&prev->ctx, &next->ctx);
 	finish_task_switch();	/* we are prev again, someone switched back */
 }
@@ -389,7 +406,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&idle_task.run_list);
 	list_add_tail(&idle_task.tasks, &sched_all_tasks);
 	idle_task.exec_start_ns = ktime_get_ns();
-	__current = &idle_task;
+	set_current(&idle_task);	/* already so on a target (its entry); host tests start here */
 }
 
 void cpu_idle_loop(void)

@@ -14,10 +14,6 @@
 #include "tinymm/printk.h"
 #include "tinymm/spinlock.h"
 
-/* The preemption counter lives here, the lowest layer that changes it (see preempt.h). */
-volatile unsigned int __preempt_count;
-struct exit_work __exit_work;	/* __need_resched and the running task's SIGKILL (preempt.h) */
-
 /* Take a ticket, wait for it to be served.  fetch_inc is fully ordered; the acquire read of
  * owner keeps the critical section after the wait. */
 void arch_spin_lock(arch_spinlock_t *l)

@@ -13,17 +13,16 @@
 
 #define MAX_FRAMES 32
 
-/* The running thread; weak, so host builds (no scheduler) see none. */
-extern struct task_struct *__current __attribute__((weak));
-
 bool stack_bounds(unsigned long fp, unsigned long *lo, unsigned long *hi)
 {
 	/* The running thread's stack (the idle thread's is the boot stack). */
 	unsigned long b = (unsigned long)__boot_stack_bottom, t = (unsigned long)__boot_stack_top;
 
-	if (&__current && __current && __current->stack) {
-		b = (unsigned long)__current->stack;
-		t = b + __current->stack_size;
+	struct task_struct *p = get_current();
+
+	if (p && p->stack) {
+		b = (unsigned long)p->stack;
+		t = b + p->stack_size;
 	}
 	if (fp < b || fp > t)
 		return false;

@@ -271,6 +271,8 @@ virtual_start:
 
 	ldr	r0, =arm_vectors
 	mcr	p15, 0, r0, c12, c0, 0	/* VBAR */
+	ldr	r0, =init_task		/* current: the boot CPU's idle task (asm/current.h) */
+	mcr	p15, 0, r0, c13, c0, 4	/* TPIDRPRW */
 	isb
 
 	mov	r1, r11			/* the vetted DTB, or 0: taken from the board */

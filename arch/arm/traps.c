@@ -163,7 +163,8 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 		printk(KERN_EMERG "Overflow stack: [0x%08lx..0x%08lx]\n",
 		       (unsigned long)__exc_stack_bottom, (unsigned long)__exc_stack_top);
 		printk(KERN_EMERG "Internal error: kernel stack overflow: 0 [#1] ARM\n");
-		printk(KERN_EMERG "CPU: 0 PID: %d Comm: %s\n", current->pid, current->comm);
+		printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", raw_smp_processor_id(), current->pid,
+		       current->comm);
 	}
 	switch (kind) {
 	case TRAP_DABT:

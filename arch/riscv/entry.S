@@ -19,6 +19,7 @@
  * Sv39, where identity is in the lower half).
  */
 #include "asm.h"
+#include "tinymm/thread_info.h"
 
 #if __riscv_xlen == 64
 #define LEAF_SHIFT	30
@@ -119,6 +120,8 @@ virtual_start:
 	la	gp, __global_pointer$
 	.option pop
 	la	sp, __boot_stack_top
+	la	tp, init_task		/* current: the boot CPU's idle task (asm/current.h) */
+	csrw	sscratch, zero		/* S-mode (the trap entry's convention) */
 	la	t0, riscv_trap_entry
 	csrw	stvec, t0
 	li	s0, 0			/* end of the frame-pointer chain */
@@ -161,8 +164,8 @@ early_fixmap_pmd:
 
 /*
  * Trap entry (stvec, direct mode), v6.10's sscratch convention (docs/arch-user-riscv.md):
- * sscratch is 0 while the hart runs in S-mode and holds the running user task's pt_regs (the
- * top of its kernel stack, asm/ptrace.h) while it runs in U-mode.  One csrrw swaps it with tp:
+ * in S-mode tp is current (asm/current.h) and sscratch is 0; while a task runs in U-mode
+ * sscratch holds its task_struct (current) and tp is the user's.  One csrrw swaps them:
  * non-zero means the trap came from U-mode (handle_user_trap below); zero means S-mode, and
  * tp comes back from sscratch, which is left 0.
  *
@@ -183,8 +186,8 @@ riscv_trap_entry:
 	csrrw	tp, sscratch, tp
 	bnez	tp, handle_user_trap
 	/*
-	 * Room for the frame on the current stack?  riscv_stack_lo is the running thread's stack
-	 * bottom (switch.S keeps it; 0 means unchecked): an sp less than a frame above it has
+	 * Room for the frame on the current stack?  thread_info.stack_lo is the running thread's
+	 * stack bottom (0 means unchecked): an sp less than a frame above it has
 	 * overflowed, or would with the frame (with vmalloc stacks: the store into the guard page
 	 * below the stack that faulted to get here), and pushing anything would fault again, for
 	 * ever, or corrupt what lies below.  tp (the kernel's is in sscratch meanwhile) holds the
@@ -192,7 +195,8 @@ riscv_trap_entry:
 	 * size); tinymm's stacks are 8 or 16 KiB and, until RISC-V paging is on, from the page
 	 * allocator (aligned to their size only), so it compares.
 	 */
-	REG_L	tp, riscv_stack_lo
+	csrr	tp, sscratch		/* current (thread_info.h) */
+	REG_L	tp, TI_STACK_LO(tp)
 	addi	tp, tp, FRAME_WORDS * SZREG
 	bltu	sp, tp, handle_kernel_stack_overflow
 	csrrw	tp, sscratch, zero
@@ -246,20 +250,23 @@ riscv_trap_entry:
 	sret
 
 /*
- * From U-mode: tp is the task's pt_regs at the top of its kernel stack (empty: nothing of the
- * kernel's is live on it while the task runs in U-mode), sscratch the user's tp.  Save every
+ * From U-mode: tp is current, whose thread_info.kernel_sp is its pt_regs at the top of its
+ * kernel stack (empty: nothing of the kernel's is live on it while the task runs in U-mode),
+ * sscratch the user's tp; the user's sp waits in thread_info.user_sp.  Save every
  * user register there, sscratch back to 0, SUM off, the kernel's gp (the user's is its own
  * program's __global_pointer$), then riscv_user_trap(regs) (user.c), on the stack below
  * pt_regs, handles the trap with interrupts enabled as it sees fit and returns masked.  No
  * stack check: the stack is empty.
  */
 handle_user_trap:
-	REG_S	sp, 2 * SZREG(tp)
-	mv	sp, tp
+	REG_S	sp, TI_USER_SP(tp)
+	REG_L	sp, TI_KERNEL_SP(tp)
 	REG_S	x1, 1 * SZREG(sp)
 	.irp n, 3,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	REG_S	x\n, \n * SZREG(sp)
 	.endr
+	REG_L	t0, TI_USER_SP(tp)
+	REG_S	t0, 2 * SZREG(sp)	/* the user's sp */
 	csrrw	t0, sscratch, zero
 	REG_S	t0, 4 * SZREG(sp)	/* the user's tp */
 	li	t1, SR_SUM
@@ -291,7 +298,7 @@ handle_user_trap:
 	 * due, preempt_count is off or the task has a SIGKILL to take (the OOM killer chose it
 	 * while it was in this call, or while another task ran): riscv_user_exit_slow, user.c's
 	 * exit_to_user_mode, as every other return to U-mode goes.  The last two are one halfword
-	 * (__exit_work, include/tinymm/preempt.h): one load tests both.
+	 * (thread_info's exit_work, include/tinymm/thread_info.h): one load tests both.
 	 */
 	li	t0, 8
 	bne	t2, t0, 1f
@@ -308,8 +315,8 @@ handle_user_trap:
 	call	invoke_syscall
 	REG_S	a0, 10 * SZREG(sp)
 	csrci	sstatus, 2
-	lw	t0, __preempt_count
-	lhu	t1, __exit_work
+	lw	t0, TI_PREEMPT_COUNT(tp)
+	lhu	t1, TI_EXIT_WORK(tp)
 	or	t0, t0, t1
 	beqz	t0, riscv_ret_to_user
 	call	riscv_user_exit_slow
@@ -323,8 +330,9 @@ handle_user_trap:
 /*
  * riscv_ret_to_user(regs = a0 or sp): back to U-mode with the pt_regs at the top of the
  * current task's kernel stack.  Interrupts are masked (sstatus.SIE clear, and clear in the
- * saved sstatus, whose SPIE sets it again in U-mode); sscratch becomes the pt_regs so the next
- * trap finds them; the user's gp and tp come back with the rest.  arch_ret_to_user() enters
+ * saved sstatus, whose SPIE sets it again in U-mode); thread_info.kernel_sp becomes the pt_regs
+ * and sscratch current, so the next trap finds them; the user's gp and tp come back with the
+ * rest.  arch_ret_to_user() enters
  * here with a0 = current_pt_regs().
  */
 	.global riscv_ret_to_user
@@ -340,7 +348,8 @@ riscv_ret_to_user_regs:
 	REG_L	t1, FRAME_SSTATUS * SZREG(sp)
 	csrw	sepc, t0
 	csrw	sstatus, t1
-	csrw	sscratch, sp
+	REG_S	sp, TI_KERNEL_SP(tp)
+	csrw	sscratch, tp
 	REG_L	x1, 1 * SZREG(sp)
 	.irp n, 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	REG_L	x\n, \n * SZREG(sp)

@@ -6,15 +6,15 @@
  * thread switched out from an interrupt has its full trap frame (with sepc and sstatus) on its
  * own stack below that, pushed by riscv_trap_entry.  sstatus.SIE is not part of the context:
  * the switch is always called with interrupts masked and the resumed code restores its own.
- * gp and tp are left alone: in S-mode gp is always the kernel's, and the kernel does not use tp
- * (a user task's own gp and tp are in its pt_regs, entry.S).
+ * gp and tp are left alone: in S-mode gp is always the kernel's, and tp is current, which the
+ * scheduler sets for next just before calling here (asm/current.h); a user task's own gp and tp
+ * are in its pt_regs (entry.S).
  */
 #include "asm.h"
 
 #define CTX_RA	0
 #define CTX_SP	1
 #define CTX_S(n)	(2 + (n))
-#define CTX_STACK_LO	14
 
 	.section .text.arch_context_switch, "ax"
 	.balign 4
@@ -36,14 +36,6 @@ arch_context_switch:
 	REG_S	s9, CTX_S(9) * SZREG(a0)
 	REG_S	s10, CTX_S(10) * SZREG(a0)
 	REG_S	s11, CTX_S(11) * SZREG(a0)
-	/* The trap entry's stack bound follows sp: prev keeps the one it ran with (the idle
-	 * thread's, the boot stack's, is set nowhere else), next's becomes live. */
-	la	t0, riscv_stack_lo
-	REG_L	t1, 0(t0)
-	REG_S	t1, CTX_STACK_LO * SZREG(a0)
-	REG_L	t1, CTX_STACK_LO * SZREG(a1)
-	REG_S	t1, 0(t0)
-
 	REG_L	ra, CTX_RA * SZREG(a1)
 	REG_L	sp, CTX_SP * SZREG(a1)
 	REG_L	s0, CTX_S(0) * SZREG(a1)
@@ -80,7 +72,6 @@ arch_context_init:
 	REG_S	a2, CTX_SP * SZREG(a0)
 	REG_S	zero, CTX_S(0) * SZREG(a0)
 	REG_S	a3, CTX_S(1) * SZREG(a0)
-	REG_S	a1, CTX_STACK_LO * SZREG(a0)
 	.irp n, 2,3,4,5,6,7,8,9,10,11
 	REG_S	zero, CTX_S(\n) * SZREG(a0)
 	.endr

@@ -9,7 +9,7 @@
  * A page fault at a user-copy instruction (uaccess.S's exception table) is a user fault done on
  * the task's behalf: riscv_uaccess_fault() below.  Traps from U-mode never come here: entry.S
  * sends them to user.c.
- * A trap that finds no room on the thread's stack (entry.S compares sp with riscv_stack_lo)
+ * A trap that finds no room on the thread's stack (entry.S compares sp with thread_info.stack_lo)
  * comes to handle_bad_stack() on the overflow stack instead: v6.10's report, `Kernel stack
  * overflow` naming the thread, and power-off with status 1 (no KTAP recovery: the case's stack
  * is the broken one).
@@ -69,9 +69,9 @@ static void print_sym(const char *label, unsigned long addr)
 	printk(KERN_EMERG "%s[<%0*lx>] %s\n", label, W, addr, sym);
 }
 
-/* The running thread's stack bottom for the trap entry's check (switch.S keeps it; 0 turns the
- * check off), and the stack the entry moves to when the check fails. */
-unsigned long riscv_stack_lo = (unsigned long)__boot_stack_bottom;
+/* The stack the trap entry moves to when its check of sp against the running thread's
+ * thread_info.stack_lo fails.  One for all harts: an overflow ends in a panic, and two at once
+ * would garble only the report. */
 unsigned long riscv_overflow_stack[OVERFLOW_STACK_SIZE / sizeof(long)] __attribute__((aligned(16)));
 
 static void show_regs(const unsigned long *regs)
@@ -97,7 +97,7 @@ __noreturn void handle_bad_stack(unsigned long *regs)
 	unsigned long tsk_stk = (unsigned long)__boot_stack_bottom, tsk_end = (unsigned long)__boot_stack_top;
 	unsigned long ovf_stk = (unsigned long)riscv_overflow_stack;
 
-	riscv_stack_lo = 0;	/* a fault from here on is reported as any other, on this stack */
+	current_thread_info()->stack_lo = 0;	/* a fault from here on is reported as any other, on this stack */
 	if (current && current->stack) {
 		tsk_stk = (unsigned long)current->stack;
 		tsk_end = tsk_stk + current->stack_size;
@@ -106,7 +106,8 @@ __noreturn void handle_bad_stack(unsigned long *regs)
 	printk(KERN_EMERG "Task stack:     [0x%0*lx..0x%0*lx]\n", W, tsk_stk, W, tsk_end);
 	printk(KERN_EMERG "Overflow stack: [0x%0*lx..0x%0*lx]\n", W, ovf_stk, W,
 	       ovf_stk + OVERFLOW_STACK_SIZE);
-	printk(KERN_EMERG "CPU: 0 PID: %d Comm: %s\n", current ? current->pid : 0,
+	printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", raw_smp_processor_id(),
+	       current ? current->pid : 0,
 	       current ? current->comm : "swapper");
 	printk(KERN_EMERG "Unhandled trap: %s at 0x%0*lx, sp 0x%0*lx\n",
 	       riscv_cause_name(regs[FRAME_SCAUSE]), W, regs[FRAME_STVAL], W, regs[2]);

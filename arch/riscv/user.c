@@ -47,7 +47,7 @@ _Static_assert(offsetof(struct pt_regs, cause) == 33 * sizeof(long), "FRAME_SCAU
 _Static_assert(offsetof(struct pt_regs, epc) == 35 * sizeof(long), "FRAME_EPC");
 _Static_assert(offsetof(struct pt_regs, a0) == 10 * sizeof(long), "x10");
 _Static_assert(offsetof(struct exit_work, sigkill) == 1 && sizeof(struct exit_work) == 2 &&
-	       _Alignof(struct exit_work) == 2, "entry.S tests __exit_work with one lhu");
+	       _Alignof(struct exit_work) == 2, "entry.S tests exit_work with one lhu");
 
 /* entry.S: restore @regs (at the top of the current stack) and sret; interrupts masked. */
 __noreturn void riscv_ret_to_user_regs(struct pt_regs *regs);
@@ -94,7 +94,7 @@ static void exit_to_user_mode(void)
 	/* The OOM killer's SIGKILL (mm/oom_kill.c), as v6.10's exit_to_user_mode_loop takes a
 	 * fatal signal.  Every return to U-mode comes here: traps through riscv_user_trap, new
 	 * tasks through arch_ret_to_user, and entry.S's system-call fast path whenever
-	 * __exit_work says a reschedule is due or the task has a SIGKILL pending, so a victim
+	 * thread_info's exit_work says a reschedule is due or the task has a SIGKILL pending, so a victim
 	 * chosen while it was in a system call, or while another task ran, dies at the end of
 	 * that call. */
 	if (unlikely(fatal_signal_pending(current))) {
@@ -152,7 +152,8 @@ static void show_user_regs(const struct pt_regs *regs)
 	char line[128];
 	int len = 0;
 
-	printk(KERN_INFO "CPU: 0 PID: %d Comm: %s\n", current->pid, current->comm);
+	printk(KERN_INFO "CPU: %d PID: %d Comm: %s\n", raw_smp_processor_id(), current->pid,
+	       current->comm);
 	for (int i = 0; i < 32; i++) {
 		const char *n = user_reg_names[i];
 		unsigned long v = i ? r[i] : regs->epc;

@@ -5,8 +5,8 @@
  *   bits  0..7   preemption disabled (spin_lock, preempt_disable): PREEMPT_OFFSET each
  *   bits 16..19  hard interrupt nesting (irq_enter/irq_exit): HARDIRQ_OFFSET each
  * in_interrupt() is true inside an interrupt handler, in_atomic() whenever the count is not 0.
- * One CPU, so the counter is one global word; the scheduler saves it per thread at each switch
- * (Linux keeps it per CPU on x86 and per thread on ARM: the behaviour is the same).
+ * The counter is the running task's (thread_info, as v6.10 on ARM and RISC-V): a task keeps
+ * its own when it is switched out or moves to another CPU.
  * preempt_enable() that drops the count to 0 reschedules at once if a wake-up asked for it.
  * Locking: only the CPU's own code touches it; an interrupt leaves it as it found it.
  */
@@ -14,28 +14,17 @@
 #define TINYMM_PREEMPT_H
 
 #include "kernel.h"
+#include <asm/current.h>
 
 #define PREEMPT_OFFSET		1U
 #define PREEMPT_MASK		0x000000ffU
 #define HARDIRQ_OFFSET		0x00010000U
 #define HARDIRQ_MASK		0x000f0000U
 
-extern volatile unsigned int __preempt_count;
-
-/*
- * What a return to user mode must act on besides preempt_count (v6.10's thread_info flags
- * TIF_NEED_RESCHED and TIF_SIGPENDING, one CPU): a reschedule request, and the running task's
- * pending SIGKILL (the OOM killer's), a mirror of current->sigkill_pending that the switch
- * (kernel/sched.c) and set_sigkill_pending() (include/tinymm/sched.h) keep equal to it while
- * interrupts are on.  Two bytes of one aligned halfword: RISC-V's system-call fast path tests
- * both with one load (arch/riscv/entry.S), so the kill costs it nothing.
- */
-struct exit_work {
-	_Alignas(2) volatile bool need_resched;
-	volatile bool sigkill;
-};
-extern struct exit_work __exit_work;
-#define __need_resched	(__exit_work.need_resched)
+/* The running task's (include/tinymm/thread_info.h): it moves with the task. */
+#define __preempt_count		(current_thread_info()->preempt_count)
+#define __exit_work		(current_thread_info()->exit_work)
+#define __need_resched		(__exit_work.need_resched)
 
 static inline unsigned int preempt_count(void)
 {

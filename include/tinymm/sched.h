@@ -35,6 +35,8 @@
 #include "list.h"
 #include "irqflags.h"
 #include "preempt.h"
+#include "smp.h"
+#include "thread_info.h"
 
 #define TASK_RUNNING		0x0000
 #define TASK_INTERRUPTIBLE	0x0001
@@ -61,6 +63,7 @@
  * PF_KTHREAD a kernel thread: every task starts as one (kthread_create) and stops being one when
  * it becomes a user task, by exec (exec_mmap) or as fork's child (kernel_clone).  A kernel
  * thread that borrows an mm (a bench, a KTAP case) keeps it: the OOM killer never chooses it. */
+#define PF_IDLE			0x00000002	/* a CPU's idle thread */
 #define PF_WQ_WORKER		0x00000020
 #define PF_MEMALLOC		0x00000800
 #define PF_KSWAPD		0x00020000
@@ -74,12 +77,12 @@ struct mm_struct;
 struct files_struct;
 
 struct task_struct {
+	struct thread_info thread_info;	/* first: found from the current-task register */
 	struct arch_context ctx;	/* saved registers while not on the CPU */
 	volatile long __state;		/* TASK_* */
 	unsigned int flags;		/* PF_* */
 	int prio;
 	int pid;
-	unsigned int preempt_count;	/* saved __preempt_count while switched out */
 	struct list_head run_list;	/* on a run queue while runnable and not current */
 	struct list_head tasks;		/* on the list of every task (ps) */
 	atomic_t usage;			/* references: the thread itself, its creator's handle */
@@ -135,17 +138,22 @@ static inline bool tsk_is_oom_victim(const struct task_struct *p)
 	return READ_ONCE(p->oom_victim);
 }
 
-extern struct task_struct *__current;
-extern struct mm_struct *active_mm;	/* whose user half the MMU has (kernel/sched.c) */
-#define current	__current
+#define current		get_current()
+/* The boot CPU's idle task, the boot context (v6.10's name): current from the first instruction
+ * of kmain on (the architecture's entry sets it). */
+extern struct task_struct init_task;
+#define task_cpu(p)	((p)->thread_info.cpu)
+/* Whose user half this CPU's MMU has (kernel/sched.c): the last user task's while kernel threads
+ * run.  Per CPU; read and written by that CPU only, with interrupts masked or preemption off. */
+extern struct mm_struct *__active_mm[NR_CPUS];
+#define active_mm	(__active_mm[smp_processor_id()])
 
 /* @p has a SIGKILL to take on its way back to user mode (the OOM killer's); interrupts masked.
- * The running task's also goes into the return path's mirror (preempt.h's __exit_work). */
+ * The return path tests the task's exit_work (thread_info.h), which says so too. */
 static inline void set_sigkill_pending(struct task_struct *p)
 {
 	WRITE_ONCE(p->sigkill_pending, true);
-	if (p == current)
-		__exit_work.sigkill = true;
+	WRITE_ONCE(p->thread_info.exit_work.sigkill, 1);
 }
 
 #define get_current_state()	READ_ONCE(current->__state)
@@ -185,6 +193,8 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 					int prio, unsigned int stack_order);
 /* kthread_create + wake_up_process; NULL on failure (no memory). */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
+/* A secondary CPU's idle thread, with its stack (kernel/kthread.c); NULL on ENOMEM. */
+struct task_struct *fork_idle(unsigned int cpu);
 __noreturn void kthread_exit(int code);
 /* Wait for @p to exit; its exit code.  Drops the creator's reference: @p is gone afterwards. */
 int kthread_join(struct task_struct *p);

@@ -55,8 +55,6 @@ void arch_cpu_relax(void) {}
 /* No threads in most host tests: preempt_enable() reaching 0 has nobody to switch to.  Weak:
  * tests linking the kernel core (kernel/sched.c) get the real one. */
 __attribute__((weak)) void preempt_schedule(void) {}
-/* No thread either: the lock-order checker keeps its boot stacks (kernel/lockdep.c). */
-__attribute__((weak)) struct task_struct *__current;
 
 jmp_buf shim_poweroff_jmp;
 int shim_poweroff_armed, shim_poweroff_status = -1;

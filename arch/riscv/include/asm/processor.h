@@ -1,6 +1,6 @@
 /*
  * asm/processor.h - what a spinning CPU needs to know about itself (RISC-V).
- *   raw_smp_processor_id()  this CPU's number: always 0, tinymm runs on one hart so far
+ *   raw_smp_processor_id()  this CPU's logical number: the running task's (asm/current.h)
  *   cpu_relax()             the pause in a busy-wait loop: Zihintpause's PAUSE, spelled as its
  *                           encoding (FENCE w,0) because rv32imac/rv64imac assemblers lack the
  *                           name; a CPU without Zihintpause runs it as a no-op fence.
@@ -8,7 +8,9 @@
 #ifndef ASM_RISCV_PROCESSOR_H
 #define ASM_RISCV_PROCESSOR_H
 
-#define raw_smp_processor_id()	0
+#include "current.h"
+
+#define raw_smp_processor_id()	((int)current_thread_info()->cpu)
 #define cpu_relax()		__asm__ __volatile__(".4byte 0x0100000f" ::: "memory")
 
 #endif
