@@ -299,9 +299,12 @@ void pcp_lock_init(struct per_cpu_pages *pcp);
 	} while (0)
 static inline __attribute__((always_inline)) void pcp_fast_lock(struct per_cpu_pages *pcp)
 {
-	while (unlikely(xchg(&pcp->lock.locked, 1)))
-		while (READ_ONCE(pcp->lock.locked))	/* read until free: no stores while waiting */
-			cpu_relax();
+	if (unlikely(xchg(&pcp->lock.locked, 1))) {
+		do {
+			while (READ_ONCE(pcp->lock.locked))	/* read until free: no stores */
+				cpu_relax();
+		} while (xchg(&pcp->lock.locked, 1));
+	}
 }
 static inline __attribute__((always_inline)) void pcp_fast_unlock(struct per_cpu_pages *pcp)
 {
