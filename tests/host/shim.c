@@ -158,3 +158,10 @@ __attribute__((weak)) __noreturn void panic_smp_self_stop(void)
 {
 	abort();
 }
+
+/* No other CPU on the host: nobody to call (the caller is never in the mask's targets). */
+__attribute__((weak)) void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+						  void *info, bool wait)
+{
+	(void)mask, (void)func, (void)info, (void)wait;
+}
