@@ -297,9 +297,15 @@ void pcp_lock_init(struct per_cpu_pages *pcp);
 		if (unlikely(READ_ONCE((pcp)->lock.owner_cpu) != (int)smp_processor_id()))	\
 			__warn_lock_not_held(__FILE__, __LINE__, __func__, #pcp "->lock");	\
 	} while (0)
+/* Only host.smp_mm_nolock defines it: its race test must then fail (tests/host/smp_mm_test.c). */
+#ifdef TINYMM_TEST_PCP_NO_LOCK
+#define pcp_lock_off	1
+#else
+#define pcp_lock_off	0
+#endif
 static inline __attribute__((always_inline)) void pcp_fast_lock(struct per_cpu_pages *pcp)
 {
-	if (unlikely(xchg(&pcp->lock.locked, 1))) {
+	if (!pcp_lock_off && unlikely(xchg(&pcp->lock.locked, 1))) {
 		do {
 			while (READ_ONCE(pcp->lock.locked))	/* read until free: no stores */
 				cpu_relax();
@@ -308,7 +314,8 @@ static inline __attribute__((always_inline)) void pcp_fast_lock(struct per_cpu_p
 }
 static inline __attribute__((always_inline)) void pcp_fast_unlock(struct per_cpu_pages *pcp)
 {
-	smp_store_release(&pcp->lock.locked, 0);
+	if (!pcp_lock_off)
+		smp_store_release(&pcp->lock.locked, 0);
 }
 /* The general paths the fast paths (mm/page_alloc_fast.c) hand every other case to. */
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);

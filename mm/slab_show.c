@@ -7,7 +7,8 @@
  * the free objects of a CPU's active slab as active (it only counts the partial lists' free
  * objects); tinymm counts every free object as free, so active_objs is exactly what is
  * allocated.
- * Locking: each cache is read under its own lock (a snapshot per cache), each listed slab
+ * Locking: each cache is read under its own lock (a snapshot per cache; so the frames total
+ * across caches is exact only while no other CPU allocates or frees slabs), each listed slab
  * under its slab_lock; other CPUs' active slabs are counted, not walked (their freelists are
  * their CPUs' alone); the list of caches under slab_caches_lock.
  */
