@@ -19,6 +19,8 @@
 #include <string.h>
 #include "tinymm/ktest.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
+#include "tinymm/smp.h"
 #include "tinymm/shell.h"
 
 bool glob_match(const char *p, const char *s)
@@ -146,6 +148,22 @@ void ktest_skip(struct ktest *t, const char *reason)
 	t->skip_reason = reason;
 }
 
+/*
+ * With more than one CPU, a suite's thread runs on CPU 0 unless the suite says it is written
+ * for several (KTEST_SUITE_SMP): most suites assert what one CPU sees (its own per-CPU page
+ * lists, which thread a wake-up preempts), and threads they create inherit the pin
+ * (kthread_create).  The rest of the kernel (workers, kswapd, the flusher, other tasks) runs on
+ * every CPU meanwhile, so those suites still race it; suites smp, sched_smp and smp_stress
+ * race each other's CPUs on purpose.
+ */
+static void ktest_pin_to_boot_cpu(bool pin)
+{
+	if (NR_CPUS == 1)
+		return;
+	struct cpumask m = { pin ? 1UL : ~0UL };
+	set_cpus_allowed_ptr(current, &m);
+}
+
 int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, const char *glob)
 {
 	int nr_suites = 0, pass = 0, fail = 0, skip = 0, n = 0;
@@ -161,6 +179,7 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 		while (s->cases[nr_cases].run)
 			nr_cases++;
 		kprintf("    KTAP version 1\n    # Subtest: %s\n    1..%d\n", s->name, nr_cases);
+		ktest_pin_to_boot_cpu(!s->smp);
 		for (int i = 0; i < nr_cases; i++) {
 			struct ktest t = { .name = s->cases[i].name, .status = KTEST_PASS };
 
@@ -173,6 +192,7 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 				sfail += t.status == KTEST_FAIL;
 			}
 		}
+		ktest_pin_to_boot_cpu(false);
 		pass += nr_cases - sfail - sskip;
 		fail += sfail;
 		skip += sskip;

@@ -172,7 +172,9 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 	strncpy(p->comm, name, TASK_COMM_LEN - 1);
 	arch_context_init(&p->ctx, (uintptr_t)p->stack, (uintptr_t)p->stack + p->stack_size,
 			  kthread_entry);
-	p->cpus_mask = ~0UL;		/* any CPU */
+	/* The creator's CPUs (v6.10's fork inherits them; its kthreads take kthreadd's, all):
+	 * a test pinned to one CPU keeps the threads it makes there (kernel/ktest.c). */
+	p->cpus_mask = current ? current->cpus_mask : ~0UL;
 	spin_lock_irqsave(&tasklist_lock, flags);
 	p->pid = next_pid++;
 	list_add_tail(&p->tasks, &sched_all_tasks);

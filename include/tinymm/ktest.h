@@ -35,16 +35,19 @@ struct ktest_suite {
 	const char *name;
 	const struct ktest_case *cases;
 	bool explicit_only;
+	bool smp;	/* runs on any CPU; else its thread (and threads it creates) on CPU 0 */
 };
 
 #define KTEST_CASE(fn) { #fn, fn }
 
-#define __KTEST_SUITE(_name, _cases, _explicit)					\
+#define __KTEST_SUITE(_name, _cases, _explicit, _smp)					\
 	static const struct ktest_suite __ktest_suite_##_name __used			\
 	__section(TABLE_SECTION_ktest_suites(_name)) __attribute__((aligned(sizeof(void *)))) =	\
-		{ #_name, _cases, _explicit }
-#define KTEST_SUITE(_name, _cases)		__KTEST_SUITE(_name, _cases, false)
-#define KTEST_SUITE_EXPLICIT(_name, _cases)	__KTEST_SUITE(_name, _cases, true)
+		{ #_name, _cases, _explicit, _smp }
+#define KTEST_SUITE(_name, _cases)		__KTEST_SUITE(_name, _cases, false, false)
+#define KTEST_SUITE_EXPLICIT(_name, _cases)	__KTEST_SUITE(_name, _cases, true, false)
+/* A suite written for several CPUs: its thread is not kept on CPU 0 (kernel/ktest.c). */
+#define KTEST_SUITE_SMP(_name, _cases)		__KTEST_SUITE(_name, _cases, false, true)
 
 #ifdef TINYMM_HOST
 /* Host builds have no linker script: the linker's own __start_/__stop_ symbols bound the section

@@ -16,10 +16,10 @@ static const struct ktest_case bad_cases[] = { KTEST_CASE(pass_case), KTEST_CASE
 static const struct ktest_case str_cases[] = { KTEST_CASE(str_case), { 0 } };
 static const struct ktest_case skip_cases[] = { KTEST_CASE(skip_case), { 0 } };
 static const struct ktest_suite suites[] = {
-	{ "alpha", good_cases, false },
-	{ "beta", bad_cases, true },		/* explicit-only */
-	{ "gamma", str_cases, false },
-	{ "delta", skip_cases, false },
+	{ "alpha", good_cases, false, false },
+	{ "beta", bad_cases, true, false },		/* explicit-only */
+	{ "gamma", str_cases, false, false },
+	{ "delta", skip_cases, false, false },
 };
 #define END (suites + 4)
 

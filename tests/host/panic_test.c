@@ -11,7 +11,7 @@ static const struct ktest_case cases[] = {
 	KTEST_CASE(case_panics), KTEST_CASE(case_bugs), KTEST_CASE(case_expects_bug),
 	KTEST_CASE(case_expects_but_none), { 0 },
 };
-static const struct ktest_suite suite[] = { { "dying", cases, false } };
+static const struct ktest_suite suite[] = { { "dying", cases, false, false } };
 
 static void bugs_in_cases_fail_them_and_the_run_goes_on(void **state)
 {

@@ -177,4 +177,4 @@ static const struct ktest_case sched_smp_cases[] = {
 	KTEST_CASE(sched_smp_remote_wakeup_sends_ipi),
 	{}
 };
-KTEST_SUITE(sched_smp, sched_smp_cases);
+KTEST_SUITE_SMP(sched_smp, sched_smp_cases);

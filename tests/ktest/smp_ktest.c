@@ -302,7 +302,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(smp_ipi_counts_rise),
 	{}
 };
-KTEST_SUITE(smp, smp_cases);
+KTEST_SUITE_SMP(smp, smp_cases);
 
 static void panic_here(void *arg)
 {
