@@ -38,6 +38,7 @@
 #include "tinymm/pgtable.h"
 #include "tinymm/page_reporting.h"
 #include "tinymm/slab.h"
+#include "tinymm/smp.h"
 #include "tinymm/meminfo.h"
 #include "tinymm/power.h"
 #include "tinymm/printk.h"
@@ -308,6 +309,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
  */
 static int kernel_init(void *unused)
 {
+	smp_init();		/* the other CPUs, before anything below can need them */
 	mark_rodata_ro();
 	blk_scan_boot_disks();	/* partitions (vda1): reading a disk sleeps, so in this thread */
 	vfs_init();		/* the root filesystem: mounting sleeps, so in this thread */

@@ -17,7 +17,17 @@
  * reported once, never used as an index.
  * Portable C (readl/writel only): the driver is linked into every board and picked by the
  * device tree.
- * Locking: read-modify-write of a distributor register is done with interrupts masked (one CPU).
+ *
+ * SMP (docs/smp.md): SGIs 0 .. NR_IPI-1 are the kernel's IPIs (enum ipi_msg_type, as v6.10's
+ * arm uses SGIs 0-7) and go to handle_IPI() instead of the domain; the other SGIs stay lines.
+ * SGI and PPI enables and priorities are banked per CPU: each CPU's interface is set up by
+ * gic_cpu_init() on that CPU (the boot CPU's at probe, the others' from irq_secondary_init()),
+ * and a PPI unmasked on the boot CPU (the timer's) is remembered in ppi_enabled and unmasked on
+ * every CPU that comes up later, as v6.10's enable_percpu_irq() would be by each CPU.  A CPU's
+ * bit in GICD_SGIR's target list is read from its banked GICD_ITARGETSR0, not assumed from its
+ * MPIDR (v6.10's gic_get_cpumask).  SPIs stay routed to CPU 0.
+ * Locking: read-modify-write of a distributor register is done with interrupts masked under
+ * gic_lock (the SPI configuration registers are shared by all CPUs).
  */
 #include "tinymm/io.h"
 #include "tinymm/arch.h"
@@ -26,6 +36,8 @@
 #include "tinymm/irq-gic.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/printk.h"
+#include "tinymm/smp.h"
+#include "tinymm/spinlock.h"
 
 /* Distributor (GICv2 architecture specification, 4.3). */
 #define GICD_CTLR		0x000
@@ -68,7 +80,11 @@ struct gic {
 	struct irq_domain *domain;
 	bool bad_intid_reported;
 	unsigned long bad_intids;
+	uint32_t ppi_enabled;		/* PPIs unmasked (on the boot CPU): every CPU unmasks them */
+	uint8_t cpu_map[NR_CPUS];	/* logical CPU -> its bit in GICD_SGIR's target list */
 };
+
+static DEFINE_SPINLOCK(gic_lock);
 
 static struct gic gic_data;
 static struct gic *gic_root;
@@ -77,16 +93,22 @@ static void gic_mask(struct irq_domain *d, unsigned int hwirq)
 {
 	struct gic *g = d->chip_data;
 
-	if (hwirq < g->nr_lines)
-		writel(1u << (hwirq % 32), g->dist + GICD_ICENABLER(hwirq / 32));
+	if (hwirq >= g->nr_lines)
+		return;
+	if (hwirq >= GIC_NR_SGI && hwirq < GIC_FIRST_SPI)
+		__atomic_fetch_and(&g->ppi_enabled, ~(1u << hwirq), __ATOMIC_RELAXED);
+	writel(1u << (hwirq % 32), g->dist + GICD_ICENABLER(hwirq / 32));
 }
 
 static void gic_unmask(struct irq_domain *d, unsigned int hwirq)
 {
 	struct gic *g = d->chip_data;
 
-	if (hwirq < g->nr_lines)
-		writel(1u << (hwirq % 32), g->dist + GICD_ISENABLER(hwirq / 32));
+	if (hwirq >= g->nr_lines)
+		return;
+	if (hwirq >= GIC_NR_SGI && hwirq < GIC_FIRST_SPI)
+		__atomic_fetch_or(&g->ppi_enabled, 1u << hwirq, __ATOMIC_RELAXED);
+	writel(1u << (hwirq % 32), g->dist + GICD_ISENABLER(hwirq / 32));
 }
 
 /*
@@ -110,7 +132,7 @@ static int gic_set_type(struct irq_domain *d, unsigned int hwirq, unsigned int t
 
 	edge = 2u << (2 * (hwirq % 16));	/* Int_config[1]: 1 edge, 0 level */
 	reg = g->dist + GICD_ICFGR(hwirq / 16);
-	local_irq_save(flags);
+	spin_lock_irqsave(&gic_lock, flags);
 	bool enabled = readl(g->dist + GICD_ISENABLER(hwirq / 32)) & (1u << (hwirq % 32));
 	if (enabled)
 		writel(1u << (hwirq % 32), g->dist + GICD_ICENABLER(hwirq / 32));
@@ -119,7 +141,7 @@ static int gic_set_type(struct irq_domain *d, unsigned int hwirq, unsigned int t
 	writel(cfg, reg);
 	if (enabled)
 		writel(1u << (hwirq % 32), g->dist + GICD_ISENABLER(hwirq / 32));
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&gic_lock, flags);
 	return 0;
 }
 
@@ -199,6 +221,15 @@ static void gic_handle_irq(void)
 				irq_spurious();
 			return;
 		}
+		if (intid < NR_IPI) {
+			/* v6.10 ends an SGI before handling it (a CPU_STOP never returns), and reads
+			 * what the sender wrote only after the acknowledge. */
+			writel(iar, g->cpu + GICC_EOIR);
+			smp_rmb();
+			handle_IPI(intid);
+			handled = true;
+			continue;
+		}
 		if (unlikely(intid >= g->nr_lines)) {
 			g->bad_intids++;
 			writel(iar, g->cpu + GICC_EOIR);
@@ -215,6 +246,31 @@ static void gic_handle_irq(void)
 		handled = true;
 	}
 }
+
+static void gic_cpu_init(struct gic *g);
+
+/* arch_send_ipi_mask() on a GIC: one GICD_SGIR write names every target. */
+static void gic_ipi_send_mask(const struct cpumask *mask, unsigned int ipi)
+{
+	struct gic *g = gic_root;
+	unsigned int cpu, targets = 0;
+
+	for_each_cpu(cpu, mask)
+		targets |= g->cpu_map[cpu];
+	/* The csd (or whatever the IPI announces) before the SGI: v6.10's dmb(ishst). */
+	smp_wmb();
+	writel((targets << 16) | ipi, g->dist + GICD_SGIR);
+}
+
+static void gic_secondary_init(void)
+{
+	gic_cpu_init(gic_root);
+}
+
+static const struct irq_ipi_ops gic_ipi_ops = {
+	.send = gic_ipi_send_mask,
+	.cpu_init = gic_secondary_init,
+};
 
 int gic_set_pending(unsigned int hwirq)
 {
@@ -243,8 +299,17 @@ static void gic_dist_init(struct gic *g)
 	writel(GICD_CTLR_ENABLE, g->dist + GICD_CTLR);
 }
 
+/* This CPU's interface and its banked SGI/PPI registers. */
 static void gic_cpu_init(struct gic *g)
 {
+	unsigned int cpu = smp_processor_id();
+	uint32_t mask = readl(g->dist + GICD_ITARGETSR(0)) & 0xff;	/* our own bit, banked */
+
+	/* A uniprocessor GIC may read 0 here (the specification allows it): CPU interface 0. */
+	g->cpu_map[cpu] = mask ? (uint8_t)mask : 1;
+	for (unsigned int i = 0; i < GIC_FIRST_SPI / 4; i++)
+		writel(GIC_DEFAULT_PRIO, g->dist + GICD_IPRIORITYR(i));
+	writel(((1u << NR_IPI) - 1) | READ_ONCE(g->ppi_enabled), g->dist + GICD_ISENABLER(0));
 	writel(GIC_PMR, g->cpu + GICC_PMR);
 	writel(0, g->cpu + GICC_BPR);
 	writel(GICC_CTLR_ENABLE, g->cpu + GICC_CTLR);
@@ -292,6 +357,7 @@ static int gic_of_init(const struct dt *dt, int node)
 	g->domain->xlate = gic_xlate;
 	gic_root = g;
 	set_handle_irq(gic_handle_irq);
+	set_irq_ipi_ops(&gic_ipi_ops);
 	pr_info("GICv2: %u lines, distributor %#lx, CPU interface %#lx\n", g->nr_lines,
 		(unsigned long)g->dist, (unsigned long)g->cpu);
 	return 0;

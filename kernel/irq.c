@@ -6,9 +6,13 @@
  *   - a descriptor with no handler is masked at its controller; the first time such a line fires
  *     it is masked again and reported, never twice (desc->reported), so a stuck level line costs
  *     one interrupt.
- *   - counts only grow.
+ *   - counts only grow; each CPU counts its own interrupts (desc->count[cpu], v6.10's
+ *     kstat_irqs per CPU), so `irqs` has one column per online CPU as /proc/interrupts, then
+ *     the IPI rows (kernel/smp.c counts those).
  * Locking: descriptors change with interrupts masked; handlers run with interrupts masked, so a
- *   handler never races request_irq()/free_irq() on one CPU.
+ *   handler never races request_irq()/free_irq() on one CPU.  Device lines (SPIs, PLIC
+ *   sources) are delivered to the boot CPU only; other CPUs take their own per-CPU lines
+ *   (timer PPIs) and IPIs.
  */
 #include <string.h>
 #include "tinymm/arch.h"
@@ -20,6 +24,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/shell.h"
+#include "tinymm/smp.h"
 
 struct irq_desc {
 	struct irq_domain *domain;
@@ -28,7 +33,7 @@ struct irq_desc {
 	void *dev_id;
 	const char *name;
 	unsigned int type;
-	unsigned long count;
+	unsigned long count[NR_CPUS];
 	bool masked;
 	bool reported;			/* "nobody cared" printed already */
 	unsigned int none_streak;	/* IRQ_NONE returns in a row */
@@ -44,6 +49,7 @@ static int nr_domains;
 static unsigned int next_virq = 1;
 static unsigned long spurious, unhandled;
 static void (*root_handler)(void);
+static const struct irq_ipi_ops *ipi_ops;
 
 struct irq_domain *irq_domain_add_linear(int of_node, unsigned int size, const struct irq_chip *chip,
 					 void *chip_data, const char *name)
@@ -254,7 +260,7 @@ int generic_handle_domain_irq(struct irq_domain *d, unsigned int hwirq)
 
 	if (!desc)
 		return -1;
-	desc->count++;
+	desc->count[raw_smp_processor_id()]++;
 	if (likely(desc->handler)) {
 		if (likely(desc->handler((int)virq, desc->dev_id) == IRQ_HANDLED)) {
 			desc->none_streak = 0;
@@ -304,11 +310,39 @@ void irq_exit(void)
 		preempt_schedule_irq();
 }
 
-unsigned long kstat_irqs(unsigned int irq)
+unsigned long kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
 {
 	struct irq_desc *desc = desc_of(irq);
 
-	return desc ? desc->count : 0;
+	return desc && cpu < NR_CPUS ? READ_ONCE(desc->count[cpu]) : 0;
+}
+
+unsigned long kstat_irqs(unsigned int irq)
+{
+	unsigned long sum = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += kstat_irqs_cpu(irq, cpu);
+	return sum;
+}
+
+void set_irq_ipi_ops(const struct irq_ipi_ops *ops)
+{
+	ipi_ops = ops;
+}
+
+void irq_secondary_init(void)
+{
+	if (ipi_ops && ipi_ops->cpu_init)
+		ipi_ops->cpu_init();
+}
+
+int irq_send_ipi(const struct cpumask *mask, unsigned int ipi)
+{
+	if (!ipi_ops || !ipi_ops->send)
+		return -1;
+	ipi_ops->send(mask, ipi);
+	return 0;
 }
 
 unsigned long irq_spurious_count(void)
@@ -376,19 +410,34 @@ void irq_init(const struct dt *dt)
 		pr_warn("irq: no interrupt controller found in the device tree\n");
 }
 
-/* `irqs`: Linux's /proc/interrupts layout for one CPU. */
+/* `irqs`: Linux's /proc/interrupts layout, one column per online CPU, then v6.10 arm's IPI
+ * rows (show_ipi_list) on multiprocessor images. */
 static int cmd_irqs(int argc, char **argv)
 {
+	unsigned int cpu;
+
 	if (shell_no_args(argc, argv))
 		return 2;
-	kprintf("           CPU0\n");
+	kprintf("    ");	/* each CPU's column is 11 wide, its name ending one before the count */
+	for_each_online_cpu(cpu)
+		kprintf("%7sCPU%u", "", cpu);
+	kprintf("\n");
 	for (unsigned int irq = 1; irq < next_virq; irq++) {
 		struct irq_desc *d = &irq_desc[irq];
-		if (!d->handler && !d->count)
+		if (!d->handler && !kstat_irqs(irq))
 			continue;
-		kprintf("%4u: %10lu %11s %4u %-5s  %s%s\n", irq, d->count, d->domain->name, d->hwirq,
+		kprintf("%4u: ", irq);
+		for_each_online_cpu(cpu)
+			kprintf("%10lu ", kstat_irqs_cpu(irq, cpu));
+		kprintf("%11s %4u %-5s  %s%s\n", d->domain->name, d->hwirq,
 			d->type == IRQ_TYPE_EDGE_RISING ? "Edge" : "Level",
 			d->handler ? d->name : "(none)", d->masked ? " [masked]" : "");
+	}
+	for (unsigned int ipi = 0; NR_CPUS > 1 && ipi < NR_IPI; ipi++) {
+		kprintf("IPI%u: ", ipi);
+		for_each_online_cpu(cpu)
+			kprintf("%10lu ", smp_ipi_count(cpu, ipi));
+		kprintf(" %s\n", smp_ipi_name(ipi));
 	}
 	kprintf("Err: %10lu\n", spurious);
 	kprintf("Unhandled: %lu\n", unhandled);

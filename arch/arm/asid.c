@@ -63,8 +63,8 @@ static unsigned long new_context(void)
 		arm_asid_rollovers++;
 		set_ttbr0(__pa(swapper_pg_dir), 0);
 		__asm__ __volatile__(
-			"mcr	p15, 0, %0, c8, c7, 0\n\t"	/* TLBIALL */
-			"mcr	p15, 0, %0, c7, c5, 6\n\t"	/* BPIALL */
+			"mcr	p15, 0, %0, c8, c3, 0\n\t"	/* TLBIALLIS */
+			"mcr	p15, 0, %0, c7, c1, 6\n\t"	/* BPIALLIS */
 			"dsb	sy\n\t"
 			"isb" :: "r"(0) : "memory");
 		asid = find_free_asid(1);

@@ -26,12 +26,33 @@
 	.arch_extension virt	/* eret, elr_hyp: the entry from HYP mode */
 
 #define PAGE_OFFSET	0x80000000
+#define EXC_STACK_SIZE	8192	/* arch/arm/smp.c: the same */
 #define FIXADDR_START	0xffe00000
 /* A 2 MiB or 1 GiB block: valid, Normal write-back (AttrIndx 0), inner shareable, AF.  Boot
  * mappings are RWX: the final tables (mmu_lpae.c) are W^X. */
 #define BOOT_BLOCK	0x701
 #define TTBCR_BOOT	0x80803500	/* EAE, EPD1, SH0 inner shareable, ORGN0/IRGN0 write-back WA */
 #define MAIR0_VALUE	0x000444ff	/* asm/pgtable.h */
+
+/*
+ * Entered in HYP mode (r0 = CPSR): to SVC at label \to, every exception masked (below).
+ * Clobbers r0, r1.
+ */
+.macro hyp_to_svc to
+	mov	r1, #3
+	mcr	p15, 4, r1, c14, c1, 0	/* CNTHCTL */
+	mov	r1, #0
+	mcrr	p15, 4, r1, r1, c14	/* CNTVOFF */
+	mcr	p15, 4, r1, c1, c1, 0	/* HCR */
+	mcr	p15, 4, r1, c1, c1, 3	/* HSTR */
+	bic	r0, r0, #0x1f
+	orr	r0, r0, #0x13		/* SVC */
+	orr	r0, r0, #0x1c0		/* A, I, F masked */
+	msr	spsr_cxsf, r0
+	adr	r1, \to
+	msr	elr_hyp, r1
+	eret
+.endm
 
 	.section .text.entry, "ax"
 	.global _start
@@ -51,19 +72,7 @@ _start:
 	and	r10, r0, #0x1f		/* the entry mode, kept for arm_boot_mode below */
 	cmp	r10, #0x1a
 	bne	0f
-	mov	r1, #3
-	mcr	p15, 4, r1, c14, c1, 0	/* CNTHCTL */
-	mov	r1, #0
-	mcrr	p15, 4, r1, r1, c14	/* CNTVOFF */
-	mcr	p15, 4, r1, c1, c1, 0	/* HCR */
-	mcr	p15, 4, r1, c1, c1, 3	/* HSTR */
-	bic	r0, r0, #0x1f
-	orr	r0, r0, #0x13		/* SVC */
-	orr	r0, r0, #0x1c0		/* A, I, F masked */
-	msr	spsr_cxsf, r0
-	adr	r1, 0f
-	msr	elr_hyp, r1
-	eret
+	hyp_to_svc 0f
 0:	/*
 	 * Entered somewhere else than _start_pa: move the image there first.  QEMU's raspi2b loads
 	 * kernel7.img at 0x10000, the Pi's firmware at 0x8000 (where it is linked), and the same
@@ -254,9 +263,10 @@ reloc_head_end:
 virtual_start:
 	ldr	r0, =arm_boot_mode
 	str	r10, [r0]
-	/* Exception modes (abort, undefined, IRQ, FIQ) share one small stack: a trap there reports
-	 * and powers off, it never returns, so they cannot nest usefully.  (IRQs switch to SVC mode
-	 * and the interrupted thread's stack at once; IRQ mode's sp is set only to be safe.) */
+	/* Exception modes (abort, undefined, IRQ, FIQ) share one small stack per CPU (CPU 0's is
+	 * the first): a trap there reports and powers off, it never returns, so they cannot nest
+	 * usefully.  (IRQs switch to SVC mode and the interrupted thread's stack at once; IRQ
+	 * mode's sp is set only to be safe.) */
 	ldr	r0, =__exc_stack_top
 	cps	#0x17			/* abort */
 	mov	sp, r0
@@ -428,10 +438,12 @@ vec_irq:
 	 * is reported from here too (traps.c: "Overflow stack"). */
 	.section .bss
 	.balign 16
-	.global __exc_stack_bottom, __exc_stack_top
+	.global __exc_stack_bottom, __exc_stack_top, __exc_stacks_end
 __exc_stack_bottom:
-	.space 8192
-__exc_stack_top:
+	.space EXC_STACK_SIZE
+__exc_stack_top:			/* CPU 0's; CPU n's is EXC_STACK_SIZE * n above it */
+	.space EXC_STACK_SIZE * (CONFIG_NR_CPUS - 1)
+__exc_stacks_end:
 
 /*
  * void arm_banked_sp_lr(unsigned mode, unsigned long out[2]): sp and lr of another mode (USR is
@@ -457,3 +469,104 @@ arm_longjmp_svc:
 	msr	cpsr_c, #0xd3		/* SVC, IRQ and FIQ masked */
 	mov	r1, #1
 	b	longjmp
+
+/*
+ * Secondary CPUs (arch/arm/smp.c, docs/smp.md): PSCI CPU_ON enters secondary_entry at its
+ * physical address, MMU and caches off, in SVC mode (HYP if the firmware runs us there: left
+ * as _start does), r0 = the physical address of this CPU's struct arm_secondary_data:
+ *	[0] SCTLR as the boot CPU has it	[4] the CPU's exception stack top
+ *	[8] its idle task's stack top		[12] the idle task
+ * Its own L1 data cache is invalidated by set/way (v6.10's v7_invalidate_l1: only L1, the
+ * shared L2 holds the running CPUs' data), then the MMU goes on with the boot tables (their
+ * identity GiB still maps this code; their kernel half maps all RAM RWX, arch_mm_init), so the
+ * jump to the linked address works as on the boot CPU.  C (arm_secondary_paging) then moves it
+ * to swapper_pg_dir as paging_switch did for the boot CPU, on the exception stack (the idle
+ * stack may be in vmalloc space, which only the final tables map); then the idle stack and
+ * arm_secondary_start(data), which never returns.
+ */
+	.section .text, "ax"
+	.global secondary_entry
+secondary_entry:
+	cpsid	aif
+	mov	r11, r0
+	mrs	r0, cpsr
+	and	r1, r0, #0x1f
+	cmp	r1, #0x1a
+	bne	1f
+	hyp_to_svc 1f
+1:	adr	r4, secondary_entry	/* physical */
+	ldr	r5, =secondary_entry	/* virtual */
+	sub	r8, r5, r4
+	/* This CPU's L1 data cache, by set/way: CCSIDR of level 1 (CSSELR 0). */
+	mov	r0, #0
+	mcr	p15, 2, r0, c0, c0, 0	/* CSSELR */
+	isb
+	mrc	p15, 1, r0, c0, c0, 0	/* CCSIDR */
+	ubfx	r1, r0, #13, #15	/* sets - 1 */
+	ubfx	r2, r0, #3, #10		/* ways - 1 */
+	and	r3, r0, #7
+	add	r3, r3, #4		/* log2 of the line's bytes */
+	clz	r4, r2			/* way shift (32 with one way: a shift by 32 gives 0) */
+2:	mov	r5, r2
+3:	mov	r6, r5, lsl r4
+	orr	r6, r6, r1, lsl r3
+	mcr	p15, 0, r6, c7, c6, 2	/* DCISW */
+	subs	r5, r5, #1
+	bge	3b
+	subs	r1, r1, #1
+	bge	2b
+	dsb	sy
+	ldr	r0, =MAIR0_VALUE
+	mcr	p15, 0, r0, c10, c2, 0	/* MAIR0 */
+	mov	r0, #0
+	mcr	p15, 0, r0, c10, c2, 1	/* MAIR1 */
+	ldr	r0, =TTBCR_BOOT
+	mcr	p15, 0, r0, c2, c0, 2	/* TTBCR */
+	ldr	r0, =boot_pgd
+	sub	r0, r0, r8
+	mov	r1, #0
+	mcrr	p15, 0, r0, r1, c2	/* TTBR0, ASID 0 */
+	isb
+	mov	r0, #0
+	mcr	p15, 0, r0, c8, c7, 0	/* TLBIALL: this CPU's */
+	mcr	p15, 0, r0, c7, c5, 0	/* ICIALLU */
+	mcr	p15, 0, r0, c7, c5, 6	/* BPIALL */
+	dsb	sy
+	isb
+	ldr	r0, [r11]		/* SCTLR: M, C, I, Z, AFE as the boot CPU has them */
+	mcr	p15, 0, r0, c1, c0, 0
+	isb
+	ldr	pc, =secondary_virtual
+secondary_virtual:
+	add	r4, r11, r8		/* the data, through the direct map (r4: kept by C) */
+	ldr	r0, [r4, #4]
+	cps	#0x17			/* abort */
+	mov	sp, r0
+	cps	#0x1b			/* undefined */
+	mov	sp, r0
+	cps	#0x12			/* IRQ */
+	mov	sp, r0
+	cps	#0x11			/* FIQ */
+	mov	sp, r0
+	cps	#0x13			/* back to SVC, on the exception stack for the switch */
+	mov	sp, r0
+	ldr	r0, =arm_vectors
+	mcr	p15, 0, r0, c12, c0, 0	/* VBAR */
+	isb
+	mov	fp, #0
+	bl	arm_secondary_paging
+	ldr	sp, [r4, #8]
+	mov	r0, r4
+	mov	fp, #0			/* end of the frame-pointer chain */
+	bl	arm_secondary_start
+4:	wfi
+	b	4b
+
+/* A CPU that must never answer (tinymm.smp_lost_cpu, arch/arm/smp.c): PSCI starts it here,
+ * MMU off, and it waits for interrupts it never takes. */
+	.global arm_secondary_lost
+arm_secondary_lost:
+	cpsid	aif
+5:	wfi
+	b	5b
+	.ltorg

@@ -48,7 +48,9 @@ pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(32)));
 
 bool arm_lpae_on __ro_after_init;	/* the switch happened: the KTAP suite checks the live tables */
 
-static void paging_switch(void)
+/* Also each secondary CPU's, once its MMU is on with the boot tables (smp.c). */
+void paging_switch(void);
+void paging_switch(void)
 {
 	uint64_t ttbr0 = __pa(swapper_pg_dir), ttbr1 = __pa(&swapper_pg_dir[2]);	/* ASID 0 */
 

@@ -51,6 +51,14 @@ void arch_timer_set_next(uint64_t cval)
 	cntv_ctl_write(CNTV_CTL_ENABLE);	/* isb included: takes effect before we go on */
 }
 
+/* A secondary CPU's own virtual timer: off until the clock event programs it there (its PPI
+ * is unmasked by the GIC's secondary set-up, as the boot CPU's request_irq() did). */
+void arm_timer_secondary_init(void);
+void arm_timer_secondary_init(void)
+{
+	cntv_ctl_write(CNTV_CTL_IMASK);
+}
+
 const char *arch_timer_name(void)
 {
 	return "arch_timer";

@@ -94,8 +94,24 @@ void irq_exit(void);
 /* Bring-up: the arch's own controller, then every controller driver the device tree names. */
 void irq_init(const struct dt *dt);
 
-/* For `irqs` and tests. */
+/*
+ * SMP: the root controller's per-CPU side (a GIC's CPU interface and SGIs), registered by its
+ * driver.  irq_secondary_init() sets up the calling CPU's interface (arch_secondary_init());
+ * irq_send_ipi() raises software interrupt @ipi on every CPU in @mask (arch_send_ipi_mask()),
+ * whose entry calls handle_IPI(): -1 if the controller has no IPIs.
+ */
+struct cpumask;
+struct irq_ipi_ops {
+	void (*send)(const struct cpumask *mask, unsigned int ipi);
+	void (*cpu_init)(void);
+};
+void set_irq_ipi_ops(const struct irq_ipi_ops *ops);
+void irq_secondary_init(void);
+int irq_send_ipi(const struct cpumask *mask, unsigned int ipi);
+
+/* For `irqs` and tests: a line's count on all CPUs, and on one. */
 unsigned long kstat_irqs(unsigned int irq);
+unsigned long kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
 unsigned long irq_spurious_count(void);
 unsigned long irq_unhandled_count(void);
 bool irq_is_masked(unsigned int irq);

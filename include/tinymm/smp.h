@@ -106,4 +106,13 @@ void smp_send_stop(void);
 /* Ask @cpu to reschedule (IPI_RESCHEDULE); the scheduler's wake-up path. */
 void smp_send_reschedule(unsigned int cpu);
 
+/* Start the other CPUs the device tree lists (the first thread, before anything else). */
+void smp_init(void);
+/* A CPU that panics while another already does: stop here, state recorded for the report. */
+__noreturn void panic_smp_self_stop(void);
+/* `irqs` and tests: IPIs of type @ipi taken by @cpu, and the type's name as /proc/interrupts
+ * prints it (NULL past NR_IPI). */
+unsigned long smp_ipi_count(unsigned int cpu, unsigned int ipi);
+const char *smp_ipi_name(unsigned int ipi);
+
 #endif

@@ -2,13 +2,15 @@
  * asm/cacheflush.h - ARMv7-A cache maintenance primitives (include/tinymm/cacheflush.h lists
  * them; docs/cacheflush.md).  v6.10's arch/arm/mm/cache-v7.S by-MVA loops, in C:
  *   DCCMVAC (c7,c10,1) clean to PoC, DCCMVAU (c7,c11,1) clean to PoU, DCIMVAC (c7,c6,1)
- *   invalidate to PoC, DCCIMVAC (c7,c14,1) clean+invalidate to PoC, ICIALLU (c7,c5,0) and
- *   BPIALL (c7,c5,6) the whole I-cache and branch predictor, ICIMVAU (c7,c5,1) one I line.
+ *   invalidate to PoC, DCCIMVAC (c7,c14,1) clean+invalidate to PoC, ICIALLUIS (c7,c1,0) and
+ *   BPIALLIS (c7,c1,6) the whole I-cache and branch predictor of every CPU in the inner
+ *   shareable domain, ICIMVAU (c7,c5,1) one I line (broadcast by the multiprocessing
+ *   extensions, as the by-MVA D-cache operations are).
  * Line sizes come from CTR (DminLine, IminLine: log2 of words), read each time (one MRC;
  * v6.10 does the same in dcache_line_size).  A DSB ends every D-cache loop, so the maintenance
  * is complete before anything that depends on it (DSB SY for PoC: a device may be next); an ISB follows I-cache invalidation so the
- * next instructions are fetched afresh.  Uniprocessor forms (ICIALLU, not ICIALLUIS): tinymm
- * runs on one CPU until the SMP issue.  By-MVA operations need a translation for the address
+ * next instructions are fetched afresh.  Inner-shareable forms (ICIALLUIS, BPIALLIS): another CPU
+ * may run the code next (v6.10's SMP ARMv7 choice: no IPI needed).  By-MVA operations need a translation for the address
  * but never fault on permissions.
  * An invalidate of a range whose ends are not line-aligned cleans and invalidates the partial
  * lines at the ends instead (v7_dma_inv_range's rule): their other bytes may be someone
@@ -100,8 +102,8 @@ static inline void dcache_inval_poc(unsigned long start, unsigned long end)
 static inline void icache_inval_all(void)
 {
 	count_cacheop(CACHEOP_ICACHE_INVAL);
-	__asm__ __volatile__("mcr p15, 0, %0, c7, c5, 0\n\t"	/* ICIALLU */
-			     "mcr p15, 0, %0, c7, c5, 6\n\t"	/* BPIALL */
+	__asm__ __volatile__("mcr p15, 0, %0, c7, c1, 0\n\t"	/* ICIALLUIS */
+			     "mcr p15, 0, %0, c7, c1, 6\n\t"	/* BPIALLIS */
 			     "dsb ish\n\tisb" :: "r"(0) : "memory");
 }
 
@@ -117,7 +119,7 @@ static inline void flush_icache_range(unsigned long start, unsigned long end)
 	count_cacheop(CACHEOP_ICACHE_INVAL);
 	for (unsigned long a = start & ~(il - 1); a < end; a += il)
 		__asm__ __volatile__("mcr p15, 0, %0, c7, c5, 1" :: "r"(a) : "memory");	/* ICIMVAU */
-	__asm__ __volatile__("mcr p15, 0, %0, c7, c5, 6\n\tdsb ish\n\tisb" :: "r"(0) : "memory");
+	__asm__ __volatile__("mcr p15, 0, %0, c7, c1, 6\n\tdsb ish\n\tisb" :: "r"(0) : "memory");	/* BPIALLIS */
 }
 
 #endif
