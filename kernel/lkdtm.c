@@ -222,6 +222,12 @@ void lkdtm_EXHAUST_STACK(void)
 }
 
 #define CRASHTYPE(name)	{ #name, lkdtm_##name }
+/* PANIC (bugs.c): panic() itself; on SMP the other CPUs are stopped and their state printed. */
+static void lkdtm_PANIC(void)
+{
+	panic("dumptest");
+}
+
 static const struct crashtype {
 	const char *name;
 	void (*func)(void);
@@ -237,6 +243,7 @@ static const struct crashtype {
 	CRASHTYPE(EXEC_NULL),
 	CRASHTYPE(ACCESS_NULL),
 	CRASHTYPE(EXHAUST_STACK),
+	CRASHTYPE(PANIC),
 };
 
 /* Every test is meant to end in a trap: returning at all is the failure. */

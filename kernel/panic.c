@@ -5,7 +5,8 @@
  * tinymm has no tasks to kill, so every BUG is fatal (Linux kills the task unless panic_on_oops).
  * Inside a KTAP case, the report is printed and then control returns to the test runner
  * (ktest_recovery_take), so a dying test fails without taking the machine down.
- * Locking: none yet; a panic on one CPU is the only thing running.
+ * Locking: panic_cpu (cmpxchg) lets one CPU panic; smp_send_stop() stops the others before
+ * the power-off, and a CPU that panics second stops itself (kernel/smp.c).
  */
 #include <setjmp.h>
 #include "tinymm/bug.h"
@@ -17,6 +18,7 @@
 #include "tinymm/kallsyms.h"
 
 static unsigned long warn_count;
+static int panic_cpu = -1;
 
 unsigned long nr_warnings(void)
 {
@@ -43,6 +45,11 @@ void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	kvsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* One CPU panics; another that panics meanwhile stops where it is (v6.10's panic_cpu),
+	 * its state then printed by the first. */
+	int this_cpu = raw_smp_processor_id(), old_cpu = cmpxchg(&panic_cpu, -1, this_cpu);
+	if (old_cpu != -1 && old_cpu != this_cpu)
+		panic_smp_self_stop();
 	if (in_panic) {		/* a panic while panicking: say the least and stop */
 		printk(KERN_EMERG "Kernel panic during panic: %s\n", msg);
 		machine_poweroff(1);
@@ -53,8 +60,10 @@ void panic(const char *fmt, ...)
 	struct ktest_recovery *r = ktest_recovery_take(msg);
 	if (r) {
 		in_panic = false;
+		WRITE_ONCE(panic_cpu, -1);
 		longjmp(r->jb, 1);
 	}
+	smp_send_stop();	/* the others stop; their state is printed here */
 	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	machine_poweroff(1);
 }

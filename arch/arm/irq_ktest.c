@@ -16,7 +16,8 @@
  * Lines software can raise (irq_set_irqchip_state) that no device uses, on the root controller
  * the tree names.  GICv2: SPIs below every board's GIC size (QEMU virt's devices sit on SPIs
  * 1-47 of 256, the Allwinner H3's on SPIs up to 123 of 128: 125-127 are free on both; the
- * sched suite's stray interrupt uses 124), one of them switched to edge, and an SGI.  BCM2836 (Raspberry Pi 2): mailboxes 1-3 of the boot
+ * sched suite's stray interrupt uses 124), one of them switched to edge, and SGI 7 (SGIs 0-3
+ * are the kernel's IPIs, drivers/irq-gic.c).  BCM2836 (Raspberry Pi 2): mailboxes 1-3 of the boot
  * core (hwirqs 5-7), level only: a mailbox interrupts until it is cleared, so the handlers
  * below drop the line they ran for, which on a GIC (pending cleared by the acknowledge) has
  * nothing left to do.
@@ -36,7 +37,7 @@ static bool test_lines(struct test_lines *l)
 
 	if ((node = dt_find_compatible(dt, -1, "arm,cortex-a15-gic")) >= 0 ||
 	    (node = dt_find_compatible(dt, -1, "arm,gic-400")) >= 0)
-		*l = (struct test_lines){ .nobody = 32 + 125, .raise = { 32 + 126, 32 + 127, 3 },
+		*l = (struct test_lines){ .nobody = 32 + 125, .raise = { 32 + 126, 32 + 127, 7 },
 					  .edge = 32 + 127, .not_raisable = ~0u };
 	else if ((node = dt_find_compatible(dt, -1, "brcm,bcm2836-l1-intc")) >= 0)
 		*l = (struct test_lines){ .nobody = 7, .raise = { 5, 6, 4 }, .edge = ~0u,

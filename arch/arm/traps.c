@@ -18,6 +18,7 @@
 #include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
+#include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 
 /* Saved by the vector entry code in entry.S, lowest address first. */
@@ -201,6 +202,7 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	show_stack(&sf);
 	if (overflow) {
 		printk(KERN_EMERG "Kernel panic - not syncing: Kernel stack overflow\n");
+		smp_send_stop();
 		machine_poweroff(1);
 	}
 	struct ktest_recovery *r = ktest_recovery_take(reason);
@@ -208,5 +210,6 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	if (r)
 		arm_longjmp_svc(r->jb);
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
+	smp_send_stop();	/* the other CPUs stop; their state is printed */
 	machine_poweroff(1);
 }

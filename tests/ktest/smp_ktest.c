@@ -4,9 +4,14 @@
  * smp_processor_id(), in hard irq context with interrupts masked; @wait returns only after the
  * function ran, no-wait returns while it still runs; a CPU outside the mask runs nothing; the
  * IPI counts `irqs` prints rise on the CPUs that were called.  The functions only record what
- * they saw: the checks run in the test thread afterwards.  With one CPU online the cases that
- * need another are skipped (QEMU's default -smp 1); tests/qemu/smp.cmake boots -smp 2 and 4.
+ * they saw: the checks run in the test thread afterwards.  With one CPU online (QEMU's default
+ * -smp 1, ktest.all) each case checks what v6.10 does then: the caller's own CPU runs a single
+ * call at once, with or without @wait, and without an IPI; a mask of the caller alone runs
+ * nothing.  tests/qemu/smp.cmake boots -smp 2 and 4, where the target is another CPU.
+ * Suite "smp_panic" (explicit only): another CPU panics from the IPI handler while this one
+ * waits for it; the panic stops this CPU and prints its state (tests/qemu/smp.cmake).
  */
+#include "tinymm/bug.h"
 #include "tinymm/delay.h"
 #include "tinymm/errno.h"
 #include "tinymm/irqflags.h"
@@ -40,7 +45,8 @@ static void report_id(void *arg)
 	s->runs++;
 }
 
-/* Preemption disabled by the caller: the thread stays on this CPU, so "another" stays one. */
+/* Another online CPU, or this one when it is alone.  Preemption disabled by the caller: the
+ * thread stays on this CPU, so "another" stays one. */
 static unsigned int other_online_cpu(void)
 {
 	unsigned int cpu, me = raw_smp_processor_id();
@@ -48,15 +54,7 @@ static unsigned int other_online_cpu(void)
 	for_each_online_cpu(cpu)
 		if (cpu != me)
 			return cpu;
-	return NR_CPUS;
-}
-
-static bool need_two(struct ktest *t)
-{
-	if (num_online_cpus() >= 2)
-		return true;
-	ktest_skip(t, "one CPU online");
-	return false;
+	return me;
 }
 
 static void smp_masks_consistent(struct ktest *t)
@@ -98,8 +96,6 @@ static void smp_many_skips_the_caller(struct ktest *t)
 {
 	unsigned int cpu, me;
 
-	if (!need_two(t))
-		return;
 	clear_seen();
 	preempt_disable();
 	me = smp_processor_id();
@@ -116,22 +112,22 @@ static void smp_many_skips_the_caller(struct ktest *t)
 	}
 }
 
-/* A mask of one other CPU: nobody else runs the function. */
+/* A mask of one other CPU: nobody else runs the function (alone: a mask of the caller, which
+ * smp_call_function_many() leaves out, so nobody at all). */
 static void smp_many_honours_the_mask(struct ktest *t)
 {
-	unsigned int cpu, target;
+	unsigned int cpu, target, me;
 	struct cpumask one = { 0 };
 
-	if (!need_two(t))
-		return;
 	clear_seen();
 	preempt_disable();
+	me = smp_processor_id();
 	target = other_online_cpu();
 	cpumask_set_cpu(target, &one);
 	smp_call_function_many(&one, report_id, seen, true);
 	preempt_enable();
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		KTEST_EXPECT_EQ(t, seen[cpu].runs, cpu == target ? 1u : 0u);
+		KTEST_EXPECT_EQ(t, seen[cpu].runs, cpu == target && cpu != me ? 1u : 0u);
 }
 
 static void smp_single_each_cpu(struct ktest *t)
@@ -162,7 +158,8 @@ static void smp_single_offline_is_enxio(struct ktest *t)
 		KTEST_EXPECT_EQ(t, seen[cpu].runs, 0u);
 }
 
-/* The function takes 5 ms: with @wait the call returns only after it, so done is set. */
+/* The function takes 5 ms: with @wait the call returns only after it, so done is set (alone:
+ * the caller runs it itself before returning). */
 static volatile int slow_done;
 
 static void slow_fn(void *arg)
@@ -174,8 +171,6 @@ static void slow_fn(void *arg)
 
 static void smp_wait_returns_after_the_function(struct ktest *t)
 {
-	if (!need_two(t))
-		return;
 	WRITE_ONCE(slow_done, 0);
 	preempt_disable();
 	int ret = smp_call_function_single(other_online_cpu(), slow_fn, NULL, true);
@@ -186,7 +181,8 @@ static void smp_wait_returns_after_the_function(struct ktest *t)
 }
 
 /* Without @wait the call returns while the function still runs: it spins until the caller,
- * back from the call, lets it go. */
+ * back from the call, lets it go.  Alone, v6.10 runs a call to the caller's own CPU at once
+ * whatever @wait says: the function has run when the call returns. */
 static volatile int gate_open, gate_entered, gate_left;
 
 static void gated_fn(void *arg)
@@ -211,8 +207,13 @@ static bool wait_for(volatile int *flag, unsigned int ms)
 
 static void smp_nowait_returns_before_the_function(struct ktest *t)
 {
-	if (!need_two(t))
+	if (num_online_cpus() == 1) {
+		clear_seen();
+		KTEST_EXPECT_EQ(t, smp_call_function_single(raw_smp_processor_id(), report_id, seen,
+							    false), 0);
+		KTEST_EXPECT_EQ(t, seen[raw_smp_processor_id()].runs, 1u);
 		return;
+	}
 	WRITE_ONCE(gate_open, 0);
 	WRITE_ONCE(gate_entered, 0);
 	WRITE_ONCE(gate_left, 0);
@@ -246,8 +247,6 @@ static void smp_nowait_burst_all_run(struct ktest *t)
 	unsigned int others = num_online_cpus() - 1, i;
 	const unsigned int rounds = 500;
 
-	if (!need_two(t))
-		return;
 	atomic_set(&nowait_runs, 0);
 	for (i = 0; i < rounds; i++) {
 		preempt_disable();
@@ -261,15 +260,14 @@ static void smp_nowait_burst_all_run(struct ktest *t)
 }
 
 /* The per-CPU IPI_CALL_FUNC counts (`irqs`' "Function call interrupts" row): the called CPU's
- * rises, the caller's does not (it called nobody's queue of its own). */
+ * rises, the caller's does not (it called nobody's queue of its own).  Alone, the caller runs
+ * its own call without an IPI: no count moves. */
 static void smp_ipi_counts_rise(struct ktest *t)
 {
 	unsigned int target, me;
 	unsigned long before_t, before_me, after_t, after_me;
 	int ret = 0;
 
-	if (!need_two(t))
-		return;
 	clear_seen();
 	preempt_disable();
 	me = smp_processor_id();
@@ -283,7 +281,8 @@ static void smp_ipi_counts_rise(struct ktest *t)
 	preempt_enable();
 	KTEST_EXPECT_EQ(t, ret, 0);
 	KTEST_EXPECT_EQ(t, seen[target].runs, 3u);
-	KTEST_EXPECT_GE(t, after_t, before_t + 3);
+	if (target != me)
+		KTEST_EXPECT_GE(t, after_t, before_t + 3);
 	KTEST_EXPECT_EQ(t, after_me, before_me);
 	KTEST_EXPECT_STREQ(t, smp_ipi_name(IPI_CALL_FUNC), "Function call interrupts");
 	KTEST_EXPECT_STREQ(t, smp_ipi_name(IPI_RESCHEDULE), "Rescheduling interrupts");
@@ -304,3 +303,27 @@ static const struct ktest_case smp_cases[] = {
 	{}
 };
 KTEST_SUITE(smp, smp_cases);
+
+static void panic_here(void *arg)
+{
+	(void)arg;
+	panic("smp_panic on CPU%u", smp_processor_id());
+}
+
+static void smp_panic_on_another_cpu(struct ktest *t)
+{
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "one CPU online");
+		return;
+	}
+	preempt_disable();
+	smp_call_function_single(other_online_cpu(), panic_here, NULL, true);
+	preempt_enable();
+	KTEST_EXPECT_TRUE(t, false);	/* never reached: the panic stopped this CPU */
+}
+
+static const struct ktest_case smp_panic_cases[] = {
+	KTEST_CASE(smp_panic_on_another_cpu),
+	{}
+};
+KTEST_SUITE_EXPLICIT(smp_panic, smp_panic_cases);
