@@ -54,6 +54,14 @@ secondary_virtual:
 1:	wfi
 	j	1b
 
+/* tinymm.smp_lost_cpu (smp.c): a started hart that never answers. */
+	.balign 4
+	.global riscv_secondary_lost
+riscv_secondary_lost:
+	csrw	sie, zero
+2:	wfi
+	j	2b
+
 	.balign SZREG
 secondary_virtual_link:
 #if __riscv_xlen == 64

@@ -19,12 +19,15 @@
  * message sent after the exchange raises SSIP again, so none is lost; each runs handle_IPI().
  * Per hart (arch_secondary_init): the local controller's lines as the boot hart's, the PLIC
  * context, the timer, a FENCE.I.
+ * tinymm.smp_lost_cpu=N (tests, as ARM's): logical CPU N is started at riscv_secondary_lost, a
+ * loop that never answers, so the generic timeout and skip run on a hart the firmware started.
  * Locking: ipi_pending is written with atomic OR by senders and exchanged by its owner; the
  * secondary data is written before the start call and only read by its hart.
  */
 #include "riscv.h"
 #include "tinymm/arch.h"
 #include "tinymm/barrier.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/devicetree.h"
 #include "tinymm/errno.h"
 #include "tinymm/fdt.h"
@@ -41,7 +44,7 @@
 #define SBI_EXT_HSM		0x48534d
 #define RISCV_MAX_HARTS		8		/* mstart.S's riscv_hart_release[] slots */
 
-extern char riscv_secondary_entry[];		/* head_smp.S */
+extern char riscv_secondary_entry[], riscv_secondary_lost[];	/* head_smp.S */
 extern pgd_t swapper_pg_dir[];
 
 void riscv_asid_smp_off(void);			/* context.c */
@@ -49,6 +52,10 @@ void riscv_asid_smp_off(void);			/* context.c */
 static struct riscv_secondary_data secondary_data[NR_CPUS];
 static unsigned long ipi_pending[NR_CPUS];	/* bit n: enum ipi_msg_type n is waiting */
 static bool ipi_ready;
+
+static unsigned int smp_lost_cpu;
+KPARAM_UINT(smp_lost_cpu, smp_lost_cpu, 0, NR_CPUS - 1,
+	    "tests: start this logical CPU (1..) where it never answers (0: none)");
 
 #if !RISCV_HAVE_SBI
 extern unsigned long riscv_hart_release[RISCV_MAX_HARTS][2];	/* mstart.S: {entry, argument} */
@@ -151,19 +158,21 @@ void arch_send_ipi_mask(const struct cpumask *mask, unsigned int ipi)
 int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle)
 {
 	struct riscv_secondary_data *d = &secondary_data[cpu];
+	unsigned long entry;
 	int err = ipi_init();
 
 	if (err)
 		return err;
 	riscv_asid_smp_off();
+	entry = (unsigned long)__pa(smp_lost_cpu && cpu == smp_lost_cpu ? riscv_secondary_lost :
+				    riscv_secondary_entry);
 	d->satp = riscv_satp_for(swapper_pg_dir);
 	d->task = (unsigned long)idle;
 	d->stack_top = (unsigned long)idle->stack + idle->stack_size;
 	d->cpu = cpu;
 	smp_mb();		/* the data before the hart can run */
 #if RISCV_HAVE_SBI
-	long e = sbi_hart_start(hwid, (unsigned long)__pa(riscv_secondary_entry),
-				(unsigned long)__pa(d));
+	long e = sbi_hart_start(hwid, entry, (unsigned long)__pa(d));
 	if (e) {
 		pr_err("smp: SBI HSM hart_start(hart %lu) failed: %s (%ld)\n", hwid, sbi_err_name(e), e);
 		return -EIO;
@@ -175,8 +184,7 @@ int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle
 		return -EINVAL;
 	}
 	WRITE_ONCE(riscv_hart_release[hwid][1], (unsigned long)__pa(d));
-	__atomic_store_n(&riscv_hart_release[hwid][0], (unsigned long)__pa(riscv_secondary_entry),
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(&riscv_hart_release[hwid][0], entry, __ATOMIC_RELEASE);
 	raise_ipi(hwid);
 #endif
 	return 0;

@@ -1,7 +1,7 @@
 # SMP (docs/smp.md): the virt boards with more than one CPU (QEMU's -smp; MTTCG runs each guest
 # CPU on a host thread).  The other tests run at QEMU's default -smp 1.
 set(LOG "^\\[ *[0-9]+\\.[0-9]{6}\\] ")
-set(SMP_BOARDS qemu-virt-arm)
+set(SMP_BOARDS qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
 
 foreach(b ${SMP_BOARDS})
   # Every CPU comes up and runs cross-CPU calls: suite smp, none skipped.
