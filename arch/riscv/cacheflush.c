@@ -17,7 +17,9 @@
  * text change (flush_icache_all: lkdtm, the bench's user program) fences every online hart.
  * Built for the host too (the cache model, one CPU): the remote part is SMP builds only.
  */
+#include "riscv.h"
 #include "tinymm/cacheflush.h"
+#include "tinymm/irqflags.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
 #include "tinymm/sched.h"
@@ -50,8 +52,12 @@ static void flush_icache_mm(struct mm_struct *mm, bool local)
 	}
 	local_flush_icache_all();
 	others.bits &= READ_ONCE(cpu_online_mask->bits);
-	if (!local && others.bits)
-		smp_call_function_many(&others, ipi_remote_fence_i, NULL, true);
+	if (!local && others.bits) {
+		if (irqs_disabled())	/* no IPI can be waited for (context.c's flush_on too) */
+			riscv_remote_fence(&others, RISCV_RFENCE_FENCE_I);
+		else
+			smp_call_function_many(&others, ipi_remote_fence_i, NULL, true);
+	}
 	preempt_enable();
 }
 

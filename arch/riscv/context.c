@@ -25,7 +25,9 @@
  * use), every online hart for a kernel range or a flush without an area; v6.10's
  * __flush_tlb_range with IPIs (it may use the SBI's remote fence instead).  The mask is read
  * after a full fence, so either the flusher sees a hart's bit or that hart's walk sees the new
- * pte.  ASIDs only while one CPU is possible: the first secondary start turns the allocator off
+ * pte.  With interrupts masked (mm/set_memory.c splits a direct-map leaf so) no IPI can be
+ * waited for: the firmware-level remote fence does the whole TLB of those harts instead
+ * (riscv_remote_fence: SBI RFENCE on RV64, mstart.S's M-mode on RV32).  ASIDs only while one CPU is possible: the first secondary start turns the allocator off
  * (riscv_asid_smp_off), so on SMP every switch is satp plus a full local flush and a hart keeps
  * no entries of an mm it switched away from (v6.10 keeps ASIDs on SMP, with per-CPU active and
  * reserved contexts across rollovers; not done here).  tinymm.tlb_shootdown=0 turns the remote
@@ -36,6 +38,7 @@
  * call, interrupts enabled (smp_call_function_many's rule) or with one CPU online.
  */
 #include <string.h>
+#include "riscv.h"
 #include "tinymm/arch.h"
 #include "tinymm/bitops.h"
 #include "tinymm/cache.h"
@@ -222,8 +225,12 @@ static void flush_on(const struct cpumask *mask, const struct tlb_flush_data *d)
 	cpu = smp_processor_id();
 	smp_mb();		/* the pte stores before the mask is read (the header says why) */
 	others.bits = READ_ONCE(mask->bits) & READ_ONCE(cpu_online_mask->bits) & ~(1UL << cpu);
-	if (others.bits && READ_ONCE(riscv_tlb_shootdown))
-		smp_call_function_many(&others, ipi_flush, (void *)d, true);
+	if (others.bits && READ_ONCE(riscv_tlb_shootdown)) {
+		if (irqs_disabled())	/* no IPI can be waited for: below S-mode (riscv.h) */
+			riscv_remote_fence(&others, RISCV_RFENCE_SFENCE_VMA);
+		else
+			smp_call_function_many(&others, ipi_flush, (void *)d, true);
+	}
 	local_flush(d);
 	preempt_enable();
 }

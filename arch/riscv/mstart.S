@@ -23,6 +23,12 @@
  * which S-mode sees as its own software interrupt (delegated).  mscratch points at the hart's
  * two-word save area for that; riscv_clint_base (S-mode fills it from the device tree before
  * any MSIP is raised) says where the MSIP words are.
+ * The same interrupt carries the remote fences S-mode needs while its own interrupts are masked
+ * (smp.c, riscv_remote_fence: what the SBI's RFENCE extension gives RV64): before forwarding,
+ * mtrap_entry runs the fences its riscv_hart_rfence[] word asks for (1 sfence.vma, 2 fence.i),
+ * then zeroes the word, which the sender waits for.  M-mode takes the interrupt whatever
+ * S-mode's sstatus.SIE is, so two harts fencing each other with interrupts masked cannot
+ * deadlock.
  * Other M-mode traps (none are expected) go to riscv_mtrap(), which reports mcause/mtval/mepc.
  * Hart ids of RISCV_MAX_HARTS and above park for good (no slot, no save area).
  */
@@ -141,7 +147,20 @@ mtrap_entry:
 	slli	t1, t1, 2
 	add	t0, t0, t1
 	sw	zero, 0(t0)		/* MSIP off: the write reaches the CLINT before the mret */
-	li	t0, MIP_SSIP
+	la	t0, riscv_hart_rfence
+	csrr	t1, mhartid
+	slli	t1, t1, SLOT_SHIFT - 1	/* one word a hart */
+	add	t0, t0, t1
+	fence	rw, rw
+	REG_L	t1, 0(t0)
+	beqz	t1, 2f
+	andi	t1, t1, 1
+	beqz	t1, 1f
+	sfence.vma
+1:	fence.i
+	fence	rw, rw
+	REG_S	zero, 0(t0)		/* done: the sender may go on */
+2:	li	t0, MIP_SSIP
 	csrs	mip, t0
 	REG_L	t0, 0(sp)
 	REG_L	t1, SZREG(sp)
@@ -160,9 +179,11 @@ mtrap_fatal:
 	/* Read by parked harts before hart 0 clears .bss: in .data, zero from the image. */
 	.section .data
 	.balign 16
-	.global riscv_hart_release, riscv_clint_base
+	.global riscv_hart_release, riscv_clint_base, riscv_hart_rfence
 riscv_hart_release:
 	.space	RISCV_MAX_HARTS * 2 * SZREG
+riscv_hart_rfence:
+	.space	RISCV_MAX_HARTS * SZREG
 riscv_clint_base:
 	.space	SZREG
 

@@ -48,6 +48,9 @@ struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0
 bool sbi_probe_extension(unsigned long eid);
 long sbi_hart_start(unsigned long hartid, unsigned long start_pa, unsigned long opaque);
 long sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base);
+long sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_mask_base,
+			   unsigned long start, unsigned long size);
+long sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_mask_base);
 const char *sbi_err_name(long err);
 
 /*
@@ -60,6 +63,15 @@ struct riscv_secondary_data {
 	unsigned long stack_top;	/* sp */
 	unsigned long cpu;		/* its logical number */
 };
+/*
+ * The fences @what (RISCV_RFENCE_SFENCE_VMA: the whole TLB; RISCV_RFENCE_FENCE_I) on every hart
+ * in @mask, below S-mode's interrupts (the SBI's RFENCE, or mstart.S's M-mode forwarder):
+ * usable with interrupts masked, where smp_call_function_many() is not.  Returns once they ran.
+ */
+#define RISCV_RFENCE_SFENCE_VMA	1
+#define RISCV_RFENCE_FENCE_I	2
+struct cpumask;
+void riscv_remote_fence(const struct cpumask *mask, unsigned int what);
 /* The local interrupt controller on a starting hart: `sie` as the boot hart's (irq.c). */
 void riscv_intc_starting_cpu(void);
 /* Its timer: no deadline yet, the interrupt enabled (timer.c). */

@@ -60,6 +60,7 @@ KPARAM_UINT(smp_lost_cpu, smp_lost_cpu, 0, NR_CPUS - 1,
 #if !RISCV_HAVE_SBI
 extern unsigned long riscv_hart_release[RISCV_MAX_HARTS][2];	/* mstart.S: {entry, argument} */
 extern unsigned long riscv_clint_base;	/* mstart.S reads it: the CLINT's physical address */
+extern unsigned long riscv_hart_rfence[RISCV_MAX_HARTS];	/* mstart.S: fences asked of M-mode */
 static uintptr_t clint;			/* the same registers, mapped for S-mode */
 
 /* The CLINT from the device tree: its MSIP words, one per hart, start at offset 0. */
@@ -102,6 +103,42 @@ static void raise_ipi(unsigned long hartid)
 	}
 }
 #endif
+
+/*
+ * Below S-mode's interrupts: with SBI firmware its RFENCE calls (each waits for the harts it
+ * names); without, each hart's riscv_hart_rfence word and an MSIP, which its M-mode answers
+ * whatever S-mode masks (mstart.S), waiting for every word to read 0 again.
+ */
+void riscv_remote_fence(const struct cpumask *mask, unsigned int what)
+{
+	unsigned int cpu;
+
+	if (!ipi_ready)
+		return;
+#if RISCV_HAVE_SBI
+	for_each_cpu(cpu, mask) {
+		long err = 0;
+		if (what & RISCV_RFENCE_SFENCE_VMA)
+			err = sbi_remote_sfence_vma(1, cpu_logical_map(cpu), 0, ~0UL);
+		if (!err && (what & RISCV_RFENCE_FENCE_I))
+			err = sbi_remote_fence_i(1, cpu_logical_map(cpu));
+		if (err)
+			pr_err("smp: SBI remote fence on hart %lu refused: %s\n", cpu_logical_map(cpu),
+			       sbi_err_name(err));
+	}
+#else
+	for_each_cpu(cpu, mask) {
+		unsigned long hart = cpu_logical_map(cpu);
+		__atomic_fetch_or(&riscv_hart_rfence[hart], what | RISCV_RFENCE_FENCE_I,
+				  __ATOMIC_SEQ_CST);	/* the M-mode code fences i-side always */
+		mb();
+		writel(1, clint + 4 * hart);
+	}
+	for_each_cpu(cpu, mask)
+		while (__atomic_load_n(&riscv_hart_rfence[cpu_logical_map(cpu)], __ATOMIC_ACQUIRE))
+			cpu_relax();
+#endif
+}
 
 static irqreturn_t ipi_handler(int irq, void *dev_id)
 {

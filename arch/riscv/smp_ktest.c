@@ -5,7 +5,8 @@
  *
  *   tlb_shootdown      a kernel page is read on another hart (its TLB now holds the mapping),
  *                      remapped here to another frame and flushed with flush_tlb_kernel_range:
- *                      the other hart reads the new frame; the same through flush_tlb_page()
+ *                      the other hart reads the new frame; the same with interrupts masked
+ *                      (the firmware-level fence, not an IPI); the same through flush_tlb_page()
  *                      with an area whose mm_cpumask names that hart; flush_icache_pte() marks
  *                      every other hart of the mm as owing a FENCE.I and fences the running ones.
  *   tlb_shootdown_off  (explicit only: exists to fail) the first case with the shootdown turned
@@ -16,6 +17,7 @@
  */
 #include "tinymm/cacheflush.h"
 #include "tinymm/gfp.h"
+#include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
 #include "tinymm/mmap.h"
@@ -121,6 +123,17 @@ static void flush_kernel(struct remap_fixture *f)
 	flush_tlb_kernel_range(f->va, f->va + PAGE_SIZE);
 }
 
+/* The same with interrupts masked: no IPI can be waited for, the firmware-level fence does it
+ * (riscv_remote_fence: SBI RFENCE on RV64, mstart.S's M-mode on RV32). */
+static void flush_kernel_irqs_off(struct remap_fixture *f)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	flush_tlb_kernel_range(f->va, f->va + PAGE_SIZE);
+	local_irq_restore(flags);
+}
+
 static int flush_page_cpu;	/* the hart flush_by_area's mm runs on */
 
 /* flush_tlb_page() with an area whose mm's cpumask names only the other hart. */
@@ -160,6 +173,11 @@ static void kernel_remap_reaches_other_harts(struct ktest *t)
 	remote_read_case(t, flush_kernel);
 }
 
+static void masked_flush_reaches_other_harts(struct ktest *t)
+{
+	remote_read_case(t, flush_kernel_irqs_off);
+}
+
 static void user_flush_reaches_mm_cpumask(struct ktest *t)
 {
 	remote_read_case(t, flush_by_area);
@@ -195,6 +213,7 @@ static void icache_marks_other_harts_stale(struct ktest *t)
 
 static const struct ktest_case tlb_shootdown_cases[] = {
 	KTEST_CASE(kernel_remap_reaches_other_harts),
+	KTEST_CASE(masked_flush_reaches_other_harts),
 	KTEST_CASE(user_flush_reaches_mm_cpumask),
 	KTEST_CASE(icache_marks_other_harts_stale),
 	{}
