@@ -154,6 +154,12 @@ void riscv_asid_smp_off(void)
 	use_asid_allocator = false;
 }
 
+bool riscv_asids_in_use(void);
+bool riscv_asids_in_use(void)
+{
+	return use_asid_allocator;
+}
+
 void switch_mm(struct mm_struct *prev, struct mm_struct *next)
 {
 	unsigned long satp = riscv_satp_for(next->pgd);
