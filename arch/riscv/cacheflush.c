@@ -38,9 +38,14 @@ static void ipi_remote_fence_i(void *info)
 /* v6.10's flush_icache_mm(mm, local): every hart that may run @mm, now or before it next does. */
 static void flush_icache_mm(struct mm_struct *mm, bool local)
 {
+	unsigned long online = READ_ONCE(cpu_online_mask->bits);
 	struct cpumask others;
 	unsigned int cpu;
 
+	if (!(online & (online - 1))) {	/* one CPU: a hart coming online fences itself */
+		local_flush_icache_all();
+		return;
+	}
 	preempt_disable();
 	cpu = smp_processor_id();
 	if (mm) {

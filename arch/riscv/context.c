@@ -25,7 +25,8 @@
  * use), every online hart for a kernel range or a flush without an area; v6.10's
  * __flush_tlb_range with IPIs (it may use the SBI's remote fence instead).  The mask is read
  * after a full fence, so either the flusher sees a hart's bit or that hart's walk sees the new
- * pte.  With interrupts masked (mm/set_memory.c splits a direct-map leaf so) no IPI can be
+ * pte.  With one CPU online the flush is local only (a hart coming online flushes its whole
+ * TLB in arch_secondary_init).  With interrupts masked (mm/set_memory.c splits a direct-map leaf so) no IPI can be
  * waited for: the firmware-level remote fence does the whole TLB of those harts instead
  * (riscv_remote_fence: SBI RFENCE on RV64, mstart.S's M-mode on RV32).  ASIDs only while one CPU is possible: the first secondary start turns the allocator off
  * (riscv_asid_smp_off), so on SMP every switch is satp plus a full local flush and a hart keeps
@@ -199,30 +200,48 @@ struct tlb_flush_data {
 	bool all;
 };
 
-static void local_flush(const struct tlb_flush_data *d)
+static inline __attribute__((always_inline)) void local_flush(const struct tlb_flush_data *d)
 {
-	if (d->all || d->end - d->start > FLUSH_CEILING) {
-		if (d->asid)
-			flush_asid_all(d->asid);
+	/* Locals: the fences' memory clobber would reload *d every page. */
+	unsigned long a = d->start & PAGE_MASK, end = d->end, asid = d->asid;
+
+	if (d->all || end - d->start > FLUSH_CEILING) {
+		if (asid)
+			flush_asid_all(asid);
 		else
 			local_flush_tlb_all();
-		return;
-	}
-	for (unsigned long a = d->start & PAGE_MASK; a < d->end; a += PAGE_SIZE) {
-		if (d->asid)
-			flush_asid_page(a, d->asid);
-		else
+	} else if (asid) {
+		for (; a < end; a += PAGE_SIZE)
+			flush_asid_page(a, asid);
+	} else {
+		for (; a < end; a += PAGE_SIZE)
 			local_flush_tlb_page(a);
 	}
 }
 
-static void ipi_flush(void *info)
+static __attribute__((noinline)) void ipi_flush(void *info)
 {
 	local_flush(info);
 }
 
-/* @d here and on every other online hart in @mask (v6.10's __flush_tlb_range). */
-static void flush_on(const struct cpumask *mask, const struct tlb_flush_data *d)
+static __attribute__((noinline)) void flush_others(const struct cpumask *mask,
+						 const struct tlb_flush_data *d);
+
+/* @d here and on every other online hart in @mask (v6.10's __flush_tlb_range); inline so that
+ * with one CPU online the single-CPU paths cost what they did before SMP. */
+static inline __attribute__((always_inline)) void flush_on(const struct cpumask *mask,
+							  const struct tlb_flush_data *d)
+{
+	unsigned long online = READ_ONCE(cpu_online_mask->bits);
+
+	if (!(online & (online - 1))) {		/* one CPU online: nobody else to reach */
+		local_flush(d);
+		return;
+	}
+	flush_others(mask, d);
+}
+
+static void flush_others(const struct cpumask *mask, const struct tlb_flush_data *d)
 {
 	struct cpumask others;
 	unsigned int cpu;
@@ -277,5 +296,18 @@ void flush_tlb_range(struct vm_area_struct *vma, unsigned long start, unsigned l
 
 void flush_tlb_page(struct vm_area_struct *vma, unsigned long addr)
 {
-	flush_tlb_range(vma, addr & PAGE_MASK, (addr & PAGE_MASK) + PAGE_SIZE);
+	unsigned long online = READ_ONCE(cpu_online_mask->bits), asid;
+
+	if (online & (online - 1)) {
+		flush_tlb_range(vma, addr & PAGE_MASK, (addr & PAGE_MASK) + PAGE_SIZE);
+		return;
+	}
+	/* One CPU online: the fault path's flush, as before SMP. */
+	if (!vma || !use_asid_allocator) {
+		local_flush_tlb_page(addr);
+		return;
+	}
+	asid = mm_asid(vma->vm_mm);
+	if (asid)
+		flush_asid_page(addr & PAGE_MASK, asid);
 }
