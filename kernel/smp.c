@@ -427,16 +427,10 @@ void secondary_start_kernel(void)
 			arch_cpu_idle();
 	}
 	cpumask_set_cpu(cpu, &__cpu_online_mask);
-	cpu_idle_loop();
-}
-
-/* TEMPORARY until the per-CPU current lands (kernel/sched.c's fork_idle): no idle task, so the
- * other CPUs are reported and not started. */
-struct task_struct *fork_idle(unsigned int cpu);
-__attribute__((weak)) struct task_struct *fork_idle(unsigned int cpu)
-{
-	(void)cpu;
-	return NULL;
+	/* Until the scheduler runs tasks on every CPU: interrupts (IPIs) and nothing else. */
+	local_irq_enable();
+	for (;;)
+		arch_cpu_idle();
 }
 
 static void bringup_cpu(unsigned int cpu)

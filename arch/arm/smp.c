@@ -40,10 +40,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/smp.h"
-#if __has_include(<asm/current.h>)
 #include <asm/current.h>
-#define HAVE_SET_CURRENT 1
-#endif
 
 #define EXC_STACK_SIZE		8192	/* entry.S: the same */
 
@@ -164,11 +161,6 @@ int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle
 									 : secondary_entry);
 	int32_t ret;
 
-#ifndef HAVE_SET_CURRENT
-	/* TEMPORARY: until current is per CPU (asm/current.h) a second CPU would share ours. */
-	pr_err("CPU%u: not started: current is not per CPU in this build\n", cpu);
-	return -ENODEV;
-#endif
 	if (!psci.probed)
 		psci_probe();
 	if (!psci.cpu_on)
@@ -205,9 +197,7 @@ void arm_secondary_paging(void)
 __noreturn void arm_secondary_start(struct arm_secondary_data *sd);
 void arm_secondary_start(struct arm_secondary_data *sd)
 {
-#ifdef HAVE_SET_CURRENT
 	set_current(sd->idle);
-#endif
 	secondary_start_kernel();
 }
 

@@ -16,3 +16,5 @@ set(BOARD_EARLY_UART_BASE 0x09000000)
 # Power-off goes through semihosting (arch/arm), no device needed.
 set(BOARD_EXIT_COMPAT "")
 set(BOARD_EXIT_BASE 0)
+# CPUs: as many as QEMU's virt gives a GICv2 (-smp 1 to 8), started through PSCI (docs/smp.md).
+set(TINYMM_NR_CPUS 8)
