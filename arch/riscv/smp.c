@@ -232,6 +232,9 @@ __noreturn void riscv_secondary_start(unsigned long cpu);
 __noreturn void riscv_secondary_start(unsigned long cpu)
 {
 	(void)cpu;
+	/* The trap entry's overflow check for the idle stack (fork_idle leaves it 0: unchecked). */
+	if (!current_thread_info()->stack_lo)
+		current_thread_info()->stack_lo = (unsigned long)current->stack;
 	secondary_start_kernel();
 }
 
