@@ -25,8 +25,8 @@
  * any MSIP is raised) says where the MSIP words are.
  * The same interrupt carries the remote fences S-mode needs while its own interrupts are masked
  * (smp.c, riscv_remote_fence: what the SBI's RFENCE extension gives RV64): before forwarding,
- * mtrap_entry runs the fences its riscv_hart_rfence[] word asks for (1 sfence.vma, 2 fence.i),
- * then zeroes the word, which the sender waits for.  M-mode takes the interrupt whatever
+ * mtrap_entry takes its riscv_hart_rfence[] word (swapped with 0, which the sender waits for)
+ * and runs the fences it asks for (1 sfence.vma, 2 fence.i) before it returns to S-mode.  M-mode takes the interrupt whatever
  * S-mode's sstatus.SIE is, so two harts fencing each other with interrupts masked cannot
  * deadlock.
  * Other M-mode traps (none are expected) go to riscv_mtrap(), which reports mcause/mtval/mepc.
@@ -39,8 +39,10 @@
 #define MIP_SSIP	0x2
 #if __riscv_xlen == 64
 #define SLOT_SHIFT	4		/* two words a hart */
+#define AMOSWAP		amoswap.d.aqrl
 #else
 #define SLOT_SHIFT	3
+#define AMOSWAP		amoswap.w.aqrl
 #endif
 
 	.section .text.entry, "ax"
@@ -151,15 +153,15 @@ mtrap_entry:
 	csrr	t1, mhartid
 	slli	t1, t1, SLOT_SHIFT - 1	/* one word a hart */
 	add	t0, t0, t1
-	fence	rw, rw
-	REG_L	t1, 0(t0)
+	/* Take the requests in one swap: one ORed in after it raises MSIP again (after the clear
+	 * above), so none is lost; the sender sees 0 while this hart is still in M-mode, where it
+	 * translates nothing, and it fences before it returns to S-mode. */
+	AMOSWAP	t1, zero, (t0)
 	beqz	t1, 2f
 	andi	t1, t1, 1
 	beqz	t1, 1f
 	sfence.vma
 1:	fence.i
-	fence	rw, rw
-	REG_S	zero, 0(t0)		/* done: the sender may go on */
 2:	li	t0, MIP_SSIP
 	csrs	mip, t0
 	REG_L	t0, 0(sp)
