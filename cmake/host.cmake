@@ -53,7 +53,7 @@ endforeach()
 # host "architecture" of tests/host/host_sched_arch.c: ucontext threads and a simulated timer.
 # Objects, not a static library, so the core's shell commands (ps, irqs, ...) are linked too;
 # only the tests that name host_core get them, the others are built as before.
-set(HOST_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
+set(HOST_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
@@ -263,3 +263,17 @@ add_custom_target(tinymm_functions ALL DEPENDS ${CMAKE_BINARY_DIR}/tinymm_functi
 add_executable(pageflags_doc_test tests/host/pageflags_doc_test.c)
 target_link_libraries(pageflags_doc_test host_kernel ${CMOCKA})
 add_dependencies(pageflags_doc_test tinymm_functions)
+# mm's per-CPU state under real concurrency (tests/host/smp_mm_test.c): the portable kernel
+# built for 4 CPUs, pthreads playing them (host_cpu_id), the pcp and slab paths raced under
+# ASan and UBSan.
+add_library(host_kernel_smp STATIC ${HOST_KERNEL_SRCS} tests/host/shim.c)
+target_compile_definitions(host_kernel_smp PRIVATE CONFIG_NR_CPUS=4)
+add_executable(smp_mm_test tests/host/smp_mm_test.c)
+target_compile_definitions(smp_mm_test PRIVATE CONFIG_NR_CPUS=4)
+target_link_libraries(smp_mm_test host_kernel_smp ${CMOCKA} ${LIBFDT} pthread)
+# Its twin with pcp->lock compiled out (TINYMM_TEST_PCP_NO_LOCK): the same race test must fail.
+add_library(host_kernel_smp_nolock STATIC ${HOST_KERNEL_SRCS} tests/host/shim.c)
+target_compile_definitions(host_kernel_smp_nolock PRIVATE CONFIG_NR_CPUS=4 TINYMM_TEST_PCP_NO_LOCK)
+add_executable(smp_mm_nolock_test tests/host/smp_mm_test.c)
+target_compile_definitions(smp_mm_nolock_test PRIVATE CONFIG_NR_CPUS=4 TINYMM_TEST_PCP_NO_LOCK)
+target_link_libraries(smp_mm_nolock_test host_kernel_smp_nolock ${CMOCKA} ${LIBFDT} pthread)
