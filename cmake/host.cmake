@@ -263,3 +263,17 @@ add_custom_target(tinymm_functions ALL DEPENDS ${CMAKE_BINARY_DIR}/tinymm_functi
 add_executable(pageflags_doc_test tests/host/pageflags_doc_test.c)
 target_link_libraries(pageflags_doc_test host_kernel ${CMOCKA})
 add_dependencies(pageflags_doc_test tinymm_functions)
+# mm's per-CPU state under real concurrency (tests/host/smp_mm_test.c): the portable kernel
+# built for 4 CPUs, pthreads playing them (host_cpu_id), the pcp and slab paths raced under
+# ASan and UBSan.
+add_library(host_kernel_smp STATIC ${HOST_KERNEL_SRCS} tests/host/shim.c)
+target_compile_definitions(host_kernel_smp PRIVATE CONFIG_NR_CPUS=4)
+add_executable(smp_mm_test tests/host/smp_mm_test.c)
+target_compile_definitions(smp_mm_test PRIVATE CONFIG_NR_CPUS=4)
+target_link_libraries(smp_mm_test host_kernel_smp ${CMOCKA} ${LIBFDT} pthread)
+# Its twin with pcp->lock compiled out (TINYMM_TEST_PCP_NO_LOCK): the same race test must fail.
+add_library(host_kernel_smp_nolock STATIC ${HOST_KERNEL_SRCS} tests/host/shim.c)
+target_compile_definitions(host_kernel_smp_nolock PRIVATE CONFIG_NR_CPUS=4 TINYMM_TEST_PCP_NO_LOCK)
+add_executable(smp_mm_nolock_test tests/host/smp_mm_test.c)
+target_compile_definitions(smp_mm_nolock_test PRIVATE CONFIG_NR_CPUS=4 TINYMM_TEST_PCP_NO_LOCK)
+target_link_libraries(smp_mm_nolock_test host_kernel_smp_nolock ${CMOCKA} ${LIBFDT} pthread)

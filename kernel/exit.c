@@ -30,17 +30,6 @@
 
 void exit_files(struct task_struct *tsk) __attribute__((weak));
 
-/* On each other CPU (an IPI): stop using @info's tables if they are the live ones there. */
-static void leave_mm(void *info)
-{
-	struct mm_struct *mm = info;
-
-	if (active_mm == mm) {
-		switch_mm(mm, &init_mm);
-		active_mm = &init_mm;
-	}
-}
-
 __noreturn void do_exit(long status)
 {
 	struct task_struct *tsk = current;
@@ -56,13 +45,6 @@ __noreturn void do_exit(long status)
 			active_mm = &init_mm;
 		}
 		local_irq_restore(flags);
-		/* Another CPU may still have @mm's tables live (a kernel thread ran there after
-		 * this task): it must leave them before they can be freed. */
-		if (NR_CPUS > 1) {
-			preempt_disable();
-			smp_call_function_many(cpu_online_mask, leave_mm, mm, true);
-			preempt_enable();
-		}
 		mmput(mm);
 	}
 	if (tsk->files && exit_files)

@@ -109,6 +109,15 @@ int vprintk(const char *fmt, va_list ap)
 	return n;
 }
 
+void console_write_atomic(const char *s, size_t n)
+{
+	unsigned long flags;
+	bool locked = console_lock_irqsave(&flags);
+
+	console_write(s, n);
+	console_unlock_irqrestore(locked, flags);
+}
+
 int printk(const char *fmt, ...)
 {
 	va_list ap;

@@ -277,8 +277,11 @@ static void __schedule(bool preempt)
 	 * run queue there could lose a wake-up that already happened (Linux's rule too).
 	 * Preempted before its turn ended: keep its place at the head; else round-robin.
 	 */
-	if ((prev->__state == TASK_RUNNING || preempt) && !is_idle_task(prev))
+	if ((prev->__state == TASK_RUNNING || preempt) && !is_idle_task(prev)) {
 		enqueue_task(prev, preempt && now < prev->slice_end_ns);
+		if (!task_allowed_on(prev, cpu))
+			check_preempt_wakeup(prev);	/* its affinity moved it: find it a CPU */
+	}
 	next = pick_next_task(cpu);
 	__need_resched = false;
 	rq->kicked = false;

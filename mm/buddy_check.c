@@ -2,7 +2,8 @@
  * buddy_check.c - the allocator's invariant checker (the list in mm/page_alloc.c's header),
  * run by the `buddycheck` command, by the KTAP suite after each step, and by the fuzzer.
  * It walks every zone's free lists and every frame, so it is O(frames): a debugging tool.
- * Locking: takes each zone's lock while it checks that zone.
+ * Locking: takes each zone's lock while it checks that zone's buddy lists, then each CPU's
+ * pcp->lock while it checks that CPU's lists of it (mm/pcp.c's order: never inside zone->lock).
  */
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
@@ -88,9 +89,20 @@ static int check_zone(struct zone *z, int (*pr)(const char *fmt, ...))
 	}
 	if (heads != free)
 		FAIL("buddycheck: %s: %lu frames in PageBuddy blocks, %lu on the lists\n", z->name, heads, free);
-	/* The per-CPU lists: small clean blocks of the order their list says, and the right count. */
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
-		const struct per_cpu_pages *pcp = &z->pcp[cpu];
+	if (z->free_pages > z->managed_pages)
+		FAIL("buddycheck: %s: more free (%lu) than managed (%lu)\n", z->name, z->free_pages,
+		     z->managed_pages);
+	return errors;
+}
+
+/* One CPU's lists of @z (its pcp->lock held): small clean blocks of the order their list says,
+ * and the right count. */
+static int check_pcp(struct zone *z, const struct per_cpu_pages *pcp,
+		     int (*pr)(const char *fmt, ...))
+{
+	int errors = 0;
+
+	{
 		long frames = 0;
 		for (int i = 0; i < NR_PCP_LISTS; i++) {
 			unsigned int o = (unsigned int)i / PCP_SLOTS;
@@ -120,9 +132,6 @@ static int check_zone(struct zone *z, int (*pr)(const char *fmt, ...))
 		if (frames != pcp_count(pcp))
 			FAIL("buddycheck: %s pcp count %d but %ld frames on its lists\n", z->name, pcp_count(pcp), frames);
 	}
-	if (z->free_pages > z->managed_pages)
-		FAIL("buddycheck: %s: more free (%lu) than managed (%lu)\n", z->name, z->free_pages,
-		     z->managed_pages);
 	return errors;
 }
 
@@ -138,6 +147,13 @@ int buddy_check(int (*pr)(const char *fmt, ...))
 		spin_lock_irqsave(&z->lock, flags);
 		errors += check_zone(z, pr);
 		spin_unlock_irqrestore(&z->lock, flags);
+		/* Each CPU's lists under their own lock (taken before zone->lock, never inside). */
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct per_cpu_pages *pcp = &z->pcp[cpu];
+			pcp_spin_lock_irqsave(pcp, flags);
+			errors += check_pcp(z, pcp, pr);
+			pcp_spin_unlock_irqrestore(pcp, flags);
+		}
 	}
 	return errors;
 }

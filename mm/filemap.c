@@ -21,15 +21,15 @@
  *   - a wake function sets WQ_FLAG_WOKEN with release order before removing the entry; the
  *     sleeper reads it with acquire order and needs no lock to know it was woken.
  * Locking: mapping->i_pages.xa_lock (spin_lock_irqsave: I/O completions run in interrupts)
- *   around every change of the index and nrpages; lookups run with interrupts masked only (the
- *   one-CPU stand-in for Linux's RCU walk, see filemap_get_entry); PG_locked around reading a
+ *   around every change of the index and nrpages, and around lookups too (tinymm has no RCU for
+ *   v6.10's lockless walk: another CPU may free an index node under it; filemap_get_entry); PG_locked around reading a
  *   folio and around a write's copy into it (write_begin to write_end); lock order: folio lock,
  *   then xa_lock.  The wait-queue bucket lock (spin_lock_irq) around PG_waiters changes and queue
  *   walks; PG_locked and PG_writeback are changed by atomic bit operations only.
  *
- * Where tinymm differs from v6.10, and why: one CPU, so lookups mask interrupts where v6.10
- * walks under RCU with folio_try_get() and a re-check (filemap_get_entry; SMP would need the
- * real thing).  The index node is allocated under xa_lock with GFP_ATOMIC (v6.10 preallocates
+ * Where tinymm differs from v6.10, and why: no RCU, so lookups take xa_lock where v6.10
+ * walks under RCU with folio_try_get() and a re-check (filemap_get_entry; the lock costs the
+ * hit path its pair, docs/benchmarks.md).  The index node is allocated under xa_lock with GFP_ATOMIC (v6.10 preallocates
  * with xas_nomem() outside the lock; tinymm's allocator never sleeps, but the gfp says so).
  * generic_perform_write() moves one folio at a time and takes a @fill callback for the bytes in
  * place of an iov_iter.
@@ -176,22 +176,23 @@ bool filemap_release_folio(struct folio *folio, gfp_t gfp)
 
 /*
  * A referenced folio at @index, or NULL.  Value entries (workingset shadows) are misses.
- * Never takes the index lock: on the one CPU, interrupts are masked (the header), so no writer
- * (they hold xa_lock with interrupts masked) and no I/O completion can run in the middle of the
- * walk; the reference is taken before anything could remove the folio.
+ * Under the index lock (xa_lock, interrupts masked): no writer changes the tree under the walk
+ * (another CPU may free a node it frees: tinymm has no RCU for v6.10's lockless walk), and the
+ * reference is taken before anything could remove the folio (a remover checks the count
+ * under the same lock: mapping_evict_folio()).
  */
 static inline struct folio *filemap_get_entry(struct address_space *mapping, pgoff_t index)
 {
 	unsigned long flags;
 	struct folio *folio;
 
-	local_irq_save(flags);
+	xa_lock_irqsave(&mapping->i_pages, flags);
 	folio = xa_load(&mapping->i_pages, index);
 	if (folio && xa_is_value(folio))
 		folio = NULL;
 	if (folio)
 		folio_get(folio);
-	local_irq_restore(flags);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	return folio;
 }
 

@@ -229,17 +229,20 @@ bool mf_is_free_buddy_page(const struct page *page)
 /* On a per-CPU list (free, but not PageBuddy)?  For the record's kind only. */
 static bool on_pcp_list(const struct page *page)
 {
-	struct per_cpu_pages *pcp = &page_zone(page)->pcp[0];
 	bool found = false;
 	unsigned long flags;
 
-	local_irq_save(flags);
-	for (int i = 0; i < NR_PCP_LISTS && !found; i++) {
-		struct page *q;
-		for_each_pcp_block(q, &pcp->lists[i])
-			found |= q == page;
+	/* Every CPU's lists, each under its lock (mm/pcp.c). */
+	for (int cpu = 0; cpu < NR_CPUS && !found; cpu++) {
+		struct per_cpu_pages *pcp = &page_zone(page)->pcp[cpu];
+		pcp_spin_lock_irqsave(pcp, flags);
+		for (int i = 0; i < NR_PCP_LISTS && !found; i++) {
+			struct page *q;
+			for_each_pcp_block(q, &pcp->lists[i])
+				found |= q == page;
+		}
+		pcp_spin_unlock_irqrestore(pcp, flags);
 	}
-	local_irq_restore(flags);
 	return found;
 }
 

@@ -176,7 +176,8 @@ extern int nr_zones;
 extern const char *const zone_names[MAX_NR_ZONES];
 extern phys_addr_t zone_dma_limit;
 extern struct zone *preferred_zone;	/* highest populated zone */
-extern struct per_cpu_pages *pcp_fast;	/* its per-CPU lists, or &pcp_off: fast path off */
+/* Each CPU's lists of the preferred zone, or &pcp_off: fast path off. */
+DECLARE_PER_CPU(struct per_cpu_pages *, pcp_fast);
 extern struct per_cpu_pages pcp_off;
 
 static inline struct zone *page_zone(const struct page *page)
@@ -271,8 +272,51 @@ int pcp_zone_batch(const struct zone *z);
 void pcp_set_batch(int batch, int scale);
 void pcp_init(struct zone *z);
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
-/* Fold the fast paths' counts into Linux's counters; irqs off.  Returns the frames listed. */
+/* Fold the fast paths' counts into Linux's counters; pcp->lock held.  Returns the frames listed. */
 int pcp_sync(struct per_cpu_pages *pcp);
+/* This CPU's lists of @z: call with interrupts masked (the task cannot move). */
+static inline struct per_cpu_pages *this_cpu_pcp(struct zone *z)
+{
+	return &z->pcp[smp_processor_id()];
+}
+/*
+ * pcp->lock (mm/pcp.c's header), always with interrupts masked.  The slow paths take it with
+ * pcp_spin_lock() (the lock-order checker sees it; pcp_lockdep_assert_held() checks it); the
+ * fast paths inline, pcp_fast_lock(): one xchg, unchecked (nothing nests inside, no call is
+ * made while it is held).  Masked interrupts mean this CPU cannot hold it already, so only
+ * another CPU draining the lists (a bounded section) can make it wait: a take, where v6.10's
+ * fast paths try (pcp_spin_trylock) because they run with interrupts on.
+ */
+void pcp_spin_lock(struct per_cpu_pages *pcp);
+void pcp_spin_unlock(struct per_cpu_pages *pcp);
+void pcp_lock_init(struct per_cpu_pages *pcp);
+#define pcp_spin_lock_irqsave(pcp, flags)	do { local_irq_save(flags); pcp_spin_lock(pcp); } while (0)
+#define pcp_spin_unlock_irqrestore(pcp, flags)	do { pcp_spin_unlock(pcp); local_irq_restore(flags); } while (0)
+#define pcp_lockdep_assert_held(pcp)						\
+	do {									\
+		if (unlikely(READ_ONCE((pcp)->lock.owner_cpu) != (int)smp_processor_id()))	\
+			__warn_lock_not_held(__FILE__, __LINE__, __func__, #pcp "->lock");	\
+	} while (0)
+/* Only host.smp_mm_nolock defines it: its race test must then fail (tests/host/smp_mm_test.c). */
+#ifdef TINYMM_TEST_PCP_NO_LOCK
+#define pcp_lock_off	1
+#else
+#define pcp_lock_off	0
+#endif
+static inline __attribute__((always_inline)) void pcp_fast_lock(struct per_cpu_pages *pcp)
+{
+	if (!pcp_lock_off && unlikely(xchg(&pcp->lock.locked, 1))) {
+		do {
+			while (READ_ONCE(pcp->lock.locked))	/* read until free: no stores */
+				cpu_relax();
+		} while (xchg(&pcp->lock.locked, 1));
+	}
+}
+static inline __attribute__((always_inline)) void pcp_fast_unlock(struct per_cpu_pages *pcp)
+{
+	if (!pcp_lock_off)
+		smp_store_release(&pcp->lock.locked, 0);
+}
 /* The general paths the fast paths (mm/page_alloc_fast.c) hand every other case to. */
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
 void __free_pages_slow(struct page *page, unsigned int order);
@@ -286,6 +330,8 @@ void zone_mark_below_high(struct zone *z);
 void zone_set_flag(struct zone *z, int bit, bool on);
 /* @z's pcp high marks were changed by hand (tests): the fast paths' threshold follows. */
 void pcp_refresh(struct zone *z);
+/* The same for this CPU's lists of the preferred zone only (the order 1-3 allocation fast path). */
+void pcp_refresh_local(void);
 /* decay_pcp_high() for every zone and CPU; true while some high is above high_min. */
 bool decay_pcp_high_all(void);
 extern void (*pcp_decay_schedule)(void);	/* run decay_pcp_high_all() in a second */
@@ -297,27 +343,33 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
  * allocator's free fast path, entered and left with interrupts masked (@irqflags: as they were).
  * The zone and the per-CPU list come from the flags word (zone field, pcp mt field), so nothing
  * else of the page is read.  An overfull list drains a batch out of line; a zone without
- * fast-path lists (page poisoning) files the frame out of line; both unmask.  Only loads and
- * stores since the save: the restore that just writes the saved state back is sound here
- * (irqflags.h).
+ * fast-path lists (page poisoning) files the frame out of line; both unmask.  Only loads, stores
+ * and the lock's atomics since the save: the restore that just writes the saved state back is
+ * sound here (irqflags.h).  The out-of-line paths get the lock released (they take it again
+ * as a spinlock, checked).
  */
-void pcp_free_overflow(struct page *page, unsigned long irqflags);
+void pcp_free_overflow(struct page *page, unsigned int pidx, unsigned long irqflags);
 void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long irqflags);
 void pcp_free_nofast(struct page *page, unsigned long irqflags);
-/* This CPU's per-CPU lists of each zone, indexed by the flags word's zone field, or NULL: the
+/* Each CPU's per-CPU lists of each zone, indexed by the flags word's zone field, or NULL: the
  * free fast path is off (mm/pcp.c). */
-extern struct per_cpu_pages *zone_pcp[MAX_NR_ZONES];
+DECLARE_PER_CPU(struct per_cpu_pages *[MAX_NR_ZONES], zone_pcp);
 static inline void pcp_free_order0(struct page *page, unsigned long flags, unsigned long irqflags)
 {
-	struct per_cpu_pages *pcp = zone_pcp[(flags >> ZONES_PGSHIFT) & ZONES_MASK];
+	struct per_cpu_pages *pcp = per_cpu(zone_pcp, smp_processor_id())[(flags >> ZONES_PGSHIFT) &
+									    ZONES_MASK];
 
 	if (unlikely(!pcp)) {
 		pcp_free_nofast(page, irqflags);
 		return;
 	}
+	pcp_fast_lock(pcp);
 	pcp_push(&pcp->lists[page_pcp_mt(flags)], page);	/* order 0's lists come first */
-	if (unlikely(--pcp->room <= 0)) {	/* the count reached drain_at */
-		pcp_free_overflow(page, irqflags);
+	int room = pcp->room - 1;
+	pcp->room = room;
+	pcp_fast_unlock(pcp);
+	if (unlikely(room <= 0)) {	/* the count reached drain_at */
+		pcp_free_overflow(page, page_pcp_mt(flags), irqflags);
 		return;
 	}
 	local_irq_restore_unchanged(irqflags);

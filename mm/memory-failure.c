@@ -40,11 +40,15 @@
  *     machine-check interrupt; the shell and madvise inject), no sysctl (recovery is always
  *     on).  Unpoison has no page-table or offline pages to refuse; it refuses a slab or
  *     reserved frame without a line, as v6.10 does.
- *   - One CPU: the per-CPU lists are drained with interrupts masked instead of
- *     zone_pcp_disable(), which keeps them empty until we are done, and a frame is marked and
- *     taken off the buddy in the same masked stretch, so no allocation can get it in between
- *     (v6.10 leaves that race to check_new_page(), which tinymm.check_pages=0 turns off);
- *     lru_add_drain() stands in for lru_add_drain_all().
+ *   - The per-CPU lists (every CPU's, each under its pcp->lock) are drained with interrupts
+ *     masked instead of zone_pcp_disable(): that keeps this CPU's empty until we are done, and
+ *     a frame is marked and taken off the buddy in the same masked stretch, so no allocation
+ *     on this CPU can get it in between.  Another CPU may refill its lists meanwhile and take
+ *     the frame: take_page_off_buddy() then fails and the frame is handled as in use, and a
+ *     frame it frees after the mark is caught by the free path's check (v6.10 leaves the same
+ *     races to check_new_page(), which tinymm.check_pages=0 turns off).  shake_page() runs
+ *     masked, so it drains this CPU's LRU batches only; the folio path, interrupts on, drains
+ *     every CPU's (lru_add_drain_all()).
  *   - A frame with no reference that is in no free block is on its way somewhere (a preempted
  *     free, a block out with page reporting): memory_failure() unmarks it, sleeps a tick and
  *     looks again, MF_SETTLE_TRIES times (mf_settle()), where v6.10 retries get_any_page()
@@ -469,8 +473,9 @@ try_again:
 	/* Pages under I/O are too hard to mess with: wait (no Delayed for it). */
 	folio_wait_writeback(folio);
 	/* The end of a PG_reclaim writeback parks the folio in a rotation batch (PG_lru clear, a
-	 * batch reference): drain it, or the folio would look busy and fail. */
-	lru_add_drain();
+	 * batch reference) on whichever CPU ended it: drain them all, or the folio would look
+	 * busy and fail. */
+	lru_add_drain_all();
 
 	/* Now take care of user space mappings (mm/hwpoison_user.c).  Abort on failure: a page
 	 * still mapped must not leave its mapping. */

@@ -15,8 +15,10 @@
  * folio it can claim (PG_lru cleared under lru_lock); one off its list (isolated by reclaim,
  * in the lru_add batch) keeps its flags and is put where they say when it comes back
  * (lru_add_fn, move_folios_to_lru).
- * Locking: masked interrupts around the batch; lru_lock (irqsave) around the moves; the
- * batch's references are dropped after lru_lock (a last put takes it).
+ * Locking: each CPU has its own batch, touched only by that CPU with interrupts masked (another
+ * CPU's is drained by a cross-CPU call: lru_add_drain_all()); lru_lock (irqsave) around the
+ * moves; the batch's references are dropped after lru_lock (a last put takes it).  The flag
+ * (atomic) and the counters (atomic) need no lock.
  *
  * Where tinymm differs from v6.10, and why: no mlock_count.  v6.10 keeps, in the lru.prev word
  * of a folio on its (unlinked) unevictable list, how many VM_LOCKED areas map it, so munlock
@@ -38,11 +40,12 @@
 
 enum mlock_op { MLOCK_LRU, MLOCK_NEW, MUNLOCK };
 
-/* v6.10's struct mlock_fbatch, one CPU; it tags the pointers, tinymm keeps the op beside. */
-static struct {
+/* v6.10's struct mlock_fbatch, one per CPU; it tags the pointers, tinymm keeps the op beside. */
+struct mlock_fbatch {
 	struct folio_batch fbatch;
 	unsigned char op[PAGEVEC_SIZE];
-} mlock_fbatch;
+};
+static DEFINE_PER_CPU(struct mlock_fbatch, mlock_fbatch);
 
 /* A listed folio that is now mlocked moves to the unevictable list (v6.10's __mlock_folio). */
 static void __mlock_folio(struct lruvec *lruvec, struct folio *folio)
@@ -111,9 +114,9 @@ static void __munlock_folio(struct lruvec *lruvec, struct folio *folio)
 }
 
 /* The batch's moves under one lru_lock hold, then its references.  Interrupts masked. */
-static void mlock_folio_batch(void)
+static void mlock_folio_batch(struct mlock_fbatch *mb)
 {
-	struct folio_batch *fbatch = &mlock_fbatch.fbatch;
+	struct folio_batch *fbatch = &mb->fbatch;
 	struct lruvec *lruvec = &node_lruvec;
 	unsigned long flags;
 
@@ -121,7 +124,7 @@ static void mlock_folio_batch(void)
 	for (unsigned int i = 0; i < fbatch->nr; i++) {
 		struct folio *folio = fbatch->folios[i];
 
-		switch (mlock_fbatch.op[i]) {
+		switch (mb->op[i]) {
 		case MLOCK_LRU:
 			__mlock_folio(lruvec, folio);
 			break;
@@ -142,9 +145,11 @@ static void mlock_folio_batch(void)
 /* Queue @folio (the caller took the batch's reference); interrupts masked. */
 static void mlock_batch_add(struct folio *folio, enum mlock_op op)
 {
-	mlock_fbatch.op[mlock_fbatch.fbatch.nr] = (unsigned char)op;
-	if (!folio_batch_add(&mlock_fbatch.fbatch, folio) || folio_test_large(folio))
-		mlock_folio_batch();
+	struct mlock_fbatch *mb = this_cpu_ptr(&mlock_fbatch);
+
+	mb->op[mb->fbatch.nr] = (unsigned char)op;
+	if (!folio_batch_add(&mb->fbatch, folio) || folio_test_large(folio))
+		mlock_folio_batch(mb);
 }
 
 void mlock_folio(struct folio *folio)
@@ -212,12 +217,24 @@ void mlock_drain_local(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (folio_batch_count(&mlock_fbatch.fbatch))
-		mlock_folio_batch();
+	struct mlock_fbatch *mb = this_cpu_ptr(&mlock_fbatch);
+	if (folio_batch_count(&mb->fbatch))
+		mlock_folio_batch(mb);
 	local_irq_restore(flags);
 }
 
+/* Does @cpu hold folios in its mlock batch?  Racy, as lru_add_drain_all() wants. */
+bool mlock_cpu_needs_drain(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(mlock_fbatch, cpu).fbatch.nr) != 0;
+}
+
+/* Every CPU's, read racily (a count for reports; only the owner changes a batch). */
 unsigned int mlock_batched_folios(void)
 {
-	return folio_batch_count(&mlock_fbatch.fbatch);
+	unsigned int n = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(per_cpu(mlock_fbatch, cpu).fbatch.nr);
+	return n;
 }

@@ -170,13 +170,16 @@ int page_alloc_init(void)
 	setup_lowmem_reserve();
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		pcp_init(&zones[i]);
-	pcp_fast = &pcp_off;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		per_cpu(pcp_fast, cpu) = &pcp_off;
 	preferred_zone = NULL;
 	for (int i = MAX_NR_ZONES - 1; i >= 0 && !preferred_zone; i--)
 		if (zones[i].managed_pages)
 			preferred_zone = &zones[i];
 	/* tinymm.page_poison is a boot parameter: fixed before this runs. */
-	pcp_fast = preferred_zone && !page_poisoning_enabled ? &preferred_zone->pcp[0] : &pcp_off;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		per_cpu(pcp_fast, cpu) = preferred_zone && !page_poisoning_enabled ?
+					 &preferred_zone->pcp[cpu] : &pcp_off;
 	return 0;
 }
 

@@ -232,7 +232,7 @@ unsigned int filemap_get_folios_tag(struct address_space *mapping, pgoff_t *star
 	fbatch->nr = fbatch->i = 0;
 	if (index > end)
 		return 0;
-	local_irq_save(flags);
+	xa_lock_irqsave(&mapping->i_pages, flags);	/* the walk and the references (filemap.c) */
 	for (folio = xa_find(&mapping->i_pages, &index, end, tag); folio;
 	     folio = index < end ? xa_find_after(&mapping->i_pages, &index, end, tag) : NULL) {
 		if (xa_is_value(folio))
@@ -242,7 +242,7 @@ unsigned int filemap_get_folios_tag(struct address_space *mapping, pgoff_t *star
 		if (fbatch->nr == PAGEVEC_SIZE)
 			break;
 	}
-	local_irq_restore(flags);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	if (fbatch->nr == PAGEVEC_SIZE && index < end)
 		*start = index + 1;
 	else		/* the whole range was walked (-1 stays -1) */

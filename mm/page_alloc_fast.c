@@ -17,9 +17,12 @@
  * looks its pageblock up (mmzone.h, page-flags.rst "The flags word"), a load the fast path
  * avoids.
  *
- * Invariants and locking: as mm/pcp.c: a CPU's lists and counters only with interrupts masked,
- * on that CPU; no zone->lock here.  A frame is never in flight (refcount 0, on no list) with
- * interrupts unmasked: memory_failure() marks with interrupts masked (docs/hwpoison.md).
+ * Invariants and locking: as mm/pcp.c: a CPU's lists and counters under its pcp->lock, taken
+ * with interrupts masked (so the task stays on the CPU whose lists it chose); the fast paths
+ * take the lock inline (pcp_fast_lock(), mm/internal.h) and drop it before any call;
+ * no zone->lock here.  A frame is never in flight (refcount 0, on no list) with interrupts
+ * unmasked on its CPU: memory_failure() marks with interrupts masked (docs/hwpoison.md; on
+ * another CPU it retries such a frame, mf_settle()).
  */
 #include "tinymm/bug.h"
 #include "tinymm/cache.h"
@@ -31,8 +34,10 @@
 /* The fast path's per-CPU lists: the preferred zone's, or pcp_off, whose lists stay empty, while
  * the fast path is off (before page_alloc_init, or with page poisoning, whose checks need the
  * general path): an empty list sends every call there, with no test of its own. */
-struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off) };
-struct per_cpu_pages *pcp_fast = &pcp_off;
+struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off),
+				 .lock = { .owner_cpu = -1,
+					   .dep_map = STATIC_LOCKDEP_MAP_INIT("pcp_off.lock") } };
+DEFINE_PER_CPU(struct per_cpu_pages *, pcp_fast) = { [0 ... NR_CPUS - 1] = &pcp_off };
 
 /*
  * check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
@@ -62,22 +67,25 @@ static __attribute__((noinline)) struct page *alloc_pages_order_fast(gfp_t gfp, 
  */
 __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct per_cpu_pages *pcp = pcp_fast;
-
 	if (likely(!(order | (gfp & (__GFP_DMA | __GFP_ZERO))))) {
-		struct page **list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
-		struct page *page;
+		struct per_cpu_pages *pcp;
+		struct page **list, *page;
 		unsigned long flags;
 
 		/* Masked from the pop to the refcount: memory_failure() (which marks with interrupts
-		 * masked) never finds the frame in flight, on no list at refcount 0. */
+		 * masked) never finds the frame in flight on this CPU, on no list at refcount 0.
+		 * Masked first: then this CPU's lists stay this CPU's. */
 		local_irq_save(flags);
+		pcp = per_cpu(pcp_fast, smp_processor_id());
+		list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
+		pcp_fast_lock(pcp);
 		page = *list;
 		if (likely(page != pcp_list_end(list))) {
 			*list = page->pcp_next;
 			int room = pcp->room + 1;
 			pcp->room = room;
 			pcp->alloc_room = room;		/* the slow path's mark (mm/pcp.c: pcp_sync) */
+			pcp_fast_unlock(pcp);
 			page->pcp_next = NULL;
 			if (unlikely(page_checks && !new_page_is_clean(page))) {
 				local_irq_restore(flags);
@@ -85,9 +93,10 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 			}
 			page->private = 0;		/* post_alloc_hook */
 			atomic_set(&page->_refcount, 1);
-			local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
+			local_irq_restore_unchanged(flags);	/* loads, stores, atomics since the save */
 			return page;
 		}
+		pcp_fast_unlock(pcp);
 		local_irq_restore_unchanged(flags);
 	}
 	if (order)
@@ -110,8 +119,12 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page 
 	/* The next block is taken within the same allocation: one step on free_count.  The
 	 * fast path took it and the general path will take it again; doubling in between makes
 	 * the two one, exactly ((f >> 1) << 1 >> 1 == f >> 1). */
+	struct per_cpu_pages *pcp;
 	local_irq_save(flags);
-	pcp_fast->free_count <<= 1;
+	pcp = per_cpu(pcp_fast, smp_processor_id());
+	pcp_spin_lock(pcp);
+	pcp->free_count <<= 1;
+	pcp_spin_unlock(pcp);
 	local_irq_restore(flags);
 	return alloc_pages_slowpath(gfp, order);
 }
@@ -172,21 +185,25 @@ static __attribute__((noinline)) struct page *alloc_pages_compound(struct page *
 __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(gfp_t gfp,
 										 unsigned int order)
 {
-	struct per_cpu_pages *pcp = pcp_fast;
+	struct per_cpu_pages *pcp;
 	struct page **list, *page;
 	unsigned long flags;
 
 	if (order > PAGE_ALLOC_COSTLY_ORDER || (gfp & (__GFP_DMA | __GFP_ZERO)))
 		return alloc_pages_slowpath(gfp, order);
-	list = &pcp->lists[order * PCP_SLOTS + ((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT)];
 	local_irq_save(flags);
+	pcp = per_cpu(pcp_fast, smp_processor_id());
+	list = &pcp->lists[order * PCP_SLOTS + ((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT)];
+	pcp_fast_lock(pcp);
 	page = *list;
 	if (unlikely(page == pcp_list_end(list))) {
+		pcp_fast_unlock(pcp);
 		local_irq_restore(flags);
 		return alloc_pages_slowpath(gfp, order);
 	}
 	int room = pcp->room;
 	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room)) {
+		pcp_fast_unlock(pcp);
 		local_irq_restore(flags);
 		return alloc_pages_order_sync(gfp, order);
 	}
@@ -195,6 +212,7 @@ __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(
 	pcp->room = room;
 	pcp->sync_room = room;
 	pcp->free_count >>= 1;
+	pcp_fast_unlock(pcp);
 	page->pcp_next = NULL;
 	if (unlikely(page_checks && !new_block_is_clean(page, order))) {
 		local_irq_restore(flags);
@@ -202,7 +220,7 @@ __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(
 	}
 	page->private = 0;		/* post_alloc_hook */
 	atomic_set(&page->_refcount, 1);
-	local_irq_restore_unchanged(flags);	/* only loads and stores since the save */
+	local_irq_restore_unchanged(flags);	/* loads, stores, atomics since the save */
 	if (gfp & __GFP_COMP)
 		return alloc_pages_compound(page, order);
 	return page;
@@ -213,7 +231,7 @@ __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(
  * only send it here once more). */
 static __attribute__((noinline)) struct page *alloc_pages_order_sync(gfp_t gfp, unsigned int order)
 {
-	pcp_refresh(pcp_fast->zone);
+	pcp_refresh_local();
 	return alloc_pages_order_fast(gfp, order);
 }
 
@@ -346,9 +364,10 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	if (unlikely(!page || order > PAGE_ALLOC_COSTLY_ORDER))
 		return __free_pages_slow(page, order);
 	unsigned long head = page->flags;
-	struct per_cpu_pages *pcp = zone_pcp[(head >> ZONES_PGSHIFT) & ZONES_MASK];
 	uintptr_t off = (uintptr_t)page - (uintptr_t)bank->map;
 	local_irq_save(irqflags);
+	struct per_cpu_pages *pcp = per_cpu(zone_pcp, smp_processor_id())[(head >> ZONES_PGSHIFT) &
+									     ZONES_MASK];
 	int old = atomic_fetch_dec(&page->_refcount);
 	if (unlikely(old != 1)) {
 		local_irq_restore(irqflags);
@@ -369,23 +388,31 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 		if (unlikely(flags_or & (1UL << PG_hwpoison | 1UL << PG_head)))
 			goto general;
 	}
+	pcp_fast_lock(pcp);
 	int room = pcp->room, batch = pcp->batch, fc = pcp->free_count;
 	unsigned char pflags = pcp->flags;
 	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room ||
-		     (pcp->zone->flags & (1UL << ZONE_BELOW_HIGH | 1UL << ZONE_RECLAIM_ACTIVE))))
+		     (READ_ONCE(pcp->zone->flags) & (1UL << ZONE_BELOW_HIGH | 1UL << ZONE_RECLAIM_ACTIVE)))) {
+		pcp_fast_unlock(pcp);
 		goto commit;
+	}
 	if (flags_or & PAGEFLAGS_MASK)
 		freed_block_clear_flags(page, order);
 	if (unlikely(fc >= batch && (pflags & PCPF_PREV_FREE_HIGH_ORDER))) {
 		/* free_high: a run of high-order frees drains the lists.  Holding nothing
-		 * else, they would drain just this block: straight to the buddy lists. */
-		if (room == pcp->drain_at)
+		 * else, they would drain just this block: straight to the buddy lists (only
+		 * this CPU adds to its lists, so they stay empty after the unlock). */
+		bool alone = room == pcp->drain_at;
+		pcp_fast_unlock(pcp);
+		if (alone)
 			return pcp_free_high_alone(page, order, irqflags);
 		goto unmask;
 	}
 	room -= 1 << order;
-	if (unlikely(room <= 0))
+	if (unlikely(room <= 0)) {
+		pcp_fast_unlock(pcp);
 		goto unmask;
+	}
 	/* The list of the pcp mt hint (set when the block left the buddy lists), as at order 0;
 	 * see the header. */
 	pcp_push(&pcp->lists[order * PCP_SLOTS + page_pcp_mt(head)], page);
@@ -395,6 +422,7 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	pcp->flags = pflags | PCPF_PREV_FREE_HIGH_ORDER;
 	if (fc < batch << pcp_batch_scale_max)
 		pcp->free_count = fc + (1 << order);
+	pcp_fast_unlock(pcp);
 	local_irq_restore(irqflags);
 	return;
 commit:

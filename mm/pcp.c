@@ -26,7 +26,7 @@
  * The lists are singly linked LIFO stacks, so taking the coldest frames walks a list once per
  * drain (v6.10's doubly linked lists take them from the tail directly).  The boot pageset, CPU
  * hotplug, percpu_pagelist_high_fraction and the cache-size PCPF_FREE_HIGH_BATCH rule are not
- * here (one CPU, no sysctl, no cacheinfo).  The order 1-3 free_high case on otherwise empty
+ * here (CPUs are not hot-plugged, no sysctl, no cacheinfo).  The order 1-3 free_high case on otherwise empty
  * lists sends the block to the buddy lists directly (pcp_free_high_alone) where v6.10 pushes it
  * and drains it again: the same end state.
  *
@@ -41,13 +41,24 @@
  *
  * Invariants: a block on a pcp list is not PageBuddy, has refcount 0 and clean flags, and is of
  * the order its list is for (->private is cleared at allocation); pcp_count(pcp) is the frames
- * on all lists, and they are not in zone->free_pages.  A zone's zone_pcp[] entry is its CPU 0
- * lists, or NULL while page poisoning is on (every free then fills the frame first:
- * pcp_free_nofast).  Outside a slow path, room == drain_at - count, and the free fast path sends
- * a free to the slow path exactly when the count reaches drain_at.
- * Locking: a CPU's lists and its pcp fields are touched only by that CPU with interrupts masked
- * (local_irq_save); moving blocks between a pcp list and the buddy lists also takes zone->lock,
- * always after.  zone->flags' bits are changed with interrupts masked too.
+ * on all lists, and they are not in zone->free_pages.  A CPU's zone_pcp[] entry for a zone is
+ * that CPU's lists of it, or NULL while page poisoning is on (every free then fills the frame
+ * first: pcp_free_nofast).  Outside a slow path, room == drain_at - count, and the free fast
+ * path sends a free to the slow path exactly when the count reaches drain_at.  Only a CPU adds
+ * blocks to its own lists; another CPU only takes them off (drains).
+ *
+ * Locking (v6.10's pcp->lock): a CPU's lists and pcp fields are guarded by its pcp->lock, always
+ * taken with interrupts masked, so the CPU that takes its own lock cannot be interrupted by
+ * another taker of it and its task cannot move; drain_all_pages(), decay, the zone flag updates
+ * and the list walks take every CPU's lock in turn (never two at once) and work on remote
+ * lists from the caller, as v6.10's drain_pages_zone().  Moving blocks between a pcp list and
+ * the buddy lists also takes zone->lock, always after pcp->lock.  The fast paths take the lock
+ * inline, unchecked (mm/internal.h: pcp_fast_lock): with interrupts masked only another CPU can
+ * hold it, and only for a bounded drain, so they wait where v6.10's pcp_spin_trylock() gives
+ * up (v6.10 takes the lock with interrupts on, so there an interrupt on the same CPU may find
+ * it held).  zone->flags' bits change by atomic bit operations and are read racily (a stale
+ * read only picks the other threshold for one call).  The `vmstat` pcp report reads remote
+ * counters racily, as v6.10's zoneinfo.
  */
 #include "tinymm/cache.h"
 #include "tinymm/cmdline.h"
@@ -60,7 +71,7 @@
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
 
 /* In small data: on RISC-V one gp-relative address finds it (pcp_free_order0's fast path). */
-struct per_cpu_pages *zone_pcp[MAX_NR_ZONES] __small_data;
+DEFINE_PER_CPU(struct per_cpu_pages *[MAX_NR_ZONES], zone_pcp) __small_data;
 
 void (*pcp_decay_schedule)(void);	/* mm/vmstat_work.c: decay_pcp_high() in a second */
 void (*pcp_zone_lock_watch)(struct zone *z, int moved);
@@ -87,6 +98,31 @@ static inline void pcp_watch(struct zone *z, int moved)
 
 	if (watch)
 		watch(z, moved);
+}
+
+/* pcp->lock (mm/internal.h); the caller masked interrupts.  Checked by the lock-order checker
+ * before the wait, as spin_lock(); every CPU's lock is one class (never two held at once). */
+void pcp_spin_lock(struct per_cpu_pages *pcp)
+{
+	lock_acquire(&pcp->lock.dep_map, &pcp->lock, 0, (unsigned long)__builtin_return_address(0));
+	pcp_fast_lock(pcp);
+	WRITE_ONCE(pcp->lock.owner_cpu, (int)smp_processor_id());
+}
+
+void pcp_spin_unlock(struct per_cpu_pages *pcp)
+{
+	WRITE_ONCE(pcp->lock.owner_cpu, -1);
+	lock_release(&pcp->lock);
+	pcp_fast_unlock(pcp);
+}
+
+void pcp_lock_init(struct per_cpu_pages *pcp)
+{
+	static struct lock_class_key key;
+
+	pcp->lock.locked = 0;
+	pcp->lock.owner_cpu = -1;
+	lockdep_init_map(&pcp->lock.dep_map, "&pcp->lock", &key);
 }
 
 /* About a quarter of a MiB per batch, at most 63 frames. */
@@ -121,9 +157,9 @@ static int pcp_drain_at(const struct per_cpu_pages *pcp, const struct zone *z)
 
 	if (!high)
 		return 0;
-	if (z->flags & (1UL << ZONE_RECLAIM_ACTIVE))
+	if (READ_ONCE(z->flags) & (1UL << ZONE_RECLAIM_ACTIVE))
 		return min(pcp->batch << 2, high);
-	if (pcp->high_min != pcp->high_max && (z->flags & (1UL << ZONE_BELOW_HIGH)))
+	if (pcp->high_min != pcp->high_max && (READ_ONCE(z->flags) & (1UL << ZONE_BELOW_HIGH)))
 		return pcp->high_min;
 	return high;
 }
@@ -162,8 +198,8 @@ int pcp_sync(struct per_cpu_pages *pcp)
 		pcp->alloc_factor >>= min(frees, 7);
 		pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;
 		const struct zone *z = pcp->zone;
-		bool lower = (z->flags & (1UL << ZONE_RECLAIM_ACTIVE)) ||
-			     (pcp->high_min != pcp->high_max && (z->flags & (1UL << ZONE_BELOW_HIGH)));
+		bool lower = (READ_ONCE(z->flags) & (1UL << ZONE_RECLAIM_ACTIVE)) ||
+			     (pcp->high_min != pcp->high_max && (READ_ONCE(z->flags) & (1UL << ZONE_BELOW_HIGH)));
 		if (lower) {
 			long drop = (long)frees * max(pcp->free_count, pcp->batch);
 			pcp->high = (int)max((long)pcp->high - drop, (long)pcp->high_min);
@@ -192,11 +228,12 @@ static void pcp_size(struct per_cpu_pages *pcp, struct zone *z)
 
 void pcp_init(struct zone *z)
 {
-	zone_pcp[z - zones] = page_poisoning_enabled ? NULL : &z->pcp[0];
 	z->flags = 0;
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		per_cpu(zone_pcp, cpu)[z - zones] = page_poisoning_enabled ? NULL : pcp;
 		*pcp = (struct per_cpu_pages){ .zone = z };
+		pcp_lock_init(pcp);
 		pcp_size(pcp, z);
 		pcp_lists_init(pcp);
 		pcp_commit(pcp, 0);
@@ -213,31 +250,55 @@ void pcp_set_batch(int batch, int scale)
 		if (!z->managed_pages)
 			continue;
 		drain_all_pages(z);
-		local_irq_save(flags);
-		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 			struct per_cpu_pages *pcp = &z->pcp[cpu];
+			pcp_spin_lock_irqsave(pcp, flags);
 			int count = pcp_sync(pcp);
 			pcp_size(pcp, z);
 			pcp_commit(pcp, count);
+			pcp_spin_unlock_irqrestore(pcp, flags);
 		}
-		local_irq_restore(flags);
 	}
 }
 
 /* @z's pcp marks or flags are about to change: bring the counters up to date under the old
- * state, let @change run, then recompute the fast paths' threshold (irqs masked). */
+ * state, flip @bit (-1: none), then recompute the fast paths' threshold.  One CPU's lists at a
+ * time, each under its lock: what another CPU's fast paths do between the two passes is
+ * folded under the new state (exact on one CPU). */
 static void pcp_update(struct zone *z, int bit, int on)
 {
 	unsigned long flags;
-	int count[CONFIG_NR_CPUS];
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		pcp_spin_lock_irqsave(pcp, flags);
+		pcp_sync(pcp);
+		pcp_spin_unlock_irqrestore(pcp, flags);
+	}
+	if (bit >= 0) {
+		if (on)
+			set_bit(bit, &z->flags);
+		else
+			clear_bit(bit, &z->flags);
+	}
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		pcp_spin_lock_irqsave(pcp, flags);
+		pcp_commit(pcp, pcp_sync(pcp));
+		pcp_spin_unlock_irqrestore(pcp, flags);
+	}
+}
+
+/* The order 1-3 allocation fast path found order-0 counts to fold: this CPU's alone. */
+void pcp_refresh_local(void)
+{
+	unsigned long flags;
 
 	local_irq_save(flags);
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-		count[cpu] = pcp_sync(&z->pcp[cpu]);
-	if (bit >= 0)
-		z->flags = on ? z->flags | (1UL << bit) : z->flags & ~(1UL << bit);
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-		pcp_commit(&z->pcp[cpu], count[cpu]);
+	struct per_cpu_pages *pcp = per_cpu(pcp_fast, smp_processor_id());
+	pcp_spin_lock(pcp);
+	pcp_commit(pcp, pcp_sync(pcp));
+	pcp_spin_unlock(pcp);
 	local_irq_restore(flags);
 }
 
@@ -262,7 +323,7 @@ static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *z, unsigned int 
 		return 1;
 	batch = order ? base : base << pcp->alloc_factor;
 	/* Room for a bigger list saves trips to the zone: grow high unless memory is short. */
-	if (pcp->high_min != pcp->high_max && !(z->flags & (1UL << ZONE_BELOW_HIGH)))
+	if (pcp->high_min != pcp->high_max && !(READ_ONCE(z->flags) & (1UL << ZONE_BELOW_HIGH)))
 		high = pcp->high = min(high + batch, pcp->high_max);
 	if (!order) {
 		int max_nr_alloc = max(high - count - base, base);
@@ -283,6 +344,7 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 	struct page *tmp = NULL;
 	int n = 0;
 
+	pcp_lockdep_assert_held(pcp);
 	want = min(want, pcp_bulk_max(pcp));
 	spin_lock(&z->lock);
 	pcp_watch(z, -1);
@@ -305,12 +367,15 @@ static int rmqueue_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned int 
 
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 {
-	struct per_cpu_pages *pcp = &z->pcp[0];
-	struct page **list = &pcp->lists[pindex(order, mt)];
+	struct per_cpu_pages *pcp;
+	struct page **list;
 	struct page *page = NULL;
 	unsigned long flags;
 
 	local_irq_save(flags);
+	pcp = this_cpu_pcp(z);
+	list = &pcp->lists[pindex(order, mt)];
+	pcp_spin_lock(pcp);
 	int count = pcp_sync(pcp), high = pcp->high;
 	pcp->free_count >>= 1;		/* an allocation ends a run of frees */
 	/* __rmqueue_pcplist(): a bad block is reported and leaked and the next one taken,
@@ -328,7 +393,9 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 	}
 	pcp_commit(pcp, count);
 	/* A refill raised high: decay must bring it back down (the free path schedules it too). */
-	if (pcp->high > high && pcp_decay_schedule)
+	bool decay = pcp->high > high;
+	pcp_spin_unlock(pcp);
+	if (decay && pcp_decay_schedule)
 		pcp_decay_schedule();
 	local_irq_restore(flags);
 	if (page)
@@ -349,6 +416,7 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 	struct page *chain = NULL, **tail = &chain;	/* oldest first; ->private: the order */
 	int freed = 0, moved = 0;
 
+	pcp_lockdep_assert_held(pcp);
 	count = min(min(count, total), pcp_bulk_max(pcp));
 	for (unsigned int n = 0, i = pidx; count > 0 && n < NR_PCP_LISTS; n++, i = (i + 1) % NR_PCP_LISTS) {
 		struct page **list = &pcp->lists[i], *p;
@@ -405,13 +473,13 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *z, int batch, boo
 		pcp->high = max(high - pcp_bulk_max(pcp), high_min);
 		return 0;
 	}
-	if (z->flags & (1UL << ZONE_RECLAIM_ACTIVE)) {
+	if (READ_ONCE(z->flags) & (1UL << ZONE_RECLAIM_ACTIVE)) {
 		pcp->high = max(high - max(pcp->free_count, batch), high_min);
 		return min(batch << 2, pcp->high);
 	}
 	if (high_min == high_max)
 		return high;
-	if (z->flags & (1UL << ZONE_BELOW_HIGH)) {
+	if (READ_ONCE(z->flags) & (1UL << ZONE_BELOW_HIGH)) {
 		pcp->high = max(high - max(pcp->free_count, batch), high_min);
 		high = max(count, high_min);
 	} else if (count >= high) {
@@ -462,34 +530,39 @@ static void free_unref_page_commit(struct zone *z, struct per_cpu_pages *pcp, un
 		count -= free_pcppages_bulk(z, pcp, nr_pcp_free(pcp, batch, high, free_high, count),
 					    count, pidx);
 		/* Back above the high watermark: pcp may grow again (as zone_watermark_ok()). */
-		if ((z->flags & (1UL << ZONE_BELOW_HIGH)) &&
+		if ((READ_ONCE(z->flags) & (1UL << ZONE_BELOW_HIGH)) &&
 		    READ_ONCE(z->free_pages) > z->_watermark[WMARK_HIGH])
-			z->flags &= ~(1UL << ZONE_BELOW_HIGH);
+			clear_bit(ZONE_BELOW_HIGH, &z->flags);
 	}
 	pcp_commit(pcp, count);
-	if (pcp->high > pcp->high_min && pcp_decay_schedule)
-		pcp_decay_schedule();
 }
 
 /* The last reference to a small block is gone and it passed the free checks: keep it close. */
 void free_unref_page(struct page *page, unsigned int order)
 {
 	struct zone *z = page_zone(page);
-	struct per_cpu_pages *pcp = &z->pcp[0];
+	struct per_cpu_pages *pcp;
 	unsigned long flags;
 	int mt = pageblock_mt(z, page_to_pfn(page));
 
 	local_irq_save(flags);
-	/* Marked after free_pages_prepare() looked (memory_failure() masks interrupts too, so it
-	 * cannot come between this look and the push): never onto a list with it. */
+	/* Marked after free_pages_prepare() looked (memory_failure() masks interrupts too, so on
+	 * this CPU it cannot come between this look and the push; on another it retries a frame
+	 * in flight): never onto a list with it. */
 	if (unlikely(READ_ONCE(hwpoison_seen)) && free_block_has_hwpoison(page, order)) {
 		local_irq_restore(flags);
 		free_around_hwpoison(page, order);
 		return;
 	}
+	pcp = this_cpu_pcp(z);
+	pcp_spin_lock(pcp);
 	int count = pcp_sync(pcp);
 	pcp_push(&pcp->lists[pindex(order, mt)], page);
 	free_unref_page_commit(z, pcp, order, pindex(order, mt), count + (1 << order), false);
+	bool decay = pcp->high > pcp->high_min;
+	pcp_spin_unlock(pcp);
+	if (decay && pcp_decay_schedule)
+		pcp_decay_schedule();
 	local_irq_restore(flags);
 }
 
@@ -498,13 +571,16 @@ void free_unref_page(struct page *page, unsigned int order)
  * (mm/page_alloc_fast.c): Linux pushes the block, then drains min(count, batch << scale) frames
  * round-robin from its list, which is this block alone.  So it goes to the buddy lists directly,
  * the counters and high as free_unref_page_commit() leaves them.  The block is prepared and
- * checked with interrupts masked since; they are restored here.
+ * checked with interrupts masked since; they are restored here.  The fast path dropped
+ * pcp->lock: taken again here (another CPU may only have drained the lists meanwhile).
  */
 void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long irqflags)
 {
 	struct zone *z = page_zone(page);
-	struct per_cpu_pages *pcp = &z->pcp[0];
+	struct per_cpu_pages *pcp = this_cpu_pcp(z);
 	unsigned long pfn = page_to_pfn(page);
+
+	pcp_spin_lock(pcp);
 	int batch = pcp->batch;
 
 	pcp->alloc_factor >>= 1;
@@ -518,19 +594,28 @@ void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long ir
 	pcp_watch(z, 1);
 	spin_unlock(&z->lock);
 	pcp_commit(pcp, 0);
-	if (pcp->high > pcp->high_min && pcp_decay_schedule)
+	bool decay = pcp->high > pcp->high_min;
+	pcp_spin_unlock(pcp);
+	if (decay && pcp_decay_schedule)
 		pcp_decay_schedule();
 	local_irq_restore(irqflags);
 }
 
 /* The fast path's free of @page reached drain_at (pushed, and counted by its room: pcp_sync
- * counts it as a fast free): the rest of free_unref_page(), then unmask. */
-void pcp_free_overflow(struct page *page, unsigned long irqflags)
+ * counts it as a fast free; @pidx its list): the rest of free_unref_page(), then unmask.
+ * The fast path dropped pcp->lock, so another CPU may have drained the lists meanwhile (and
+ * @page with them: only @pidx is used). */
+void pcp_free_overflow(struct page *page, unsigned int pidx, unsigned long irqflags)
 {
 	struct zone *z = page_zone(page);
-	struct per_cpu_pages *pcp = &z->pcp[0];
+	struct per_cpu_pages *pcp = this_cpu_pcp(z);
 
-	free_unref_page_commit(z, pcp, 0, pindex(0, page_pcp_mt(page->flags)), pcp_sync(pcp), true);
+	pcp_spin_lock(pcp);
+	free_unref_page_commit(z, pcp, 0, pidx, pcp_sync(pcp), true);
+	bool decay = pcp->high > pcp->high_min;
+	pcp_spin_unlock(pcp);
+	if (decay && pcp_decay_schedule)
+		pcp_decay_schedule();
 	local_irq_restore(irqflags);
 }
 
@@ -560,10 +645,10 @@ bool decay_pcp_high_all(void)
 		struct zone *z = &zones[i];
 		if (!z->managed_pages)
 			continue;
-		for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 			struct per_cpu_pages *pcp = &z->pcp[cpu];
 			unsigned long flags;
-			local_irq_save(flags);
+			pcp_spin_lock_irqsave(pcp, flags);
 			int count = pcp_sync(pcp);
 			if (pcp->high > pcp->high_min) {
 				pcp->high = max3(count - pcp_bulk_max(pcp),
@@ -575,7 +660,7 @@ bool decay_pcp_high_all(void)
 				more = true;
 			}
 			pcp_commit(pcp, count);
-			local_irq_restore(flags);
+			pcp_spin_unlock_irqrestore(pcp, flags);
 		}
 	}
 	return more;
@@ -602,24 +687,25 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
 	unsigned int nr_lists = (order < NR_PCP_ORDERS ? order : NR_PCP_ORDERS) * PCP_SLOTS;
 	unsigned long flags;
 
-	local_irq_save(flags);
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
-		struct page *const *lists = z->pcp[cpu].lists;
-		for (unsigned int i = 0; i < nr_lists; i++) {
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		bool found = false;
+		pcp_spin_lock_irqsave(pcp, flags);
+		for (unsigned int i = 0; i < nr_lists && !found; i++) {
 			const struct page *p;
-			for_each_pcp_block(p, &lists[i])
+			for_each_pcp_block(p, &pcp->lists[i])
 				if ((uintptr_t)p - (uintptr_t)page < bytes)
-					goto found;
+					found = true;
 		}
+		pcp_spin_unlock_irqrestore(pcp, flags);
+		if (found)
+			return true;
 	}
-	local_irq_restore(flags);
 	return false;
-found:
-	local_irq_restore(flags);
-	return true;
 }
 
-/* Everything on every CPU's lists back to the buddy lists (drain_all_pages(NULL)). */
+/* Everything on every CPU's lists back to the buddy lists (drain_all_pages(NULL)): each CPU's
+ * drained from here under its pcp->lock, as v6.10's drain_pages_zone() (no cross-CPU call). */
 void drain_all_pages(struct zone *only)
 {
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
@@ -627,17 +713,20 @@ void drain_all_pages(struct zone *only)
 		unsigned long flags;
 		if ((only && z != only) || !z->managed_pages)
 			continue;
-		struct per_cpu_pages *pcp = &z->pcp[0];
-		int count, freed;
-		/* In chunks of pcp_bulk_max() blocks, interrupts unmasked between (Linux's
-		 * drain_pages_zone()): the longest masked stretch does not grow with the lists. */
-		do {
-			local_irq_save(flags);
-			count = pcp_sync(pcp);
-			freed = free_pcppages_bulk(z, pcp, count, count, 0);
-			count -= freed;
-			pcp_commit(pcp, count);
-			local_irq_restore(flags);
-		} while (count > 0 && freed);
+		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+			struct per_cpu_pages *pcp = &z->pcp[cpu];
+			int count, freed;
+			/* In chunks of pcp_bulk_max() blocks, the lock dropped and interrupts
+			 * unmasked between (Linux's drain_pages_zone()): the longest masked stretch
+			 * does not grow with the lists. */
+			do {
+				pcp_spin_lock_irqsave(pcp, flags);
+				count = pcp_sync(pcp);
+				freed = free_pcppages_bulk(z, pcp, count, count, 0);
+				count -= freed;
+				pcp_commit(pcp, count);
+				pcp_spin_unlock_irqrestore(pcp, flags);
+			} while (count > 0 && freed);
+		}
 	}
 }

@@ -12,17 +12,23 @@
  * slab->freelist) or s->full (none free).  A debug cache never uses the active slab: every
  * allocation and free goes through its lists under s->lock, with the checks.
  *
- * Locking: s->lock (irqs masked) guards the lists and every non-frozen slab's freelist and
- * counters; the active slab and cpu_slab are this CPU's, touched with irqs masked.  The list of
- * caches is guarded by slab_caches_lock.
+ * Locking: s->lock (irqs masked) guards the lists, which slab is each CPU's active one (every
+ * cpu_slab[].slab changes under it) and the frozen bit.  A slab's freelist and counters change
+ * under slab_lock() (a bit lock on its page's PG_locked, irqs masked), inside s->lock where
+ * the slab changes lists or CPUs; the free fast path takes slab_lock() alone for a slab that
+ * stays where it is (partial, or another CPU's frozen one).  cpu_slab[cpu].freelist is that
+ * CPU's alone, touched with irqs masked on it; another CPU reaches it by a cross-CPU call
+ * (flush_cpu_slab()).  The list of caches is guarded by slab_caches_lock.  Order: s->lock,
+ * then slab_lock.
  *
  * Where tinymm differs from v6.10, and why: one node and one lock per cache (s->lock; v6.10 has
  * a list_lock per node) and a full list kept always (v6.10 keeps it only for debug caches).
- * struct slab's fields sit differently (below).  A free to a partial slab that stays partial
- * changes its freelist and inuse with interrupts masked and no lock, where v6.10 uses a
- * cmpxchg_double on (freelist, counters) and takes list_lock only when the slab changes lists;
- * tinymm would need that on SMP.  Free pointers are hardened without the byte swap of
- * CONFIG_SLAB_FREELIST_HARDENED.
+ * struct slab's fields sit differently (below).  A free to a slab that stays where it is
+ * changes its freelist and inuse under slab_lock(), v6.10's way where the CPU has no
+ * cmpxchg_double (none of tinymm's 32-bit ARM and RISC-V or RV64 without Zacas may rely on one);
+ * v6.10's cpu_slab fast path is a this_cpu_cmpxchg_double with a transaction id, here
+ * interrupts are masked around a pop or push.  Free pointers are hardened without the byte
+ * swap of CONFIG_SLAB_FREELIST_HARDENED.
  */
 #ifndef TINYMM_MM_SLAB_H
 #define TINYMM_MM_SLAB_H
@@ -34,11 +40,11 @@
 
 struct kmem_cache_cpu {
 	void *freelist;			/* the active slab's free objects, for this CPU alone */
-	struct slab *slab;		/* the active slab, or NULL */
+	struct slab *slab;		/* the active slab, or NULL; changed under s->lock */
 };
 
 struct kmem_cache {
-	struct kmem_cache_cpu cpu_slab[CONFIG_NR_CPUS];	/* first: the fast path's loads */
+	DEFINE_PER_CPU(struct kmem_cache_cpu, cpu_slab);	/* first: the fast path's loads */
 	unsigned int offset;		/* of the free pointer in a free object */
 	slab_flags_t flags;
 	unsigned long random;		/* free pointer hardening: stored = ptr ^ random ^ &stored */
@@ -151,13 +157,29 @@ static inline bool kmem_cache_debug(const struct kmem_cache *s)
 void *slab_alloc_refill(struct kmem_cache *s, gfp_t gfp, unsigned long irqflags);
 void slab_free_other(struct kmem_cache *s, struct slab *slab, void *obj, unsigned long irqflags);
 
+/* v6.10's slab_lock() for a CPU without cmpxchg_double: PG_locked of the slab's page as a bit
+ * spinlock; interrupts masked by the caller. */
+static inline void slab_lock(struct slab *slab)
+{
+	while (unlikely(test_and_set_bit(PG_locked, &slab->__page_flags)))
+		while (test_bit(PG_locked, &slab->__page_flags))
+			cpu_relax();
+}
+
+static inline void slab_unlock(struct slab *slab)
+{
+	smp_mb__before_atomic();	/* release: the freelist and counters written first */
+	clear_bit(PG_locked, &slab->__page_flags);
+}
+
 static inline void *slab_alloc_fast(struct kmem_cache *s, gfp_t gfp)
 {
-	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	struct kmem_cache_cpu *c;
 	unsigned long flags;
 	void *obj;
 
 	local_irq_save(flags);
+	c = this_cpu_ptr(&s->cpu_slab);
 	obj = c->freelist;
 	if (unlikely(!obj))
 		return slab_alloc_refill(s, gfp, flags);
@@ -168,29 +190,33 @@ static inline void *slab_alloc_fast(struct kmem_cache *s, gfp_t gfp)
 
 static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void *obj)
 {
-	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	struct kmem_cache_cpu *c;
 	unsigned long flags;
 
 	local_irq_save(flags);
+	c = this_cpu_ptr(&s->cpu_slab);
 	if (likely(slab == c->slab)) {
 		set_freepointer(s, obj, c->freelist);
 		c->freelist = obj;
-	} else if (likely(slab->freelist && slab->inuse >= 2)) {
-		/* A partial slab that stays partial (not this CPU's, so not frozen, and it keeps a
-		 * used object): only its freelist and inuse change, and with one CPU and interrupts
-		 * masked nobody else can touch them, so no lock (the header; SMP would need
-		 * Linux's cmpxchg_double: the assert below). */
+		local_irq_restore(flags);
+		return;
+	}
+	slab_lock(slab);
+	if (likely(slab->freelist && slab->inuse >= 2)) {
+		/* A slab that stays where it is: partial (it keeps a free object and a used one),
+		 * or another CPU's frozen slab with others' frees already.  Only its freelist and
+		 * inuse change, under slab_lock (the header). */
 		unsigned int inuse = slab->inuse;
 		set_freepointer(s, obj, slab->freelist);
 		slab->freelist = obj;
 		slab->inuse = inuse - 1;
-	} else {
-		slab_free_other(s, slab, obj, flags);
+		slab_unlock(slab);
+		local_irq_restore(flags);
 		return;
 	}
-	local_irq_restore(flags);
+	slab_unlock(slab);
+	slab_free_other(s, slab, obj, flags);
 }
-_Static_assert(CONFIG_NR_CPUS >= 1, "slab_free_fast: relaxed from == 1 until smpmm fixes it for SMP");	/* smpmm fixes */
 
 extern struct kmem_cache *slab_caches;		/* newest first, as Linux's list */
 extern spinlock_t slab_caches_lock;

@@ -7,8 +7,10 @@
  * the free objects of a CPU's active slab as active (it only counts the partial lists' free
  * objects); tinymm counts every free object as free, so active_objs is exactly what is
  * allocated.
- * Locking: each cache is read under its own lock (a snapshot per cache); the list of caches
- * under slab_caches_lock.
+ * Locking: each cache is read under its own lock (a snapshot per cache; so the frames total
+ * across caches is exact only while no other CPU allocates or frees slabs), each listed slab
+ * under its slab_lock; other CPUs' active slabs are counted, not walked (their freelists are
+ * their CPUs' alone); the list of caches under slab_caches_lock.
  */
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
@@ -30,12 +32,14 @@ static int check_list(struct kmem_cache *s, struct page_list *list, bool partial
 			     (unsigned long)p, partial ? "partial" : "full");
 			return errors;
 		}
+		slab_lock(slab);	/* another CPU's free fast path may push onto it */
 		if (partial ? !slab->freelist || slab->inuse >= slab->objects :
 			      slab->freelist || slab->inuse != slab->objects)
 			FAIL("slabcheck: %s: slab 0x%lx (inuse %u of %u) on the wrong list (%s)\n",
 			     s->name, (unsigned long)slab, slab->inuse, slab->objects,
 			     partial ? "partial" : "full");
 		errors += check_slab_objects(s, slab, pr);
+		slab_unlock(slab);
 		(*nr)++;
 		*objects += slab->objects;
 		if (*nr > s->nr_slabs + 1) {
@@ -53,7 +57,21 @@ static int check_cache(struct kmem_cache *s, int (*pr)(const char *fmt, ...), un
 
 	local_irq_save(flags);
 	spin_lock(&s->lock);
-	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	/* Every CPU's active slab is set under s->lock: counted for all; only this CPU's own
+	 * freelist can be walked (the others are their CPUs' alone). */
+	unsigned int active = 0;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct slab *other = per_cpu(s->cpu_slab, cpu).slab;
+		if (other && cpu != smp_processor_id()) {
+			if (!other->frozen || other->slab_cache != s)
+				FAIL("slabcheck: %s: CPU %d's active slab 0x%lx is not frozen in this "
+				     "cache\n", s->name, cpu, (unsigned long)other);
+			active++;
+			objects += other->objects;
+			*pages += 1UL << slab_order(other);
+		}
+	}
+	struct kmem_cache_cpu *c = this_cpu_ptr(&s->cpu_slab);
 	if (c->slab) {
 		unsigned int n = 0;
 		if (!c->slab->frozen || c->slab->slab_cache != s || kmem_cache_debug(s))
@@ -71,10 +89,11 @@ static int check_cache(struct kmem_cache *s, int (*pr)(const char *fmt, ...), un
 	}
 	errors += check_list(s, &s->partial, true, &np, &objects, pr);
 	errors += check_list(s, &s->full, false, &nf, &objects, pr);
-	if (np != s->nr_partial || nf != s->nr_full || np + nf + !!c->slab != s->nr_slabs ||
+	active += !!c->slab;
+	if (np != s->nr_partial || nf != s->nr_full || np + nf + active != s->nr_slabs ||
 	    objects != s->total_objects)
-		FAIL("slabcheck: %s: %lu partial + %lu full + %d active slabs, %lu objects; counters "
-		     "say %lu + %lu of %lu, %lu objects\n", s->name, np, nf, !!c->slab, objects,
+		FAIL("slabcheck: %s: %lu partial + %lu full + %u active slabs, %lu objects; counters "
+		     "say %lu + %lu of %lu, %lu objects\n", s->name, np, nf, active, objects,
 		     s->nr_partial, s->nr_full, s->nr_slabs, s->total_objects);
 	for (struct page *p = page_list_first(&s->partial); p; p = page_list_next(p))
 		*pages += 1UL << slab_order(page_slab(p));

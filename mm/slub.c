@@ -2,7 +2,8 @@
  * slub.c - caches of equal objects in slabs of buddy pages (v6.10's mm/slub.c, in miniature).
  *
  * kmem_cache_alloc() -> slab_alloc(): pop this CPU's freelist (the active slab's free objects),
- * irqs masked, no lock.  Empty: ___slab_alloc() takes the active slab's own freelist, else a
+ * irqs masked, no lock (the freelist is this CPU's alone; other CPUs reach it only by asking
+ * this one: flush_cpu_slab(), slab_free_objects()).  Empty: ___slab_alloc() takes the active slab's own freelist, else a
  * partial slab, else a new slab from alloc_pages(); the slab becomes the active one (frozen).
  * kmem_cache_free() -> slab_free(): an object of the active slab is pushed on this CPU's
  * freelist; any other goes on its slab's freelist under s->lock (__slab_free), moving the slab
@@ -10,7 +11,7 @@
  * Debug caches (mm/slub_debug.c) skip the active slab and check every step.
  *
  * Invariants and locking: mm/slab.h.  slab_check() verifies the counts and lists.  Where tinymm
- * differs from v6.10, and why: mm/slab.h's header (one node, one CPU, no cmpxchg_double).
+ * differs from v6.10, and why: mm/slab.h's header (one node, no cmpxchg_double: slab_lock).
  */
 #include <string.h>
 #include "tinymm/arch.h"
@@ -254,89 +255,125 @@ static bool place_slab(struct kmem_cache *s, struct slab *slab)
 	return false;
 }
 
-/* Return this CPU's active slab to the lists, its free objects to its freelist.  irqs masked. */
+/* Return this CPU's active slab to the lists, its free objects to its freelist.  irqs masked,
+ * on the CPU that owns @c. */
 static void deactivate_slab(struct kmem_cache *s, struct kmem_cache_cpu *c)
 {
 	struct slab *slab = c->slab;
+	void *freelist = c->freelist;
 	unsigned int freed = 0;
 
 	if (!slab)
 		return;
-	for (void *obj = c->freelist, *next; obj; obj = next) {
+	c->freelist = NULL;
+	spin_lock(&s->lock);
+	/* Other CPUs free into a frozen slab's own freelist meanwhile (slab_lock): ours joins it. */
+	slab_lock(slab);
+	for (void *obj = freelist, *next; obj; obj = next) {
 		next = get_freepointer(s, obj);
 		set_freepointer(s, obj, slab->freelist);
 		slab->freelist = obj;
 		freed++;
 	}
-	c->freelist = NULL;
-	c->slab = NULL;
-	spin_lock(&s->lock);
 	slab->frozen = 0;
 	slab->inuse -= freed;
+	c->slab = NULL;
 	bool discard = place_slab(s, slab);
+	slab_unlock(slab);
 	spin_unlock(&s->lock);
 	if (discard)
 		discard_slab(s, slab);
 }
 
-void flush_cpu_slab(struct kmem_cache *s)
+/* Each CPU's own active slab back (v6.10's flush_all(): work on each CPU; here a cross-CPU
+ * call, which runs with interrupts masked as the owner's fast paths need). */
+static void flush_cpu_slab_local(void *info)
+{
+	struct kmem_cache *s = info;
+
+	deactivate_slab(s, this_cpu_ptr(&s->cpu_slab));
+}
+
+/* @fn(@s) on every online CPU, interrupts masked: a CPU's cpu_slab is touched by that CPU
+ * alone.  Interrupts must be on (smp_call_function_many's rule) when other CPUs are up. */
+static void slab_on_each_cpu(smp_call_func_t fn, struct kmem_cache *s)
 {
 	unsigned long flags;
 
+	if (num_online_cpus() > 1) {
+		on_each_cpu(fn, s, true);
+		return;
+	}
 	local_irq_save(flags);
-	deactivate_slab(s, &s->cpu_slab[0]);
+	fn(s);
 	local_irq_restore(flags);
+}
+
+void flush_cpu_slab(struct kmem_cache *s)
+{
+	slab_on_each_cpu(flush_cpu_slab_local, s);
 }
 
 static void __slab_free(struct kmem_cache *s, struct slab *slab, void *obj);
 
 /* A slab with free objects for this CPU: the active one's freelist, a partial one, or a new one.
- * irqs masked on entry and exit (a new slab is allocated with them restored to @irqflags). */
+ * irqs masked on entry and exit (a new slab is allocated with them restored to @irqflags, after
+ * which the task may be on another CPU: its cpu_slab is looked up again).  The active slab
+ * changes and is frozen under s->lock and slab_lock, so slab_check() sees every CPU's. */
 static void *___slab_alloc(struct kmem_cache *s, gfp_t gfp, unsigned long *irqflags)
 {
-	struct kmem_cache_cpu *c = &s->cpu_slab[0];
+	struct kmem_cache_cpu *c = this_cpu_ptr(&s->cpu_slab);
 	struct slab *slab = c->slab;
 	void *obj;
 
 	if (slab) {
 		spin_lock(&s->lock);
-		if (!slab->freelist) {		/* full: off to the full list */
-			slab->frozen = 0;
-			add_slab(s, slab, false);
-			c->slab = slab = NULL;
+		slab_lock(slab);
+		if (slab->freelist)		/* other CPUs' frees: take them */
+			goto freeze;
+		slab->frozen = 0;		/* full: off to the full list */
+		slab_unlock(slab);
+		add_slab(s, slab, false);
+		c->slab = slab = NULL;
+		spin_unlock(&s->lock);
+	}
+	spin_lock(&s->lock);
+	slab = (struct slab *)page_list_first(&s->partial);
+	if (slab) {
+		remove_slab(s, slab, true);
+		slab_lock(slab);
+		goto freeze;
+	}
+	spin_unlock(&s->lock);
+	local_irq_restore(*irqflags);
+	slab = allocate_slab(s, gfp);
+	local_irq_save(*irqflags);
+	if (!slab)
+		return NULL;
+	c = this_cpu_ptr(&s->cpu_slab);
+	spin_lock(&s->lock);
+	s->nr_slabs++;
+	s->total_objects += slab->objects;
+	if (c->slab) {			/* an interrupt (or this CPU, if the task moved) has one */
+		add_slab(s, slab, true);
+		spin_unlock(&s->lock);
+		obj = c->freelist;
+		if (obj) {
+			c->freelist = get_freepointer(s, obj);
+			return obj;
 		}
-		spin_unlock(&s->lock);
+		return ___slab_alloc(s, gfp, irqflags);
 	}
-	if (!slab) {
-		spin_lock(&s->lock);
-		slab = (struct slab *)page_list_first(&s->partial);
-		if (slab)
-			remove_slab(s, slab, true);
-		spin_unlock(&s->lock);
-	}
-	if (!slab) {
-		local_irq_restore(*irqflags);
-		slab = allocate_slab(s, gfp);
-		local_irq_save(*irqflags);
-		if (!slab)
-			return NULL;
-		spin_lock(&s->lock);
-		s->nr_slabs++;
-		s->total_objects += slab->objects;
-		if (c->slab) {			/* an interrupt installed one meanwhile: keep ours */
-			add_slab(s, slab, true);
-			slab = NULL;
-		}
-		spin_unlock(&s->lock);
-		if (!slab)
-			return ___slab_alloc(s, gfp, irqflags);
-	}
-	/* Freeze it: its whole freelist is this CPU's now. */
+	slab_lock(slab);
+freeze:
+	/* Its whole freelist is this CPU's now. */
 	c->slab = slab;
 	slab->frozen = 1;
 	obj = slab->freelist;
 	slab->freelist = NULL;
 	slab->inuse = slab->objects;
+	slab_unlock(slab);
+	spin_unlock(&s->lock);
 	c->freelist = get_freepointer(s, obj);
 	return obj;
 }
@@ -407,8 +444,8 @@ void *slab_alloc(struct kmem_cache *s, gfp_t gfp)
 	if (unlikely(kmem_cache_debug(s))) {
 		obj = debug_slab_alloc(s, gfp);
 	} else {
-		struct kmem_cache_cpu *c = &s->cpu_slab[0];
 		local_irq_save(flags);
+		struct kmem_cache_cpu *c = this_cpu_ptr(&s->cpu_slab);
 		obj = c->freelist;
 		if (likely(obj))
 			c->freelist = get_freepointer(s, obj);
@@ -427,12 +464,13 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *obj)
 	bool discard = false;
 
 	spin_lock(&s->lock);
+	slab_lock(slab);
 	bool was_full = !slab->freelist && !slab->frozen;
 	set_freepointer(s, obj, slab->freelist);
 	slab->freelist = obj;
 	slab->inuse--;
 	if (slab->frozen) {
-		/* this CPU's active slab: nothing moves */
+		/* a CPU's active slab: nothing moves */
 	} else if (!slab->inuse && s->nr_partial >= s->min_partial) {
 		/* An empty slab goes back once the partial list holds min_partial (this one
 		 * included, if it is there) */
@@ -444,6 +482,7 @@ static void __slab_free(struct kmem_cache *s, struct slab *slab, void *obj)
 		remove_slab(s, slab, false);
 		add_slab(s, slab, true);
 	}
+	slab_unlock(slab);
 	spin_unlock(&s->lock);
 	if (discard)
 		discard_slab(s, slab);
@@ -464,8 +503,8 @@ void slab_free(struct kmem_cache *s, struct slab *slab, void *obj)
 		}
 		return;
 	}
-	struct kmem_cache_cpu *c = &s->cpu_slab[0];
 	local_irq_save(flags);
+	struct kmem_cache_cpu *c = this_cpu_ptr(&s->cpu_slab);
 	if (likely(slab == c->slab)) {
 		set_freepointer(s, obj, c->freelist);
 		c->freelist = obj;
@@ -502,19 +541,49 @@ void slab_bug_end(const struct kmem_cache *s, const struct slab *slab, const voi
 
 /* ---- whole caches ---- */
 
+struct count_free {
+	struct kmem_cache *s;
+	atomic_long_t n;
+};
+
+/* This CPU's freelist (only its owner may walk it) and its active slab's remote frees. */
+static void count_cpu_free(void *info)
+{
+	struct count_free *cf = info;
+	struct kmem_cache *s = cf->s;
+	struct kmem_cache_cpu *c = this_cpu_ptr(&s->cpu_slab);
+	long n = 0;
+
+	for (void *obj = c->freelist; obj; obj = get_freepointer(s, obj))
+		n++;
+	if (c->slab) {		/* other CPUs' frees into it lowered its inuse */
+		slab_lock(c->slab);
+		n += c->slab->objects - c->slab->inuse;
+		slab_unlock(c->slab);
+	}
+	atomic_long_add(n, &cf->n);
+}
+
 unsigned long slab_free_objects(struct kmem_cache *s)
 {
-	unsigned long n = 0, flags;
+	struct count_free cf = { .s = s, .n = ATOMIC_LONG_INIT(0) };
+	unsigned long n, flags;
 
-	local_irq_save(flags);
-	for (void *obj = s->cpu_slab[0].freelist; obj; obj = get_freepointer(s, obj))
-		n++;
-	spin_lock(&s->lock);
-	for (struct page *p = page_list_first(&s->partial); p;
-	     p = page_list_next(p))
+	if (num_online_cpus() > 1) {
+		on_each_cpu(count_cpu_free, &cf, true);
+	} else {
+		local_irq_save(flags);
+		count_cpu_free(&cf);
+		local_irq_restore(flags);
+	}
+	n = (unsigned long)atomic_long_read(&cf.n);
+	spin_lock_irqsave(&s->lock, flags);
+	for (struct page *p = page_list_first(&s->partial); p; p = page_list_next(p)) {
+		slab_lock(page_slab(p));	/* the free fast path changes inuse under it */
 		n += page_slab(p)->objects - page_slab(p)->inuse;
-	spin_unlock(&s->lock);
-	local_irq_restore(flags);
+		slab_unlock(page_slab(p));
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
 	return n;
 }
 

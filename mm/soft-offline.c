@@ -220,7 +220,7 @@ static long migrate_cache_folio(struct folio *src)
 		 * the new frame), their dirt into the folio, which carries it over. */
 		if (folio_mapped(src) && try_to_unmap)
 			try_to_unmap(src, TTU_IGNORE_MLOCK);
-		lru_add_drain();	/* a batch's reference would make every pass fail */
+		lru_add_drain_all();	/* a batch's reference would make every pass fail */
 		moved = move_cache_folio(dst, src);
 		if (moved) {
 			folio_add_lru(dst);	/* its list is chosen from its flags at the drain */
@@ -246,7 +246,7 @@ static int soft_offline_in_use_page(struct page *page)
 	/* A large folio is moved whole: no split (see the header). */
 	folio_lock(folio);
 	folio_wait_writeback(folio);
-	lru_add_drain();	/* a folio in an LRU batch is off its list and holds a reference */
+	lru_add_drain_all();	/* a folio in an LRU batch (any CPU's) holds a reference */
 	if (PageHWPoison(page)) {
 		folio_unlock(folio);
 		folio_put(folio);

@@ -10,12 +10,15 @@
  * PAGEVEC_SIZE folios per CPU and moves them under one lock hold.  A batched folio is not on a
  * list and has no PG_lru, so nothing else may move it; the batch's reference keeps it alive.
  *
- * Invariants and locking: include/tinymm/swap.h.  One node and one CPU: one lruvec, one set of
- * batches, protected by masking interrupts (v6.10: local_lock; lru_move_tail's is irqsave there
- * too, because writeback ends in interrupts).
+ * Invariants and locking: include/tinymm/swap.h.  One node: one lruvec under lru_lock.  Each
+ * CPU has its batches (cpu_fbatches), touched only by that CPU with interrupts masked (v6.10:
+ * local_lock, which on !PREEMPT_RT masks too for lru_move_tail, because writeback ends in
+ * interrupts); lru_add_drain_all() has every CPU with a pending batch drain its own by a
+ * cross-CPU call, where v6.10 queues work on each.
  *
- * Where tinymm differs from v6.10, and why: one CPU, so activation is immediate (v6.10 on
- * !CONFIG_SMP has no activate batch either) and the batches are one static set.  The classic
+ * Where tinymm differs from v6.10, and why: activation is immediate (no activate batch, as
+ * v6.10 on !CONFIG_SMP: the move takes lru_lock once per activation, which is enough here); a
+ * folio in another CPU's lru_add batch is not found by folio_mark_accessed() (as v6.10).  The classic
  * LRU only, no MGLRU.  mapping_lock_unevictable() moves the mapping's cached folios to the
  * unevictable list at once (v6.10's SHM_LOCK only sets the bit and lets reclaim cull them when
  * it meets them), so `lru` shows the state the command asked for; reclaim would cull them
@@ -24,6 +27,7 @@
 #include "tinymm/irqflags.h"
 #include "tinymm/mlock.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/preempt.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -39,11 +43,12 @@ struct lruvec node_lruvec = {
 	.lru_lock = __SPIN_LOCK_UNLOCKED(node_lruvec.lru_lock),
 };
 
-/* struct cpu_fbatches, the batches tinymm uses (one CPU; no activate batch: the header). */
-static struct {
+/* struct cpu_fbatches, the batches tinymm uses (no activate batch: the header), per CPU. */
+struct cpu_fbatches {
 	struct folio_batch lru_add;
 	struct folio_batch lru_move_tail;
-} cpu_fbatches;
+};
+static DEFINE_PER_CPU(struct cpu_fbatches, cpu_fbatches);
 
 _Static_assert(NR_ACTIVE_ANON - NR_INACTIVE_ANON == LRU_ACTIVE_ANON &&
 	       NR_INACTIVE_FILE - NR_INACTIVE_ANON == LRU_INACTIVE_FILE &&
@@ -189,8 +194,19 @@ void folio_add_lru(struct folio *folio)
 	VM_BUG_ON_PAGE(folio_test_lru(folio), &folio->page);
 	folio_get(folio);			/* the batch's reference */
 	local_irq_save(flags);
-	folio_batch_add_and_move(&cpu_fbatches.lru_add, folio, lru_add_fn);
+	folio_batch_add_and_move(&this_cpu_ptr(&cpu_fbatches)->lru_add, folio, lru_add_fn);
 	local_irq_restore(flags);
+}
+
+/* This CPU's batches onto the lists; interrupts masked. */
+static void lru_add_drain_cpu(void)
+{
+	struct cpu_fbatches *fbatches = this_cpu_ptr(&cpu_fbatches);
+
+	if (folio_batch_count(&fbatches->lru_add))
+		folio_batch_move_lru(&fbatches->lru_add, lru_add_fn);
+	if (folio_batch_count(&fbatches->lru_move_tail))
+		folio_batch_move_lru(&fbatches->lru_move_tail, lru_move_tail_fn);
 }
 
 void lru_add_drain(void)
@@ -198,17 +214,59 @@ void lru_add_drain(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (folio_batch_count(&cpu_fbatches.lru_add))
-		folio_batch_move_lru(&cpu_fbatches.lru_add, lru_add_fn);
-	if (folio_batch_count(&cpu_fbatches.lru_move_tail))
-		folio_batch_move_lru(&cpu_fbatches.lru_move_tail, lru_move_tail_fn);
+	lru_add_drain_cpu();
 	local_irq_restore(flags);
 	mlock_drain_local();		/* v6.10's lru_add_drain_cpu drains the mlock batch too */
 }
 
+/* Does @cpu hold folios in a batch?  Read racily, as v6.10's cpu_needs_drain(): a batch
+ * filled after the look is that CPU's newer work, not what the caller waits for. */
+static bool cpu_needs_drain(unsigned int cpu)
+{
+	const struct cpu_fbatches *fbatches = &per_cpu(cpu_fbatches, cpu);
+
+	return READ_ONCE(fbatches->lru_add.nr) || READ_ONCE(fbatches->lru_move_tail.nr);
+}
+
+/* A cross-CPU call: this CPU's batches, interrupts masked (the IPI handler's). */
+static void lru_add_drain_per_cpu(void *unused)
+{
+	lru_add_drain_cpu();
+	mlock_drain_local();
+}
+
+/*
+ * Every CPU's batches onto the lists (v6.10's lru_add_drain_all(): work queued on each CPU that
+ * needs it, waited for).  Here the CPUs with a pending batch (or mlock batch) are asked by
+ * smp_call_function_many() and waited for; this CPU drains its own.  Interrupts on.
+ */
+void lru_add_drain_all(void)
+{
+	struct cpumask mask = { 0 };
+	unsigned int cpu;
+
+	if (num_online_cpus() > 1) {
+		preempt_disable();
+		for_each_online_cpu(cpu)
+			if (cpu != (unsigned int)smp_processor_id() &&
+			    (cpu_needs_drain(cpu) || mlock_cpu_needs_drain(cpu)))
+				cpumask_set_cpu(cpu, &mask);
+		if (mask.bits)
+			smp_call_function_many(&mask, lru_add_drain_per_cpu, NULL, true);
+		preempt_enable();
+	}
+	lru_add_drain();
+}
+
+/* Every CPU's, read racily (a count for reports). */
 unsigned int lru_batched_folios(void)
 {
-	return folio_batch_count(&cpu_fbatches.lru_add) + folio_batch_count(&cpu_fbatches.lru_move_tail);
+	unsigned int n = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(per_cpu(cpu_fbatches, cpu).lru_add.nr) +
+		     READ_ONCE(per_cpu(cpu_fbatches, cpu).lru_move_tail.nr);
+	return n;
 }
 
 /*
@@ -230,7 +288,7 @@ void folio_rotate_reclaimable(struct folio *folio)
 		return;
 	}
 	local_irq_save(flags);
-	folio_batch_add_and_move(&cpu_fbatches.lru_move_tail, folio, lru_move_tail_fn);
+	folio_batch_add_and_move(&this_cpu_ptr(&cpu_fbatches)->lru_move_tail, folio, lru_move_tail_fn);
 	local_irq_restore(flags);
 }
 
@@ -269,10 +327,11 @@ void folio_activate(struct folio *folio)
  */
 static void __lru_cache_activate_folio(struct folio *folio)
 {
-	struct folio_batch *fbatch = &cpu_fbatches.lru_add;
+	struct folio_batch *fbatch;
 	unsigned long flags;
 
 	local_irq_save(flags);
+	fbatch = &this_cpu_ptr(&cpu_fbatches)->lru_add;
 	for (int i = (int)folio_batch_count(fbatch) - 1; i >= 0; i--)
 		if (fbatch->folios[i] == folio) {
 			folio_set_active(folio);
@@ -454,7 +513,7 @@ int lru_check(int (*pr)(const char *fmt, ...))
 	enum lru_list lru;
 	unsigned long flags;
 
-	lru_add_drain();	/* a folio claimed by a batch is listed without PG_lru until then */
+	lru_add_drain_all();	/* a folio claimed by a batch is listed without PG_lru until then */
 	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
 	for_each_lru(lru) {
 		unsigned long n = 0;
@@ -501,7 +560,7 @@ static int cmd_lru(int argc, char **argv)
 	if (shell_no_args(argc, argv))
 		return 2;
 	unsigned int batched = lru_batched_folios();
-	lru_add_drain();
+	lru_add_drain_all();
 	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
 	for_each_lru(lru) {
 		len[lru] = node_lruvec.nr_pages[lru];

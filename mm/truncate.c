@@ -30,9 +30,9 @@
  *     range, except a partial edge folio (kept, zeroed where truncated).
  * Locking: folio lock, then i_pages.xa_lock (spin_lock_irqsave: I/O completions change the index
  *   tags from interrupts), then lru_lock (taken by folio_put/__page_cache_release, never here).
- *   Walks of the index run with interrupts masked, the one-CPU stand-in for Linux's RCU walk (as
- *   filemap_get_entry() does): no writer and no completion can run meanwhile, so a reference
- *   taken there is safe.  Nothing here sleeps with the xa_lock or interrupts masked; the sleeps
+ *   Walks of the index run under xa_lock, tinymm's stand-in for Linux's RCU walk (as
+ *   filemap_get_entry() does): no writer and no completion on any CPU can run meanwhile, so a
+ *   reference taken there is safe.  Nothing here sleeps with the xa_lock or interrupts masked; the sleeps
  *   are folio_lock() and folio_wait_writeback(), with only the folio lock (of that folio) held.
  *
  * Folios with private data (PG_private: buffer heads) have it dropped as v6.10 does:
@@ -112,7 +112,7 @@ static unsigned int find_lock_entries(struct address_space *mapping, pgoff_t *st
 	folio_batch_init(fbatch);
 	if (index > end)
 		return 0;
-	local_irq_save(flags);
+	xa_lock_irqsave(&mapping->i_pages, flags);	/* the walk and the references (filemap.c) */
 	for (entry = xa_find(&mapping->i_pages, &index, end, XA_PRESENT); entry;
 	     entry = index < end ? xa_find_after(&mapping->i_pages, &index, end, XA_PRESENT) : NULL) {
 		if (!xa_is_value(entry)) {
@@ -133,9 +133,9 @@ static unsigned int find_lock_entries(struct address_space *mapping, pgoff_t *st
 unlock:
 		folio_unlock(entry);
 put:
-		folio_put(entry);	/* not the last: the cache's stays (no writer can run) */
+		folio_put(entry);	/* not the last: the cache's stays (its remover waits) */
 	}
-	local_irq_restore(flags);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	return folio_batch_count(fbatch);
 }
 
@@ -152,7 +152,7 @@ static unsigned int find_get_entries(struct address_space *mapping, pgoff_t *sta
 	folio_batch_init(fbatch);
 	if (index > end)
 		return 0;
-	local_irq_save(flags);
+	xa_lock_irqsave(&mapping->i_pages, flags);
 	for (entry = xa_find(&mapping->i_pages, &index, end, XA_PRESENT); entry;
 	     entry = index < end ? xa_find_after(&mapping->i_pages, &index, end, XA_PRESENT) : NULL) {
 		if (!xa_is_value(entry))
@@ -161,7 +161,7 @@ static unsigned int find_get_entries(struct address_space *mapping, pgoff_t *sta
 		if (!folio_batch_add(fbatch, entry))
 			break;
 	}
-	local_irq_restore(flags);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
 	if (folio_batch_count(fbatch))
 		*start = indices[folio_batch_count(fbatch) - 1] + 1;
 	return folio_batch_count(fbatch);
@@ -404,8 +404,8 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
  * A locked, clean folio nobody else uses leaves the cache.
  * "Nobody else": the cache's references (one per page) and ours; more is a mapping, a pin, a
  * reader between lookup and copy.  No lookup may take a reference between check and removal:
- * lookups run with interrupts masked on the one CPU, so masking them over check and removal
- * does what __remove_mapping's refcount freeze does.  Pages evicted, or 0.
+ * lookups take their references under xa_lock, so holding it over check and removal does
+ * what __remove_mapping's refcount freeze does.  Pages evicted, or 0.
  */
 long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 {
@@ -422,13 +422,17 @@ long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 		return 0;
 	if (!filemap_release_folio(folio, 0))
 		return 0;
-	local_irq_save(flags);
+	/* The count checked and the folio removed in one hold of the index lock, under which
+	 * every lookup takes its reference (filemap.c: filemap_get_entry): none can come between
+	 * (v6.10 freezes the count instead, its lookups being lockless). */
+	xa_lock_irqsave(&mapping->i_pages, flags);
 	if (atomic_read(&folio->_refcount) > nr + 1) {
-		local_irq_restore(flags);
+		xa_unlock_irqrestore(&mapping->i_pages, flags);
 		return 0;
 	}
-	filemap_remove_folio(folio);
-	local_irq_restore(flags);
+	__filemap_remove_folio(folio, NULL);
+	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	folio_put(folio);			/* the cache's reference; the caller still holds one */
 	return nr;
 }
 

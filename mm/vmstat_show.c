@@ -197,13 +197,18 @@ static void zoneinfo_show_print(int zi)
 	s.present = z->present_pages;
 	s.managed = z->managed_pages;
 	s.start_pfn = z->zone_start_pfn;
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {	/* irqs are masked: the lists hold still */
-		s.pcp[cpu].count = pcp_count(&z->pcp[cpu]);
-		s.pcp[cpu].high = z->pcp[cpu].high;
-		s.pcp[cpu].batch = z->pcp[cpu].batch;
-	}
 	if (z->spanned_pages)
 		spin_unlock_irqrestore(&z->lock, flags);
+	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {	/* each under its lock (mm/pcp.c) */
+		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		if (z->spanned_pages)
+			pcp_spin_lock_irqsave(pcp, flags);
+		s.pcp[cpu].count = pcp_count(pcp);
+		s.pcp[cpu].high = pcp->high;
+		s.pcp[cpu].batch = pcp->batch;
+		if (z->spanned_pages)
+			pcp_spin_unlock_irqrestore(pcp, flags);
+	}
 
 	kprintf("Node %d, zone %8s\n", 0, zone_name(zi));
 	kprintf("  pages free     %lu\n", s.free);

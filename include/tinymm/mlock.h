@@ -50,6 +50,8 @@ static inline void munlock_vma_folio(struct folio *folio, struct vm_area_struct 
 		munlock_folio(folio);
 }
 void mlock_drain_local(void);
+/* Does @cpu hold folios in its mlock batch (racy; lru_add_drain_all())? */
+bool mlock_cpu_needs_drain(unsigned int cpu);
 /* Folios waiting in this CPU's mlock batch (for tests). */
 unsigned int mlock_batched_folios(void);
 

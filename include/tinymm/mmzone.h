@@ -83,6 +83,14 @@ struct zone;
  */
 struct per_cpu_pages {
 	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next (below) */
+	/* v6.10's pcp->lock: every field here, for its CPU and for a CPU draining the lists from
+	 * afar (mm/pcp.c's header).  After the lists, so the fast paths' list addresses stay
+	 * one add from the pcp (an atomic takes no offset: the lock costs the add instead). */
+	struct pcp_lock {
+		unsigned int locked;	/* 1 held: taken by xchg, released by a release store */
+		int owner_cpu;		/* a slow path's holder (pcp_lockdep_assert_held), else -1 */
+		struct lockdep_map dep_map;	/* its class for the lock-order checker */
+	} lock;
 	/* drain_at - count: frees the fast path may still take before one must go the slow way
 	 * (<= 0 after its push): the difference to the count at which nr_pcp_high() would say
 	 * "drain" next (the header says why not the count).  Linux's count is pcp_count(). */
@@ -158,8 +166,8 @@ struct zone {
 	struct free_area free_area[NR_PAGE_ORDERS];
 	unsigned long free_pages;			/* NR_FREE_PAGES: on the buddy lists */
 	unsigned char *pageblock_mt;			/* one migratetype per pageblock */
-	unsigned long flags;				/* enum zone_flags; irqs masked */
-	struct per_cpu_pages pcp[CONFIG_NR_CPUS];	/* guarded by masking irqs on its CPU */
+	unsigned long flags;				/* enum zone_flags; atomic bit ops */
+	struct per_cpu_pages pcp[CONFIG_NR_CPUS];	/* each guarded by its pcp->lock */
 };
 
 static inline unsigned long zone_end_pfn(const struct zone *z)

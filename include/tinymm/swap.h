@@ -14,6 +14,7 @@
  *   folio_add_lru(folio)        a new cache folio: into this CPU's lru_add batch, with a
  *                               reference; PG_lru and a list only when the batch drains
  *   lru_add_drain()             empty this CPU's batches onto the lists
+ *   lru_add_drain_all()         every CPU's (a cross-CPU call to each with a batch); irqs on
  *   folio_mark_accessed(folio)  two-touch: inactive,unreferenced -> PG_referenced;
  *                               inactive,referenced -> active list (PG_active, referenced
  *                               cleared); active,unreferenced -> PG_referenced
@@ -93,6 +94,7 @@ void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio);
 
 void folio_add_lru(struct folio *folio);
 void lru_add_drain(void);
+void lru_add_drain_all(void);
 void folio_mark_accessed(struct folio *folio);
 void folio_activate(struct folio *folio);
 void folio_rotate_reclaimable(struct folio *folio);

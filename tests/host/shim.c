@@ -10,6 +10,8 @@
 #include "tinymm/arch.h"
 #include "tinymm/console.h"
 #include "tinymm/shell.h"
+#include "tinymm/irqflags.h"
+#include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 
 char shim_console[1 << 16];
@@ -127,4 +129,39 @@ int shim_run(const char *cmd)
 	snprintf(line, sizeof(line), "%s", cmd);
 	shim_console_reset();
 	return shell_exec(__shell_cmds_start, __shell_cmds_end, line);
+}
+
+/*
+ * kernel/smp.c's masks and on_each_cpu() for the host, where a test is one CPU: the call runs
+ * on the caller with interrupts masked, as v6.10's on one CPU.  Weak: an SMP host test that
+ * plays several CPUs with threads brings its own.
+ */
+__attribute__((weak)) struct cpumask __cpu_possible_mask = { 1 }, __cpu_online_mask = { 1 };
+__attribute__((weak)) unsigned int nr_cpu_ids = 1;
+
+__attribute__((weak)) void on_each_cpu(smp_call_func_t func, void *info, bool wait)
+{
+	unsigned long flags;
+
+	(void)wait;
+	local_irq_save(flags);
+	func(info);
+	local_irq_restore(flags);
+}
+
+/* panic() on the host: no other CPU to stop, and a second panicking CPU cannot happen. */
+__attribute__((weak)) void smp_send_stop(void)
+{
+}
+
+__attribute__((weak)) __noreturn void panic_smp_self_stop(void)
+{
+	abort();
+}
+
+/* No other CPU on the host: nobody to call (the caller is never in the mask's targets). */
+__attribute__((weak)) void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+						  void *info, bool wait)
+{
+	(void)mask, (void)func, (void)info, (void)wait;
 }

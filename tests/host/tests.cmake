@@ -10,6 +10,11 @@ foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart p
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)
+add_test(NAME host.smp_mm COMMAND smp_mm_test)
+set_tests_properties(host.smp_mm PROPERTIES TIMEOUT 300)
+# pcp->lock compiled out: the race must be caught (a stamp, a count, ASan or a crash).
+add_test(NAME host.smp_mm_nolock COMMAND smp_mm_nolock_test)
+set_tests_properties(host.smp_mm_nolock PROPERTIES TIMEOUT 300 WILL_FAIL TRUE)
 foreach(t pgtable vmalloc set_memory)
   add_test(NAME host.${t} COMMAND ${t}_test)
   add_test(NAME host.${t}_2level COMMAND ${t}_2level_test)

@@ -182,7 +182,7 @@ static void order3_counters_as_v610(struct ktest *t)
 	struct po_tally n = { 0 };
 	unsigned long free_before;
 
-	if (pcp != pcp_fast) {
+	if (pcp != per_cpu(pcp_fast, raw_smp_processor_id())) {
 		ktest_skip(t, "no per-CPU fast path (page poisoning)");
 		return;
 	}
@@ -217,8 +217,8 @@ static void bad_block_is_one_allocation(struct ktest *t)
 	struct page *b[4];
 	unsigned long flags, bad = nr_bad_pages;
 
-	if (pcp != pcp_fast || !page_checks) {
-		ktest_skip(t, pcp != pcp_fast ? "no per-CPU fast path (page poisoning)" :
+	if (pcp != per_cpu(pcp_fast, raw_smp_processor_id()) || !page_checks) {
+		ktest_skip(t, pcp != per_cpu(pcp_fast, raw_smp_processor_id()) ? "no per-CPU fast path (page poisoning)" :
 			   "tinymm.check_pages=0");
 		return;
 	}
