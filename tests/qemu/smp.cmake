@@ -27,6 +27,14 @@ foreach(b ${SMP_BOARDS})
   boot_test(${b}.smp.sched_4cpus ${b} --append "tinymm.test=sched_smp" --qemu "-smp 4" --ktap
     --expect "^# totals: pass:4 fail:0 skip:0$")
   set_tests_properties(${b}.smp.sched_4cpus PROPERTIES LABELS "qemu;long")
+  # The allocators under a worker pinned to every CPU (suite smp_stress): folios handed between
+  # CPUs with their stamps checked, kmalloc objects checked, then buddycheck and slabcheck clean,
+  # no lock-order report.
+  boot_test(${b}.smp.stress_2cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 2" --ktap
+    --expect "^# totals: pass:1 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+  boot_test(${b}.smp.stress_4cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 4" --ktap
+    --timeout 60 --expect "^# totals: pass:1 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+  set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long")
   # QEMU's default, one CPU: Linux's singular; the calls run on the caller (suite smp's
   # one-CPU checks).
   boot_test(${b}.smp.ktest_1cpu ${b} --append "tinymm.test=smp" --ktap
