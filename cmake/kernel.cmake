@@ -118,7 +118,7 @@ add_custom_target(version_c
 # into calls to themselves.
 set_source_files_properties(lib/string.c PROPERTIES COMPILE_OPTIONS
   "-fno-builtin;-fno-tree-loop-distribute-patterns")
-add_library(kernel_objs OBJECT lib/string.c boot/main.c kernel/bench.c kernel/bench_pcp.c ${TINYMM_PORTABLE_SRCS} ${TINYMM_ARCH_SRCS}
+add_library(kernel_objs OBJECT lib/string.c boot/main.c kernel/bench.c kernel/bench_pcp.c kernel/bench_smp.c ${TINYMM_PORTABLE_SRCS} ${TINYMM_ARCH_SRCS}
   ${TINYMM_CORE_SRCS}
   ${TINYMM_KTEST_SRCS} ${CMAKE_BINARY_DIR}/gen/version.c)
 add_dependencies(kernel_objs version_c rootfs)	# rootfs: ram1's image (drivers/brd_image.S)

@@ -18,8 +18,14 @@
  * source masked by its handler or by "nobody cared" is enabled around its completion, as
  * Linux's plic_irq_eoi does.  A claimed id beyond ndev is the device's fault: completed,
  * reported once, never used as an index.
+ * SMP (docs/smp.md): every device source is routed to the boot hart's context only (its enable
+ * bits; v6.10 routes each source to one CPU of its affinity, the boot CPU unless told); each
+ * other hart's supervisor context, found at init for every hart of /cpus, is set up when that
+ * hart starts (plic_starting_cpu: nothing enabled, threshold 0) so a source can later be routed
+ * there; its SEIE comes with the local controller's lines (arch/riscv/irq.c).
  * Portable C: readl/writel only; built for every board, the device tree decides.
- * Locking: enable bits change with interrupts masked (the core's rule), one hart.
+ * Locking: enable bits change with interrupts masked (the core's rule), on the boot hart, and
+ * only the boot hart claims; a starting hart writes its own context only.
  */
 #include <string.h>
 #include "tinymm/io.h"
@@ -28,6 +34,7 @@
 #include "tinymm/fdt.h"
 #include "tinymm/irq.h"
 #include "tinymm/printk.h"
+#include "tinymm/smp.h"
 
 #define PLIC_PRIORITY(s)	(4u * (s))
 #define PLIC_ENABLE(c)		(0x2000u + 0x80u * (c))
@@ -45,6 +52,9 @@ struct plic {
 	unsigned int context;
 	struct irq_domain *domain;
 	bool bad_id_reported;
+	/* Every hart's supervisor context: hart id, context (-1: none), for plic_starting_cpu. */
+	unsigned int nr_harts;
+	struct { unsigned long hartid; int context; } harts[NR_CPUS];
 };
 
 static struct plic plic;		/* one PLIC: the boot hart has one external interrupt line */
@@ -148,6 +158,15 @@ static int boot_hart_intc(const struct dt *dt)
 	return -1;
 }
 
+/* The riscv,cpu-intc node under /cpus node @cpu, or -1. */
+static int cpu_intc(const struct dt *dt, int cpu)
+{
+	for (int n = cpu >= 0 ? dt_first_child(dt, cpu) : -1; n >= 0; n = dt_next_sibling(dt, n))
+		if (dt_is_compatible(dt, n, "riscv,cpu-intc"))
+			return n;
+	return -1;
+}
+
 /* Our context: the index of the <boot hart intc, 9> entry of interrupts-extended; -1 if none. */
 static int find_context(const struct dt *dt, int node, int intc)
 {
@@ -164,6 +183,42 @@ static int find_context(const struct dt *dt, int node, int intc)
 		off += 4 + 4 * (int)cells;
 	}
 	return -1;
+}
+
+/* Each /cpus hart's context (up to NR_CPUS of them), for the harts that start later. */
+static void find_hart_contexts(const struct dt *dt, int node, struct plic *p, uint64_t size)
+{
+	int cpus = dt_path(dt, "/cpus", 5);
+
+	for (int c = cpus >= 0 ? dt_first_child(dt, cpus) : -1; c >= 0 && p->nr_harts < NR_CPUS;
+	     c = dt_next_sibling(dt, c)) {
+		uint64_t hartid, unused;
+		const char *type = dt_getprop_str(dt, c, "device_type");
+		if (!type || strcmp(type, "cpu") || dt_reg(dt, c, 0, &hartid, &unused))
+			continue;
+		int ctx = find_context(dt, node, cpu_intc(dt, c));
+		if (ctx >= 0 && ((unsigned int)ctx >= PLIC_MAX_CONTEXTS || (uint64_t)PLIC_CLAIM(ctx) + 4 > size))
+			ctx = -1;
+		p->harts[p->nr_harts].hartid = (unsigned long)hartid;
+		p->harts[p->nr_harts++].context = ctx;
+	}
+}
+
+bool plic_starting_cpu(unsigned long hartid);
+bool plic_starting_cpu(unsigned long hartid)
+{
+	struct plic *p = &plic;
+
+	for (unsigned int i = 0; p->domain && i < p->nr_harts; i++) {
+		int ctx = p->harts[i].context;
+		if (p->harts[i].hartid != hartid || ctx < 0)
+			continue;
+		for (unsigned int w = 0; w <= p->ndev / 32; w++)
+			writel(0, p->base + PLIC_ENABLE(ctx) + 4 * w);
+		writel(0, p->base + PLIC_THRESHOLD(ctx));
+		return true;
+	}
+	return false;
 }
 
 static int plic_init(const struct dt *dt, int node)
@@ -223,6 +278,7 @@ static int plic_init(const struct dt *dt, int node)
 		writel(1, p->base + PLIC_PRIORITY(s));
 	writel(0, p->base + PLIC_THRESHOLD(ctx));
 
+	find_hart_contexts(dt, node, p, size);
 	p->domain = irq_domain_add_linear(node, ndev + 1, &plic_chip, p, "PLIC");
 	if (!p->domain)
 		return -1;

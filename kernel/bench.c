@@ -593,9 +593,11 @@ static int cmd_bench(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "pcp")) {
 		if (argc == 2 || (argc == 3 && !strcmp(argv[2], "quick")))
 			return bench_pcp(argc == 3);
-		kprintf("bench: usage: bench [pcp [quick]]\n");
+		kprintf("bench: usage: bench [pcp [quick]|smp]\n");
 		return 2;
 	}
+	if (argc == 2 && !strcmp(argv[1], "smp"))
+		return bench_smp();
 	if (shell_no_args(argc, argv))
 		return 2;
 	int ret = bench_all();
@@ -617,7 +619,7 @@ static int cmd_bench(int argc, char **argv)
 		ret = bench_exec();
 	return ret;
 }
-SHELL_COMMAND(bench, "[pcp [quick]]",
-	      "make bench: instruction counts of the allocators and the kernel core; pcp: per pcp batch and scale (QEMU -icount)",
+SHELL_COMMAND(bench, "[pcp [quick]|smp]",
+	      "make bench: instruction counts of the allocators and the kernel core; pcp: per pcp batch and scale (QEMU -icount); smp: order-0 pairs per second on 1 and 2 CPUs",
 	      cmd_bench);
 #endif

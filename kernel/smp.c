@@ -332,9 +332,18 @@ void smp_send_stop(void)
 		arch_send_ipi_mask(&others, IPI_CPU_STOP);
 		while ((READ_ONCE(cpu_online_mask->bits) & others.bits) && ktime_get_ns() < end)
 			cpu_relax();
-		unsigned long left = READ_ONCE(cpu_online_mask->bits) & others.bits;
-		if (left)
-			printk(KERN_EMERG "SMP: failed to stop secondary CPUs (mask %#lx)\n", left);
+		struct cpumask left = { READ_ONCE(cpu_online_mask->bits) & others.bits };
+		if (left.bits) {
+			/* v6.10's words and list format ("0,2"); such a CPU spins with interrupts
+			 * masked (on a lock the panicking CPU holds, say): it has no record. */
+			char list[3 * NR_CPUS + 1];
+			size_t n = 0;
+
+			list[0] = '\0';
+			for_each_cpu(cpu, &left)
+				n += (size_t)ksnprintf(list + n, sizeof(list) - n, n ? ",%u" : "%u", cpu);
+			printk(KERN_EMERG "SMP: failed to stop secondary CPUs %s\n", list);
+		}
 	}
 	smp_rmb();	/* the records after the stopped mask (set after them) */
 	for_each_cpu(cpu, &cpus_stopped)

@@ -234,6 +234,8 @@ riscv_trap_entry:
 #endif
 	mv	a0, sp
 	call	riscv_trap
+	.global riscv_trap_return	/* riscv_trap's return address: stacktrace.c knows the frame */
+riscv_trap_return:
 #ifdef CONFIG_IRQSOFF_TRACER
 	call	trace_irqsoff_trap_exit	/* only interrupts return here; the sret unmasks */
 #endif

@@ -7,7 +7,13 @@
  * is sstatus.SIE, which only local_irq_*() change.  On RV32 without firmware, mstart.S delegates
  * the S-level interrupts (mideleg), so these `sie` bits are the whole enable.
  * The trap entry (traps.c) calls riscv_handle_irq() between irq_enter() and irq_exit().
- * Locking: `sie` changes with interrupts masked (the core's descriptor rules), one hart.
+ * SMP: these lines are per hart (each hart has its own `sie`); a line requested on the boot hart
+ * is the same line on every hart (one descriptor, one handler), so intc_enabled remembers what
+ * was unmasked and a starting hart copies it (riscv_intc_starting_cpu).  A mask or unmask acts
+ * on the calling hart's `sie` and on intc_enabled: harts started later follow it, running ones
+ * keep theirs (v6.10 enables per-CPU interrupts on each CPU in its starting callback too).
+ * Locking: `sie` changes with interrupts masked (the core's descriptor rules), on its own hart;
+ * intc_enabled with atomic bit operations.
  */
 #include <string.h>
 #include "riscv.h"
@@ -18,19 +24,24 @@
 #include "tinymm/printk.h"
 
 struct irq_domain *riscv_intc_domain;
+static unsigned long intc_enabled;	/* the lines unmasked, for harts that start later */
 
 static void intc_mask(struct irq_domain *d, unsigned int hwirq)
 {
 	(void)d;
-	if (hwirq < __riscv_xlen)
+	if (hwirq < __riscv_xlen) {
+		__atomic_fetch_and(&intc_enabled, ~(1UL << hwirq), __ATOMIC_RELAXED);
 		__asm__ __volatile__("csrc sie, %0" : : "r"(1UL << hwirq) : "memory");
+	}
 }
 
 static void intc_unmask(struct irq_domain *d, unsigned int hwirq)
 {
 	(void)d;
-	if (hwirq < __riscv_xlen)
+	if (hwirq < __riscv_xlen) {
+		__atomic_fetch_or(&intc_enabled, 1UL << hwirq, __ATOMIC_RELAXED);
 		__asm__ __volatile__("csrs sie, %0" : : "r"(1UL << hwirq) : "memory");
+	}
 }
 
 static const struct irq_chip intc_chip = {
@@ -47,6 +58,13 @@ static int intc_xlate(struct irq_domain *d, const uint32_t *spec, int cells, uns
 	*hwirq = spec[0];
 	*type = IRQ_TYPE_NONE;
 	return 0;
+}
+
+void riscv_intc_starting_cpu(void)
+{
+	__asm__ __volatile__("csrc sip, %0" : : "r"(1UL << IRQ_S_SOFT));
+	__asm__ __volatile__("csrw sie, %0" : : "r"(__atomic_load_n(&intc_enabled, __ATOMIC_RELAXED))
+			     : "memory");
 }
 
 int riscv_boot_cpu_node(const struct dt *dt)

@@ -30,4 +30,54 @@ bool riscv_sbi_machine_ids(unsigned long *mvendorid, unsigned long *marchid,
 /* A breakpoint at the semihosting ebreak (no debugger: a real board): step over it, true. */
 bool riscv_semihost_trap(unsigned long *epc);
 
+/* Is there SBI firmware to call (OpenSBI), or did tinymm start in M-mode itself (mstart.S)? */
+#ifdef TINYMM_MSTART
+#define RISCV_HAVE_SBI	0
+#else
+#define RISCV_HAVE_SBI	1
+#endif
+
+/* sbi.c: an ecall to the SBI firmware; without firmware every call is SBI_ERR_NOT_SUPPORTED. */
+struct sbiret {
+	long error;
+	long value;
+};
+#define SBI_ERR_NOT_SUPPORTED	(-2)
+struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0,
+			unsigned long arg1, unsigned long arg2);
+bool sbi_probe_extension(unsigned long eid);
+long sbi_hart_start(unsigned long hartid, unsigned long start_pa, unsigned long opaque);
+long sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base);
+long sbi_remote_sfence_vma(unsigned long hart_mask, unsigned long hart_mask_base,
+			   unsigned long start, unsigned long size);
+long sbi_remote_fence_i(unsigned long hart_mask, unsigned long hart_mask_base);
+const char *sbi_err_name(long err);
+
+/*
+ * SMP (smp.c, head_smp.S): what a starting hart reads at its physical address before paging is
+ * on (the layout head_smp.S's SD_* offsets use), and the per-hart set-up each driver gives it.
+ */
+struct riscv_secondary_data {
+	unsigned long satp;		/* the kernel's tables */
+	unsigned long task;		/* tp: the idle task */
+	unsigned long stack_top;	/* sp */
+	unsigned long cpu;		/* its logical number */
+};
+/*
+ * The fences @what (RISCV_RFENCE_SFENCE_VMA: the whole TLB; RISCV_RFENCE_FENCE_I) on every hart
+ * in @mask, below S-mode's interrupts (the SBI's RFENCE, or mstart.S's M-mode forwarder):
+ * usable with interrupts masked, where smp_call_function_many() is not.  Returns once they ran.
+ */
+#define RISCV_RFENCE_SFENCE_VMA	1
+#define RISCV_RFENCE_FENCE_I	2
+struct cpumask;
+void riscv_remote_fence(const struct cpumask *mask, unsigned int what);
+/* The local interrupt controller on a starting hart: `sie` as the boot hart's (irq.c). */
+void riscv_intc_starting_cpu(void);
+/* Its timer: no deadline yet, the interrupt enabled (timer.c). */
+void riscv_timer_starting_cpu(void);
+/* Its PLIC supervisor context: no sources enabled, threshold 0 (drivers/irq-plic.c); false if
+ * the PLIC has no context for @hartid. */
+bool plic_starting_cpu(unsigned long hartid);
+
 #endif

@@ -5,8 +5,15 @@
  * address, [s0 - 2 words] the caller's s0.  A leaf saves only s0, at [s0 - 1 word]: that slot then
  * holds a stack address rather than a code address, which tells the two apart (as Linux's
  * walk_stackframe does); the leaf's return address is still in ra (ra_hint, from a trap frame).
+ * A walk that started above a trap (a handler's own backtrace, smp_send_stop's record of an
+ * interrupted CPU) steps from riscv_trap into the trap frame's record (entry.S, asm.h): when the
+ * return address is riscv_trap_return, the frame's saved ra becomes the hint for the
+ * interrupted function, which may be a leaf.
  */
+#include "asm.h"
 #include "tinymm/stacktrace.h"
+
+extern char riscv_trap_return[];	/* entry.S */
 
 int arch_unwind_frame(struct stackframe *f, unsigned long lo, unsigned long hi)
 {
@@ -26,6 +33,10 @@ int arch_unwind_frame(struct stackframe *f, unsigned long lo, unsigned long hi)
 	unsigned long caller_fp = *(unsigned long *)(fp - 2 * w);
 	if (!v || (caller_fp && caller_fp <= fp))
 		return -1;
+	/* This record is a trap frame's ({s0, sepc} at its top): its ra is the hint for the
+	 * interrupted function, the next step. */
+	if (f->pc == (unsigned long)riscv_trap_return && fp >= lo + FRAME_WORDS * w)
+		f->ra_hint = *(unsigned long *)(fp - FRAME_WORDS * w + w);
 	f->pc = v;
 	f->fp = caller_fp;
 	return 0;

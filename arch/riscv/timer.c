@@ -25,14 +25,9 @@
 #include "tinymm/printk.h"
 #include "tinymm/timer.h"
 
-#ifdef TINYMM_MSTART
-#define HAVE_SBI_FIRMWARE	0
-#else
-#define HAVE_SBI_FIRMWARE	1
-#endif
+#define HAVE_SBI_FIRMWARE	RISCV_HAVE_SBI
 
 #define SBI_EXT_BASE		0x10
-#define SBI_BASE_PROBE_EXT	3
 #define SBI_BASE_GET_MVENDORID	4
 #define SBI_BASE_GET_MARCHID	5
 #define SBI_BASE_GET_MIMPID	6
@@ -60,30 +55,13 @@ static int set_timer_mode(const char *val)
 KPARAM(timer, set_timer_mode, "RISC-V timer: auto (default: Sstc if the ISA has it), sbi or sstc");
 
 #if HAVE_SBI_FIRMWARE
-struct sbiret {
-	long error;
-	long value;
-};
-
-static struct sbiret sbi_ecall(unsigned long eid, unsigned long fid, unsigned long arg0,
-			       unsigned long arg1)
-{
-	register unsigned long a0 __asm__("a0") = arg0;
-	register unsigned long a1 __asm__("a1") = arg1;
-	register unsigned long a6 __asm__("a6") = fid;
-	register unsigned long a7 __asm__("a7") = eid;
-
-	__asm__ __volatile__("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
-	return (struct sbiret){ (long)a0, (long)a1 };
-}
-
 static void sbi_set_timer(uint64_t deadline)
 {
 #if __riscv_xlen == 64
-	sbi_ecall(sbi_legacy ? SBI_EXT_0_1_SET_TIMER : SBI_EXT_TIME, 0, deadline, 0);
+	sbi_ecall(sbi_legacy ? SBI_EXT_0_1_SET_TIMER : SBI_EXT_TIME, 0, deadline, 0, 0);
 #else
 	sbi_ecall(sbi_legacy ? SBI_EXT_0_1_SET_TIMER : SBI_EXT_TIME, 0, (uint32_t)deadline,
-		  (uint32_t)(deadline >> 32));
+		  (uint32_t)(deadline >> 32), 0);
 #endif
 }
 #else
@@ -132,13 +110,21 @@ static irqreturn_t riscv_timer_irq(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
+/* A secondary hart (smp.c): its own compare register to "never", then its STIE, as the boot
+ * hart's request_irq() above did there.  The clock event's next deadline programs it. */
+void riscv_timer_starting_cpu(void)
+{
+	timer_stop();
+	__asm__ __volatile__("csrs sie, %0" : : "r"(1UL << IRQ_S_TIMER) : "memory");
+}
+
 bool riscv_sbi_machine_ids(unsigned long *mvendorid, unsigned long *marchid,
 			   unsigned long *mimpid)
 {
 #if HAVE_SBI_FIRMWARE
-	*mvendorid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MVENDORID, 0, 0).value;
-	*marchid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MARCHID, 0, 0).value;
-	*mimpid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MIMPID, 0, 0).value;
+	*mvendorid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MVENDORID, 0, 0, 0).value;
+	*marchid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MARCHID, 0, 0, 0).value;
+	*mimpid = (unsigned long)sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_MIMPID, 0, 0, 0).value;
 	return true;
 #else
 	*mvendorid = *marchid = *mimpid = 0;
@@ -159,8 +145,7 @@ int arch_timer_init(const struct dt *dt)
 	use_sstc = sstc && (timer_param != TIMER_SBI || !HAVE_SBI_FIRMWARE);
 	if (!use_sstc) {
 #if HAVE_SBI_FIRMWARE
-		struct sbiret r = sbi_ecall(SBI_EXT_BASE, SBI_BASE_PROBE_EXT, SBI_EXT_TIME, 0);
-		sbi_legacy = r.error || !r.value;
+		sbi_legacy = !sbi_probe_extension(SBI_EXT_TIME);
 		if (sbi_legacy)
 			pr_info("riscv-timer: SBI has no TIME extension, using the legacy set_timer\n");
 #else

@@ -12,3 +12,4 @@ set(BOARD_EARLY_UART_BASE 0x10000000)
 # Used only when the device tree cannot be read (so a bad DTB still exits with a status).
 set(BOARD_EXIT_COMPAT "sifive,test0")
 set(BOARD_EXIT_BASE 0x100000)
+set(TINYMM_NR_CPUS 8)	# harts started by arch/riscv/smp.c (docs/smp.md)

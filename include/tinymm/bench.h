@@ -28,6 +28,8 @@ int bench_fault(void);
 /* `bench pcp [quick]`: order-0 calls and zone-lock holds per pcp batch and scale
  * (kernel/bench_pcp.c).  0 or 1. */
 int bench_pcp(bool quick);
+/* smp-order0-1cpu / smp-order0-2cpu, ops/s (kernel/bench_smp.c): needs CPUs 0 and 1.  0 or 1. */
+int bench_smp(void);
 
 /*
  * The syscall-getpid row (kernel/bench_user.c): a user program from the architecture, loaded

@@ -73,6 +73,7 @@
 #include "gfp.h"
 #include "kernel.h"
 #include "mutex.h"
+#include "smp.h"
 #include "spinlock.h"
 
 struct mm_struct;
@@ -115,6 +116,12 @@ struct mm_struct {
 	unsigned long def_flags;	/* added to every new area: mlockall(MCL_FUTURE)'s VM_LOCKED */
 	atomic_t mm_users;		/* references (kernel/fork.c: mmget/mmput) */
 	unsigned long context_id;	/* the architecture's (ASID and generation), 0 when new */
+	/* mm_cpumask(): the CPUs whose address-translation registers may hold this mm, so whose
+	 * TLBs a flush must reach (set and cleared by the architecture's switch_mm), and, on
+	 * RISC-V, the CPUs that owe a FENCE.I before they next run it (v6.10's
+	 * mm->context.icache_stale_mask, arch/riscv/cacheflush.c).  Atomic bit operations. */
+	struct cpumask cpu_bitmap;
+	struct cpumask icache_stale_mask;
 	/* v6.10's rss_stat and pgtables_bytes, what the OOM killer weighs (mm/oom_kill.c): the
 	 * pages mapped by present ptes, by kind, and the bytes of pte and pmd tables (the root is
 	 * not counted, as in v6.10).  Changed only under page_table_lock, where the pte is set or
@@ -123,6 +130,7 @@ struct mm_struct {
 	long rss_stat[NR_MM_COUNTERS];
 	long pgtables_bytes;
 };
+#define mm_cpumask(mm)	(&(mm)->cpu_bitmap)
 extern struct mm_struct init_mm;	/* the kernel's: pgd is swapper_pg_dir (mm/pagewalk.c) */
 
 static inline void add_mm_counter(struct mm_struct *mm, int member, long value)

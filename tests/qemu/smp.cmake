@@ -1,7 +1,10 @@
 # SMP (docs/smp.md): the virt boards with more than one CPU (QEMU's -smp; MTTCG runs each guest
 # CPU on a host thread).  The other tests run at QEMU's default -smp 1.
 set(LOG "^\\[ *[0-9]+\\.[0-9]{6}\\] ")
-set(SMP_BOARDS qemu-virt-arm)
+set(SMP_BOARDS qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+# Hardware ids as a pattern: OpenSBI boots RV64 on whichever hart wins its lottery (hart 0 most
+# often, not always), so logical CPU n is not always hart n there.
+set(HWID "(0|0x[0-9a-f]+)")	# printf's %#lx prints hart 0 as "0"
 
 foreach(b ${SMP_BOARDS})
   # Every CPU comes up and runs cross-CPU calls: suite smp, none skipped.
@@ -24,6 +27,14 @@ foreach(b ${SMP_BOARDS})
   boot_test(${b}.smp.sched_4cpus ${b} --append "tinymm.test=sched_smp" --qemu "-smp 4" --ktap
     --expect "^# totals: pass:4 fail:0 skip:0$")
   set_tests_properties(${b}.smp.sched_4cpus PROPERTIES LABELS "qemu;long")
+  # The allocators under a worker pinned to every CPU (suite smp_stress): folios handed between
+  # CPUs with their stamps checked, kmalloc objects checked, then buddycheck and slabcheck clean,
+  # no lock-order report.
+  boot_test(${b}.smp.stress_2cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 2" --ktap
+    --expect "^# totals: pass:1 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+  boot_test(${b}.smp.stress_4cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 4" --ktap
+    --timeout 60 --expect "^# totals: pass:1 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+  set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long")
   # QEMU's default, one CPU: Linux's singular; the calls run on the caller (suite smp's
   # one-CPU checks).
   boot_test(${b}.smp.ktest_1cpu ${b} --append "tinymm.test=smp" --ktap
@@ -33,8 +44,8 @@ foreach(b ${SMP_BOARDS})
   # took the function call `cpus` sent it.
   boot_test(${b}.smp.cpus_irqs ${b} --append "tinymm.run=cpus$<SEMICOLON> irqs" --qemu "-smp 2"
     --expect "^CPU  hwid        state       PID  running$"
-    --expect "^  0  0x0         online    +[1-9][0-9]*  shell$"
-    --expect "^  1  0x1         online    +0  idle/1$"
+    --expect "^  0  ${HWID} +online    +[1-9][0-9]*  shell$"
+    --expect "^  1  ${HWID} +online    +0  idle/1$"
     --expect "^2 of 2 CPUs online \\(NR_CPUS [0-9]+\\)$"
     --expect "^           CPU0       CPU1$"
     --expect "^IPI0: +[0-9]+ +[0-9]+  Rescheduling interrupts$"
@@ -44,11 +55,11 @@ foreach(b ${SMP_BOARDS})
   # never reaches the kernel): reported after the timeout, skipped; the others come up.
   boot_test(${b}.smp.lost_cpu_skipped ${b} --qemu "-smp 3"
     --append "tinymm.smp_lost_cpu=1 tinymm.run=cpus" --timeout 30
-    --expect "${LOG}CPU1: failed to come online \\(hwid 0x1, 2000 ms\\): skipped$"
-    --expect "${LOG}CPU2: Booted secondary processor 0x2$"
+    --expect "${LOG}CPU1: failed to come online \\(hwid ${HWID}, 2000 ms\\): skipped$"
+    --expect "${LOG}CPU2: Booted secondary processor ${HWID}$"
     --expect "${LOG}smp: Brought up 1 node, 2 CPUs$"
-    --expect "^  1  0x1         failed        -  -$"
-    --expect "^  2  0x2         online    +0  idle/2$")
+    --expect "^  1  ${HWID} +failed        -  -$"
+    --expect "^  2  ${HWID} +online    +0  idle/2$")
   # A panic on one CPU stops the others, prints what each ran and powers off with status 1:
   # CPU1 or CPU2 panics in an IPI while the test thread on CPU0 waits for it.
   boot_test(${b}.smp.panic_stops_others ${b} --qemu "-smp 3" --append "tinymm.test=smp_panic"

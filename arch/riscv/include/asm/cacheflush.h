@@ -3,8 +3,9 @@
  * them; docs/cacheflush.md).
  *
  * Instruction coherence: FENCE.I (Zifencei) orders this hart's earlier stores before its later
- * instruction fetches, whatever the range: v6.10's local_flush_icache_all().  One hart, so
- * there is no remote FENCE.I to ask the SBI for (v6.10's sbi_remote_fence_i(), with SMP).
+ * instruction fetches, whatever the range: v6.10's local_flush_icache_all().  Other harts get
+ * theirs through IPIs (arch/riscv/cacheflush.c: flush_icache_all, and flush_icache_mm for a
+ * user mm; v6.10 may use the SBI's remote FENCE.I instead).
  *
  * Data cache: the base ISA has no cache operations; Zicbom or T-Head's XTheadCmo provide them
  * (arch/riscv/cmo.c: which one, from the device tree and the machine ids, as v6.10).  A hart
@@ -50,11 +51,17 @@ static inline void icache_inval_all(void)
 	local_flush_icache_all();
 }
 
+/* Every online hart (arch/riscv/cacheflush.c; the local fence with one CPU). */
+void flush_icache_all(void);
+/* switch_mm on @cpu to @mm: the FENCE.I this hart owes @mm, if it does (cacheflush.c). */
+struct mm_struct;
+void flush_icache_deferred(struct mm_struct *mm, unsigned int cpu);
+
 static inline void flush_icache_range(unsigned long start, unsigned long end)
 {
 	(void)start;
 	(void)end;
-	local_flush_icache_all();
+	flush_icache_all();
 }
 
 #endif

@@ -228,16 +228,12 @@ static inline void local_flush_tlb_page(unsigned long addr)
 	__asm__ __volatile__("sfence.vma %0" : : "r"(addr) : "memory");
 }
 
-/* One hart: local is global.  Past 64 pages one full flush is cheaper (Linux's ceiling too). */
-static inline void flush_tlb_kernel_range(unsigned long start, unsigned long end)
-{
-	if (end - start > 64 * 4096UL) {
-		local_flush_tlb_all();
-		return;
-	}
-	for (unsigned long a = start & ~4095UL; a < end; a += 4096)
-		local_flush_tlb_page(a);
-}
+/* A kernel range, on every online hart (arch/riscv/context.c: the shootdown).  Past 64 pages
+ * one full flush is cheaper (Linux's ceiling too). */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end);
+/* The debug switch that turns the shootdown off (tinymm.tlb_shootdown=0), so a test can show
+ * what a stale TLB entry on another hart does; true otherwise. */
+extern bool riscv_tlb_shootdown;
 
 /*
  * A user page or range: by the area's mm's ASID when the hart has ASIDs (arch/riscv/context.c),
