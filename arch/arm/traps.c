@@ -67,7 +67,9 @@ static const char *lpae_fault_status(unsigned int fsr)
 		[0x7] = "parity error on translation table walk",
 	};
 	static const char *const level[] = { "(TTBR)", "(level 1)", "(level 2)", "(level 3)" };
-	static char buf[64];	/* exceptions are masked and in_trap stops nesting: one user */
+	/* Per CPU: exceptions are masked and in_trap stops nesting, so one user on each. */
+	static char bufs[NR_CPUS][64];
+	char *buf = bufs[raw_smp_processor_id()];
 	unsigned int status = fsr & 0x3f;
 
 	switch (status) {
@@ -80,7 +82,7 @@ static const char *lpae_fault_status(unsigned int fsr)
 	case 0x30: return "TLB conflict abort";
 	}
 	if (status < 0x20 && (status >> 2) < ARRAY_SIZE(kind) && kind[status >> 2]) {
-		ksnprintf(buf, sizeof(buf), "%s %s", kind[status >> 2], level[status & 3]);
+		ksnprintf(buf, sizeof(bufs[0]), "%s %s", kind[status >> 2], level[status & 3]);
 		return buf;
 	}
 	return "unknown fault status";
@@ -123,7 +125,8 @@ static void print_sym(const char *label, unsigned long addr)
 
 void arm_trap(struct arm_trap_frame *f, int kind)
 {
-	static bool in_trap;
+	static bool in_trap_on[NR_CPUS];	/* per CPU: two CPUs may fault at once */
+	bool *in_trap = &in_trap_on[raw_smp_processor_id()];
 	unsigned int dfsr, dfar, ifsr, ifar;
 	unsigned long banked[2];
 	char reason[128];
@@ -133,10 +136,10 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 	__asm__ __volatile__("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
 	__asm__ __volatile__("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
 	/* An Access flag fault (long-descriptor STATUS 0b0010LL) on a kernel pte: set AF, retry. */
-	if (!in_trap && kind == TRAP_DABT && (dfsr & (1u << 9)) && (dfsr & 0x3c) == 0x08 &&
+	if (!*in_trap && kind == TRAP_DABT && (dfsr & (1u << 9)) && (dfsr & 0x3c) == 0x08 &&
 	    kernel_access_fault(dfar, dfsr & (1u << 11), false))
 		return;
-	if (!in_trap && kind == TRAP_PABT && (ifsr & (1u << 9)) && (ifsr & 0x3c) == 0x08 &&
+	if (!*in_trap && kind == TRAP_PABT && (ifsr & (1u << 9)) && (ifsr & 0x3c) == 0x08 &&
 	    kernel_access_fault(ifar, false, true))
 		return;
 	/* The semihosting call (`svc 0x123456`, arch_poweroff()) with no host to answer it (a real
@@ -147,11 +150,11 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 		f->pc += 4;
 		return;
 	}
-	if (in_trap) {		/* a fault while reporting a fault: say the least and stop */
+	if (*in_trap) {		/* a fault while reporting a fault: say the least and stop */
 		printk(KERN_EMERG "Unhandled exception inside the trap handler, pc 0x%08x\n", f->pc);
 		machine_poweroff(1);
 	}
-	in_trap = true;
+	*in_trap = true;
 	arm_banked_sp_lr(f->spsr, banked);
 
 	bool overflow = kind == TRAP_DABT && current && task_stack_guard(current, dfar);
@@ -210,7 +213,7 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 		machine_poweroff(1);
 	}
 	struct ktest_recovery *r = ktest_recovery_take(reason);
-	in_trap = false;
+	*in_trap = false;
 	if (r)
 		arm_longjmp_svc(r->jb);
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");

@@ -119,21 +119,22 @@ __noreturn void handle_bad_stack(unsigned long *regs)
 /* An exception: report it, then back to the KTAP case that caused it or power off. */
 static __noreturn __attribute__((noinline)) void riscv_exception(unsigned long *regs)
 {
-	static bool in_trap;
+	static bool in_trap_on[NR_CPUS];	/* per CPU: two CPUs may fault at once */
+	bool *in_trap = &in_trap_on[raw_smp_processor_id()];
 	unsigned long scause = regs[FRAME_SCAUSE], stval = regs[FRAME_STVAL], sepc = regs[FRAME_EPC];
 	char reason[128];
 
-	if (in_trap) {		/* a fault while reporting a fault: say the least and stop */
+	if (*in_trap) {		/* a fault while reporting a fault: say the least and stop */
 		printk(KERN_EMERG "Unhandled trap inside the trap handler, sepc 0x%lx\n", sepc);
 		machine_poweroff(1);
 	}
-	in_trap = true;
+	*in_trap = true;
 	ksnprintf(reason, sizeof(reason), "Unhandled trap: %s at 0x%0*lx", riscv_cause_name(scause),
 		  W, stval);
 	printk(KERN_EMERG "%s\n", reason);
 	show_regs(regs);
 	struct ktest_recovery *r = ktest_recovery_take(reason);
-	in_trap = false;
+	*in_trap = false;
 	if (r)
 		longjmp(r->jb, 1);	/* same stack and privilege: a plain longjmp returns to the case */
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
