@@ -271,6 +271,7 @@ int pcp_zone_batch(const struct zone *z);
  * as at boot (zone_set_pageset_high_and_batch()): for `bench pcp` and tests. */
 void pcp_set_batch(int batch, int scale);
 void pcp_init(struct zone *z);
+extern unsigned int pcp_split_cpus;	/* the CPUs high is split over (v6.10's nr_split_cpus) */
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 /* Fold the fast paths' counts into Linux's counters; pcp->lock held.  Returns the frames listed. */
 int pcp_sync(struct per_cpu_pages *pcp);
