@@ -53,7 +53,7 @@ endforeach()
 # host "architecture" of tests/host/host_sched_arch.c: ucontext threads and a simulated timer.
 # Objects, not a static library, so the core's shell commands (ps, irqs, ...) are linked too;
 # only the tests that name host_core get them, the others are built as before.
-set(HOST_CORE_SRCS kernel/irq.c kernel/sched.c kernel/kthread.c kernel/timer.c
+set(HOST_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
   mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c

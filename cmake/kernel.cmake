@@ -35,7 +35,7 @@ file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 # Interrupt-controller drivers: every board links all of them; the device tree picks.
 file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
-set(TINYMM_CORE_SRCS kernel/irq.c kernel/smp.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
+set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
   kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c kernel/cacheops.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
   drivers/sunxi_mmc.c drivers/sunxi_mmc_dma.c

@@ -47,14 +47,10 @@ static long console_file_read(struct file *file, void *buf, size_t len, loff_t *
 
 static long console_file_write(struct file *file, const void *buf, size_t len, loff_t *pos)
 {
-	unsigned long flags;
-
 	(void)file;
 	(void)pos;
 	/* One chunk at once, as vkprintf does a line: a task's line is not cut by a kernel one. */
-	local_irq_save(flags);
-	console_write(buf, len);
-	local_irq_restore(flags);
+	console_write_atomic(buf, len);
 	return (long)len;
 }
 

@@ -72,13 +72,13 @@ void exit_notify(void)
 	struct list_head orphans = LIST_HEAD_INIT(orphans);
 	unsigned long flags;
 
-	local_irq_save(flags);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_for_each_entry_safe(c, n, &tsk->children, sibling) {
 		list_move_tail(&c->sibling, &orphans);
 		c->parent = NULL;
-		c->joiner = NULL;	/* nobody to wake */
+		WRITE_ONCE(c->joiner, NULL);	/* nobody to wake */
 	}
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	list_for_each_entry_safe(c, n, &orphans, sibling) {
 		list_del_init(&c->sibling);
 		put_task_struct(c);
@@ -127,7 +127,7 @@ static long do_wait(int pid, unsigned int options, struct wait_result *res)
 		unsigned long flags;
 
 		set_current_state(TASK_UNINTERRUPTIBLE);
-		local_irq_save(flags);
+		spin_lock_irqsave(&tasklist_lock, flags);
 		list_for_each_entry(c, &tsk->children, sibling) {
 			if (pid == WAIT_NONE || (pid != WAIT_ANY && c->pid != pid))
 				continue;
@@ -141,7 +141,7 @@ static long do_wait(int pid, unsigned int options, struct wait_result *res)
 			list_del_init(&zombie->sibling);
 			zombie->parent = NULL;
 		}
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (!any || zombie || (options & WNOHANG)) {
 			__set_current_state(TASK_RUNNING);
 			if (!any)

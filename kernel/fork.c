@@ -73,11 +73,29 @@ static void check_mm(struct mm_struct *mm)
 			 (long)mm_pgtables_bytes(mm));
 }
 
+/* On each other CPU (an IPI): stop using @info's tables if they are the live ones there. */
+static void leave_mm(void *info)
+{
+	struct mm_struct *mm = info;
+
+	if (active_mm == mm) {
+		switch_mm(mm, &init_mm);
+		active_mm = &init_mm;
+	}
+}
+
 void mmput(struct mm_struct *mm)
 {
 	if (!atomic_dec_and_test(&mm->mm_users))
 		return;
 	WARN_ON(mm == active_mm);	/* its tables are live: switch_mm away first */
+	/* Another CPU may still have them live (a kernel thread ran there after the last task
+	 * of @mm: v6.10's lazy TLB mm): it leaves them before they are freed. */
+	if (NR_CPUS > 1 && num_online_cpus() > 1) {
+		preempt_disable();
+		smp_call_function_many(cpu_online_mask, leave_mm, mm, true);
+		preempt_enable();
+	}
 	exit_mmap(mm);
 	check_mm(mm);
 	/* After the areas: the program's file backs them (exec, mm->exe_file). */
@@ -124,11 +142,11 @@ long kernel_clone(void)
 	p->flags &= ~PF_KTHREAD;	/* a user task from its first instruction */
 	p->mm = mm;
 	p->files = files;
-	local_irq_save(flags);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	p->parent = tsk;
 	p->joiner = tsk;		/* kthread_exit() wakes the parent: its wait looks again */
 	list_add_tail(&p->sibling, &tsk->children);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	wake_up_process(p);
 	return p->pid;			/* @p is ours until reaped: the creator's reference */
 }

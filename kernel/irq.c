@@ -9,8 +9,10 @@
  *   - counts only grow; each CPU counts its own interrupts (desc->count[cpu], v6.10's
  *     kstat_irqs per CPU), so `irqs` has one column per online CPU as /proc/interrupts, then
  *     the IPI rows (kernel/smp.c counts those).
- * Locking: descriptors change with interrupts masked; handlers run with interrupts masked, so a
- *   handler never races request_irq()/free_irq() on one CPU.  Device lines (SPIs, PLIC
+ * Locking: descriptors change under irq_desc_lock with interrupts masked; handlers run with
+ *   interrupts masked.  A handler may run on another CPU while a descriptor changes:
+ *   free_irq() and disable_irq() wait until it has returned (running_on, v6.10's
+ *   synchronize_irq()), so its dev_id may be freed afterwards.  Device lines (SPIs, PLIC
  *   sources) are delivered to the boot CPU only; other CPUs take their own per-CPU lines
  *   (timer PPIs) and IPIs.
  */
@@ -25,6 +27,7 @@
 #include "tinymm/sched.h"
 #include "tinymm/shell.h"
 #include "tinymm/smp.h"
+#include "tinymm/spinlock.h"
 
 struct irq_desc {
 	struct irq_domain *domain;
@@ -35,6 +38,7 @@ struct irq_desc {
 	unsigned int type;
 	unsigned long count[NR_CPUS];
 	bool masked;
+	volatile int running_on;	/* the CPU in its handler now, -1: none (synchronize_irq) */
 	bool reported;			/* "nobody cared" printed already */
 	unsigned int none_streak;	/* IRQ_NONE returns in a row */
 };
@@ -43,7 +47,9 @@ struct irq_desc {
 
 #define MAX_DOMAINS	8
 
-static struct irq_desc irq_desc[NR_IRQS];
+static struct irq_desc irq_desc[NR_IRQS] = { [0 ... NR_IRQS - 1] = { .running_on = -1 } };
+/* Every desc's handler, dev_id, name and mask state (v6.10 has a lock per desc). */
+static DEFINE_SPINLOCK(irq_desc_lock);
 static struct irq_domain domains[MAX_DOMAINS];
 static int nr_domains;
 static unsigned int next_virq = 1;
@@ -185,9 +191,9 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags, co
 	(void)flags;
 	if (!desc || !handler)
 		return -1;
-	local_irq_save(f);
+	spin_lock_irqsave(&irq_desc_lock, f);
 	if (desc->handler) {
-		local_irq_restore(f);
+		spin_unlock_irqrestore(&irq_desc_lock, f);
 		pr_err("irq %u: already requested by %s, refused for %s\n", irq, desc->name, name);
 		return -1;
 	}
@@ -196,8 +202,17 @@ int request_irq(unsigned int irq, irq_handler_t handler, unsigned long flags, co
 	desc->name = name;
 	desc->reported = false;
 	desc_unmask(desc);
-	local_irq_restore(f);
+	spin_unlock_irqrestore(&irq_desc_lock, f);
 	return 0;
+}
+
+/* Wait until no CPU is in @irq's handler (v6.10's synchronize_irq); not from that handler. */
+static void synchronize_irq_desc(struct irq_desc *desc)
+{
+	smp_mb();	/* the handler cleared or the line masked before looking */
+	while (READ_ONCE(desc->running_on) >= 0 &&
+	       READ_ONCE(desc->running_on) != raw_smp_processor_id())
+		cpu_relax();
 }
 
 void free_irq(unsigned int irq, void *dev_id)
@@ -207,13 +222,14 @@ void free_irq(unsigned int irq, void *dev_id)
 
 	if (!desc)
 		return;
-	local_irq_save(f);
+	spin_lock_irqsave(&irq_desc_lock, f);
 	if (desc->handler && desc->dev_id == dev_id) {
 		desc_mask(desc);
-		desc->handler = NULL;
+		WRITE_ONCE(desc->handler, NULL);
 		desc->name = NULL;
 	}
-	local_irq_restore(f);
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	synchronize_irq_desc(desc);	/* @dev_id may be freed when we return */
 }
 
 void enable_irq(unsigned int irq)
@@ -223,9 +239,9 @@ void enable_irq(unsigned int irq)
 
 	if (!desc)
 		return;
-	local_irq_save(f);
+	spin_lock_irqsave(&irq_desc_lock, f);
 	desc_unmask(desc);
-	local_irq_restore(f);
+	spin_unlock_irqrestore(&irq_desc_lock, f);
 }
 
 void disable_irq(unsigned int irq)
@@ -235,9 +251,10 @@ void disable_irq(unsigned int irq)
 
 	if (!desc)
 		return;
-	local_irq_save(f);
+	spin_lock_irqsave(&irq_desc_lock, f);
 	desc_mask(desc);
-	local_irq_restore(f);
+	spin_unlock_irqrestore(&irq_desc_lock, f);
+	synchronize_irq_desc(desc);	/* as v6.10's disable_irq() */
 }
 
 void set_handle_irq(void (*handler)(void))
@@ -260,9 +277,16 @@ int generic_handle_domain_irq(struct irq_domain *d, unsigned int hwirq)
 
 	if (!desc)
 		return -1;
-	desc->count[raw_smp_processor_id()]++;
-	if (likely(desc->handler)) {
-		if (likely(desc->handler((int)virq, desc->dev_id) == IRQ_HANDLED)) {
+	int cpu = raw_smp_processor_id();
+	desc->count[cpu]++;
+	/* In the handler from here (free_irq() waits for that), then look at the handler. */
+	WRITE_ONCE(desc->running_on, cpu);
+	smp_mb();
+	irq_handler_t handler = READ_ONCE(desc->handler);
+	if (likely(handler)) {
+		irqreturn_t ret = handler((int)virq, desc->dev_id);
+		smp_store_release(&desc->running_on, -1);
+		if (likely(ret == IRQ_HANDLED)) {
 			desc->none_streak = 0;
 			return 0;
 		}
@@ -280,6 +304,7 @@ int generic_handle_domain_irq(struct irq_domain *d, unsigned int hwirq)
 		}
 		return 0;
 	}
+	smp_store_release(&desc->running_on, -1);
 	/* Nobody asked for this line: mask it so a level interrupt cannot storm, and say so once. */
 	unhandled++;
 	desc_mask(desc);

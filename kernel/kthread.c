@@ -39,6 +39,9 @@ void finish_task_switch(void);
 
 static struct kmem_cache *task_cache;
 static int next_pid = 1;
+/* sched_all_tasks, pids, every task's parent/children/sibling links (v6.10's tasklist_lock,
+ * a spinlock here: no readers to favour). */
+DEFINE_SPINLOCK(tasklist_lock);
 
 /* A dead vmalloc stack waiting for thread_stack_free_work; the link sits in the stack itself. */
 struct vm_stack {
@@ -46,6 +49,7 @@ struct vm_stack {
 };
 
 static struct vm_stack *dead_stacks;
+static DEFINE_SPINLOCK(dead_stacks_lock);	/* dead_stacks; also taken from the switch */
 
 /* vfree() every queued dead stack; process context (vfree() may sleep). */
 static void reap_dead_stacks(void)
@@ -55,10 +59,10 @@ static void reap_dead_stacks(void)
 
 	if (!READ_ONCE(dead_stacks))
 		return;
-	local_irq_save(flags);
+	spin_lock_irqsave(&dead_stacks_lock, flags);
 	vs = dead_stacks;
 	dead_stacks = NULL;
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&dead_stacks_lock, flags);
 	for (; vs; vs = next) {
 		next = vs->next;
 		vfree(vs);
@@ -107,10 +111,10 @@ void free_thread_stack(struct task_struct *p)
 	if (p->stack_vm_area) {
 		struct vm_stack *vs = (struct vm_stack *)p->stack;
 
-		local_irq_save(flags);
+		spin_lock_irqsave(&dead_stacks_lock, flags);
 		vs->next = dead_stacks;
 		dead_stacks = vs;
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&dead_stacks_lock, flags);
 		if (system_wq)		/* before workqueue_init(): the next join or creation */
 			schedule_work(&thread_stack_free_work);
 	} else {
@@ -168,10 +172,11 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 	strncpy(p->comm, name, TASK_COMM_LEN - 1);
 	arch_context_init(&p->ctx, (uintptr_t)p->stack, (uintptr_t)p->stack + p->stack_size,
 			  kthread_entry);
-	local_irq_save(flags);
+	p->cpus_mask = ~0UL;		/* any CPU */
+	spin_lock_irqsave(&tasklist_lock, flags);
 	p->pid = next_pid++;
 	list_add_tail(&p->tasks, &sched_all_tasks);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return p;
 }
 
@@ -206,9 +211,10 @@ struct task_struct *fork_idle(unsigned int cpu)
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	ksnprintf(p->comm, TASK_COMM_LEN, "idle/%u", cpu);
-	local_irq_save(flags);
+	init_idle(p, cpu);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_add_tail(&p->tasks, &sched_all_tasks);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return p;
 }
 
@@ -238,9 +244,14 @@ void kthread_exit(int code)
 
 	local_irq_disable();
 	me->exit_code = code;
-	me->exited = true;
-	if (me->joiner)
-		wake_up_process(me->joiner);
+	/* Ordered against kthread_join(), which stores joiner then reads exited: one of the two
+	 * sees the other's store (each side a full barrier), and the code is visible first. */
+	smp_mb();
+	WRITE_ONCE(me->exited, true);
+	smp_mb();
+	struct task_struct *joiner = READ_ONCE(me->joiner);
+	if (joiner)
+		wake_up_process(joiner);
 	me->__state = TASK_DEAD;
 	schedule();		/* never comes back: the next thread frees our stack */
 	for (;;)
@@ -250,14 +261,15 @@ void kthread_exit(int code)
 int kthread_join(struct task_struct *p)
 {
 	might_sleep();
-	p->joiner = current;
+	WRITE_ONCE(p->joiner, current);
 	for (;;) {
-		set_current_state(TASK_UNINTERRUPTIBLE);
+		set_current_state(TASK_UNINTERRUPTIBLE);	/* a full barrier after the store */
 		if (READ_ONCE(p->exited))
 			break;
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	smp_rmb();		/* exit_code was written before exited */
 	reap_dead_stacks();	/* @p is off the CPU: its stack was queued at that switch */
 	int code = p->exit_code;
 	put_task_struct(p);
@@ -280,8 +292,8 @@ void put_task_struct(struct task_struct *p)
 
 	if (!atomic_dec_and_test(&p->usage))
 		return;
-	local_irq_save(flags);
+	spin_lock_irqsave(&tasklist_lock, flags);
 	list_del_init(&p->tasks);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	kmem_cache_free(task_cache, p);
 }

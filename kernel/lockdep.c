@@ -104,13 +104,21 @@ static unsigned int prune_stale(struct held_lock *stack, unsigned int depth);
 
 /* Give back every lent stack that holds nothing, or whose locks all went elsewhere (see
  * prune_stale()).  Its thread's lockdep_slot is left: held_stack() checks the owner, and the
- * thread may be gone. */
+ * thread may be gone.  SMP: only a stack whose owner runs on no CPU, taken under graph_lock;
+ * only its owner pushes on it, and it is not running (it could start to between the check and
+ * the prune: then it finds its stack taken and is lent another, losing what it held to the
+ * checker, never corrupting a stack; docs/atomics-and-locks.md). */
 static void reclaim_stacks(void)
 {
-	for (unsigned int i = 0; i < LOCKDEP_STACKS; i++)
-		if (stacks[i].task && !(stacks[i].depth = prune_stale(stacks[i].held,
-								       stacks[i].depth)))
-			stacks[i].task = NULL;
+	arch_spin_lock(&graph_lock);
+	for (unsigned int i = 0; i < LOCKDEP_STACKS; i++) {
+		const struct task_struct *t = READ_ONCE(stacks[i].task);
+
+		if (t && (NR_CPUS == 1 || t == current || !task_curr(t)) &&
+		    !(stacks[i].depth = prune_stale(stacks[i].held, stacks[i].depth)))
+			WRITE_ONCE(stacks[i].task, NULL);
+	}
+	arch_spin_unlock(&graph_lock);
 }
 
 /* This thread's stack of held locks; with @lend, one is lent if it has none.  NULL: none (or
@@ -128,8 +136,12 @@ static struct lock_stack *held_stack(bool lend)
 		return NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		for (i = 0; i < LOCKDEP_STACKS; i++) {
-			if (!stacks[i].task) {
-				stacks[i].task = curr;
+			const struct task_struct *free = NULL;
+
+			/* Another CPU may lend the same free stack at once: one wins it. */
+			if (!READ_ONCE(stacks[i].task) &&
+			    __atomic_compare_exchange_n(&stacks[i].task, &free, curr, false,
+							__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 				stacks[i].depth = 0;
 				curr->lockdep_slot = (unsigned char)(i + 1);
 				return &stacks[i];

@@ -48,7 +48,7 @@ void panic(const char *fmt, ...)
 	/* One CPU panics; another that panics meanwhile stops where it is (v6.10's panic_cpu),
 	 * its state then printed by the first. */
 	int this_cpu = raw_smp_processor_id(), old_cpu = cmpxchg(&panic_cpu, -1, this_cpu);
-	if (old_cpu != -1 && old_cpu != this_cpu)
+	if (NR_CPUS > 1 && old_cpu != -1 && old_cpu != this_cpu)
 		panic_smp_self_stop();
 	if (in_panic) {		/* a panic while panicking: say the least and stop */
 		printk(KERN_EMERG "Kernel panic during panic: %s\n", msg);
@@ -63,7 +63,8 @@ void panic(const char *fmt, ...)
 		WRITE_ONCE(panic_cpu, -1);
 		longjmp(r->jb, 1);
 	}
-	smp_send_stop();	/* the others stop; their state is printed here */
+	if (NR_CPUS > 1)
+		smp_send_stop();	/* the others stop; their state is printed here */
 	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	machine_poweroff(1);
 }

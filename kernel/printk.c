@@ -5,15 +5,18 @@
  * prefixes each line with "[seconds.micros] " as Linux does.  kprintf() is the same path without
  * the prefix and the level: shell output and KTAP use it because their text is a contract.
  * Every message, shown or not, also goes to a ring (the log buffer) that `dmesg` prints.
- * Locking: each message is stored and written with interrupts masked (the console lock, on
- * one CPU), so lines from threads and interrupt handlers never interleave within a message.
- * Not a spinlock: a fault inside printk may print its report without deadlocking.
+ * Locking: each message is stored and written with interrupts masked under the console lock,
+ * so messages from threads, interrupt handlers and other CPUs never interleave.  The lock is
+ * a bare ticket lock that knows its owner CPU and is not taken again by it: a fault inside
+ * printk prints its report without deadlocking (v6.10's printk_cpu_sync has the same rule).
  */
 #include <string.h>
 #include "tinymm/console.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/smp.h"
+#include "tinymm/spinlock.h"
 #include "tinymm/time.h"
 
 int console_loglevel = 7;
@@ -42,6 +45,32 @@ void log_buf_dump(void (*out)(const char *s, size_t n))
 
 static bool line_start = true;	/* the next character begins a new log line */
 
+static arch_spinlock_t console_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static int console_owner = -1;	/* the holder's CPU */
+
+/* Interrupts masked, and the console lock unless this CPU already holds it (false then). */
+static bool console_lock_irqsave(unsigned long *flags)
+{
+	int cpu;
+
+	local_irq_save(*flags);
+	cpu = raw_smp_processor_id();
+	if (READ_ONCE(console_owner) == cpu)
+		return false;
+	arch_spin_lock(&console_lock);
+	WRITE_ONCE(console_owner, cpu);
+	return true;
+}
+
+static void console_unlock_irqrestore(bool locked, unsigned long flags)
+{
+	if (locked) {
+		WRITE_ONCE(console_owner, -1);
+		arch_spin_unlock(&console_lock);
+	}
+	local_irq_restore(flags);
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
 	char buf[512];
@@ -63,7 +92,7 @@ int vprintk(const char *fmt, va_list ap)
 
 	char ts[24] = "";
 	unsigned long flags;
-	local_irq_save(flags);
+	bool locked = console_lock_irqsave(&flags);
 	if (line_start) {
 		uint64_t ns = ktime_get_ns();
 		ksnprintf(ts, sizeof(ts), "[%5llu.%06llu] ", (unsigned long long)(ns / NSEC_PER_SEC),
@@ -76,8 +105,17 @@ int vprintk(const char *fmt, va_list ap)
 		console_write(ts, strlen(ts));
 		console_write(buf, (size_t)n);
 	}
-	local_irq_restore(flags);
+	console_unlock_irqrestore(locked, flags);
 	return n;
+}
+
+void console_write_atomic(const char *s, size_t n)
+{
+	unsigned long flags;
+	bool locked = console_lock_irqsave(&flags);
+
+	console_write(s, n);
+	console_unlock_irqrestore(locked, flags);
 }
 
 int printk(const char *fmt, ...)
@@ -100,9 +138,9 @@ int vkprintf(const char *fmt, va_list ap)
 	if (n > (int)sizeof(buf) - 1)
 		n = sizeof(buf) - 1;
 	unsigned long flags;
-	local_irq_save(flags);
+	bool locked = console_lock_irqsave(&flags);
 	console_write(buf, (size_t)n);
-	local_irq_restore(flags);
+	console_unlock_irqrestore(locked, flags);
 	return n;
 }
 

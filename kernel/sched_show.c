@@ -14,6 +14,7 @@
 
 struct ps_row {
 	int pid, prio;
+	unsigned int cpu;
 	char state[16];
 	uint64_t cpu_ns;
 	size_t used, size;
@@ -58,9 +59,9 @@ static void snap_one(struct task_struct *p, void *arg)
 	}
 	struct ps_row *r = &s->rows[s->n++];
 	uint64_t cpu = p->sum_exec_ns;
-	if (p == current)
+	if (task_curr(p))
 		cpu += ktime_get_ns() - p->exec_start_ns;
-	*r = (struct ps_row){ .pid = p->pid, .prio = p->prio, .cpu_ns = cpu,
+	*r = (struct ps_row){ .pid = p->pid, .prio = p->prio, .cpu = task_cpu(p), .cpu_ns = cpu,
 			      .used = task_stack_high_water(p), .size = p->stack_size,
 			      .nvcsw = p->nvcsw, .nivcsw = p->nivcsw };
 	task_mm_usage(p->mm, &r->vsz, &r->rss);
@@ -78,13 +79,13 @@ static int cmd_ps(int argc, char **argv)
 		return 2;
 	s->n = s->more = 0;
 	for_each_task(snap_one, s);
-	kprintf("  PID PRIO STATE                 TIME  STACK-USED  SWITCHES     VSZ    RSS  NAME\n");
+	kprintf("  PID PRIO CPU STATE                 TIME  STACK-USED  SWITCHES     VSZ    RSS  NAME\n");
 	for (int i = 0; i < s->n; i++) {
 		struct ps_row *r = &s->rows[i];
 		char stack[24];
 		ksnprintf(stack, sizeof(stack), "%zu/%zu", r->used, r->size);
-		kprintf("%5d %4d %-14s %6llu.%06llu %11s %9lu %7lu %6lu  %s\n", r->pid, r->prio,
-			r->state, (unsigned long long)(r->cpu_ns / NSEC_PER_SEC),
+		kprintf("%5d %4d %3u %-14s %6llu.%06llu %11s %9lu %7lu %6lu  %s\n", r->pid, r->prio,
+			r->cpu, r->state, (unsigned long long)(r->cpu_ns / NSEC_PER_SEC),
 			(unsigned long long)(r->cpu_ns % NSEC_PER_SEC / 1000), stack,
 			r->nvcsw + r->nivcsw, r->vsz, r->rss, r->comm);
 	}
@@ -92,7 +93,7 @@ static int cmd_ps(int argc, char **argv)
 		kprintf("(%d more not shown)\n", s->more);
 	return 0;
 }
-SHELL_COMMAND(ps, "", "threads: id, priority, state, CPU time, stack high-water mark, VSZ/RSS kB", cmd_ps);
+SHELL_COMMAND(ps, "", "threads: id, priority, CPU (running on or last), state, CPU time, stack high-water mark, VSZ/RSS kB", cmd_ps);
 
 static int cmd_uptime(int argc, char **argv)
 {

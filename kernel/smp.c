@@ -49,14 +49,13 @@
 #include "tinymm/smp.h"
 #include "tinymm/stacktrace.h"
 #include "tinymm/time.h"
+#include "tinymm/timer.h"
 
 #define SMP_BOOT_TIMEOUT_MS	2000	/* v6.10 waits 1 s; MTTCG on a loaded 2-core host is slower */
 #define SMP_STOP_TIMEOUT_MS	1000	/* v6.10's smp_send_stop(): one second */
 #define STOP_FRAMES		16
 
-struct cpumask __cpu_possible_mask = { 1 }, __cpu_online_mask = { 1 };
-unsigned int nr_cpu_ids = 1;
-unsigned long __cpu_logical_map[NR_CPUS];
+/* The masks, nr_cpu_ids and __cpu_logical_map are in kernel/cpu.c. */
 
 enum cpu_boot_state { CPU_ABSENT, CPU_BOOTING, CPU_ONLINE, CPU_DEAD };
 static int cpu_state[NR_CPUS] = { CPU_ONLINE };
@@ -362,12 +361,6 @@ unsigned long smp_ipi_count(unsigned int cpu, unsigned int ipi)
 	return cpu < NR_CPUS && ipi < NR_IPI ? READ_ONCE(per_cpu(ipi_counts, cpu)[ipi]) : 0;
 }
 
-/* The scheduler's side of IPI_RESCHEDULE; the sender has set this CPU's need_resched and
- * irq_exit() switches.  Weak: the SMP scheduler may have more to do here. */
-__attribute__((weak)) void scheduler_ipi(void)
-{
-}
-
 /* From the arch's interrupt entry (irq_enter() done), interrupts masked. */
 void handle_IPI(unsigned int ipi)
 {
@@ -427,10 +420,8 @@ void secondary_start_kernel(void)
 			arch_cpu_idle();
 	}
 	cpumask_set_cpu(cpu, &__cpu_online_mask);
-	/* Until the scheduler runs tasks on every CPU: interrupts (IPIs) and nothing else. */
-	local_irq_enable();
-	for (;;)
-		arch_cpu_idle();
+	clockevent_update();	/* this CPU's own clock event (kernel/timer.c) */
+	cpu_idle_loop();	/* the scheduler gives it tasks from here */
 }
 
 static void bringup_cpu(unsigned int cpu)

@@ -12,13 +12,15 @@
  *
  * Invariants: tracer.active <=> a section is being timed <=> interrupts are masked and were
  * unmasked when it began (sections never nest: a save inside one calls nothing).  Every field
- * is touched with interrupts masked on this CPU (tinymm has one), so no lock: the hooks run
- * between the mask and the unmask.  The tracer's own reads (`irqsoff`, `top`, `reset`) mask
+ * is touched with interrupts masked on the boot CPU, so no lock: the hooks run between the mask
+ * and the unmask.  With more than one CPU only the boot CPU's sections are traced (the others'
+ * hooks return at once): the tracer measures one CPU, as its -icount runs have one.  The tracer's own reads (`irqsoff`, `top`, `reset`) mask
  * and clear tracer.active first: they are never a section.  The clock is read last when a
  * section begins and first when it ends, so a length includes only the few instructions of the
  * hooks on either side of the read (the selftest measures them).
  */
 #include <string.h>
+#include "tinymm/smp.h"
 #include "tinymm/arch.h"
 #include "tinymm/cmdline.h"
 #include "tinymm/irqflags.h"
@@ -112,7 +114,7 @@ static inline unsigned long irqsoff_clock(void)
 
 void trace_hardirqs_off_caller(unsigned long ip)
 {
-	if (!tracer.enabled || tracer.active)
+	if (!tracer.enabled || tracer.active || raw_smp_processor_id())
 		return;
 	tracer.start_ip = ip;
 	tracer.active = true;
@@ -121,7 +123,7 @@ void trace_hardirqs_off_caller(unsigned long ip)
 
 void trace_hardirqs_on_caller(unsigned long ip)
 {
-	if (!tracer.active)
+	if (!tracer.active || raw_smp_processor_id())
 		return;
 	unsigned long now = irqsoff_clock();
 
@@ -153,7 +155,7 @@ __attribute__((noinline)) void start_critical_timings(void)
 
 __attribute__((noinline)) void trace_irqsoff_trap_entry(unsigned long stamp)
 {
-	if (!tracer.enabled || tracer.active)
+	if (!tracer.enabled || tracer.active || raw_smp_processor_id())
 		return;
 	tracer.start_ip = RET_IP;
 	tracer.active = true;

@@ -6,9 +6,13 @@
  * func, so an item may be queued again while it runs (it then runs again).
  * Invariants: an item is on a worklist <=> PENDING and not a delayed item still in its timer;
  *   wq->current_work is the item whose func is running (NULL between items).
- * Locking: wq->lock (irqs masked) for the worklist and current_work.  PENDING is set and
- *   cleared, and an item taken off its list by cancel, with interrupts masked only: enough on
- *   one CPU, where nothing else runs meanwhile; SMP would need them under wq->lock.
+ * Locking: wq->lock (irqs masked) for the worklist, each item's entry and current_work.
+ *   PENDING is an atomic bit and an ownership token, as v6.10's: whoever sets it owns the item
+ *   until it is on a worklist or in its timer (queue_*), or until it gives it back (cancel).
+ *   Queueing runs with interrupts masked from setting PENDING to the insertion, so an
+ *   interrupt on the same CPU never waits for an item its own CPU is half-way through queueing;
+ *   try_grab_pending() (cancel, mod_delayed_work) takes the bit from a timer or a worklist, and
+ *   waits out an item between the two (a timer callback inserting it on another CPU).
  */
 #include "tinymm/bug.h"
 #include "tinymm/printk.h"
@@ -61,22 +65,32 @@ static void insert_work(struct workqueue_struct *wq, struct work_struct *work)
 
 static bool test_and_set_pending(struct work_struct *work)
 {
-	unsigned long flags;
-	bool was;
+	return __atomic_fetch_or(&work->data, WORK_STRUCT_PENDING, __ATOMIC_ACQ_REL) &
+	       WORK_STRUCT_PENDING;
+}
 
-	local_irq_save(flags);
-	was = work->data & WORK_STRUCT_PENDING;
-	work->data |= WORK_STRUCT_PENDING;
-	local_irq_restore(flags);
-	return was;
+static void clear_pending(struct work_struct *work)
+{
+	__atomic_fetch_and(&work->data, ~WORK_STRUCT_PENDING, __ATOMIC_RELEASE);
 }
 
 bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
 {
-	if (test_and_set_pending(work))
-		return false;
-	insert_work(wq, work);
-	return true;
+	unsigned long flags;
+	bool queued = false;
+
+	local_irq_save(flags);
+	if (!test_and_set_pending(work)) {
+		spin_lock(&wq->lock);
+		work->wq = wq;
+		list_add_tail(&work->entry, &wq->worklist);
+		spin_unlock(&wq->lock);
+		queued = true;
+	}
+	local_irq_restore(flags);
+	if (queued)
+		wake_up(&wq->more_work);	/* interrupts on: the worker may run at once */
+	return queued;
 }
 
 static void delayed_work_timer_fn(struct timer_list *t)
@@ -86,41 +100,70 @@ static void delayed_work_timer_fn(struct timer_list *t)
 	insert_work(dwork->wq, &dwork->work);
 }
 
-bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
+/* PENDING is ours, interrupts masked. */
+static void __queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork,
+				 unsigned long delay)
 {
-	if (test_and_set_pending(&dwork->work))
-		return false;
 	if (!delay) {
 		insert_work(wq, &dwork->work);
-		return true;
+		return;
 	}
 	dwork->wq = wq;
 	mod_timer(&dwork->timer, jiffies + delay);
-	return true;
 }
 
-/* Take @work off its timer or list if it is pending; true if it was. */
-static bool grab_pending(struct work_struct *work, struct timer_list *timer)
+bool queue_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
 {
 	unsigned long flags;
-	bool was;
+	bool queued = false;
 
 	local_irq_save(flags);
-	was = work->data & WORK_STRUCT_PENDING;
-	if (timer)
-		timer_delete(timer);
-	if (!list_empty(&work->entry))
-		list_del_init(&work->entry);
-	work->data &= ~WORK_STRUCT_PENDING;
+	if (!test_and_set_pending(&dwork->work)) {
+		__queue_delayed_work(wq, dwork, delay);
+		queued = true;
+	}
 	local_irq_restore(flags);
-	return was;
+	return queued;
+}
+
+/*
+ * Make PENDING ours: true if the item was pending (taken off its timer or worklist), false if
+ * it was idle.  An item whose PENDING is set but which is on neither yet is being queued on
+ * another CPU (or its timer's callback is inserting it there): wait for it to land.
+ * Interrupts masked (the caller's), so this CPU is never the one half-way through queueing.
+ */
+static bool try_grab_pending(struct work_struct *work, struct timer_list *timer)
+{
+	for (;;) {
+		if (timer && timer_delete(timer))
+			return true;
+		if (!test_and_set_pending(work))
+			return false;
+		struct workqueue_struct *wq = READ_ONCE(work->wq);
+		if (wq) {
+			bool stolen = false;
+
+			spin_lock(&wq->lock);
+			if (work->wq == wq && !list_empty(&work->entry)) {
+				list_del_init(&work->entry);
+				stolen = true;
+			}
+			spin_unlock(&wq->lock);
+			if (stolen)
+				return true;
+		}
+		cpu_relax();
+	}
 }
 
 bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, unsigned long delay)
 {
-	bool was = grab_pending(&dwork->work, &dwork->timer);
+	unsigned long flags;
 
-	queue_delayed_work(wq, dwork, delay);
+	local_irq_save(flags);
+	bool was = try_grab_pending(&dwork->work, &dwork->timer);
+	__queue_delayed_work(wq, dwork, delay);
+	local_irq_restore(flags);
 	return was;
 }
 
@@ -142,32 +185,41 @@ bool flush_work(struct work_struct *work)
 
 bool flush_delayed_work(struct delayed_work *dwork)
 {
-	/* A delayed item still in its timer is queued now, then waited for, as Linux does. */
+	unsigned long flags;
+
+	/* A delayed item still in its timer is queued now, then waited for, as Linux does (the
+	 * timer deleted: PENDING is ours until inserted). */
+	local_irq_save(flags);
 	if (timer_delete(&dwork->timer))
 		insert_work(dwork->wq, &dwork->work);
+	local_irq_restore(flags);
 	return flush_work(&dwork->work);
+}
+
+/* Take @work from wherever it waits, wait until its func is not running, give PENDING back. */
+static bool __cancel_work_sync(struct work_struct *work, struct timer_list *timer)
+{
+	unsigned long flags;
+
+	might_sleep();
+	local_irq_save(flags);
+	bool was = try_grab_pending(work, timer);
+	local_irq_restore(flags);
+	struct workqueue_struct *wq = READ_ONCE(work->wq);
+	if (wq)
+		wait_event(wq->work_done, READ_ONCE(wq->current_work) != work);
+	clear_pending(work);
+	return was;
 }
 
 bool cancel_work_sync(struct work_struct *work)
 {
-	bool was = grab_pending(work, NULL);
-	struct workqueue_struct *wq = work->wq;
-
-	might_sleep();
-	if (wq)
-		wait_event(wq->work_done, READ_ONCE(wq->current_work) != work);
-	return was;
+	return __cancel_work_sync(work, NULL);
 }
 
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 {
-	bool was = grab_pending(&dwork->work, &dwork->timer);
-	struct workqueue_struct *wq = dwork->work.wq;
-
-	might_sleep();
-	if (wq)
-		wait_event(wq->work_done, READ_ONCE(wq->current_work) != &dwork->work);
-	return was;
+	return __cancel_work_sync(&dwork->work, &dwork->timer);
 }
 
 void flush_workqueue(struct workqueue_struct *wq)
@@ -197,7 +249,7 @@ static int worker_thread(void *arg)
 		spin_lock_irqsave(&wq->lock, flags);
 		struct work_struct *work = list_first_entry(&wq->worklist, struct work_struct, entry);
 		list_del_init(&work->entry);
-		work->data &= ~WORK_STRUCT_PENDING;
+		clear_pending(work);	/* it may be queued again from here, and run again */
 		wq->current_work = work;
 		spin_unlock_irqrestore(&wq->lock, flags);
 

@@ -108,10 +108,30 @@ static void line_nobody_requested_is_masked_once(struct ktest *t)
 	raise_hw(&l, l.nobody, false);
 }
 
+/* SMP: the case runs on CPU 0 alone, where SPIs are delivered; an SGI's enable is per CPU and
+ * it goes to the CPU that raised it, so the thread must not move in between.  The previous
+ * affinity is returned for unpin(). */
+static unsigned long pin_to_cpu0(void)
+{
+	unsigned long old = current->cpus_mask;
+	struct cpumask cpu0 = { 1UL };
+
+	set_cpus_allowed_ptr(current, &cpu0);
+	return old;
+}
+
+static void unpin(unsigned long old)
+{
+	struct cpumask m = { old };
+
+	set_cpus_allowed_ptr(current, &m);
+}
+
 static void requested_lines_run_their_handler_once(struct ktest *t)
 {
 	struct test_lines l;
 	KTEST_ASSERT_TRUE(t, test_lines(&l));
+	unsigned long affinity = pin_to_cpu0();
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(l.raise); i++) {
 		unsigned int hw = l.raise[i], virq = irq_find_mapping(l.d, hw);
@@ -131,6 +151,7 @@ static void requested_lines_run_their_handler_once(struct ktest *t)
 		if (hw == l.edge)
 			irq_set_irq_type(virq, IRQ_TYPE_LEVEL_HIGH);
 	}
+	unpin(affinity);
 }
 
 static void bad_lines_are_refused(struct ktest *t)
@@ -248,10 +269,12 @@ static void preemption_keeps_every_register(struct ktest *t)
 		0x88888888, 0x99999999, 0xaaaaaaaa, 0xbbbbbbbb, 0xcccccccc, 0xdddddddd,
 	};
 	struct task_struct *p[2];
+	struct cpumask cpu0 = { 1UL };	/* SMP: both on one CPU, so each preempts the other */
 
 	for (int i = 0; i < 2; i++) {
 		p[i] = kthread_create_opts(torture_thread, out[i], "torture", DEFAULT_PRIO, 1);
 		KTEST_ASSERT_TRUE(t, p[i] != NULL);
+		set_cpus_allowed_ptr(p[i], &cpu0);
 	}
 	for (int i = 0; i < 2; i++)
 		wake_up_process(p[i]);

@@ -161,8 +161,12 @@ void arm_trap(struct arm_trap_frame *f, int kind)
 
 		printk(KERN_EMERG "Insufficient stack space to handle exception!\n");
 		printk(KERN_EMERG "Task stack:     [0x%08lx..0x%08lx]\n", stk, stk + current->stack_size);
-		printk(KERN_EMERG "Overflow stack: [0x%08lx..0x%08lx]\n",
-		       (unsigned long)__exc_stack_bottom, (unsigned long)__exc_stack_top);
+		/* This CPU's exception stack: CPU n's is n stacks above CPU 0's (entry.S). */
+		unsigned long exc_size = (unsigned long)(__exc_stack_top - __exc_stack_bottom);
+		unsigned long exc_lo = (unsigned long)__exc_stack_bottom +
+				       (unsigned long)raw_smp_processor_id() * exc_size;
+
+		printk(KERN_EMERG "Overflow stack: [0x%08lx..0x%08lx]\n", exc_lo, exc_lo + exc_size);
 		printk(KERN_EMERG "Internal error: kernel stack overflow: 0 [#1] ARM\n");
 		printk(KERN_EMERG "CPU: %d PID: %d Comm: %s\n", raw_smp_processor_id(), current->pid,
 		       current->comm);

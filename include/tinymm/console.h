@@ -25,6 +25,8 @@ uintptr_t console_base(void);
 phys_addr_t console_mapbase(void);
 
 void console_write(const char *s, size_t n);	/* "\n" goes out as "\r\n" */
+/* The same under the console lock (kernel/printk.c): not cut by a message from another CPU. */
+void console_write_atomic(const char *s, size_t n);
 int console_getc(void);				/* -1 if nothing is waiting */
 void console_rx_irq(bool on);			/* the UART's receive interrupt on/off */
 

@@ -83,6 +83,7 @@ struct task_struct {
 	unsigned int flags;		/* PF_* */
 	int prio;
 	int pid;
+	unsigned long cpus_mask;	/* the CPUs it may run on (bit n: CPU n); rq_lock */
 	struct list_head run_list;	/* on a run queue while runnable and not current */
 	struct list_head tasks;		/* on the list of every task (ps) */
 	atomic_t usage;			/* references: the thread itself, its creator's handle */
@@ -195,6 +196,17 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
 /* A secondary CPU's idle thread, with its stack (kernel/kthread.c); NULL on ENOMEM. */
 struct task_struct *fork_idle(unsigned int cpu);
+/* @idle becomes @cpu's idle thread (fork_idle() calls it). */
+void init_idle(struct task_struct *idle, unsigned int cpu);
+/* Run @p only on the CPUs in @mask (those possible); -EINVAL if none.  If @p runs on a CPU it
+ * may no longer use it moves at its next switch (at once when it is the caller). */
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *mask);
+/* IPI_RESCHEDULE's handler (kernel/smp.c calls it), interrupts masked. */
+void scheduler_ipi(void);
+/* @p is running on some CPU now (a snapshot). */
+bool task_curr(const struct task_struct *p);
+struct spinlock;
+extern struct spinlock tasklist_lock;
 __noreturn void kthread_exit(int code);
 /* Wait for @p to exit; its exit code.  Drops the creator's reference: @p is gone afterwards. */
 int kthread_join(struct task_struct *p);

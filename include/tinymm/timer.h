@@ -19,8 +19,11 @@
  *     periodic timer.
  * Callbacks run in the timer interrupt (hard irq context, interrupts masked): they must not
  * sleep; Linux runs timer_list callbacks in softirq context, tinymm has no softirqs.
- * Locking: the timer queue is changed with interrupts masked; a callback is never running while
- * a thread calls del_timer_sync() (one CPU), so del_timer_sync() is del_timer().
+ * SMP: each CPU has its own queue and clock event (v6.10's per-CPU timer bases); a timer joins
+ * the queue of the CPU that arms it and its callback runs there.
+ * Locking: each queue has a lock, taken with interrupts masked.  hrtimer_cancel() /
+ * del_timer_sync() also wait for a callback running on another CPU to return (v6.10's
+ * hrtimer_cancel()); del_timer() / timer_delete() / hrtimer_try_to_cancel() do not wait.
  */
 #ifndef TINYMM_TIMER_H
 #define TINYMM_TIMER_H
@@ -72,17 +75,19 @@ enum hrtimer_mode { HRTIMER_MODE_ABS, HRTIMER_MODE_REL };
 #define CLOCK_MONOTONIC		1
 
 struct hrtimer {
-	struct list_head node;		/* on the timer queue, sorted by expiry */
+	struct list_head node;		/* on its CPU's timer queue, sorted by expiry */
 	ktime_t expires;		/* absolute, ns on ktime_get()'s clock */
 	enum hrtimer_restart (*function)(struct hrtimer *);
 	bool queued;
+	unsigned char cpu;		/* whose queue it is on (or its callback runs on) */
 };
 
 void hrtimer_init(struct hrtimer *timer, int clock_id, enum hrtimer_mode mode);
 void hrtimer_start(struct hrtimer *timer, ktime_t tim, enum hrtimer_mode mode);
-/* Stop it if queued; 1 if it was queued. */
+/* Stop it if queued, and wait for its callback if it runs on another CPU; 1 if it was queued. */
 int hrtimer_cancel(struct hrtimer *timer);
-#define hrtimer_try_to_cancel(t)	hrtimer_cancel(t)
+/* Stop it if queued (no waiting); 1 if it was queued. */
+int hrtimer_try_to_cancel(struct hrtimer *timer);
 static inline bool hrtimer_active(const struct hrtimer *timer)
 {
 	return timer->queued;
@@ -105,11 +110,11 @@ void timer_setup(struct timer_list *timer, void (*func)(struct timer_list *), un
 /* (Re)arm for @expires jiffies; 1 if it was pending before. */
 int mod_timer(struct timer_list *timer, unsigned long expires);
 void add_timer(struct timer_list *timer);
-/* 1 if it was pending. */
+/* 1 if it was pending.  _sync: and its callback is not running anywhere when this returns. */
 int timer_delete(struct timer_list *timer);
+int timer_delete_sync(struct timer_list *timer);
 #define del_timer(t)		timer_delete(t)
-#define del_timer_sync(t)	timer_delete(t)
-#define timer_delete_sync(t)	timer_delete(t)
+#define del_timer_sync(t)	timer_delete_sync(t)
 static inline bool timer_pending(const struct timer_list *timer)
 {
 	return timer->hr.queued;

@@ -37,11 +37,11 @@ foreach(b ${TINYMM_BOARDS})
   # and kswapd asleep waiting for work (S: wait_event_interruptible, as Linux's), and the shell
   # running `ps` (16 KiB stack, kthreads' 8 KiB).
   boot_test(${b}.kcore.ps ${b} --append "tinymm.run=sleep 10$<SEMICOLON> ps" --timeout 10
-    --expect "^  PID PRIO STATE                 TIME  STACK-USED  SWITCHES     VSZ    RSS  NAME$"
-    --expect "^    0    0 R \\(runnable\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/[0-9]+ +[1-9][0-9]* +0 +0  idle$"
-    --expect "^    1   20 S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kworker/events$"
-    --expect "^    2   16 S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kswapd0$"
-    --expect "^    3   16 R \\(running\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/16384 +[0-9]+ +0 +0  shell$"
+    --expect "^  PID PRIO CPU STATE                 TIME  STACK-USED  SWITCHES     VSZ    RSS  NAME$"
+    --expect "^    0    0   0 R \\(runnable\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/[0-9]+ +[1-9][0-9]* +0 +0  idle$"
+    --expect "^    1   20 +[0-9]+ S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kworker/events$"
+    --expect "^    2   16 +[0-9]+ S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kswapd0$"
+    --expect "^    3   16   0 R \\(running\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/16384 +[0-9]+ +0 +0  shell$"
     --reject "more not shown")
   # After a 10 ms sleep the clock event has fired at least once; the console's receive line is
   # requested but quiet (no input).  Nothing fired unrequested.

@@ -12,6 +12,18 @@ foreach(b ${SMP_BOARDS})
     --expect "${LOG}smp: Brought up 1 node, 4 CPUs$"
     --expect "^# totals: pass:10 fail:0 skip:0$" --reject "failed to (boot|come online)")
   set_tests_properties(${b}.smp.ktest_4cpus PROPERTIES LABELS "qemu;long")
+  # As many CPUs as the image supports, on a host with fewer cores: slower, still correct.
+  boot_test(${b}.smp.ktest_8cpus ${b} --append "tinymm.test=smp" --qemu "-smp 8" --ktap
+    --timeout 60 --expect "${LOG}smp: Brought up 1 node, 8 CPUs$"
+    --expect "^# totals: pass:10 fail:0 skip:0$" --reject "failed to (boot|come online)")
+  set_tests_properties(${b}.smp.ktest_8cpus PROPERTIES LABELS "qemu;long")
+  # The scheduler across CPUs (suite sched_smp): pinned threads run where pinned, the caller
+  # moves itself, two spinners run at once, a remote wake-up takes an IPI_RESCHEDULE.
+  boot_test(${b}.smp.sched_2cpus ${b} --append "tinymm.test=sched_smp" --qemu "-smp 2" --ktap
+    --expect "^# totals: pass:4 fail:0 skip:0$")
+  boot_test(${b}.smp.sched_4cpus ${b} --append "tinymm.test=sched_smp" --qemu "-smp 4" --ktap
+    --expect "^# totals: pass:4 fail:0 skip:0$")
+  set_tests_properties(${b}.smp.sched_4cpus PROPERTIES LABELS "qemu;long")
   # QEMU's default, one CPU: Linux's singular; the calls run on the caller (suite smp's
   # one-CPU checks).
   boot_test(${b}.smp.ktest_1cpu ${b} --append "tinymm.test=smp" --ktap
