@@ -19,6 +19,7 @@
 #include <string.h>
 #include "tinymm/ktest.h"
 #include "tinymm/printk.h"
+#include "tinymm/sched.h"
 #include "tinymm/shell.h"
 
 bool glob_match(const char *p, const char *s)
@@ -146,9 +147,35 @@ void ktest_skip(struct ktest *t, const char *reason)
 	t->skip_reason = reason;
 }
 
+/*
+ * The cases look at this CPU's per-CPU state across calls (the page lists of CPU 0, the slab
+ * and LRU caches they just filled): the runner stays on CPU 0 while they run, and gets its
+ * old affinity back after.  A case that wants other CPUs starts threads there or calls them.
+ */
+static unsigned long ktest_pin_cpu0(void)
+{
+	unsigned long old = ~0UL;
+
+	if (NR_CPUS > 1 && current) {
+		struct cpumask cpu0 = { 1 };
+		old = current->cpus_mask;
+		set_cpus_allowed_ptr(current, &cpu0);
+	}
+	return old;
+}
+
+static void ktest_unpin(unsigned long old)
+{
+	if (NR_CPUS > 1 && current) {
+		struct cpumask mask = { old };
+		set_cpus_allowed_ptr(current, &mask);
+	}
+}
+
 int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, const char *glob)
 {
 	int nr_suites = 0, pass = 0, fail = 0, skip = 0, n = 0;
+	unsigned long old_mask = ktest_pin_cpu0();
 
 	for (const struct ktest_suite *s = start; s < end; s++)
 		nr_suites += selected(s, glob);
@@ -185,6 +212,7 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 	if (!nr_suites)
 		kprintf("# no suite matches '%s'\n", glob);	/* before the totals: they end the run */
 	kprintf("# totals: pass:%d fail:%d skip:%d\n", pass, fail, skip);
+	ktest_unpin(old_mask);
 	if (!nr_suites)
 		return -1;
 	return fail;
