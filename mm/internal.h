@@ -291,8 +291,10 @@ static inline struct per_cpu_pages *this_cpu_pcp(struct zone *z)
 void pcp_spin_lock(struct per_cpu_pages *pcp);
 void pcp_spin_unlock(struct per_cpu_pages *pcp);
 void pcp_lock_init(struct per_cpu_pages *pcp);
-#define pcp_spin_lock_irqsave(pcp, flags)	do { local_irq_save(flags); pcp_spin_lock(pcp); } while (0)
-#define pcp_spin_unlock_irqrestore(pcp, flags)	do { pcp_spin_unlock(pcp); local_irq_restore(flags); } while (0)
+#define pcp_spin_lock_irqsave(pcp, flags)					\
+	do { local_irq_save(flags); pcp_spin_lock(pcp); } while (0)
+#define pcp_spin_unlock_irqrestore(pcp, flags)					\
+	do { pcp_spin_unlock(pcp); local_irq_restore(flags); } while (0)
 #define pcp_lockdep_assert_held(pcp)						\
 	do {									\
 		if (unlikely(READ_ONCE((pcp)->lock.owner_cpu) != (int)smp_processor_id()))	\

@@ -26,8 +26,8 @@
  * The lists are singly linked LIFO stacks, so taking the coldest frames walks a list once per
  * drain (v6.10's doubly linked lists take them from the tail directly).  The boot pageset, CPU
  * hotplug, percpu_pagelist_high_fraction and the cache-size PCPF_FREE_HIGH_BATCH rule are not
- * here (CPUs are not hot-plugged, no sysctl, no cacheinfo).  The order 1-3 free_high case on otherwise empty
- * lists sends the block to the buddy lists directly (pcp_free_high_alone) where v6.10 pushes it
+ * here (CPUs are not hot-plugged, no sysctl, no cacheinfo).  The order 1-3 free_high case on
+ * otherwise empty lists sends the block to the buddy lists directly (pcp_free_high_alone) where v6.10 pushes it
  * and drains it again: the same end state.
  *
  * The worst case is bounded (v6.10's CONFIG_PCP_BATCH_SCALE_MAX, here tinymm.pcp_batch_scale_max,
