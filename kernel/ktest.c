@@ -156,17 +156,18 @@ void ktest_skip(struct ktest *t, const char *reason)
  * every CPU meanwhile, so those suites still race it; suites smp, sched_smp and smp_stress
  * race each other's CPUs on purpose.
  */
-static void ktest_pin_to_boot_cpu(bool pin)
+static void ktest_set_cpus(unsigned long mask)
 {
-	if (NR_CPUS == 1)
+	if (NR_CPUS == 1 || !current)
 		return;
-	struct cpumask m = { pin ? 1UL : ~0UL };
+	struct cpumask m = { mask };
 	set_cpus_allowed_ptr(current, &m);
 }
 
 int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, const char *glob)
 {
 	int nr_suites = 0, pass = 0, fail = 0, skip = 0, n = 0;
+	unsigned long old_mask = current ? current->cpus_mask : ~0UL;	/* back after each suite */
 
 	for (const struct ktest_suite *s = start; s < end; s++)
 		nr_suites += selected(s, glob);
@@ -179,7 +180,7 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 		while (s->cases[nr_cases].run)
 			nr_cases++;
 		kprintf("    KTAP version 1\n    # Subtest: %s\n    1..%d\n", s->name, nr_cases);
-		ktest_pin_to_boot_cpu(!s->smp);
+		ktest_set_cpus(s->smp ? old_mask : 1UL);
 		for (int i = 0; i < nr_cases; i++) {
 			struct ktest t = { .name = s->cases[i].name, .status = KTEST_PASS };
 
@@ -192,7 +193,7 @@ int ktest_run(const struct ktest_suite *start, const struct ktest_suite *end, co
 				sfail += t.status == KTEST_FAIL;
 			}
 		}
-		ktest_pin_to_boot_cpu(false);
+		ktest_set_cpus(old_mask);
 		pass += nr_cases - sfail - sskip;
 		fail += sfail;
 		skip += sskip;

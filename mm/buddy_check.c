@@ -101,37 +101,35 @@ static int check_pcp(struct zone *z, const struct per_cpu_pages *pcp,
 		     int (*pr)(const char *fmt, ...))
 {
 	int errors = 0;
+	long frames = 0;
 
-	{
-		long frames = 0;
-		for (int i = 0; i < NR_PCP_LISTS; i++) {
-			unsigned int o = (unsigned int)i / PCP_SLOTS;
-			unsigned long n = 0;
-			if (i % PCP_SLOTS >= MIGRATE_PCPTYPES && !pcp_list_empty(&pcp->lists[i]))
-				FAIL("buddycheck: %s pcp list %d is for no migratetype but holds pfn %#lx\n",
-				     z->name, i, page_to_pfn(pcp->lists[i]));
-			const struct page *page;
-			for_each_pcp_block(page, &pcp->lists[i]) {
-				unsigned long pfn = page_to_pfn(page);
-				if (PageBuddy(page) || atomic_read(&page->_refcount) ||
-				    (pfn & ((1UL << o) - 1)) || page_zone(page) != z || (page->flags & PAGEFLAGS_MASK))
-					FAIL("buddycheck: %s pcp list %d: pfn %#lx is not a clean order-%u block\n",
-					     z->name, i, pfn, o);
-				frames += 1L << o;
-				if (!page->pcp_next) {	/* the last block links to its list's head */
-					FAIL("buddycheck: %s pcp list %d: pfn %#lx ends the list with NULL\n",
-					     z->name, i, pfn);
-					break;
-				}
-				if (++n > z->spanned_pages) {
-					FAIL("buddycheck: %s pcp list %d loops\n", z->name, i);
-					break;
-				}
+	for (int i = 0; i < NR_PCP_LISTS; i++) {
+		unsigned int o = (unsigned int)i / PCP_SLOTS;
+		unsigned long n = 0;
+		if (i % PCP_SLOTS >= MIGRATE_PCPTYPES && !pcp_list_empty(&pcp->lists[i]))
+			FAIL("buddycheck: %s pcp list %d is for no migratetype but holds pfn %#lx\n",
+			     z->name, i, page_to_pfn(pcp->lists[i]));
+		const struct page *page;
+		for_each_pcp_block(page, &pcp->lists[i]) {
+			unsigned long pfn = page_to_pfn(page);
+			if (PageBuddy(page) || atomic_read(&page->_refcount) ||
+			    (pfn & ((1UL << o) - 1)) || page_zone(page) != z || (page->flags & PAGEFLAGS_MASK))
+				FAIL("buddycheck: %s pcp list %d: pfn %#lx is not a clean order-%u block\n",
+				     z->name, i, pfn, o);
+			frames += 1L << o;
+			if (!page->pcp_next) {	/* the last block links to its list's head */
+				FAIL("buddycheck: %s pcp list %d: pfn %#lx ends the list with NULL\n",
+				     z->name, i, pfn);
+				break;
+			}
+			if (++n > z->spanned_pages) {
+				FAIL("buddycheck: %s pcp list %d loops\n", z->name, i);
+				break;
 			}
 		}
-		if (frames != pcp_count(pcp))
-			FAIL("buddycheck: %s pcp count %d but %ld frames on its lists\n", z->name, pcp_count(pcp), frames);
 	}
+	if (frames != pcp_count(pcp))
+		FAIL("buddycheck: %s pcp count %d but %ld frames on its lists\n", z->name, pcp_count(pcp), frames);
 	return errors;
 }
 

@@ -21,16 +21,16 @@
  *   - a wake function sets WQ_FLAG_WOKEN with release order before removing the entry; the
  *     sleeper reads it with acquire order and needs no lock to know it was woken.
  * Locking: mapping->i_pages.xa_lock (spin_lock_irqsave: I/O completions run in interrupts)
- *   around every change of the index and nrpages, and around lookups too (tinymm has no RCU for
- *   v6.10's lockless walk: another CPU may free an index node under it; filemap_get_entry); PG_locked around reading a
- *   folio and around a write's copy into it (write_begin to write_end); lock order: folio lock,
+ *   around every change of the index and nrpages, and around lookups too (tinymm has no RCU
+ *   for v6.10's lockless walk: another CPU may free an index node under it;
+ *   filemap_get_entry); PG_locked around reading a folio and around a write's copy into it (write_begin to write_end); lock order: folio lock,
  *   then xa_lock.  The wait-queue bucket lock (spin_lock_irq) around PG_waiters changes and queue
  *   walks; PG_locked and PG_writeback are changed by atomic bit operations only.
  *
  * Where tinymm differs from v6.10, and why: no RCU, so lookups take xa_lock where v6.10
  * walks under RCU with folio_try_get() and a re-check (filemap_get_entry; the lock costs the
- * hit path its pair, docs/benchmarks.md).  The index node is allocated under xa_lock with GFP_ATOMIC (v6.10 preallocates
- * with xas_nomem() outside the lock; tinymm's allocator never sleeps, but the gfp says so).
+ * hit path its pair, docs/benchmarks.md).  The index node is allocated under xa_lock with
+ * GFP_ATOMIC (v6.10 preallocates with xas_nomem() outside the lock; tinymm's allocator never sleeps, but the gfp says so).
  * generic_perform_write() moves one folio at a time and takes a @fill callback for the bytes in
  * place of an iov_iter.
  */

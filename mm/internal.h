@@ -271,6 +271,7 @@ int pcp_zone_batch(const struct zone *z);
  * as at boot (zone_set_pageset_high_and_batch()): for `bench pcp` and tests. */
 void pcp_set_batch(int batch, int scale);
 void pcp_init(struct zone *z);
+extern unsigned int pcp_split_cpus;	/* the CPUs high is split over (v6.10's nr_split_cpus) */
 struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt);
 /* Fold the fast paths' counts into Linux's counters; pcp->lock held.  Returns the frames listed. */
 int pcp_sync(struct per_cpu_pages *pcp);
@@ -290,8 +291,10 @@ static inline struct per_cpu_pages *this_cpu_pcp(struct zone *z)
 void pcp_spin_lock(struct per_cpu_pages *pcp);
 void pcp_spin_unlock(struct per_cpu_pages *pcp);
 void pcp_lock_init(struct per_cpu_pages *pcp);
-#define pcp_spin_lock_irqsave(pcp, flags)	do { local_irq_save(flags); pcp_spin_lock(pcp); } while (0)
-#define pcp_spin_unlock_irqrestore(pcp, flags)	do { pcp_spin_unlock(pcp); local_irq_restore(flags); } while (0)
+#define pcp_spin_lock_irqsave(pcp, flags)					\
+	do { local_irq_save(flags); pcp_spin_lock(pcp); } while (0)
+#define pcp_spin_unlock_irqrestore(pcp, flags)					\
+	do { pcp_spin_unlock(pcp); local_irq_restore(flags); } while (0)
 #define pcp_lockdep_assert_held(pcp)						\
 	do {									\
 		if (unlikely(READ_ONCE((pcp)->lock.owner_cpu) != (int)smp_processor_id()))	\

@@ -26,8 +26,8 @@
  * The lists are singly linked LIFO stacks, so taking the coldest frames walks a list once per
  * drain (v6.10's doubly linked lists take them from the tail directly).  The boot pageset, CPU
  * hotplug, percpu_pagelist_high_fraction and the cache-size PCPF_FREE_HIGH_BATCH rule are not
- * here (CPUs are not hot-plugged, no sysctl, no cacheinfo).  The order 1-3 free_high case on otherwise empty
- * lists sends the block to the buddy lists directly (pcp_free_high_alone) where v6.10 pushes it
+ * here (CPUs are not hot-plugged, no sysctl, no cacheinfo).  The order 1-3 free_high case on
+ * otherwise empty lists sends the block to the buddy lists directly (pcp_free_high_alone) where v6.10 pushes it
  * and drains it again: the same end state.
  *
  * The worst case is bounded (v6.10's CONFIG_PCP_BATCH_SCALE_MAX, here tinymm.pcp_batch_scale_max,
@@ -140,12 +140,16 @@ static int zone_batchsize(const struct zone *z)
 	return batch < 1 ? 1 : (int)batch;
 }
 
+/* v6.10's nr_split_cpus: the CPUs the lists were last sized for (the possible ones then: one
+ * at page_alloc_init, before smp_init() reads the device tree; zone_pcp_update_all()). */
+unsigned int pcp_split_cpus = 1;
+
 /* @fraction 0 from the low watermark, else managed pages / @fraction,
  * split over the node's CPUs, at least 4 batches. */
 static int zone_highsize(const struct zone *z, int batch, unsigned long fraction)
 {
 	unsigned long total = fraction ? z->managed_pages / fraction : z->_watermark[WMARK_LOW];
-	long high = (long)(total / CONFIG_NR_CPUS);
+	long high = (long)(total / pcp_split_cpus);
 
 	return (int)max(high, (long)batch << 2);
 }
@@ -228,6 +232,7 @@ static void pcp_size(struct per_cpu_pages *pcp, struct zone *z)
 
 void pcp_init(struct zone *z)
 {
+	pcp_split_cpus = max(cpumask_weight(cpu_possible_mask), 1U);
 	z->flags = 0;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
@@ -240,25 +245,44 @@ void pcp_init(struct zone *z)
 	}
 }
 
+static void pcp_resize(struct zone *z);
+
 void pcp_set_batch(int batch, int scale)
 {
 	pcp_batch_param = batch;
 	pcp_batch_scale_max = scale;
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &zones[i];
-		unsigned long flags;
 		if (!z->managed_pages)
 			continue;
 		drain_all_pages(z);
-		for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-			struct per_cpu_pages *pcp = &z->pcp[cpu];
-			pcp_spin_lock_irqsave(pcp, flags);
-			int count = pcp_sync(pcp);
-			pcp_size(pcp, z);
-			pcp_commit(pcp, count);
-			pcp_spin_unlock_irqrestore(pcp, flags);
-		}
+		pcp_resize(z);
 	}
+}
+
+/* Every CPU's lists of @z sized anew, each under its lock. */
+static void pcp_resize(struct zone *z)
+{
+	unsigned long flags;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct per_cpu_pages *pcp = &z->pcp[cpu];
+		pcp_spin_lock_irqsave(pcp, flags);
+		int count = pcp_sync(pcp);
+		pcp_size(pcp, z);
+		pcp_commit(pcp, count);
+		pcp_spin_unlock_irqrestore(pcp, flags);
+	}
+}
+
+/* More CPUs came up (v6.10's page_alloc_cpu_online -> zone_pcp_update()): high split anew
+ * over the possible CPUs.  A list above its new high drains at its next free or decay. */
+void zone_pcp_update_all(void)
+{
+	pcp_split_cpus = max(cpumask_weight(cpu_possible_mask), 1U);
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (zones[i].managed_pages)
+			pcp_resize(&zones[i]);
 }
 
 /* @z's pcp marks or flags are about to change: bring the counters up to date under the old

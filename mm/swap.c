@@ -18,8 +18,8 @@
  *
  * Where tinymm differs from v6.10, and why: activation is immediate (no activate batch, as
  * v6.10 on !CONFIG_SMP: the move takes lru_lock once per activation, which is enough here); a
- * folio in another CPU's lru_add batch is not found by folio_mark_accessed() (as v6.10).  The classic
- * LRU only, no MGLRU.  mapping_lock_unevictable() moves the mapping's cached folios to the
+ * folio in another CPU's lru_add batch is not found by folio_mark_accessed() (as v6.10).  The
+ * classic LRU only, no MGLRU.  mapping_lock_unevictable() moves the mapping's cached folios to the
  * unevictable list at once (v6.10's SHM_LOCK only sets the bit and lets reclaim cull them when
  * it meets them), so `lru` shows the state the command asked for; reclaim would cull them
  * anyway.

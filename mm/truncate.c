@@ -32,8 +32,8 @@
  *   tags from interrupts), then lru_lock (taken by folio_put/__page_cache_release, never here).
  *   Walks of the index run under xa_lock, tinymm's stand-in for Linux's RCU walk (as
  *   filemap_get_entry() does): no writer and no completion on any CPU can run meanwhile, so a
- *   reference taken there is safe.  Nothing here sleeps with the xa_lock or interrupts masked; the sleeps
- *   are folio_lock() and folio_wait_writeback(), with only the folio lock (of that folio) held.
+ *   reference taken there is safe.  Nothing here sleeps with the xa_lock or interrupts masked;
+ *   the sleeps are folio_lock() and folio_wait_writeback(), with only the folio lock (of that folio) held.
  *
  * Folios with private data (PG_private: buffer heads) have it dropped as v6.10 does:
  * folio_invalidate() (a_ops->invalidate_folio) for the truncated bytes before a truncation

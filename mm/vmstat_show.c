@@ -228,7 +228,8 @@ static void zoneinfo_show_print(int zi)
 		return;		/* nothing more is useful for an unpopulated zone */
 	kprintf("      %-12s %lu\n", "nr_free_pages", s.free);
 	kprintf("  pagesets\n");
-	for (int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+	unsigned int cpu;
+	for_each_online_cpu(cpu) {		/* as v6.10's zoneinfo */
 		kprintf("    cpu: %i\n", cpu);
 		kprintf("              count: %i\n", s.pcp[cpu].count);
 		kprintf("              high:  %i\n", s.pcp[cpu].high);

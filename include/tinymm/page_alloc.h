@@ -117,4 +117,8 @@ extern unsigned long nr_bad_pages, nr_alloc_failures;
 /* mm/migratetype.c: fallbacks that claimed a pageblock for the new type, and that took one block. */
 extern unsigned long nr_pageblocks_claimed, nr_fallback_borrows;
 
+/* CPUs came up: every zone's per-CPU high split anew over the possible CPUs (v6.10's
+ * zone_pcp_update() from page_alloc_cpu_online; the SMP bring-up calls it once). */
+void zone_pcp_update_all(void);
+
 #endif

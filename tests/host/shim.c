@@ -166,18 +166,19 @@ __attribute__((weak)) void smp_call_function_many(const struct cpumask *mask, sm
 	(void)mask, (void)func, (void)info, (void)wait;
 }
 
-/* Host threads are not tasks (current is NULL unless a test sets one): none runs "on a CPU"
- * as the scheduler sees it.  Weak: tests linking kernel/sched.c get the real one. */
+/* lockdep's stack reclaim on an SMP host build without kernel/sched.c (host.smp_mm): every
+ * task may be running, so no stack is taken from under one. */
+struct task_struct;
 __attribute__((weak)) bool task_curr(const struct task_struct *p)
 {
 	(void)p;
-	return false;
+	return true;
 }
 
-/* No scheduler: nothing to pin (kernel/ktest.c's runner). */
+/* ktest_run()'s pin to CPU 0 on an SMP host build without kernel/sched.c: nothing to move. */
+struct cpumask;
 __attribute__((weak)) int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *mask)
 {
-	(void)p;
-	(void)mask;
+	(void)p, (void)mask;
 	return 0;
 }

@@ -115,7 +115,8 @@ static bool pcp_params_changed(struct ktest *t)
 }
 
 /* Linux's zone_batchsize() and zone_highsize() at boot: high_min from the low watermark,
- * high_max an eighth of the zone, both at least four batches; high starts at high_min. */
+ * high_max an eighth of the zone, each split over the CPUs, both at least four batches; high
+ * starts at high_min. */
 static void sizing_as_zone_highsize(struct ktest *t)
 {
 	struct zone *z = preferred_zone;
@@ -129,8 +130,10 @@ static void sizing_as_zone_highsize(struct ktest *t)
 		p2 *= 2;
 	int batch = pcp_batch_param ? pcp_batch_param : p2 > 1 ? (int)p2 - 1 : 1;
 	KTEST_EXPECT_EQ(t, pcp->batch, batch);
-	KTEST_EXPECT_EQ(t, pcp->high_min, (int)max(z->_watermark[WMARK_LOW], 4UL * batch));
-	KTEST_EXPECT_EQ(t, pcp->high_max, (int)max(z->managed_pages / 8, 4UL * batch));
+	KTEST_EXPECT_EQ(t, pcp->high_min, (int)max(z->_watermark[WMARK_LOW] / pcp_split_cpus,
+						     4UL * batch));
+	KTEST_EXPECT_EQ(t, pcp->high_max, (int)max(z->managed_pages / 8 / pcp_split_cpus,
+						     4UL * batch));
 	KTEST_EXPECT_GE(t, pcp->high, pcp->high_min);
 	KTEST_EXPECT_LE(t, pcp->high, pcp->high_max);
 }
