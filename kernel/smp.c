@@ -43,6 +43,7 @@
 #include "tinymm/irqflags.h"
 #include "tinymm/kallsyms.h"
 #include "tinymm/preempt.h"
+#include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/shell.h"
@@ -513,6 +514,10 @@ void smp_init(void)
 	smp_setup_cpu_maps(boot_dt());
 	for (unsigned int cpu = 1; cpu < nr_cpu_ids; cpu++)
 		bringup_cpu(cpu);
+	/* The per-CPU page lists' high, split over the CPUs now known (v6.10 redoes it as each
+	 * CPU comes online: page_alloc_cpu_online -> zone_pcp_update). */
+	if (nr_cpu_ids > 1)
+		zone_pcp_update_all();
 	n = num_online_cpus();
 	pr_info("smp: Brought up 1 node, %u CPU%s\n", n, n > 1 ? "s" : "");
 }
