@@ -20,6 +20,16 @@ foreach(b ${SMP_BOARDS})
     --timeout 60 --expect "${LOG}smp: Brought up 1 node, 8 CPUs$"
     --expect "^# totals: pass:10 fail:0 skip:0$" --reject "failed to (boot|come online)")
   set_tests_properties(${b}.smp.ktest_8cpus PROPERTIES LABELS "qemu;long")
+  # Every suite with a second CPU running beside it (the suites' own threads on CPU 0 unless
+  # KTEST_SUITE_SMP: kernel/ktest.c), and at -smp 4 (long).
+  if(b STREQUAL qemu-virt-arm)
+    boot_test(${b}.ktest.all_smp2 ${b} --qemu "-smp 2" --append "tinymm.test=*" --timeout 120
+      --ktap --reject "b_dirty corrupted")
+    set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150)
+    boot_test(${b}.ktest.all_smp4 ${b} --qemu "-smp 4" --append "tinymm.test=*" --timeout 180
+      --ktap --reject "b_dirty corrupted")
+    set_tests_properties(${b}.ktest.all_smp4 PROPERTIES TIMEOUT 210 LABELS "qemu;long")
+  endif()
   # The scheduler across CPUs (suite sched_smp): pinned threads run where pinned, the caller
   # moves itself, two spinners run at once, a remote wake-up takes an IPI_RESCHEDULE.
   boot_test(${b}.smp.sched_2cpus ${b} --append "tinymm.test=sched_smp" --qemu "-smp 2" --ktap

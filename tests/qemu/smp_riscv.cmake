@@ -17,7 +17,7 @@
 #                                -smp 8 (QEMU virt's most harts, NR_CPUS) boots every hart
 #   <board>.ktest.all_smp2       every suite at -smp 2 (issue 38: ktest.all at -smp 2 on every virt
 #                                board); one skip: the ASID case (ASIDs are off with more than one
-#                                hart).  Disabled for now (below says why).
+#                                hart).  <board>.ktest.all_smp4 the same at -smp 4 (label long).
 #   qemu-virt-riscv32.smp.absent_hart_skipped  a device tree naming hart 5, which QEMU does not
 #                                have: its release slot is written, nobody answers, it is
 #                                reported after the timeout and skipped, the others boot.  (On
@@ -42,9 +42,10 @@ foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
   set_tests_properties(${b}.smp4.ktest.tlb_shootdown ${b}.smp8.boot PROPERTIES LABELS "qemu;long")
   boot_test(${b}.ktest.all_smp2 ${b} --qemu "-smp 2 ${SMP_MTTCG}" --append "tinymm.test=*"
     --timeout 120 --ktap --ktap-skip 1 --reject "b_dirty corrupted")
-  # DISABLED until the generic suites hold at -smp 2 (today pcp, pcp_batch, page_reporting,
-  # sched, spinlock still assume one CPU and fail there; none is RISC-V's): flip it then.
-  set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150 DISABLED TRUE)
+  set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150)
+  boot_test(${b}.ktest.all_smp4 ${b} --qemu "-smp 4 ${SMP_MTTCG}" --append "tinymm.test=*"
+    --timeout 180 --ktap --ktap-skip 1 --reject "b_dirty corrupted")
+  set_tests_properties(${b}.ktest.all_smp4 PROPERTIES TIMEOUT 210 LABELS "qemu;long")
 endforeach()
 
 set(R qemu-virt-riscv32)
