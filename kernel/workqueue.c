@@ -167,9 +167,15 @@ bool mod_delayed_work(struct workqueue_struct *wq, struct delayed_work *dwork, u
 	return was;
 }
 
+/* PENDING first (acquire), then current_work: the worker sets current_work before it clears
+ * PENDING (release), so an item between the two is never seen idle. */
 static bool work_busy_on(struct workqueue_struct *wq, struct work_struct *work)
 {
-	return wq && (READ_ONCE(wq->current_work) == work || (work->data & WORK_STRUCT_PENDING));
+	if (!wq)
+		return false;
+	if (__atomic_load_n(&work->data, __ATOMIC_ACQUIRE) & WORK_STRUCT_PENDING)
+		return true;
+	return READ_ONCE(wq->current_work) == work;
 }
 
 bool flush_work(struct work_struct *work)
@@ -249,8 +255,8 @@ static int worker_thread(void *arg)
 		spin_lock_irqsave(&wq->lock, flags);
 		struct work_struct *work = list_first_entry(&wq->worklist, struct work_struct, entry);
 		list_del_init(&work->entry);
+		WRITE_ONCE(wq->current_work, work);
 		clear_pending(work);	/* it may be queued again from here, and run again */
-		wq->current_work = work;
 		spin_unlock_irqrestore(&wq->lock, flags);
 
 		work->func(work);

@@ -23,6 +23,13 @@
  * split that would unmap one of them is refused (-EBUSY).  On ARM the image is in pages, so that
  * can only be a thread's stack (until stacks come from vmalloc) or a pmd table that sits in the
  * very leaf it maps.  Split tables are never merged back, as in v6.10.
+ * With more than one CPU online the break is not made: another CPU may be using the leaf at
+ * that moment (its task_struct, its stack, kernel data), and an unmapped window would fault
+ * it.  The table replaces the leaf in place instead, then the TLB is flushed on every CPU;
+ * both translations are right meanwhile.  RISC-V allows that; on ARMv7 it departs from the
+ * break-before-make rule above, a risk of a TLB conflict abort that QEMU does not model; the
+ * real ARM boards run one CPU today, where the break is kept (issue 38's follow-up for their
+ * SMP: split with the other CPUs parked, or keep the linear map in pages where it may change).
  *
  * What v6.10 does.  ARM (arch/arm/mm/pageattr.c): set_memory_* accept only module and vmalloc
  * addresses (-EINVAL otherwise), which are page-mapped, and change them with
@@ -189,9 +196,18 @@ static void split_leaf_locked(pmd_t *pmdp, unsigned long base, struct page *tabl
 	for (unsigned int i = 0; i < PTRS_PER_PTE; i++)
 		set_pte(pte + i, pfn_pte(pmd_pfn(pmd) + i, pmd_pgprot(pmd)));
 	local_irq_save(flags);
-	pmd_clear(pmdp);
-	flush_tlb_kernel_range(base, base + PMD_SIZE);
-	pmd_populate_kernel(&init_mm, pmdp, pte);
+	if (num_online_cpus() > 1) {
+		/* Other CPUs may be using the leaf right now (a task_struct, a stack, this code): a
+		 * break would fault them.  The table maps the same frames with the same attributes,
+		 * so the entry is replaced in place and either translation is right meanwhile, as
+		 * v6.10 does on RISC-V. */
+		pmd_populate_kernel(&init_mm, pmdp, pte);
+		flush_tlb_kernel_range(base, base + PMD_SIZE);
+	} else {
+		pmd_clear(pmdp);
+		flush_tlb_kernel_range(base, base + PMD_SIZE);
+		pmd_populate_kernel(&init_mm, pmdp, pte);
+	}
 	local_irq_restore(flags);
 }
 
