@@ -73,7 +73,8 @@ static void check_mm(struct mm_struct *mm)
 			 (long)mm_pgtables_bytes(mm));
 }
 
-/* On each other CPU (an IPI): stop using @info's tables if they are the live ones there. */
+/* On a CPU (here, or another through an IPI), interrupts masked: stop using @info's tables if
+ * they are the live ones there. */
 static void leave_mm(void *info)
 {
 	struct mm_struct *mm = info;
@@ -88,9 +89,14 @@ void mmput(struct mm_struct *mm)
 {
 	if (!atomic_dec_and_test(&mm->mm_users))
 		return;
-	WARN_ON(mm == active_mm);	/* its tables are live: switch_mm away first */
-	/* Another CPU may still have them live (a kernel thread ran there after the last task
-	 * of @mm: v6.10's lazy TLB mm): it leaves them before they are freed. */
+	WARN_ON(current && current->mm == mm);	/* a task dropping the mm it runs on */
+	/* No task uses @mm now, but a CPU may still have its tables live: a kernel thread ran
+	 * there after its last task (v6.10's lazy TLB mm), this CPU or another.  Each leaves
+	 * them before they are freed. */
+	unsigned long flags;
+	local_irq_save(flags);
+	leave_mm(mm);
+	local_irq_restore(flags);
 	if (NR_CPUS > 1 && num_online_cpus() > 1) {
 		preempt_disable();
 		smp_call_function_many(cpu_online_mask, leave_mm, mm, true);

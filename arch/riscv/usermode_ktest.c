@@ -232,13 +232,16 @@ static void uaccess_faults_are_fixed_up(struct ktest *t)
 /*
  * Cases (f) and (g) need the user loop time-sliced with this thread on one hart: on SMP it would
  * run beside it on another.  Pin this thread where it is and start the loop's thread there
- * (unpin_self() undoes the first).
+ * (unpin_self() gives this thread back the CPUs it had: the runner's pin, kernel/ktest.c).
  */
+static unsigned long pinned_from;
+
 static struct task_struct *run_pinned_here(struct ucase *c, const char *name)
 {
 	struct cpumask here = { 1UL << raw_smp_processor_id() };
 	struct task_struct *p;
 
+	pinned_from = current->cpus_mask;
 	set_cpus_allowed_ptr(current, &here);
 	p = kthread_create(user_thread, c, "%s", name);
 	if (p) {
@@ -250,7 +253,9 @@ static struct task_struct *run_pinned_here(struct ucase *c, const char *name)
 
 static void unpin_self(void)
 {
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	struct cpumask was = { pinned_from };
+
+	set_cpus_allowed_ptr(current, &was);
 }
 
 /*
