@@ -56,7 +56,7 @@
  * flag names its file here.  PG_arch_2, PG_arch_3 (arm64 MTE) and PG_private_2 (fscache) have
  * no user on tinymm's architectures and stay "-".
  */
-#define PF_USED_BY_locked	"include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c"
+#define PF_USED_BY_locked	"include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/slab.h:slab_lock,mm/soft-offline.c"
 #define PF_USED_BY_writeback	"mm/page-writeback.c"
 #define PF_USED_BY_referenced	"mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_uptodate	"include/tinymm/page-flags.h:folio_mark_uptodate"

