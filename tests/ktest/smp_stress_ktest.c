@@ -223,7 +223,7 @@ static void smp_stress_folios_and_kmalloc(struct ktest *t)
 
 #define SF_PER_WORKER	16
 #define SF_PAGES	(SF_PER_WORKER * NR_CPUS)
-#define SF_ROUNDS	600
+#define SF_ROUNDS	256
 #define SF_MAGIC	0x7a6b0000UL
 
 static struct address_space sf_mapping;
@@ -398,11 +398,11 @@ static int sf_worker_fn(void *arg)
 		if (i % 8 == 7)
 			filemap_fdatawrite_range(&sf_mapping, (loff_t)first << PAGE_SHIFT,
 						 ((loff_t)(first + SF_PER_WORKER) << PAGE_SHIFT) - 1);
-		if (i % 16 == 15) {
+		if (i % 32 == 31) {
 			lru_add_drain();
 			w->reclaimed += try_to_free_pages(GFP_KERNEL, 0);
 		}
-		if (i % 32 == 31)
+		if (i % 32 == 15)
 			sf_poison(w);
 	}
 	lru_add_drain();
