@@ -43,12 +43,14 @@ foreach(b ${SMP_BOARDS})
     set_tests_properties(${b}.smp.sched_2cpus ${b}.smp.sched_4cpus PROPERTIES DISABLED TRUE)
   endif()
   # The allocators under a worker pinned to every CPU (suite smp_stress): folios handed between
-  # CPUs with their stamps checked, kmalloc objects checked, then buddycheck and slabcheck clean,
-  # no lock-order report.
+  # CPUs with their stamps checked, kmalloc objects checked; then one file's page cache written
+  # and read from every CPU with direct reclaim and memory_failure() of each worker's own frames
+  # alongside, the data exact afterwards; buddycheck, slabcheck, lru_check clean, no lock-order
+  # report.
   boot_test(${b}.smp.stress_2cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 2" --ktap
-    --expect "^# totals: pass:1 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+    --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
   boot_test(${b}.smp.stress_4cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 4" --ktap
-    --timeout 60 --expect "^# totals: pass:1 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+    --timeout 60 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
   set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long")
   # QEMU's default, one CPU: Linux's singular; the calls run on the caller (suite smp's
   # one-CPU checks).
