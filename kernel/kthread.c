@@ -139,18 +139,14 @@ static __noreturn void kthread_entry(void)
 	kthread_exit(current->threadfn(current->data));
 }
 
-struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const char *name,
-					int prio, unsigned int stack_order)
+/* A zeroed task_struct with its stack (canary and fill pattern) and empty lists; NULL: no memory. */
+/* Inlined: vmallocinfo names the stack by its caller (kthread_create_opts, fork_idle). */
+static inline __attribute__((always_inline)) struct task_struct *task_alloc(unsigned int stack_order)
 {
-	unsigned long flags;
-
 	if (!task_cache)
 		task_cache = kmem_cache_create("task_struct", sizeof(struct task_struct),
 					       __alignof__(struct task_struct), 0, NULL);
-	if (!task_cache || prio <= IDLE_PRIO || prio >= MAX_PRIO)
-		return NULL;
-	reap_dead_stacks();
-	struct task_struct *p = kmem_cache_alloc(task_cache, GFP_KERNEL);
+	struct task_struct *p = task_cache ? kmem_cache_alloc(task_cache, GFP_KERNEL) : NULL;
 	if (!p)
 		return NULL;
 	memset(p, 0, sizeof(*p));
@@ -160,15 +156,29 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 	}
 	for (size_t i = 0; i < p->stack_size / sizeof(long); i++)
 		p->stack[i] = i < STACK_CANARY_WORDS ? STACK_END_MAGIC : STACK_FILL;
+	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	return p;
+}
+
+struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const char *name,
+					int prio, unsigned int stack_order)
+{
+	unsigned long flags;
+
+	if (prio <= IDLE_PRIO || prio >= MAX_PRIO)
+		return NULL;
+	reap_dead_stacks();
+	struct task_struct *p = task_alloc(stack_order);
+	if (!p)
+		return NULL;
 	p->threadfn = fn;
 	p->data = data;
 	p->prio = prio;
 	p->flags = PF_KTHREAD;		/* until exec or fork makes it a user task */
 	p->__state = TASK_NEW;
 	atomic_set(&p->usage, 2);
-	INIT_LIST_HEAD(&p->run_list);
-	INIT_LIST_HEAD(&p->children);
-	INIT_LIST_HEAD(&p->sibling);
 	strncpy(p->comm, name, TASK_COMM_LEN - 1);
 	arch_context_init(&p->ctx, (uintptr_t)p->stack, (uintptr_t)p->stack + p->stack_size,
 			  kthread_entry);
@@ -190,28 +200,15 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 struct task_struct *fork_idle(unsigned int cpu)
 {
 	unsigned long flags;
+	struct task_struct *p = task_alloc(THREAD_SIZE_ORDER);
 
-	if (!task_cache)
-		task_cache = kmem_cache_create("task_struct", sizeof(struct task_struct),
-					       __alignof__(struct task_struct), 0, NULL);
-	struct task_struct *p = task_cache ? kmem_cache_alloc(task_cache, GFP_KERNEL) : NULL;
 	if (!p)
 		return NULL;
-	memset(p, 0, sizeof(*p));
-	if (alloc_thread_stack_node(p, THREAD_SIZE_ORDER)) {
-		kmem_cache_free(task_cache, p);
-		return NULL;
-	}
-	for (size_t i = 0; i < p->stack_size / sizeof(long); i++)
-		p->stack[i] = i < STACK_CANARY_WORDS ? STACK_END_MAGIC : STACK_FILL;
 	p->thread_info.cpu = cpu;
 	p->prio = IDLE_PRIO;
 	p->flags = PF_KTHREAD | PF_IDLE;
 	p->__state = TASK_RUNNING;
 	atomic_set(&p->usage, 1);
-	INIT_LIST_HEAD(&p->run_list);
-	INIT_LIST_HEAD(&p->children);
-	INIT_LIST_HEAD(&p->sibling);
 	ksnprintf(p->comm, TASK_COMM_LEN, "idle/%u", cpu);
 	init_idle(p, cpu);
 	spin_lock_irqsave(&tasklist_lock, flags);

@@ -125,21 +125,23 @@ static void jiffy_fn(struct timer_list *tl)
 static void timer_list_jiffies(struct ktest *t)
 {
 	struct jiffy_timer j = { .runs = 0 };
-	unsigned long expires = jiffies + 4;
+	/* 40 jiffies: far enough that a host stalling QEMU between two statements does not fire
+	 * it before the second mod_timer (4 did, now and then, on a loaded machine). */
+	unsigned long expires = jiffies + 40;
 
 	timer_setup(&j.timer, jiffy_fn, 0);
 	KTEST_EXPECT_EQ(t, mod_timer(&j.timer, expires), 0);
 	KTEST_EXPECT_TRUE(t, timer_pending(&j.timer));
 	KTEST_EXPECT_EQ(t, mod_timer(&j.timer, expires), 1);	/* was pending */
-	msleep(10);
+	msleep(50);
 	KTEST_EXPECT_EQ(t, j.runs, 1);
 	KTEST_EXPECT_TRUE(t, time_after_eq(j.fired_jiffies, expires));
 	KTEST_EXPECT_TRUE(t, time_before_eq(j.fired_jiffies,
 					    expires + 1 + (unsigned long)(late_limit_ns() / NSEC_PER_JIFFY)));
 
-	mod_timer(&j.timer, jiffies + 3);
+	mod_timer(&j.timer, jiffies + 30);
 	KTEST_EXPECT_EQ(t, del_timer_sync(&j.timer), 1);
-	msleep(6);
+	msleep(40);
 	KTEST_EXPECT_EQ(t, j.runs, 1);
 	KTEST_EXPECT_EQ(t, del_timer(&j.timer), 0);
 }
