@@ -71,8 +71,9 @@ static unsigned int calc_slab_order(unsigned int size, unsigned int min_order, u
 
 static unsigned int calculate_order(unsigned int size)
 {
-	/* min_objects = 4 * (fls(nr_cpus) + 1); slub_max_order = PAGE_ALLOC_COSTLY_ORDER. */
-	unsigned int min_objects = 4 * (fls_u(CONFIG_NR_CPUS) + 1);
+	/* min_objects = 4 * (fls(nr_cpus) + 1), nr_cpus the CPUs there are (v6.10: present, else
+	 * nr_cpu_ids), not NR_CPUS; slub_max_order = PAGE_ALLOC_COSTLY_ORDER. */
+	unsigned int min_objects = 4 * (fls_u(max(cpumask_weight(cpu_possible_mask), 1U)) + 1);
 	unsigned int max_objects = (unsigned int)max((PAGE_SIZE << PAGE_ALLOC_COSTLY_ORDER) / size, 1UL);
 	unsigned int min_order;
 

@@ -48,7 +48,7 @@ foreach(b ${SMP_BOARDS})
   # alongside, the data exact afterwards; buddycheck, slabcheck, lru_check clean, no lock-order
   # report.
   boot_test(${b}.smp.stress_2cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 2" --ktap
-    --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+    --timeout 60 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
   boot_test(${b}.smp.stress_4cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 4" --ktap
     --timeout 60 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
   set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long")
