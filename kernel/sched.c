@@ -31,7 +31,8 @@
  * held across the switch and released by the task switched to (finish_task_switch()), as
  * v6.10's rq->lock: another CPU can pick prev only once its registers are saved.  It is not a
  * spinlock_t because the lock-order checker keeps held locks per task and this one is taken by
- * one task and released by another; nothing is ever taken inside it (assert_rq_locked()).
+ * one task and released by another; nothing is ever taken inside it (assert_rq_locked()), and
+ * it nests inside a timer base's lock (the tick and the clock event ask what waits to run).
  */
 #include <string.h>
 #include "tinymm/arch.h"
@@ -138,8 +139,9 @@ static inline bool task_allowed_on(const struct task_struct *p, unsigned int cpu
 	return (p->cpus_mask >> cpu) & 1;
 }
 
-/* The best runnable task @cpu may run, left on the queue; NULL if none.  rq_lock, or a
- * lockless guess (sched_tick) that the next schedule() settles. */
+/* The best runnable task @cpu may run, left on the queue; NULL if none.  rq_lock held: the
+ * lists change under another CPU's dequeue (list_del_init() points an entry at itself, so an
+ * unlocked walk standing on it would spin there for ever). */
 static struct task_struct *peek_task(unsigned int cpu)
 {
 	uint32_t bits = READ_ONCE(rq_bitmap);
@@ -156,16 +158,33 @@ static struct task_struct *peek_task(unsigned int cpu)
 	return NULL;
 }
 
-/* The highest priority @cpu could run now, -1 if nothing is runnable there. */
+/* The highest priority @cpu could run now, -1 if nothing is runnable there.  rq_lock held. */
 static int highest_runnable_prio(unsigned int cpu)
 {
-	uint32_t bits = READ_ONCE(rq_bitmap);
-
-	if (!bits)
+	assert_rq_locked();
+	if (!rq_bitmap)
 		return -1;
 	/* Common case: every task may run anywhere, the head of the top list is it. */
 	struct task_struct *p = peek_task(cpu);
 	return p ? p->prio : -1;
+}
+
+/*
+ * The same from the tick, the reschedule IPI and the clock event (interrupts masked, rq_lock
+ * not held; a timer base's lock may be: rq_lock nests inside it, never around it).  An empty
+ * queue is read without the lock: a task queued just after is placed by its waker
+ * (check_preempt_wakeup()), which kicks this CPU if it should run here.
+ */
+static int highest_runnable_prio_unlocked(unsigned int cpu)
+{
+	int prio;
+
+	if (!READ_ONCE(rq_bitmap))
+		return -1;
+	rq_lock_acquire();
+	prio = highest_runnable_prio(cpu);
+	rq_lock_release();
+	return prio;
 }
 
 static struct task_struct *pick_next_task(unsigned int cpu)
@@ -361,7 +380,7 @@ void scheduler_ipi(void)
 {
 	struct task_struct *p = current;
 
-	if (!is_idle_task(p) && highest_runnable_prio(smp_processor_id()) > p->prio)
+	if (!is_idle_task(p) && highest_runnable_prio_unlocked(smp_processor_id()) > p->prio)
 		__need_resched = true;
 	clockevent_update();
 }
@@ -434,11 +453,11 @@ void sched_tick(uint64_t now_ns)
 	unsigned int cpu = smp_processor_id();
 
 	if (is_idle_task(p)) {
-		if (highest_runnable_prio(cpu) >= 0)
+		if (highest_runnable_prio_unlocked(cpu) >= 0)
 			__need_resched = true;
 		return;
 	}
-	if (now_ns >= p->slice_end_ns && highest_runnable_prio(cpu) >= p->prio)
+	if (now_ns >= p->slice_end_ns && highest_runnable_prio_unlocked(cpu) >= p->prio)
 		__need_resched = true;
 }
 
@@ -446,7 +465,7 @@ uint64_t sched_next_preempt_ns(void)
 {
 	struct task_struct *p = current;
 
-	if (is_idle_task(p) || highest_runnable_prio(smp_processor_id()) < p->prio)
+	if (is_idle_task(p) || highest_runnable_prio_unlocked(smp_processor_id()) < p->prio)
 		return 0;
 	/* Already over (preemption was not possible): a backstop, never a deadline in the past,
 	 * which would interrupt again at once, forever, while the thread cannot be preempted. */
