@@ -13,7 +13,8 @@
  * kernel: each is detached and freed when it ends (tinymm has no init to reparent them to).
  * The waiter sleeps until a child's kthread_exit() wakes it (the child's ->joiner is its
  * parent).
- * Locking: the family links and ->exited change and are read with interrupts masked (one CPU).
+ * Locking: the family links change under tasklist_lock; ->exited is set by the child with a
+ * full barrier before it wakes its waiter (kthread_exit()), and read under that lock.
  */
 #include <limits.h>
 #include <string.h>

@@ -120,8 +120,9 @@ void free_thread_stack(struct task_struct *p)
 	} else {
 		free_pages((unsigned long)p->stack, (unsigned int)__builtin_ctzl(p->stack_size >> PAGE_SHIFT));
 	}
-	p->stack = NULL;
 	p->stack_vm_area = NULL;
+	/* Last: kthread_join() on another CPU waits for this store, then finds the stack queued. */
+	smp_store_release(&p->stack, NULL);
 }
 
 void flush_thread_stack_frees(void)
@@ -269,7 +270,15 @@ int kthread_join(struct task_struct *p)
 	}
 	__set_current_state(TASK_RUNNING);
 	smp_rmb();		/* exit_code was written before exited */
-	reap_dead_stacks();	/* @p is off the CPU: its stack was queued at that switch */
+	/*
+	 * On another CPU @p may still be on its way out (exited is set before its last
+	 * schedule()).  It runs there with interrupts masked until the next thread queues its
+	 * stack (finish_task_switch()), so this wait is short and never on this CPU's account
+	 * (with one CPU it never spins: we run only once @p is switched out).
+	 */
+	while (smp_load_acquire(&p->stack))
+		cpu_relax();
+	reap_dead_stacks();	/* @p is off its CPU: its stack was queued at that switch */
 	int code = p->exit_code;
 	put_task_struct(p);
 	return code;

@@ -14,6 +14,11 @@
  *   - set gp and the stack, install the trap vector, call kmain(hart id, DTB physical address).
  * arch_mm_init() maps the rest of RAM in early_pg_dir; paging_init() (pgtable.c) builds the
  * final W^X tables from the page allocator and switches to them.
+ * A second hart at _sstart (firmware only; late_secondary): OpenSBI 1.1's HSM hart_start marks
+ * the hart STARTING before it stores the address to start it at, so a hart that looks in
+ * between leaves for the boot address, here, with the boot hart's arguments.  arch_cpu_boot()
+ * wrote the hart's riscv_secondary_data before the call: the hart finds its slot by hart id
+ * and goes where it was sent, as if the firmware had not raced.
  * Limits: PAGE_OFFSET and PHYS_OFFSET share their offset within a LEAF_SIZE, and the identity
  * leaf does not collide with a kernel one (true on RV32, where they are the same leaf, and on
  * Sv39, where identity is in the lower half).
@@ -52,6 +57,13 @@ _sstart:
 	csrw	sie, zero
 	csrci	sstatus, 2		/* SIE off */
 	csrw	satp, zero
+#ifndef TINYMM_MSTART
+	/* Only the first hart here boots: see late_secondary below. */
+	lla	t0, boot_hart_claimed
+	li	t1, 1
+	amoswap.w.aqrl t1, t1, (t0)
+	bnez	t1, late_secondary
+#endif
 	mv	s1, a0
 	mv	s2, a1
 	lla	t0, _sstart		/* where we run: physical */
@@ -391,3 +403,30 @@ handle_kernel_stack_overflow:
 	call	handle_bad_stack
 1:	wfi
 	j	1b
+
+#ifndef TINYMM_MSTART
+#define SD_HART_TAG	4		/* struct riscv_secondary_data (riscv.h), in registers */
+#define SD_ENTRY	5
+#define SD_WORDS	6
+	.section .text.entry.s, "ax"
+	.balign 4
+late_secondary:
+	addi	t2, a0, 1		/* this hart's tag */
+1:	lla	t0, riscv_secondary_data
+	li	t1, CONFIG_NR_CPUS
+2:	REG_L	t3, SD_HART_TAG * SZREG(t0)
+	beq	t3, t2, 3f
+	addi	t0, t0, SD_WORDS * SZREG
+	addi	t1, t1, -1
+	bnez	t1, 2b
+	j	1b			/* not there yet: look again */
+3:	fence	r, r			/* the tag, then the rest of the slot */
+	mv	a1, t0
+	REG_L	t3, SD_ENTRY * SZREG(t0)
+	jr	t3
+
+	.section .data
+	.balign 4
+boot_hart_claimed:
+	.word	0
+#endif

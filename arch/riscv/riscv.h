@@ -62,7 +62,11 @@ struct riscv_secondary_data {
 	unsigned long task;		/* tp: the idle task */
 	unsigned long stack_top;	/* sp */
 	unsigned long cpu;		/* its logical number */
+	unsigned long hart_tag;		/* hart id + 1 (0: unused slot) */
+	unsigned long entry;		/* physical address the hart was started at */
 };
+/* Every slot, for entry.S's late_secondary (a hart OpenSBI sent to _start by mistake). */
+extern struct riscv_secondary_data riscv_secondary_data[CONFIG_NR_CPUS];
 /*
  * The fences @what (RISCV_RFENCE_SFENCE_VMA: the whole TLB; RISCV_RFENCE_FENCE_I) on every hart
  * in @mask, below S-mode's interrupts (the SBI's RFENCE, or mstart.S's M-mode forwarder):

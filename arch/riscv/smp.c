@@ -19,11 +19,16 @@
  * message sent after the exchange raises SSIP again, so none is lost; each runs handle_IPI().
  * Per hart (arch_secondary_init): the local controller's lines as the boot hart's, the PLIC
  * context, the timer, a FENCE.I.
+ * OpenSBI 1.1's hart_start marks the hart STARTING before it stores the entry address, so the
+ * hart can leave early for the boot address (entry.S's late_secondary brings it here; each slot
+ * holds its hart id and entry for that).  tinymm.smp_start_at_boot=N (tests) sends logical CPU
+ * N there on purpose.
  * tinymm.smp_lost_cpu=N (tests, as ARM's): logical CPU N is started at riscv_secondary_lost, a
  * loop that never answers, so the generic timeout and skip run on a hart the firmware started.
  * Locking: ipi_pending is written with atomic OR by senders and exchanged by its owner; the
  * secondary data is written before the start call and only read by its hart.
  */
+#include <stddef.h>
 #include "riscv.h"
 #include "tinymm/arch.h"
 #include "tinymm/barrier.h"
@@ -49,13 +54,26 @@ extern pgd_t swapper_pg_dir[];
 
 void riscv_asid_smp_off(void);			/* context.c */
 
-static struct riscv_secondary_data secondary_data[NR_CPUS];
+struct riscv_secondary_data riscv_secondary_data[NR_CPUS];
+/* head_smp.S and entry.S (late_secondary) read the slots by these word offsets. */
+_Static_assert(offsetof(struct riscv_secondary_data, cpu) == 3 * sizeof(long), "SD_CPU");
+_Static_assert(offsetof(struct riscv_secondary_data, hart_tag) == 4 * sizeof(long), "SD_HART_TAG");
+_Static_assert(offsetof(struct riscv_secondary_data, entry) == 5 * sizeof(long), "SD_ENTRY");
+_Static_assert(sizeof(struct riscv_secondary_data) == 6 * sizeof(long), "SD_WORDS");
 static unsigned long ipi_pending[NR_CPUS];	/* bit n: enum ipi_msg_type n is waiting */
 static bool ipi_ready;
 
 static unsigned int smp_lost_cpu;
 KPARAM_UINT(smp_lost_cpu, smp_lost_cpu, 0, NR_CPUS - 1,
 	    "tests: start this logical CPU (1..) where it never answers (0: none)");
+
+#if RISCV_HAVE_SBI
+/* Firmware only: entry.S's late_secondary, which OpenSBI 1.1's hart_start race exercises. */
+static unsigned int smp_start_at_boot;
+KPARAM_UINT(smp_start_at_boot, smp_start_at_boot, 0, NR_CPUS - 1,
+	    "tests: start this logical CPU (1..) at the boot entry _sstart, as OpenSBI 1.1 can");
+extern char _sstart[];
+#endif
 
 #if !RISCV_HAVE_SBI
 extern unsigned long riscv_hart_release[RISCV_MAX_HARTS][2];	/* mstart.S: {entry, argument} */
@@ -194,7 +212,7 @@ void arch_send_ipi_mask(const struct cpumask *mask, unsigned int ipi)
 
 int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle)
 {
-	struct riscv_secondary_data *d = &secondary_data[cpu];
+	struct riscv_secondary_data *d = &riscv_secondary_data[cpu];
 	unsigned long entry;
 	int err = ipi_init();
 
@@ -207,6 +225,12 @@ int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle
 	d->task = (unsigned long)idle;
 	d->stack_top = (unsigned long)idle->stack + idle->stack_size;
 	d->cpu = cpu;
+	d->entry = entry;
+#if RISCV_HAVE_SBI
+	if (smp_start_at_boot && cpu == smp_start_at_boot)
+		entry = (unsigned long)__pa(_sstart);	/* d->entry: where it should have gone */
+#endif
+	d->hart_tag = hwid + 1;
 	smp_mb();		/* the data before the hart can run */
 #if RISCV_HAVE_SBI
 	long e = sbi_hart_start(hwid, entry, (unsigned long)__pa(d));

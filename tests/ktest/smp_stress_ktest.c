@@ -370,16 +370,29 @@ static void sf_poison(struct sf_worker *w)
 
 	if (!p) {
 		w->bad_poison++;
+		kprintf("    # sfstress/%u: no page to poison\n", w->index);
 		return;
 	}
 	unsigned long pfn = page_to_pfn(p);
-	if (memory_failure(pfn, MF_SW_SIMULATED) != -EBUSY || !PageHWPoison(p))
+	int mf = memory_failure(pfn, MF_SW_SIMULATED);
+	if (mf != -EBUSY || !PageHWPoison(p)) {
 		w->bad_poison++;
+		kprintf("    # sfstress/%u: memory_failure(%#lx) = %d, HWPoison %d\n", w->index, pfn,
+			mf, PageHWPoison(p));
+	}
 	__free_page(p);
-	if (!PageHWPoisonTakenOff(p) || page_ref_count(p) != 0)
+	if (!PageHWPoisonTakenOff(p) || page_ref_count(p) != 0) {
 		w->bad_poison++;
-	if (unpoison_memory(pfn) != 0 || PageHWPoison(p))
+		kprintf("    # sfstress/%u: %#lx freed: taken off %d, refcount %d\n", w->index, pfn,
+			PageHWPoisonTakenOff(p), page_ref_count(p));
+	}
+	/* 0 means the mark is gone and the frame is back in the allocator: PageHWPoison() is
+	 * not asked after it, another worker may already have allocated and poisoned it. */
+	int up = unpoison_memory(pfn);
+	if (up != 0) {
 		w->bad_poison++;
+		kprintf("    # sfstress/%u: unpoison_memory(%#lx) = %d\n", w->index, pfn, up);
+	}
 	w->poisoned++;
 }
 
@@ -427,6 +440,7 @@ static void smp_stress_pagecache_reclaim_hwpoison(struct ktest *t)
 	lru_add_drain();
 	address_space_init(&sf_mapping, &sf_aops, (loff_t)n * SF_PER_WORKER * PAGE_SIZE);
 	memory_failure_get_stats(&st0);
+	long corrupted = atomic_long_read(&num_poisoned_pages);
 	for (unsigned int i = 0; i < n; i++) {
 		struct cpumask pin = { 1UL << cpus[i] };
 
@@ -465,6 +479,7 @@ static void smp_stress_pagecache_reclaim_hwpoison(struct ktest *t)
 	KTEST_EXPECT_GT(t, atomic_long_read(&sf_disk_writes), 0);
 	memory_failure_get_stats(&st1);
 	KTEST_EXPECT_EQ(t, st1.total - st0.total, poisoned);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&num_poisoned_pages), corrupted);	/* all given back */
 
 	/* The file: exactly the last generation of every page, in the cache and on the disk. */
 	unsigned int bad_final = 0, bad_disk = 0;

@@ -37,11 +37,6 @@ foreach(b ${SMP_BOARDS})
   boot_test(${b}.smp.sched_4cpus ${b} --append "tinymm.test=sched_smp" --qemu "-smp 4" --ktap
     --expect "^# totals: pass:4 fail:0 skip:0$")
   set_tests_properties(${b}.smp.sched_4cpus PROPERTIES LABELS "qemu;long")
-  if(NOT b STREQUAL qemu-virt-arm)
-    # DISABLED on RISC-V: the remote wake-up case hangs about one run in four there (open in
-    # issue 38, docs/smp.md "Not yet"); qemu-virt-arm's run.
-    set_tests_properties(${b}.smp.sched_2cpus ${b}.smp.sched_4cpus PROPERTIES DISABLED TRUE)
-  endif()
   # The allocators under a worker pinned to every CPU (suite smp_stress): folios handed between
   # CPUs with their stamps checked, kmalloc objects checked; then one file's page cache written
   # and read from every CPU with direct reclaim and memory_failure() of each worker's own frames
