@@ -2,8 +2,13 @@
  * idletouch - a task that touches exactly a known half of its pages when told to, for idle page
  * tracking (`page_idle`, docs/page_idle.md; tests/qemu/page_idle_test.sh).
  *
- *   idletouch <pages> <dir>
+ *   idletouch [-c <cpu>] <pages> <dir>
  *
+ * With -c the task first pins itself to CPU <cpu> (sched_setaffinity) and checks with getcpu()
+ * that it runs there, prints "idletouch: on CPU <cpu>", checks it again before and after its
+ * touches (step 3 then prints "idletouch: touched on CPU <cpu>"), and waits for `go` without
+ * sleeping: the shell marks and reads from another CPU (tests/qemu/page_idle_test.sh --smp), so
+ * the marking must reach this CPU's TLB while this task runs there.
  * 1. maps <pages> anonymous pages (MAP_PRIVATE) and writes a word to each, so each has its own
  *    frame, and prints "idletouch: pid <pid>: <pages> pages at 0x<addr>: ready";
  * 2. waits (stat every 10 ms, at most 10 min) until <dir>/go exists: meanwhile the shell finds the
@@ -20,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,21 +46,49 @@ static uint32_t word(unsigned long i)
 	return 0x5a000000u | (uint32_t)i;
 }
 
-/* Until @dir/@name exists: the shell's signal, made with its `mkdir`. */
-static void wait_for(const char *dir, const char *name)
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Until @dir/@name exists: the shell's signal, made with its `mkdir`.  Every 10 ms; with @busy
+ * (-c: a CPU of its own) without sleeping, so that the CPU never switches to another address
+ * space between the marking and the touches (on RISC-V without ASIDs such a switch flushes the
+ * whole TLB, which would hide a missing shootdown).
+ */
+static void wait_for(const char *dir, const char *name, int busy)
 {
 	struct timespec ten_ms = { 0, 10 * 1000 * 1000L };
+	uint64_t end = now_ns() + 600ULL * 1000000000ULL;
 	char path[256];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	for (int i = 0; i < 60000; i++) {
+	while (now_ns() < end) {
 		if (stat(path, &st) == 0)
 			return;
-		nanosleep(&ten_ms, NULL);
+		if (!busy)
+			nanosleep(&ten_ms, NULL);
 	}
 	printf("idletouch: FAIL: no %s within 10 min\n", path);
 	exit(1);
+}
+
+/* -c: run on @cpu only, and be there. */
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fail("sched_setaffinity");
+	if (sched_getcpu() != cpu)
+		fail("not on the CPU it pinned itself to");
 }
 
 int main(int argc, char **argv)
@@ -62,11 +96,25 @@ int main(int argc, char **argv)
 	unsigned long pages, n = 0;
 	volatile uint32_t *w;
 	char *end, *buf;
+	int cpu = -1;
 
+	if (argc == 5 && !strcmp(argv[1], "-c")) {
+		cpu = (int)strtol(argv[2], &end, 0);
+		if (*end || end == argv[2] || cpu < 0 || cpu >= CPU_SETSIZE) {
+			printf("idletouch: bad cpu '%s'\n", argv[2]);
+			return 2;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 3 || (pages = strtoul(argv[1], &end, 0), *end || end == argv[1]) ||
 	    pages < 2 || pages > MAX_PAGES) {
-		printf("usage: idletouch <pages 2-%lu> <dir>\n", MAX_PAGES);
+		printf("usage: idletouch [-c <cpu>] <pages 2-%lu> <dir>\n", MAX_PAGES);
 		return 2;
+	}
+	if (cpu >= 0) {
+		pin_to(cpu);
+		printf("idletouch: on CPU %d\n", cpu);
 	}
 	buf = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
@@ -78,7 +126,9 @@ int main(int argc, char **argv)
 	printf("idletouch: pid %d: %lu pages at %p: ready\n", (int)getpid(), pages, (void *)buf);
 	fflush(stdout);
 
-	wait_for(argv[2], "go");
+	wait_for(argv[2], "go", cpu >= 0);
+	if (cpu >= 0 && sched_getcpu() != cpu)
+		fail("left its CPU before the touches");
 	for (unsigned long i = 0; i < pages; i += 2, n++) {
 		w = (volatile uint32_t *)(buf + i * PAGE);
 		if (i % 4 == 0) {
@@ -88,10 +138,15 @@ int main(int argc, char **argv)
 			*w = word(i);
 		}
 	}
+	if (cpu >= 0) {
+		if (sched_getcpu() != cpu)
+			fail("left its CPU during the touches");
+		printf("idletouch: touched on CPU %d\n", cpu);
+	}
 	printf("idletouch: touched the %lu even pages of %lu\n", n, pages);
 	fflush(stdout);
 
-	wait_for(argv[2], "done");
+	wait_for(argv[2], "done", 0);
 	if (munmap(buf, pages * PAGE))
 		fail("munmap");
 	printf("idletouch: done\n");
