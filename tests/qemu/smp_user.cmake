@@ -23,6 +23,7 @@
 #                                  stale TLB entries unseen, so no page reads accessed
 #   qemu-virt-arm.user.forkcow_spread_needs_2cpus  forkcow -s at -smp 1 refuses to pass
 #   qemu-virt-arm.smp2.user.affinity_catches_wrong_count  /bin/affinity 3 at -smp 2 names CPU 2
+# And qemu-virt-arm.smp2.shell.taskset: the shell's taskset -p, its bad input one line each.
 set(SMP_USER_MTTCG "-accel tcg,thread=multi")
 set(SMP_USER_REJECT "BUG|WARNING|Kernel panic|Oops|unhandled signal|slabcheck: FAILED|buddycheck: FAILED")
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
@@ -81,3 +82,12 @@ boot_test(${A}.smp2.user.affinity_catches_wrong_count ${A} --rootfs --qemu "-smp
   --status 1 --append "tinymm.run=exec /bin/affinity 3"
   --expect "^affinity: FAIL: CPU 2 not in the set \\(3 CPUs online, 2 in the set\\)$"
   --expect "^/bin/affinity: exited with status 1$")
+# The shell's `taskset -p` (kernel/sys_sched.c): show, set, and each bad input in one line (pid 1
+# is the first kernel thread, kworker/events).
+boot_test(${A}.smp2.shell.taskset ${A} --qemu "-smp 2 ${SMP_USER_MTTCG}" --status 1
+  --append "tinymm.run=taskset -p 1$<SEMICOLON> taskset -p 99999$<SEMICOLON> taskset -p 0 1$<SEMICOLON> taskset -p zz 1$<SEMICOLON> taskset -p x$<SEMICOLON> taskset$<SEMICOLON> taskset -p 2 1"
+  --expect "^pid 1's current affinity mask: 3$"
+  --expect "^taskset: failed to get pid 99999's affinity: -ESRCH$"
+  --expect "^taskset: failed to set pid 1's affinity: -EINVAL$"
+  --expect "^taskset: invalid mask 'zz'$" --expect "^taskset: invalid pid 'x'$"
+  --expect "^usage: taskset -p \\[mask\\] <pid>$" --expect "^pid 1's new affinity mask: 2$")
