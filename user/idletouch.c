@@ -4,11 +4,6 @@
  *
  *   idletouch [-c <cpu>] <pages> <dir>
  *
- * With -c the task first pins itself to CPU <cpu> (sched_setaffinity) and checks with getcpu()
- * that it runs there, prints "idletouch: on CPU <cpu>", checks it again before and after its
- * touches (step 3 then prints "idletouch: touched on CPU <cpu>"), and waits for `go` without
- * sleeping: the shell marks and reads from another CPU (tests/qemu/page_idle_test.sh --smp), so
- * the marking must reach this CPU's TLB while this task runs there.
  * 1. maps <pages> anonymous pages (MAP_PRIVATE) and writes a word to each, so each has its own
  *    frame, and prints "idletouch: pid <pid>: <pages> pages at 0x<addr>: ready";
  * 2. waits (stat every 10 ms, at most 10 min) until <dir>/go exists: meanwhile the shell finds the
@@ -19,9 +14,21 @@
  *    <pages>" once every word read back right;
  * 4. waits the same way for <dir>/done, unmaps and exits 0.
  * Exit 1 at the first failure (one line saying which), 2 for wrong arguments.
+ *
+ * With -c the task first pins itself to CPU <cpu> (sched_setaffinity) and checks with getcpu()
+ * that it runs there, prints "idletouch: on CPU <cpu>", and checks it again before and after its
+ * touches (step 3 then prints "idletouch: touched on CPU <cpu>").  The shell marks and reads from
+ * another CPU (tests/qemu/page_idle_test.sh --smp), so the marking must reach this CPU's TLB while
+ * this task runs there; nothing else may flush it meanwhile.  So step 2 is different: the task
+ * creates <dir>/go.map (one page of zeros), maps it MAP_SHARED and spins on its first word, plain
+ * loads and no system call, until it is not 0 (the shell writes it with /bin/mapwrite): no
+ * switch to another address space and no uaccess on this CPU between the marking and the
+ * touches (QEMU 7.2 flushes a RISC-V hart's whole TLB whenever sstatus.SUM changes, which
+ * every copy to or from user memory does).
  */
 #define _DEFAULT_SOURCE 1	/* picolibc: nanosleep */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,35 +53,51 @@ static uint32_t word(unsigned long i)
 	return 0x5a000000u | (uint32_t)i;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * Until @dir/@name exists: the shell's signal, made with its `mkdir`.  Every 10 ms; with @busy
- * (-c: a CPU of its own) without sleeping, so that the CPU never switches to another address
- * space between the marking and the touches (on RISC-V without ASIDs such a switch flushes the
- * whole TLB, which would hide a missing shootdown).
- */
-static void wait_for(const char *dir, const char *name, int busy)
+/* Until @dir/@name exists: the shell's signal, made with its `mkdir`. */
+static void wait_for(const char *dir, const char *name)
 {
 	struct timespec ten_ms = { 0, 10 * 1000 * 1000L };
-	uint64_t end = now_ns() + 600ULL * 1000000000ULL;
 	char path[256];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	while (now_ns() < end) {
+	for (int i = 0; i < 60000; i++) {
 		if (stat(path, &st) == 0)
 			return;
-		if (!busy)
-			nanosleep(&ten_ms, NULL);
+		nanosleep(&ten_ms, NULL);
 	}
 	printf("idletouch: FAIL: no %s within 10 min\n", path);
+	exit(1);
+}
+
+/* -c: <dir>/go.map, one page of zeros, mapped MAP_SHARED and read once (its translation cached). */
+static volatile uint32_t *map_go(const char *dir)
+{
+	char path[256];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/go.map", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)PAGE))
+		fail("creating go.map");
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		fail("mapping go.map");
+	close(fd);
+	if (*(volatile uint32_t *)p)
+		fail("go.map is not zero");
+	return p;
+}
+
+/* -c: until go.map's first word is not 0: loads only, bounded by a count (no clock: reading
+ * one is a system call), about 10 min or more at QEMU's speeds. */
+static void spin_for_go(volatile uint32_t *go)
+{
+	for (uint64_t i = 0; i < (1ULL << 37); i++)
+		if (__atomic_load_n(go, __ATOMIC_ACQUIRE))
+			return;
+	printf("idletouch: FAIL: go.map stayed 0\n");
 	exit(1);
 }
 
@@ -95,6 +118,7 @@ int main(int argc, char **argv)
 {
 	unsigned long pages, n = 0;
 	volatile uint32_t *w;
+	volatile uint32_t *go = NULL;
 	char *end, *buf;
 	int cpu = -1;
 
@@ -123,10 +147,15 @@ int main(int argc, char **argv)
 		w = (volatile uint32_t *)(buf + i * PAGE);
 		*w = word(i);
 	}
+	if (cpu >= 0)
+		go = map_go(argv[2]);
 	printf("idletouch: pid %d: %lu pages at %p: ready\n", (int)getpid(), pages, (void *)buf);
 	fflush(stdout);
 
-	wait_for(argv[2], "go", cpu >= 0);
+	if (go)
+		spin_for_go(go);
+	else
+		wait_for(argv[2], "go");
 	if (cpu >= 0 && sched_getcpu() != cpu)
 		fail("left its CPU before the touches");
 	for (unsigned long i = 0; i < pages; i += 2, n++) {
@@ -146,7 +175,7 @@ int main(int argc, char **argv)
 	printf("idletouch: touched the %lu even pages of %lu\n", n, pages);
 	fflush(stdout);
 
-	wait_for(argv[2], "done", 0);
+	wait_for(argv[2], "done");
 	if (munmap(buf, pages * PAGE))
 		fail("munmap");
 	printf("idletouch: done\n");

@@ -23,6 +23,7 @@
 # on all CPUs"): the shell pins itself to CPU 0 (`taskset -p 1 <its pid>`, the pid `cpus` shows
 # running `shell`), so it marks and reads there, and idletouch runs with `-c <N-1>`, pinned to the
 # last CPU, saying so before and after its touches: the marking must reach the other CPU's TLB.
+# The signal to touch is then a write to /mnt/go.map (idletouch spins on its mapping of it).
 # --append ARGS adds to the kernel command line (tinymm.tlb_shootdown=0 for the twin that fails).
 . "$(dirname "$0")/lib.sh"
 tm_init page_idle
@@ -106,7 +107,14 @@ done
 : >"$dir/kpf.log"
 
 # --- the task touches its even pages ---
-tm_cmd "mkdir /mnt/go"
+if [ "$smp" = 1 ]; then
+  tm_cmd "mkdir /mnt/go"
+else
+  # idletouch -c spins on go.map's first word (no system call between marking and touching):
+  # mapwrite writes it through its own MAP_SHARED mapping, from the shell's CPU.
+  tm_cmd "exec /bin/mapwrite /mnt/go.map 0 8 1"
+  tm_out_has '^/bin/mapwrite: exited with status 0$' || tm_fail "mapwrite did not write go.map: '$out'"
+fi
 tm_wait "idletouch: touched the $((pages / 2)) even pages of $pages$" 1 60
 [ "$smp" = 1 ] || tm_console | grep -q "idletouch: touched on CPU $((smp - 1))$" ||
   tm_fail "idletouch did not touch its pages on CPU $((smp - 1))"
