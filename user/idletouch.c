@@ -21,10 +21,11 @@
  * another CPU (tests/qemu/page_idle_test.sh --smp), so the marking must reach this CPU's TLB while
  * this task runs there; nothing else may flush it meanwhile.  So step 2 is different: the task
  * creates <dir>/go.map (one page of zeros), maps it MAP_SHARED and spins on its first word, plain
- * loads and no system call, until it is not 0 (the shell writes it with /bin/mapwrite): no
- * switch to another address space and no uaccess on this CPU between the marking and the
- * touches (QEMU 7.2 flushes a RISC-V hart's whole TLB whenever sstatus.SUM changes, which
- * every copy to or from user memory does).
+ * loads and no system call, until it is not 0 (the shell writes it with /bin/mapwrite), after
+ * reading the even pages once more: no switch to another address space and no uaccess on this
+ * CPU between the marking and the touches, and the even pages' translations in its TLB (QEMU 7.2
+ * flushes a RISC-V hart's whole TLB whenever sstatus.SUM changes, which every copy to or from
+ * user memory does).
  */
 #define _DEFAULT_SOURCE 1	/* picolibc: nanosleep */
 #include <errno.h>
@@ -152,9 +153,16 @@ int main(int argc, char **argv)
 	printf("idletouch: pid %d: %lu pages at %p: ready\n", (int)getpid(), pages, (void *)buf);
 	fflush(stdout);
 
-	if (go)
+	if (go) {
+		/* The translations of the even pages into this CPU's TLB again, after the last
+		 * system call (printf's write flushed it on RISC-V: SUM): a marking that does
+		 * not reach this CPU leaves them stale.  A read here after a page's marking
+		 * only makes it read accessed, which it will be anyway. */
+		for (unsigned long i = 0; i < pages; i += 2)
+			if (*(volatile uint32_t *)(buf + i * PAGE) != word(i))
+				fail("a word read back wrong before the touches");
 		spin_for_go(go);
-	else
+	} else
 		wait_for(argv[2], "go");
 	if (cpu >= 0 && sched_getcpu() != cpu)
 		fail("left its CPU before the touches");
