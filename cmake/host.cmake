@@ -199,7 +199,7 @@ target_sources(exec_test PRIVATE kernel/shell.c)	# `exec -b` sets the shell's $!
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c
   mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c mm/user_fault.c mm/oom_kill.c mm/mmap_sys.c
   mm/mlock_sys.c
-  kernel/fork.c mm/fork_mm.c kernel/exit.c kernel/sys.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
+  kernel/fork.c mm/fork_mm.c kernel/exit.c kernel/sys.c kernel/sys_sched.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
   fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS}
   # the table's execve (its user-mode hooks are kernel/user_task.c's stand-ins here)
   fs/exec.c fs/binfmt_elf.c kernel/user_task.c)

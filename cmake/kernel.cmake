@@ -55,7 +55,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/fork_mm.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
     mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
-    kernel/fork.c kernel/exit.c kernel/sys.c kernel/syscall_table.c kernel/signal.c
+    kernel/fork.c kernel/exit.c kernel/sys.c kernel/sys_sched.c kernel/syscall_table.c kernel/signal.c
     kernel/extable.c lib/usercopy.c mm/user_fault.c mm/oom_kill.c
     fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c mm/mlock_sys.c kernel/sys_time.c
     # exec (docs/binfmt_elf.md) and the shell's user-task commands

@@ -15,6 +15,10 @@ const syscall_fn_t sys_call_table[] = {
 	SC(__NR_exit_group, sys_exit_group),
 	SC(__NR_getpid, sys_getpid),
 	SC(__NR_sched_yield, sys_sched_yield),
+	/* issue 38: CPU affinity, for tests spreading tasks over CPUs (kernel/sys_sched.c) */
+	SC(__NR_sched_setaffinity, sys_sched_setaffinity),
+	SC(__NR_sched_getaffinity, sys_sched_getaffinity),
+	SC(__NR_getcpu, sys_getcpu),
 	/* issue 34: fork (docs/fork.md) */
 	SC(__NR_clone, sys_clone),
 #ifdef __NR_fork

@@ -33,9 +33,10 @@
  *   - a shell command, not the sysfs bitmap (no sysfs); the range need not be 64-aligned;
  *     a range reaching outside RAM (below the first frame or at max_pfn and beyond) is refused
  *     in one line, where the bitmap file returns 0 bytes past max_pfn;
- *   - the command empties this CPU's lru_add batch first (lru_add_drain): a folio faulted in
- *     since the last drain has no PG_lru yet, and v6.10 silently neither marks nor reports the
- *     (up to 15) newest folios of each CPU's batch;
+ *   - the command empties every CPU's lru_add batch first (lru_add_drain_all): a folio faulted
+ *     in since the last drain has no PG_lru yet, and v6.10 silently neither marks nor reports
+ *     the (up to 15) newest folios of each CPU's batch.  Every CPU's, not this one's: a task on
+ *     another CPU faults its folios into that CPU's batch (tests/qemu/smp_user.cmake);
  *   - ptep_clear_flush_young() instead of ptep_clear_young_notify(): no MMU notifiers, and the
  *     flush guarantees the next access sets the bit again (a stale TLB entry, which v6.10
  *     tolerates, may let an access through unseen; docs/young.md says why tinymm always flushes);
@@ -198,7 +199,7 @@ static int cmd_page_idle(int argc, char **argv)
 		return 1;
 	}
 
-	lru_add_drain();	/* the newest folios get PG_lru (see the header) */
+	lru_add_drain_all();	/* the newest folios get PG_lru, on every CPU (see the header) */
 	for (p = (unsigned long)pfn; p - (unsigned long)pfn < count; p++) {
 		if (mark) {
 			n += page_idle_mark_pfn(p);

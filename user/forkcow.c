@@ -2,8 +2,8 @@
  * forkcow - fork and copy-on-write checked from user mode (docs/fork.md): exits 0 when every
  * check held, 1 at the first that did not (with a `forkcow: FAIL:` line).
  *
- *   forkcow [children]   (default 4, at most 32)
- *   forkcow hold         the exclusive bit as the shell's `pagemap` sees it (below)
+ *   forkcow [-s] [children]   (default 4, at most 32)
+ *   forkcow hold              the exclusive bit as the shell's `pagemap` sees it (below)
  *
  * Steps, each one line when it passes:
  *   1. one child: parent and child write the same anonymous pages (an mmap'd area, the bss, a
@@ -19,6 +19,15 @@
  *   4. the parent writes every page again after its children are gone (each is its own once
  *      more: the kernel reuses it without a copy) and the bytes are right.
  * No signals: every check is on a call's result or on the bytes.
+ *
+ * -s spreads the tasks over the CPUs (docs/smp.md, "User tasks on all CPUs"): the parent pins
+ * itself to the first CPU it may use and every child to one of the others (child i of step 2 to
+ * the (i mod n)-th other), each checking with getcpu() that it runs there, before and after its
+ * writes (a child that finds itself elsewhere exits 200: above any pid's low 7 bits).  Step 5 then has parent and child
+ * write the same copy-on-write pages at once: both wait for one instant of CLOCK_MONOTONIC
+ * fixed before the fork, then fill and check every page, round after round, until a second
+ * instant 400 ms later, each on its own CPU; a side that reached the start after it had passed,
+ * ran fewer than 2 rounds or left its CPU fails.  Fewer than 2 CPUs: -s fails at once.
  *
  * `hold` is for the shell, which can look at this task's ptes while it runs: one anonymous
  * page at HOLD_ADDR (0x30000000) written, then fork; the child sleeps 2 s and exits, and
@@ -81,6 +90,34 @@ static int check(const uint32_t *p, size_t len, uint32_t seed)
 }
 
 static uint32_t *area;
+static int spread;		/* -s */
+static int parent_cpu;		/* -s: where the parent runs */
+static int other_cpus[32], nr_other;	/* -s: the CPUs for the children */
+
+/* -s: run only on @cpu from now on, and be there: 0, or -1 when getcpu says otherwise. */
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	return sched_getcpu() == cpu ? 0 : -1;
+}
+
+/* In a child: pinned to @cpu when spreading, else nothing; exits 200 if it did not hold. */
+static void child_pin(int cpu)
+{
+	if (spread && pin_to(cpu))
+		exit(200);
+}
+
+static void child_on_cpu(int cpu)
+{
+	if (spread && sched_getcpu() != cpu)
+		exit(200);
+}
 
 static void fill_all(uint32_t seed, int yield)
 {
@@ -114,6 +151,7 @@ static void one_child(void)
 	if (pid < 0)
 		fail("fork");
 	if (pid == 0) {
+		child_pin(other_cpus[0]);
 		if (!check_all(1) || stack_word != 0xabcd0001)
 			exit(101);		/* did not see the bytes from before the fork */
 		nap_ms(30);			/* the parent writes meanwhile */
@@ -124,6 +162,7 @@ static void one_child(void)
 		nap_ms(30);
 		if (!check_all(2) || stack_word != 0xabcd0002)
 			exit(103);
+		child_on_cpu(other_cpus[0]);
 		exit(getpid() & 0x7f);
 	}
 	got = waitpid(pid, &status, WNOHANG);
@@ -140,6 +179,8 @@ static void one_child(void)
 	}
 	if (!check_all(3) || stack_word != 0xabcd0003)
 		fail("the parent saw the child's writes");
+	if (spread && sched_getcpu() != parent_cpu)
+		fail("the parent left its CPU");
 	if (waitpid(pid, &status, 0) != -1 || errno != ECHILD)
 		fail("a reaped child can be waited for again");
 	printf("forkcow: one child ok\n");
@@ -159,11 +200,13 @@ static void many_children(int n)
 		if (pids[i] == 0) {
 			uint32_t seed = 100 + (uint32_t)i;
 
+			child_pin(other_cpus[i % (nr_other ? nr_other : 1)]);
 			if (!check_all(10))
 				exit(110);
 			fill_all(seed, 1);
 			for (int k = 0; k < 3; k++)
 				sched_yield();
+			child_on_cpu(other_cpus[i % (nr_other ? nr_other : 1)]);
 			exit(check_all(seed) ? 0 : 111);
 		}
 	}
@@ -214,6 +257,98 @@ static void statuses(void)
 	printf("forkcow: statuses ok\n");
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Step 5 (-s): from @start to @end, fill and check every page with seeds of its own, on @cpu.
+ * 0, or why not: 1 late (the start had passed), 2 too few rounds, 3 bytes not its own, 4 it
+ * left its CPU.
+ */
+static int write_window(uint64_t start, uint64_t end, uint32_t seed, int cpu, unsigned long *rounds)
+{
+	*rounds = 0;
+	if (now_ns() >= start)
+		return 1;
+	while (now_ns() < start)
+		;
+	while (now_ns() < end) {
+		fill_all(seed + (uint32_t)*rounds, 0);
+		if (!check_all(seed + (uint32_t)*rounds))
+			return 3;
+		if (sched_getcpu() != cpu)
+			return 4;
+		++*rounds;
+	}
+	return *rounds < 2 ? 2 : 0;
+}
+
+static void at_once(void)
+{
+	static const char *const why[] = { "", "late: the window had begun", "fewer than 2 rounds",
+					   "saw bytes not its own", "left its CPU" };
+	uint64_t start, end;
+	unsigned long rounds;
+	int status = -1, r;
+	pid_t pid;
+
+	fill_all(500, 0);
+	start = now_ns() + 300000000ULL;	/* time for the fork and the child's move */
+	end = start + 400000000ULL;
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		child_pin(other_cpus[0]);
+		if (!check_all(500))
+			exit(110);
+		r = write_window(start, end, 0x10000, other_cpus[0], &rounds);
+		exit(r ? 200 + r : 0);
+	}
+	r = write_window(start, end, 0x20000, parent_cpu, &rounds);
+	if (r) {
+		printf("forkcow: parent on CPU %d: %s\n", parent_cpu, why[r]);
+		fail("writing at once");
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		r = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+		printf("forkcow: child on CPU %d: status 0x%x%s%s\n", other_cpus[0], status,
+		       r > 200 && r <= 204 ? ": " : "", r > 200 && r <= 204 ? why[r - 200] : "");
+		fail("writing at once");
+	}
+	printf("forkcow: at once: CPU %d and CPU %d wrote the same pages for 400 ms, "
+	       "%lu rounds here: ok\n", parent_cpu, other_cpus[0], rounds);
+}
+
+/* -s: the CPUs this task may use; the parent on the first, the children on the others. */
+static void spread_setup(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		fail("sched_getaffinity");
+	parent_cpu = -1;
+	for (int c = 0; c < CPU_SETSIZE && nr_other < 32; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		if (parent_cpu < 0)
+			parent_cpu = c;
+		else
+			other_cpus[nr_other++] = c;
+	}
+	if (!nr_other)
+		fail("-s needs at least two CPUs");
+	if (pin_to(parent_cpu))
+		fail("pinning the parent");
+	printf("forkcow: spread: the parent on CPU %d, the children on %d other CPU%s\n",
+	       parent_cpu, nr_other, nr_other > 1 ? "s" : "");
+}
+
 static int hold(void)
 {
 	volatile uint32_t *p = mmap((void *)HOLD_ADDR, PAGE, PROT_READ | PROT_WRITE,
@@ -244,6 +379,11 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "hold"))
 		return hold();
+	if (argc > 1 && !strcmp(argv[1], "-s")) {
+		spread = 1;
+		argv++;
+		argc--;
+	}
 	int n = argc > 1 ? atoi(argv[1]) : 4;
 
 	if (n < 1 || n > MAX_CHILDREN) {
@@ -255,6 +395,8 @@ int main(int argc, char **argv)
 		fail("mmap");
 	if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD)
 		fail("a new task has children");
+	if (spread)
+		spread_setup();
 	one_child();
 	many_children(n);
 	statuses();
@@ -262,6 +404,8 @@ int main(int argc, char **argv)
 	if (!check_all(1000))
 		fail("the parent's pages after its children are gone");
 	printf("forkcow: own pages again ok\n");
+	if (spread)
+		at_once();
 	printf("forkcow: all ok\n");
 	return 0;
 }

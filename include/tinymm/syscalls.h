@@ -50,6 +50,14 @@ long sys_fork(void);
 /* RISC-V's instruction-coherence call (arch/riscv/cacheflush.c, docs/cacheflush.md). */
 long sys_riscv_flush_icache(unsigned long start, unsigned long end, unsigned long flags);
 
+/* kernel/sys_sched.c: CPU affinity (v6.10's semantics, one-word masks) and getcpu */
+struct cpumask;
+long sched_setaffinity(int pid, const struct cpumask *mask);
+long sched_getaffinity(int pid, struct cpumask *mask);
+long sys_sched_setaffinity(int pid, unsigned int len, const unsigned long *user_mask);
+long sys_sched_getaffinity(int pid, unsigned int len, unsigned long *user_mask);
+long sys_getcpu(unsigned int *cpup, unsigned int *nodep, void *unused);
+
 /* kernel/sys_time.c */
 long sys_clock_gettime(int which, struct linux_old_timespec *tp);
 long sys_clock_gettime64(int which, struct linux_timespec64 *tp);

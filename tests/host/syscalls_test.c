@@ -11,6 +11,7 @@
 #include "tinymm/file.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
+#include "tinymm/smp.h"
 #include "tinymm/syscalls.h"
 #include "tinymm/uaccess.h"
 #include "tinymm/uapi/fcntl.h"
@@ -458,6 +459,39 @@ static int misc_calls(void)
 	CHECK_EQ(sys_clock_nanosleep_time64(LINUX_CLOCK_MONOTONIC, 0, (struct linux_timespec64 *)(u + 128), NULL), 0);
 	CHECK_EQ(sys_clock_nanosleep_time64(LINUX_CLOCK_THREAD_CPUTIME_ID, 0, (struct linux_timespec64 *)(u + 128), NULL), -EINVAL);
 	CHECK_EQ(sys_clock_gettime64(LINUX_CLOCK_BOOTTIME, (struct linux_timespec64 *)u), 0);
+
+	/* CPU affinity and getcpu (kernel/sys_sched.c): bad input first, as v6.10 orders it. */
+	unsigned long mask, online = cpu_online_mask->bits;
+	unsigned int cpu_node[2] = { 7, 7 };
+	CHECK_EQ(sys_getcpu((unsigned int *)u, (unsigned int *)(u + 4), NULL), 0);
+	CHECK_EQ(copy_from_user(cpu_node, (void *)u, sizeof(cpu_node)), 0);
+	CHECK_EQ(cpu_node[0], (unsigned int)raw_smp_processor_id());
+	CHECK_EQ(cpu_node[1], 0);
+	CHECK_EQ(sys_getcpu(NULL, NULL, NULL), 0);
+	CHECK_EQ(sys_getcpu((unsigned int *)KERNEL_PTR, NULL, NULL), -EFAULT);
+	CHECK_EQ(sys_sched_getaffinity(0, 1, (unsigned long *)u), -EINVAL);	/* not a word */
+	CHECK_EQ(sys_sched_getaffinity(0, sizeof(long) + 4, (unsigned long *)u), -EINVAL);
+	CHECK_EQ(sys_sched_getaffinity(99999, sizeof(long), (unsigned long *)u), -ESRCH);
+	CHECK_EQ(sys_sched_getaffinity(0, sizeof(long), (unsigned long *)KERNEL_PTR), -EFAULT);
+	CHECK_EQ(sys_sched_getaffinity(0, 4 * sizeof(long), (unsigned long *)u), (long)sizeof(long));
+	CHECK_EQ(copy_from_user(&mask, (void *)u, sizeof(mask)), 0);
+	CHECK_EQ(mask, current->cpus_mask & online);
+	mask = 0;
+	uput(u, &mask, sizeof(mask));
+	CHECK_EQ(sys_sched_setaffinity(0, sizeof(mask), (unsigned long *)u), -EINVAL);	/* empty */
+	mask = ~online;
+	uput(u, &mask, sizeof(mask));
+	CHECK_EQ(sys_sched_setaffinity(0, sizeof(mask), (unsigned long *)u), -EINVAL);	/* offline */
+	CHECK_EQ(sys_sched_setaffinity(0, sizeof(mask), NULL), -EFAULT);
+	CHECK_EQ(sys_sched_setaffinity(0, sizeof(mask), (unsigned long *)KERNEL_PTR), -EFAULT);
+	mask = online;
+	uput(u, &mask, sizeof(mask));
+	CHECK_EQ(sys_sched_setaffinity(0, 0, (unsigned long *)u), -EINVAL);	/* zero length */
+	CHECK_EQ(sys_sched_setaffinity(99999, sizeof(mask), (unsigned long *)u), -ESRCH);
+	CHECK_EQ(sys_sched_setaffinity(-5, sizeof(mask), (unsigned long *)u), -ESRCH);
+	CHECK_EQ(sys_sched_setaffinity(0, sizeof(mask), (unsigned long *)u), 0);
+	CHECK_EQ(current->cpus_mask, online);
+	CHECK_EQ(invoke_syscall(__NR_getcpu, 0, 0, 0, 0, 0, 0), 0);
 
 	/* The table: the ABI's numbers reach the calls, unknown ones are -ENOSYS. */
 	CHECK_EQ(invoke_syscall(__NR_getpid, 0, 0, 0, 0, 0, 0), current->pid);

@@ -19,30 +19,58 @@
 #      pass, no complaint on the console.
 # --expect-accessed odd wants the odd half accessed instead: the check must then fail (the test
 # page_idle.check_catches_wrong_half).
+# --smp N (2 or more) boots N CPUs under MTTCG and spreads the two sides (docs/smp.md, "User tasks
+# on all CPUs"): the shell pins itself to CPU 0 (`taskset -p 1 <its pid>`, the pid `cpus` shows
+# running `shell`), so it marks and reads there, and idletouch runs with `-c <N-1>`, pinned to the
+# last CPU, saying so before and after its touches: the marking must reach the other CPU's TLB.
+# The signal to touch is then a write to /mnt/go.map (idletouch spins on its mapping of it).
+# --append ARGS adds to the kernel command line (tinymm.tlb_shootdown=0 for the twin that fails).
 . "$(dirname "$0")/lib.sh"
 tm_init page_idle
-usage="usage: page_idle_test.sh BOARD [--expect-accessed even|odd]"
-[ $# = 1 ] || [ $# = 3 ] || tm_usage "$usage"
-board=$1 want=even
-if [ $# = 3 ]; then
-  [ "$2" = --expect-accessed ] && { [ "$3" = even ] || [ "$3" = odd ]; } || tm_usage "$usage"
-  want=$3
-fi
+usage="usage: page_idle_test.sh BOARD [--expect-accessed even|odd] [--smp N] [--append ARGS]"
+[ $# -ge 1 ] || tm_usage "$usage"
+board=$1 want=even smp=1 append=
+shift
+while [ $# -ge 2 ]; do
+  case $1 in
+    --expect-accessed) { [ "$2" = even ] || [ "$2" = odd ]; } || tm_usage "$usage"; want=$2 ;;
+    --smp) [[ $2 =~ ^[2-8]$ ]] || tm_usage "$usage"; smp=$2 ;;
+    --append) append=$2 ;;
+    *) tm_usage "$usage" ;;
+  esac
+  shift 2
+done
+[ $# = 0 ] || tm_usage "$usage"
 [ -f "$TM_TOP/board/$board/qemu.conf" ] || tm_usage "unknown board '$board'"
 # shellcheck source=/dev/null
 mem=$(. "$TM_TOP/board/$board/qemu.conf" && echo "${QEMU_MEM_DEFAULT:-256M}")
 pages=16
 dir=$(mktemp -d) TM_RMDIR=1
 TM_TIMEOUT=90
-tm_boot "$dir" --board "$board" --mem "$mem" --rootfs
+qemu=() touch_cpu=()
+[ "$smp" -gt 1 ] && qemu=(-- -smp "$smp" -accel tcg,thread=multi) touch_cpu=(-c $((smp - 1)))
+tm_boot "$dir" --board "$board" --mem "$mem" --rootfs ${append:+--append "$append"} "${qemu[@]}"
+if [ "$smp" -gt 1 ]; then
+  # The shell to CPU 0: `page_idle mark` and `read` run there, the task on another CPU.
+  tm_cmd "cpus"
+  shell_pid=$(sed -n 's/^ *[0-9]\{1,\}  [0-9a-fx]\{1,\} *online *\([1-9][0-9]*\)  shell$/\1/p' <<<"$out")
+  [ -n "$shell_pid" ] || tm_fail "cpus shows no CPU running the shell: '$out'"
+  tm_out_has "^$smp of $smp CPUs online" || tm_fail "not $smp CPUs online: '$out'"
+  tm_cmd "taskset -p 1 $shell_pid"
+  tm_out_has "^pid $shell_pid's new affinity mask: 1$" || tm_fail "taskset did not pin the shell: '$out'"
+  tm_cmd "cpus"
+  tm_out_has "^  0  [0-9a-fx]+ +online +$shell_pid  shell$" || tm_fail "the shell is not on CPU 0: '$out'"
+fi
 
 # The task's lines come while the shell waits at its prompt, so they follow "tinymm> " on the same
 # line: matched anywhere in a line, and a harmless command afterwards keeps them out of the next
 # command's output.
-tm_cmd "exec -b /bin/idletouch $pages /mnt"
+tm_cmd "exec -b /bin/idletouch ${touch_cpu[*]} $pages /mnt"
 pid=$(sed -n 's|^/bin/idletouch: pid \([1-9][0-9]*\)$|\1|p' <<<"$out")
 [ -n "$pid" ] || tm_fail "exec -b printed no '/bin/idletouch: pid <n>' line"
 tm_wait "idletouch: pid $pid: $pages pages at 0x[0-9a-f]+: ready$" 1 60
+[ "$smp" = 1 ] || tm_console | grep -q "idletouch: on CPU $((smp - 1))$" ||
+  tm_fail "idletouch did not say it runs on CPU $((smp - 1))"
 base=$(tm_console | sed -n "s/.*idletouch: pid $pid: $pages pages at 0x\([0-9a-f]*\): ready$/\1/p")
 tm_cmd "sleep 1"
 
@@ -79,8 +107,17 @@ done
 : >"$dir/kpf.log"
 
 # --- the task touches its even pages ---
-tm_cmd "mkdir /mnt/go"
+if [ "$smp" = 1 ]; then
+  tm_cmd "mkdir /mnt/go"
+else
+  # idletouch -c spins on go.map's first word (no system call between marking and touching):
+  # mapwrite writes it through its own MAP_SHARED mapping, from the shell's CPU.
+  tm_cmd "exec /bin/mapwrite /mnt/go.map 0 8 1"
+  tm_out_has '^/bin/mapwrite: exited with status 0$' || tm_fail "mapwrite did not write go.map: '$out'"
+fi
 tm_wait "idletouch: touched the $((pages / 2)) even pages of $pages$" 1 60
+[ "$smp" = 1 ] || tm_console | grep -q "idletouch: touched on CPU $((smp - 1))$" ||
+  tm_fail "idletouch did not touch its pages on CPU $((smp - 1))"
 tm_cmd "sleep 1"
 
 accessed=() idle=() kpf=()
@@ -187,4 +224,4 @@ tm_cmd "slabcheck"
 tm_out_has '^slabcheck: ok \(0 problems\)' || tm_fail "slabcheck did not pass"
 tm_no_complaints "$(tm_console)"
 tm_poweroff 0
-echo "page_idle: $board: pid $pid, $pages pages marked idle, accessed ${accessed[*]}, idle ${idle[*]}; KPF_IDLE and page-types agree; bad input one line each"
+echo "page_idle: $board ($smp CPU$([ "$smp" = 1 ] || echo s)): pid $pid, $pages pages marked idle, accessed ${accessed[*]}, idle ${idle[*]}; KPF_IDLE and page-types agree; bad input one line each"

@@ -90,11 +90,35 @@ int clock_gettime(clockid_t clock_id, struct timespec *tp);
 int nanosleep(const struct timespec *rqtp, struct timespec *rmtp);
 #ifndef CLOCK_REALTIME
 #define CLOCK_REALTIME		((clockid_t)1)
+#endif
+#ifndef CLOCK_MONOTONIC		/* picolibc: only with _POSIX_MONOTONIC_CLOCK */
 #define CLOCK_MONOTONIC		((clockid_t)4)
 #endif
 
 /* fork() is picolibc's <unistd.h> declaration; waitpid() Linux's (user/lib/syscalls_time.c). */
 pid_t waitpid(pid_t pid, int *status, int options);
 int sched_yield(void);
+
+/* CPU affinity and the CPU a task runs on, as glibc declares them (<sched.h> with _GNU_SOURCE;
+ * picolibc has no cpu_set_t for this target): glibc's 1024-bit set, Linux's calls
+ * (user/lib/syscalls_sched.c).  sched_getaffinity zeroes what the kernel did not fill. */
+#ifndef _SYS_CPUSET_H_
+#define _SYS_CPUSET_H_
+#define CPU_SETSIZE		1024
+typedef struct {
+	unsigned long __bits[CPU_SETSIZE / (8 * sizeof(unsigned long))];
+} cpu_set_t;
+#endif
+#define __CPU_WORD(cpu)		((cpu) / (8 * sizeof(unsigned long)))
+#define __CPU_BIT(cpu)		(1UL << ((cpu) % (8 * sizeof(unsigned long))))
+#define CPU_ZERO(set)		__builtin_memset((set), 0, sizeof(cpu_set_t))
+#define CPU_SET(cpu, set)	((void)((set)->__bits[__CPU_WORD(cpu)] |= __CPU_BIT(cpu)))
+#define CPU_CLR(cpu, set)	((void)((set)->__bits[__CPU_WORD(cpu)] &= ~__CPU_BIT(cpu)))
+#define CPU_ISSET(cpu, set)	(((set)->__bits[__CPU_WORD(cpu)] & __CPU_BIT(cpu)) != 0)
+int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set);
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set);
+int getcpu(unsigned int *cpu, unsigned int *node);
+int sched_getcpu(void);
+int CPU_COUNT(const cpu_set_t *set);
 
 #endif

@@ -48,6 +48,8 @@
 #define __NR_getdents64			217
 #define __NR_mincore			219
 #define __NR_madvise			220
+#define __NR_sched_setaffinity		241
+#define __NR_sched_getaffinity		242
 #define __NR_exit_group			248
 #define __NR_set_tid_address		256
 #define __NR_clock_gettime		263
@@ -57,6 +59,7 @@
 #define __NR_renameat			329
 #define __NR_renameat2			382
 #define __NR_mlock2			390
+#define __NR_getcpu			345
 #define __NR_statx			397
 #define __ARM_NR_BASE			0x0f0000
 #define __ARM_NR_cacheflush		(__ARM_NR_BASE + 2)
@@ -74,9 +77,12 @@
 #define __NR_exit_group			94
 #define __NR_waitid			95
 #define __NR_set_tid_address		96
+#define __NR_sched_setaffinity		122
+#define __NR_sched_getaffinity		123
 #define __NR_sched_yield		124
 #define __NR_kill			129
 #define __NR_uname			160
+#define __NR_getcpu			168
 #define __NR_getpid			172
 #define __NR_getppid			173
 #define __NR_brk			214

@@ -263,15 +263,29 @@ static inline void pgd_clear(pgd_t *pgdp) { lpae_set(&pgdp->pgd, 0); }
 	lpae_set(&(pgdp)->pgd, __pa(pmdp) | PMD_TYPE_TABLE)
 
 /* ---- TLB ---- */
+/* false: the flushes below reach this CPU's TLB only (tinymm.tlb_shootdown=0, a debug switch for
+ * the stale-TLB tests: arch/arm/tlbflush.c). */
+extern bool arm_tlb_shootdown;
+
 /*
- * TLBIMVAAIS (by address, all ASIDs, inner shareable) per page, TLBIALLIS past 64 pages.  The
- * DSB before makes the cleared entries visible to the walkers, the DSB after waits for the
- * invalidation, the ISB resynchronises this CPU's fetches (ARM ARM B3.10.1).
+ * TLBIMVAAIS (by address, all ASIDs, inner shareable) per page, TLBIALLIS past 64 pages: every
+ * CPU of the inner-shareable domain drops the entries, no IPI needed.  The DSB before makes the
+ * cleared entries visible to the walkers, the DSB after waits for the invalidation (on every
+ * CPU, for the IS forms), the ISB resynchronises this CPU's fetches (ARM ARM B3.10.1).  With
+ * arm_tlb_shootdown off, the local forms TLBIMVAA / TLBIALL instead: the other CPUs keep theirs.
  */
 static inline void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
+	bool all = end - start > (64UL << PAGE_SHIFT);
+
 	__asm__ __volatile__("dsb ishst" ::: "memory");
-	if (end - start > (64UL << PAGE_SHIFT)) {
+	if (__builtin_expect(!*(volatile bool *)&arm_tlb_shootdown, 0)) {
+		if (all)
+			__asm__ __volatile__("mcr p15, 0, %0, c8, c7, 0" :: "r"(0) : "memory");
+		else
+			for (unsigned long a = start & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE)
+				__asm__ __volatile__("mcr p15, 0, %0, c8, c7, 3" :: "r"(a) : "memory");
+	} else if (all) {
 		__asm__ __volatile__("mcr p15, 0, %0, c8, c3, 0" :: "r"(0) : "memory");
 	} else {
 		for (unsigned long a = start & ~(PAGE_SIZE - 1); a < end; a += PAGE_SIZE)
