@@ -17,7 +17,10 @@
 #                                -smp 8 (QEMU virt's most harts, NR_CPUS) boots every hart
 #   <board>.ktest.all_smp2       every suite at -smp 2 (issue 38: ktest.all at -smp 2 on every virt
 #                                board), nothing skipped (ASIDs stay on with several harts).
-#                                <board>.ktest.all_smp4 the same at -smp 4 (label long).
+#                                <board>.ktest.all_smp4 the same at -smp 4 (label long);
+#                                <board>.ktest.all_smp2_asid3 (long) at -smp 2 with 3-bit ASIDs:
+#                                every user task of every suite across frequent rollovers
+#                                (DISABLED with all_smp2, below)
 #   <board>.smp2.ktest.asid_rollover  arch/riscv/asid_ktest.c with tinymm.asid_bits=3 (7 user
 #                                ASIDs): user tasks in many mms on both harts, the same address
 #                                holding each mm's own value, across rollovers; a loop's hart
@@ -73,11 +76,17 @@ foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
     --timeout 120 --ktap --ktap-skip 0 --reject "b_dirty corrupted")
   boot_test(${b}.ktest.all_smp4 ${b} --qemu "-smp 4 ${SMP_MTTCG}" --append "tinymm.test=*"
     --timeout 180 --ktap --ktap-skip 0 --reject "b_dirty corrupted")
+  boot_test(${b}.ktest.all_smp2_asid3 ${b} --qemu "-smp 2 ${SMP_MTTCG}"
+    --append "tinymm.test=* tinymm.asid_bits=3" --timeout 150 --ktap --ktap-skip 0
+    --expect "mmu: 3-bit ASIDs: one per address space, no flush on a switch$"
+    --reject "b_dirty corrupted")
   # DISABLED: about one run in four hangs on RISC-V with more than one hart (RV32: in
   # riscv_usermode's two_tasks_yield_to_each_other; RV64: sched_smp's remote wake-up at -smp 4)
   # and RV64 once freed a thread stack late (sched's thread_stack_vmalloc_with_guard): open in
   # issue 38 (docs/smp.md, "Not yet").  qemu-virt-arm's entries run (tests/qemu/smp.cmake).
   set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150 DISABLED TRUE)
+  set_tests_properties(${b}.ktest.all_smp2_asid3 PROPERTIES TIMEOUT 180 LABELS "qemu;long"
+    DISABLED TRUE)
   set_tests_properties(${b}.ktest.all_smp4 PROPERTIES TIMEOUT 210 LABELS "qemu;long" DISABLED TRUE)
 endforeach()
 
