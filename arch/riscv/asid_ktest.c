@@ -15,7 +15,8 @@
  *                     stale translation could only ever reach a live frame.
  *                     reserved_asid_flushed_on_other_hart: a user loop storing to its data page
  *                     runs on the other hart while this one rolls the generation over again and
- *                     again (the loop's hart keeps its context, reserved, of an old generation)
+ *                     again (the loop's hart keeps its context, reserved, of an old generation;
+ *                     with many ASIDs, 64 new mms a time: a rollover only with few)
  *                     and then makes the page's pte old with ptep_clear_flush_young(): the
  *                     loop's next store must make it young again, which it does only if that
  *                     hart's TLB entry went (QEMU sets A on a walk only).  A flush that skipped
@@ -252,12 +253,15 @@ static void address_spaces_apart_across_rollovers(struct ktest *t)
 		KTEST_EXPECT_GT(t, riscv_asid_rollovers - rollovers, 2UL);
 }
 
-/* New mms switched to and dropped here until the generation has moved on (or 64 of them). */
+/* New mms switched to and dropped here until the generation has moved on (at most one more
+ * than there are ASIDs, and 64; 2 without ASIDs: nothing rolls over then). */
 static void roll_over_here(void)
 {
-	unsigned long before = riscv_asid_rollovers;
+	unsigned long before = riscv_asid_rollovers, n = 2;
 
-	for (int i = 0; i < 64 && riscv_asid_rollovers == before; i++) {
+	if (riscv_asids_in_use())
+		n = riscv_asid_bits < 6 ? (1UL << riscv_asid_bits) + 1 : 64;
+	for (unsigned long i = 0; i < n && riscv_asid_rollovers == before; i++) {
 		struct mm_struct *m = mm_alloc();
 
 		if (!m)

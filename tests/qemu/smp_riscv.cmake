@@ -53,25 +53,27 @@ foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
     --reject "failed to")
   set_tests_properties(${b}.smp4.ktest.tlb_shootdown ${b}.smp8.boot PROPERTIES LABELS "qemu;long")
   boot_test(${b}.smp2.ktest.asid_rollover ${b} --qemu "-smp 2 ${SMP_MTTCG}"
-    --append "tinymm.test=asid_rollover tinymm.asid_bits=3" --ktap
+    --append "tinymm.test=asid_rollover tinymm.asid_bits=3" --timeout 60 --ktap
     --expect "mmu: 3-bit ASIDs: one per address space, no flush on a switch$"
     --expect "^    # asid_rollover: 2 harts, 48 address spaces, [0-9]+ rollovers \\(3-bit ASIDs\\)$"
     --expect "^# totals: pass:2 fail:0 skip:0$")
   boot_test(${b}.smp2.asid_rollover_noshootdown_fails ${b} --qemu "-smp 2 ${SMP_MTTCG}"
-    --append "tinymm.test=asid_rollover_noshootdown tinymm.asid_bits=3" --status 1
+    --append "tinymm.test=asid_rollover_noshootdown tinymm.asid_bits=3" --timeout 60 --status 1
     --expect "^    not ok 1 reserved_asid_stale_without_shootdown$"
     --expect "^# totals: pass:0 fail:1 skip:0$")
   boot_test(${b}.smp4.ktest.asid_rollover ${b} --qemu "-smp 4 ${SMP_MTTCG}"
-    --append "tinymm.test=asid_rollover tinymm.asid_bits=4" --ktap
+    --append "tinymm.test=asid_rollover tinymm.asid_bits=4" --timeout 90 --ktap
     --expect "mmu: 4-bit ASIDs: one per address space, no flush on a switch$"
     --expect "^# totals: pass:2 fail:0 skip:0$")
   boot_test(${b}.smp4.asids_off_too_few ${b} --qemu "-smp 4 ${SMP_MTTCG}"
-    --append "tinymm.test=asid_rollover tinymm.asid_bits=3" --ktap
+    --append "tinymm.test=asid_rollover tinymm.asid_bits=3" --timeout 90 --ktap
     --expect "mmu: ASIDs off: 8 for 4 harts \\(more than twice as many wanted\\): a full TLB flush per address-space switch$"
     --expect "^    # asid_rollover: 4 harts, 96 address spaces, 0 rollovers \\(3-bit ASIDs, off\\)$"
     --expect "^# totals: pass:2 fail:0 skip:0$")
+  set_tests_properties(${b}.smp2.ktest.asid_rollover ${b}.smp2.asid_rollover_noshootdown_fails
+    PROPERTIES TIMEOUT 90)
   set_tests_properties(${b}.smp4.ktest.asid_rollover ${b}.smp4.asids_off_too_few PROPERTIES
-    LABELS "qemu;long")
+    LABELS "qemu;long" TIMEOUT 120)
   boot_test(${b}.ktest.all_smp2 ${b} --qemu "-smp 2 ${SMP_MTTCG}" --append "tinymm.test=*"
     --timeout 120 --ktap --ktap-skip 0 --reject "b_dirty corrupted")
   boot_test(${b}.ktest.all_smp4 ${b} --qemu "-smp 4 ${SMP_MTTCG}" --append "tinymm.test=*"
