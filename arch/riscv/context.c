@@ -267,6 +267,7 @@ static unsigned long __new_context(struct mm_struct *mm)
 		__flush_context();
 		/* More ASIDs than twice the harts: some are free now. */
 		asid = find_free_asid(1);
+		BUG_ON(asid == num_asids);
 	}
 	__set_bit(asid, context_asid_map);
 	cur_idx = asid;
