@@ -11,7 +11,8 @@
  * sys_riscv_flush_icache() is the user's call for code it rewrote in place (below).
  * SMP, as v6.10's flush_icache_mm(): FENCE.I orders only the hart that runs it, so every hart
  * is marked in mm->icache_stale_mask as owing one for this mm, this hart fences now, and the
- * harts running the mm now (mm_cpumask but this one) fence at once through
+ * harts that may run the mm now (mm_cpumask but this one; with ASIDs also those that ran it
+ * before and kept their bit, which fence for nothing) fence at once through
  * smp_call_function_many (v6.10 may ask the SBI's remote FENCE.I instead); every other hart
  * fences in switch_mm before it next runs the mm (flush_icache_deferred).  A kernel
  * text change (flush_icache_all: lkdtm, the bench's user program) fences every online hart.

@@ -52,7 +52,7 @@
 extern char riscv_secondary_entry[], riscv_secondary_lost[];	/* head_smp.S */
 extern pgd_t swapper_pg_dir[];
 
-void riscv_asid_smp_off(void);			/* context.c */
+void riscv_asid_smp_init(void);			/* context.c */
 
 struct riscv_secondary_data riscv_secondary_data[NR_CPUS];
 /* head_smp.S and entry.S (late_secondary) read the slots by these word offsets. */
@@ -218,7 +218,7 @@ int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle
 
 	if (err)
 		return err;
-	riscv_asid_smp_off();
+	riscv_asid_smp_init();
 	entry = (unsigned long)__pa(smp_lost_cpu && cpu == smp_lost_cpu ? riscv_secondary_lost :
 				    riscv_secondary_entry);
 	d->satp = riscv_satp_for(swapper_pg_dir);

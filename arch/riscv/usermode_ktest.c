@@ -400,7 +400,7 @@ static void two_tasks_yield_to_each_other(struct ktest *t)
 }
 
 extern unsigned long riscv_asid_bits, riscv_asid_rollovers;
-bool riscv_asids_in_use(void);		/* context.c: off once a second hart started */
+bool riscv_asids_in_use(void);		/* context.c: off without enough ASIDs for the harts */
 unsigned long riscv_mm_asid(const struct mm_struct *mm);
 
 static unsigned long satp_asid(void)
@@ -423,7 +423,7 @@ static void asids_per_mm_and_rollover(struct ktest *t)
 		mmput(a);
 		mmput(b);
 		ktest_skip(t, riscv_asid_bits < 2 ? "no ASIDs on this hart" :
-			   "ASIDs are off with more than one hart (docs/smp.md)");
+			   "ASIDs off: not more than twice as many as harts");
 		return;
 	}
 	enter_mm(a);

@@ -116,8 +116,9 @@ struct mm_struct {
 	unsigned long def_flags;	/* added to every new area: mlockall(MCL_FUTURE)'s VM_LOCKED */
 	atomic_t mm_users;		/* references (kernel/fork.c: mmget/mmput) */
 	unsigned long context_id;	/* the architecture's (ASID and generation), 0 when new */
-	/* mm_cpumask(): the CPUs whose address-translation registers may hold this mm, so whose
-	 * TLBs a flush must reach (set and cleared by the architecture's switch_mm), and, on
+	/* mm_cpumask(): the CPUs whose TLBs may hold entries of this mm, so whose TLBs a flush
+	 * must reach (set by the architecture's switch_mm; cleared there only where the switch
+	 * flushes, RISC-V without ASIDs: with ASIDs a CPU keeps tagged entries), and, on
 	 * RISC-V, the CPUs that owe a FENCE.I before they next run it (v6.10's
 	 * mm->context.icache_stale_mask, arch/riscv/cacheflush.c).  Atomic bit operations. */
 	struct cpumask cpu_bitmap;

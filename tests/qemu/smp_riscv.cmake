@@ -16,8 +16,20 @@
 #   <board>.smp4.ktest.tlb_shootdown, <board>.smp8.boot  (label long) the suite at -smp 4, and
 #                                -smp 8 (QEMU virt's most harts, NR_CPUS) boots every hart
 #   <board>.ktest.all_smp2       every suite at -smp 2 (issue 38: ktest.all at -smp 2 on every virt
-#                                board); one skip: the ASID case (ASIDs are off with more than one
-#                                hart).  <board>.ktest.all_smp4 the same at -smp 4 (label long).
+#                                board), nothing skipped (ASIDs stay on with several harts).
+#                                <board>.ktest.all_smp4 the same at -smp 4 (label long);
+#                                <board>.ktest.all_smp2_asid3 (long) at -smp 2 with 3-bit ASIDs:
+#                                every user task of every suite across frequent rollovers
+#                                (DISABLED with all_smp2, below)
+#   <board>.smp2.ktest.asid_rollover  arch/riscv/asid_ktest.c with tinymm.asid_bits=3 (7 user
+#                                ASIDs): user tasks in many mms on both harts, the same address
+#                                holding each mm's own value, across rollovers; a loop's hart
+#                                running a reserved old-generation ASID is still flushed
+#   <board>.smp2.asid_rollover_noshootdown_fails  that second case with the remote flushes off:
+#                                the loop's hart keeps its entry, the case fails, exit status 1
+#   <board>.smp4.ktest.asid_rollover (long) the same at -smp 4 with 4-bit ASIDs;
+#   <board>.smp4.asids_off_too_few (long) 3-bit ASIDs for 4 harts: off (v6.10's rule, more than
+#                                twice the harts), the suites still pass on the flushing path
 #   qemu-virt-riscv32.smp.absent_hart_skipped  a device tree naming hart 5, which QEMU does not
 #                                have: its release slot is written, nobody answers, it is
 #                                reported after the timeout and skipped, the others boot.  (On
@@ -40,11 +52,38 @@ foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
     --expect "smp: Brought up 1 node, 8 CPUs$" --expect "^8 of 8 CPUs online"
     --reject "failed to")
   set_tests_properties(${b}.smp4.ktest.tlb_shootdown ${b}.smp8.boot PROPERTIES LABELS "qemu;long")
+  boot_test(${b}.smp2.ktest.asid_rollover ${b} --qemu "-smp 2 ${SMP_MTTCG}"
+    --append "tinymm.test=asid_rollover tinymm.asid_bits=3" --timeout 60 --ktap
+    --expect "mmu: 3-bit ASIDs: one per address space, no flush on a switch$"
+    --expect "^    # asid_rollover: 2 harts, 48 address spaces, [0-9]+ rollovers \\(3-bit ASIDs\\)$"
+    --expect "^# totals: pass:2 fail:0 skip:0$")
+  boot_test(${b}.smp2.asid_rollover_noshootdown_fails ${b} --qemu "-smp 2 ${SMP_MTTCG}"
+    --append "tinymm.test=asid_rollover_noshootdown tinymm.asid_bits=3" --timeout 60 --status 1
+    --expect "^    not ok 1 reserved_asid_stale_without_shootdown$"
+    --expect "^# totals: pass:0 fail:1 skip:0$")
+  boot_test(${b}.smp4.ktest.asid_rollover ${b} --qemu "-smp 4 ${SMP_MTTCG}"
+    --append "tinymm.test=asid_rollover tinymm.asid_bits=4" --timeout 90 --ktap
+    --expect "mmu: 4-bit ASIDs: one per address space, no flush on a switch$"
+    --expect "^# totals: pass:2 fail:0 skip:0$")
+  boot_test(${b}.smp4.asids_off_too_few ${b} --qemu "-smp 4 ${SMP_MTTCG}"
+    --append "tinymm.test=asid_rollover tinymm.asid_bits=3" --timeout 90 --ktap
+    --expect "mmu: ASIDs off: 8 for 4 harts \\(more than twice as many wanted\\): a full TLB flush per address-space switch$"
+    --expect "^    # asid_rollover: 4 harts, 96 address spaces, 0 rollovers \\(3-bit ASIDs, off\\)$"
+    --expect "^# totals: pass:2 fail:0 skip:0$")
+  set_tests_properties(${b}.smp2.ktest.asid_rollover ${b}.smp2.asid_rollover_noshootdown_fails
+    PROPERTIES TIMEOUT 90)
+  set_tests_properties(${b}.smp4.ktest.asid_rollover ${b}.smp4.asids_off_too_few PROPERTIES
+    LABELS "qemu;long" TIMEOUT 120)
   boot_test(${b}.ktest.all_smp2 ${b} --qemu "-smp 2 ${SMP_MTTCG}" --append "tinymm.test=*"
-    --timeout 120 --ktap --ktap-skip 1 --reject "b_dirty corrupted")
+    --timeout 120 --ktap --ktap-skip 0 --reject "b_dirty corrupted")
   boot_test(${b}.ktest.all_smp4 ${b} --qemu "-smp 4 ${SMP_MTTCG}" --append "tinymm.test=*"
-    --timeout 180 --ktap --ktap-skip 1 --reject "b_dirty corrupted")
+    --timeout 180 --ktap --ktap-skip 0 --reject "b_dirty corrupted")
+  boot_test(${b}.ktest.all_smp2_asid3 ${b} --qemu "-smp 2 ${SMP_MTTCG}"
+    --append "tinymm.test=* tinymm.asid_bits=3" --timeout 150 --ktap --ktap-skip 0
+    --expect "mmu: 3-bit ASIDs: one per address space, no flush on a switch$"
+    --reject "b_dirty corrupted")
   set_tests_properties(${b}.ktest.all_smp2 PROPERTIES TIMEOUT 150)
+  set_tests_properties(${b}.ktest.all_smp2_asid3 PROPERTIES TIMEOUT 180 LABELS "qemu;long")
   set_tests_properties(${b}.ktest.all_smp4 PROPERTIES TIMEOUT 210 LABELS "qemu;long")
 endforeach()
 
