@@ -66,7 +66,7 @@ struct riscv_secondary_data {
 	unsigned long entry;		/* physical address the hart was started at */
 };
 /* Every slot, for entry.S's late_secondary (a hart OpenSBI sent to _start by mistake). */
-extern struct riscv_secondary_data riscv_secondary_data[CONFIG_NR_CPUS];
+extern struct riscv_secondary_data riscv_secondary_data[];
 /*
  * The fences @what (RISCV_RFENCE_SFENCE_VMA: the whole TLB; RISCV_RFENCE_FENCE_I) on every hart
  * in @mask, below S-mode's interrupts (the SBI's RFENCE, or mstart.S's M-mode forwarder):
