@@ -48,6 +48,7 @@
 #include "tinymm/sched.h"
 #include "tinymm/shell.h"
 #include "tinymm/smp.h"
+#include "tinymm/vmstat.h"
 #include "tinymm/stacktrace.h"
 #include "tinymm/time.h"
 #include "tinymm/timer.h"
@@ -516,8 +517,10 @@ void smp_init(void)
 		bringup_cpu(cpu);
 	/* The per-CPU page lists' high, split over the CPUs now known (v6.10 redoes it as each
 	 * CPU comes online: page_alloc_cpu_online -> zone_pcp_update). */
-	if (nr_cpu_ids > 1)
+	if (nr_cpu_ids > 1) {
 		zone_pcp_update_all();
+		refresh_zone_stat_thresholds();	/* v6.10: vmstat_cpu_online */
+	}
 	n = num_online_cpus();
 	pr_info("smp: Brought up 1 node, %u CPU%s\n", n, n > 1 ? "s" : "");
 }

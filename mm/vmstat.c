@@ -3,7 +3,9 @@
  * `buddyinfo` (/proc/buddyinfo exactly).  pagetypeinfo, zoneinfo and fragmap are in
  * vmstat_show.c, the `alloc` / `free` commands in page_alloc_cmd.c; docs/vmstat.md describes
  * every command's text.
- * Locking: counters are read without the zone lock: snapshots, as /proc's are.
+ * The counters' per-CPU scheme is in include/tinymm/vmstat.h.
+ * Locking: counters are read without the zone lock: snapshots, as /proc's are.  Differentials
+ * are atomic: updated by whichever CPU counts, folded by xchg (never lost or counted twice).
  */
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
@@ -12,9 +14,102 @@
 #include "internal.h"
 
 atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
-atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
+DEFINE_PER_CPU(struct vmstat_cpu, vmstat_cpu);
+long vmstat_threshold;		/* 0 until refresh_zone_stat_thresholds(): every update folds */
+void (*vmstat_fold_schedule)(void);
 unsigned long vmalloc_total;
 atomic_long_t nr_vmalloc_pages;
+
+/* Past the threshold: this differential (whatever CPU it is now) into the global, and the fold
+ * work armed for the others' remainders. */
+void vmstat_fold_item(atomic_long_t *diff, enum node_stat_item item)
+{
+	long v = atomic_long_xchg(diff, 0);
+
+	if (v)
+		atomic_long_add(v, &vm_node_stat[item]);
+	if (vmstat_fold_schedule)
+		vmstat_fold_schedule();
+}
+
+bool vmstat_fold_all(void)
+{
+	bool any = false;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct vmstat_cpu *vc = per_cpu_ptr(&vmstat_cpu, cpu);
+
+		for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++) {
+			long v = atomic_long_read(&vc->node_diff[i]) ? atomic_long_xchg(&vc->node_diff[i], 0) : 0;
+
+			if (v) {
+				atomic_long_add(v, &vm_node_stat[i]);
+				any = true;
+			}
+		}
+	}
+	return any;
+}
+
+unsigned long global_node_page_state(enum node_stat_item item)
+{
+	long v = atomic_long_read(&vm_node_stat[item]);
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		v += atomic_long_read(&per_cpu_ptr(&vmstat_cpu, cpu)->node_diff[item]);
+	return v < 0 ? 0 : (unsigned long)v;
+}
+
+unsigned long global_vm_event(enum vm_event_item item)
+{
+	unsigned long n = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += (unsigned long)atomic_long_read(&per_cpu_ptr(&vmstat_cpu, cpu)->events[item]);
+	return n;
+}
+
+void node_page_state_set(enum node_stat_item item, long value)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		atomic_long_set(&per_cpu_ptr(&vmstat_cpu, cpu)->node_diff[item], 0);
+	atomic_long_set(&vm_node_stat[item], value);
+}
+
+/*
+ * v6.10's calculate_normal_threshold() for each populated zone, the node's the largest: more
+ * CPUs and more memory allow a CPU to drift further before it folds (at most 125): on a virt
+ * board (a little under 256 MiB managed) 2 * fls(cpus) * (1 + fls(1)) = 4, 8, 12 pages at
+ * -smp 1, 2, 4.
+ */
+static int fls_uint(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+void refresh_zone_stat_thresholds(void)
+{
+	long best = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		unsigned long mem = zones[i].managed_pages >> (27 - PAGE_SHIFT);
+		long t;
+
+		if (!zones[i].managed_pages)
+			continue;
+		t = 2L * fls_uint((unsigned int)num_online_cpus()) * (1 + fls_uint((unsigned int)mem));
+		if (t > 125)
+			t = 125;
+		if (t > best)
+			best = t;
+	}
+	WRITE_ONCE(vmstat_threshold, best);
+}
 
 void show_buddyinfo(int (*pr)(const char *fmt, ...))
 {

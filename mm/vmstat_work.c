@@ -1,7 +1,10 @@
 /*
- * vmstat_work.c - the periodic part of v6.10's vmstat_update() that tinymm has: decay_pcp_high()
- * once a second (sysctl_stat_interval, HZ) while some per-CPU list's high is above its high_min,
- * so lists that grew during a burst give their frames back when it is over.  Kept apart from
+ * vmstat_work.c - v6.10's vmstat_update(), once a second (sysctl_stat_interval, HZ): every CPU's
+ * counter differentials folded into the globals (include/tinymm/vmstat.h), and decay_pcp_high()
+ * while some per-CPU list's high is above its high_min, so lists that grew during a burst give
+ * their frames back when it is over.  It runs while either has work: a differential folded at
+ * its threshold or a raised high arms it, and it stops once nothing is left (v6.10's shepherd
+ * stops a quiet CPU's likewise).  Kept apart from
  * mm/pcp.c because that file is portable and links into host tests without the kernel's
  * workqueues (the host tests call decay_pcp_high_all() themselves).
  *
@@ -11,6 +14,7 @@
  * free path), which queue_delayed_work allows (it takes its lock irqsave).
  */
 #include "tinymm/timer.h"
+#include "tinymm/vmstat.h"
 #include "tinymm/workqueue.h"
 #include "internal.h"
 
@@ -19,7 +23,8 @@ static struct delayed_work vmstat_work;
 static void vmstat_update(struct work_struct *work)
 {
 	(void)work;
-	if (decay_pcp_high_all())
+	/* Both, every time: | not || */
+	if (decay_pcp_high_all() | vmstat_fold_all())
 		schedule_delayed_work(&vmstat_work, HZ);
 }
 
@@ -33,4 +38,6 @@ void vmstat_work_init(void)
 {
 	INIT_DELAYED_WORK(&vmstat_work, vmstat_update);
 	pcp_decay_schedule = vmstat_schedule;
+	refresh_zone_stat_thresholds();
+	vmstat_fold_schedule = vmstat_schedule;
 }

@@ -1,17 +1,31 @@
 /*
  * vmstat.h - system-wide memory counters with Linux's names (mm/vmstat.c).  Node page-state
- * items are gauges (pages now), events only grow.  One node, one CPU: each is one atomic long.
+ * items are gauges (pages now), events only grow.
  *   mod_node_page_state(NR_FILE_PAGES, +1); global_node_page_state(NR_FILE_PAGES)
  *   count_vm_events(PGPGIN, sectors); global_vm_event(PGPGIN)
  * `vmstat` (mm/vmstat_cmd.c) prints them with Linux's names.
  *
- * Where tinymm differs from v6.10, and why: ALLOCSTALL is one counter, printed as
- * allocstall_normal (v6.10 counts per zone of the request); tinymm counts every stall there.
+ * Per CPU, as v6.10 (so CPUs counting at once do not pass one cache line around): each CPU
+ * has a differential per node item, added to its own; past vmstat_threshold (v6.10's
+ * calculate_normal_threshold()) it is folded into the global vm_node_stat[], and a work item
+ * folds every CPU's once a second while any is left (v6.10's vmstat_update).  Events are per
+ * CPU only and summed when read (v6.10's all_vm_events()).
+ *
+ * Where tinymm differs from v6.10, and why:
+ *   - the differentials are atomic longs, not s8 updated with interrupts masked: an update
+ *     that lands on the CPU it left (migrated in between) still counts, one amoadd either way,
+ *     and any CPU can fold any other's (one work item, not one per CPU);
+ *   - global_node_page_state() adds every CPU's differential to the global (v6.10's reads
+ *     the global alone, up to threshold x CPUs off): meminfo, the shell and the tests compare
+ *     exact figures, and with at most NR_CPUS (8) the sum is a few loads;
+ *   - ALLOCSTALL is one counter, printed as allocstall_normal (v6.10 counts per zone of the
+ *     request); tinymm counts every stall there.
  */
 #ifndef TINYMM_VMSTAT_H
 #define TINYMM_VMSTAT_H
 
 #include "atomic.h"
+#include "smp.h"
 
 enum node_stat_item {
 	NR_FILE_PAGES,		/* page-cache pages (all of them block devices': meminfo Buffers) */
@@ -74,25 +88,41 @@ extern atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
  */
 extern unsigned long vmalloc_total;
 extern atomic_long_t nr_vmalloc_pages;
-extern atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
+
+/* One CPU's share (v6.10's per_cpu_nodestat and vm_event_states). */
+struct vmstat_cpu {
+	atomic_long_t node_diff[NR_VM_NODE_STAT_ITEMS];
+	atomic_long_t events[NR_VM_EVENT_ITEMS];
+} __attribute__((aligned(64)));		/* no cache line shared between two CPUs' */
+DECLARE_PER_CPU(struct vmstat_cpu, vmstat_cpu);
+extern long vmstat_threshold;
+
+void vmstat_fold_item(atomic_long_t *diff, enum node_stat_item item);
 
 static inline void mod_node_page_state(enum node_stat_item item, long delta)
 {
-	atomic_long_add(delta, &vm_node_stat[item]);
-}
-static inline unsigned long global_node_page_state(enum node_stat_item item)
-{
-	long v = atomic_long_read(&vm_node_stat[item]);
+	atomic_long_t *d = &this_cpu_ptr(&vmstat_cpu)->node_diff[item];
+	long x = atomic_long_add_return(delta, d);
 
-	return v < 0 ? 0 : (unsigned long)v;
+	if (unlikely(x > vmstat_threshold || x < -vmstat_threshold))
+		vmstat_fold_item(d, item);
 }
+/* The global and every CPU's differential: exact when nobody is counting. */
+unsigned long global_node_page_state(enum node_stat_item item);
 static inline void count_vm_events(enum vm_event_item item, long delta)
 {
-	atomic_long_add(delta, &vm_events[item]);
+	atomic_long_add(delta, &this_cpu_ptr(&vmstat_cpu)->events[item]);
 }
-static inline unsigned long global_vm_event(enum vm_event_item item)
-{
-	return (unsigned long)atomic_long_read(&vm_events[item]);
-}
+unsigned long global_vm_event(enum vm_event_item item);
+
+/* Every CPU's differentials into the globals (v6.10's refresh_cpu_vm_stats() for each, as
+ * /proc/sys/vm/stat_refresh); true if any was not zero. */
+bool vmstat_fold_all(void);
+/* vmstat_threshold from memory and the CPUs online (v6.10's refresh_zone_stat_thresholds()). */
+void refresh_zone_stat_thresholds(void);
+/* Tests: the item back to @value, its differentials cleared. */
+void node_page_state_set(enum node_stat_item item, long value);
+/* Set by vmstat_work.c: have the fold work run (NULL on the host and before the workqueues). */
+extern void (*vmstat_fold_schedule)(void);
 
 #endif

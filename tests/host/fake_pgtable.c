@@ -49,7 +49,7 @@ void fake_pgtable_reset(unsigned long pfn_base, unsigned long vmalloc_size)
 	fake_kernel_tables_live = true;
 	fake_noncached_ok = true;
 	fake_prep_coherent_pages = 0;
-	atomic_long_set(&vm_node_stat[NR_PAGETABLE], 0);
+	node_page_state_set(NR_PAGETABLE, 0);
 }
 
 /* ---- ptdump's architecture half (include/tinymm/ptdump.h), in RISC-V's style ---- */

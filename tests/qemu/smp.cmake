@@ -45,8 +45,8 @@ foreach(b ${SMP_BOARDS})
   boot_test(${b}.smp.stress_2cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 2" --ktap
     --timeout 60 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
   boot_test(${b}.smp.stress_4cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 4" --ktap
-    --timeout 60 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
-  set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long")
+    --timeout 180 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
+  set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long" TIMEOUT 210)
   # QEMU's default, one CPU: Linux's singular; the calls run on the caller (suite smp's
   # one-CPU checks).
   boot_test(${b}.smp.ktest_1cpu ${b} --append "tinymm.test=smp" --ktap

@@ -235,3 +235,15 @@ include(${CMAKE_CURRENT_LIST_DIR}/page_idle.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/smp_user.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/hwpoison_user.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/oom.cmake)
+
+# Multi-CPU boots under MTTCG run one host thread per guest CPU.  On the 2-core build machine a
+# ticket lock's next waiter is often a thread the host has not scheduled: every CPU spins until
+# the host runs it, and a -smp 4 stress boot that takes 1 s alone took 50-85 s with other tests
+# beside it (docs/smp.md, "Host overcommit").  So the long multi-CPU boots count as 2
+# processors for `ctest -j`: with -j 2 each runs with nothing else beside it.
+get_property(_qemu_tests DIRECTORY PROPERTY TESTS)
+foreach(t ${_qemu_tests})
+  if(t MATCHES "(all_smp[0-9]|stress_[0-9]cpus|\\.smp[48]\\.|_[48]cpus$|smp[0-9]\\.user\\.forkcow)")
+    set_tests_properties(${t} PROPERTIES PROCESSORS 2)
+  endif()
+endforeach()
