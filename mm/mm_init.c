@@ -184,6 +184,7 @@ int page_alloc_init(void)
 	 * sched_init() use it; sched_init() sets init_task's, later tasks get theirs when they are
 	 * switched to. */
 	thread_set_cpu(current_thread_info(), smp_processor_id());
+	_Static_assert(sizeof(struct thread_info) <= 64, "linker/kernel.ld.in: the boot thread_info's room");
 	return 0;
 }
 

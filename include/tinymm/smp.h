@@ -18,6 +18,8 @@
  *                               stable under the same rule as smp_processor_id()
  *   this_cpu_pcp_fast()         this_cpu_fast()->pcp_fast, on the boards the task's own copy
  *                               (thread_info.pcp_fast): one load
+ *   this_cpu_slab_off()         smp_processor_id() * CPU_SLAB_STRIDE, on the boards the task's
+ *                               thread_info.cpu_slab_off: one load (mm/slab.h: this CPU's cpu_slab)
  *   thread_set_cpu(ti, cpu)     the scheduler: the task runs on @cpu now (cpu, cpu_fast, pcp_fast)
  *
  *   smp_call_function_many(mask, func, info, wait)  run func(info) on every online CPU in
@@ -109,9 +111,12 @@ struct cpu_fast {
 	struct per_cpu_pages *zone_pcp[CPU_FAST_ZONES];	/* by zone index; NULL: no free fast path */
 };
 DECLARE_PER_CPU(struct cpu_fast, cpu_fast);
+/* The size of mm/slab.h's struct kmem_cache_cpu (asserted there): a per-CPU array's stride. */
+#define CPU_SLAB_STRIDE		(2 * sizeof(void *))
 #ifndef this_cpu_fast
 #define this_cpu_fast()		(&per_cpu(cpu_fast, smp_processor_id()))
 #define this_cpu_pcp_fast()	(this_cpu_fast()->pcp_fast)
+#define this_cpu_slab_off()	((unsigned long)smp_processor_id() * CPU_SLAB_STRIDE)
 #endif
 /* The copy of pcp_fast is only ever an older value of the same CPU's entry: mm fills the table
  * once at boot (pcp_off before, so a stale copy only sends the task to the slow path). */
@@ -120,6 +125,7 @@ static inline void thread_set_cpu(struct thread_info *ti, unsigned int cpu)
 	ti->cpu = cpu;
 	ti->cpu_fast = &per_cpu(cpu_fast, cpu);
 	ti->pcp_fast = per_cpu(cpu_fast, cpu).pcp_fast;
+	ti->cpu_slab_off = cpu * CPU_SLAB_STRIDE;
 }
 
 /* The software interrupts (v6.10 arm's and riscv's names; `irqs` prints one row each). */
