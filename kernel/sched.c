@@ -53,7 +53,6 @@
  * first instruction of kmain; its stack is the boot stack. */
 struct task_struct init_task = {
 	.thread_info.stack_lo = (unsigned long)__boot_stack_bottom,
-	.thread_info.cpu_fast = &per_cpu(cpu_fast, 0),
 	.flags = PF_KTHREAD | PF_IDLE,
 	.comm = "idle", .prio = IDLE_PRIO,
 	.cpus_mask = ~0UL,
@@ -636,7 +635,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&init_task.run_list);
 	list_add_tail(&init_task.tasks, &sched_all_tasks);
 	init_task.exec_start_ns = ktime_get_ns();
-	thread_set_cpu(&init_task.thread_info, 0);	/* cpu_fast and pcp_fast as mm left them */
+	thread_set_cpu(&init_task.thread_info, 0);	/* the fast paths' pointers (smp.h) */
 	set_current(&init_task);	/* already so on a target (its entry); host tests start here */
 }
 
