@@ -205,7 +205,7 @@ struct task_struct *fork_idle(unsigned int cpu)
 
 	if (!p)
 		return NULL;
-	p->thread_info.cpu = cpu;
+	thread_set_cpu(&p->thread_info, cpu);
 	p->prio = IDLE_PRIO;
 	p->flags = PF_KTHREAD | PF_IDLE;
 	p->__state = TASK_RUNNING;

@@ -321,7 +321,7 @@ static void __schedule(bool preempt)
 	rq->switched_from = prev;
 	rq->curr = next;
 	rq->nr_switches++;
-	next->thread_info.cpu = cpu;
+	thread_set_cpu(&next->thread_info, cpu);
 	if (next->mm && next->mm != active_mm) {
 		switch_mm(active_mm, next->mm);
 		active_mm = next->mm;
@@ -635,6 +635,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&init_task.run_list);
 	list_add_tail(&init_task.tasks, &sched_all_tasks);
 	init_task.exec_start_ns = ktime_get_ns();
+	thread_set_cpu(&init_task.thread_info, 0);	/* the fast paths' pointers (smp.h) */
 	set_current(&init_task);	/* already so on a target (its entry); host tests start here */
 }
 
@@ -660,7 +661,7 @@ void init_idle(struct task_struct *idle, unsigned int cpu)
 
 	local_irq_save(flags);
 	rq_lock_acquire();
-	idle->thread_info.cpu = cpu;
+	thread_set_cpu(&idle->thread_info, cpu);
 	idle->cpus_mask = 1UL << cpu;
 	cpu_rq(cpu)->idle = idle;
 	cpu_rq(cpu)->curr = idle;

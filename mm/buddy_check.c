@@ -106,18 +106,18 @@ static int check_pcp(struct zone *z, const struct per_cpu_pages *pcp,
 	for (int i = 0; i < NR_PCP_LISTS; i++) {
 		unsigned int o = (unsigned int)i / PCP_SLOTS;
 		unsigned long n = 0;
-		if (i % PCP_SLOTS >= MIGRATE_PCPTYPES && !pcp_list_empty(&pcp->lists[i]))
+		if (i % PCP_SLOTS >= MIGRATE_PCPTYPES && !pcp_list_empty(pcp, &pcp->lists[i]))
 			FAIL("buddycheck: %s pcp list %d is for no migratetype but holds pfn %#lx\n",
 			     z->name, i, page_to_pfn(pcp->lists[i]));
 		const struct page *page;
-		for_each_pcp_block(page, &pcp->lists[i]) {
+		for_each_pcp_block(page, pcp, &pcp->lists[i]) {
 			unsigned long pfn = page_to_pfn(page);
 			if (PageBuddy(page) || atomic_read(&page->_refcount) ||
 			    (pfn & ((1UL << o) - 1)) || page_zone(page) != z || (page->flags & PAGEFLAGS_MASK))
 				FAIL("buddycheck: %s pcp list %d: pfn %#lx is not a clean order-%u block\n",
 				     z->name, i, pfn, o);
 			frames += 1L << o;
-			if (!page->pcp_next) {	/* the last block links to its list's head */
+			if (!page->pcp_next) {	/* the last block links to its pcp */
 				FAIL("buddycheck: %s pcp list %d: pfn %#lx ends the list with NULL\n",
 				     z->name, i, pfn);
 				break;

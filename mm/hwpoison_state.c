@@ -238,7 +238,7 @@ static bool on_pcp_list(const struct page *page)
 		pcp_spin_lock_irqsave(pcp, flags);
 		for (int i = 0; i < NR_PCP_LISTS && !found; i++) {
 			struct page *q;
-			for_each_pcp_block(q, &pcp->lists[i])
+			for_each_pcp_block(q, pcp, &pcp->lists[i])
 				found |= q == page;
 		}
 		pcp_spin_unlock_irqrestore(pcp, flags);

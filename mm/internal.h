@@ -176,8 +176,8 @@ extern int nr_zones;
 extern const char *const zone_names[MAX_NR_ZONES];
 extern phys_addr_t zone_dma_limit;
 extern struct zone *preferred_zone;	/* highest populated zone */
-/* Each CPU's lists of the preferred zone, or &pcp_off: fast path off. */
-DECLARE_PER_CPU(struct per_cpu_pages *, pcp_fast);
+/* Each CPU's lists of the preferred zone, or &pcp_off (its lock always held): fast paths off. */
+#define pcp_fast_of(cpu)	(per_cpu(cpu_fast, (cpu)).pcp_fast)
 extern struct per_cpu_pages pcp_off;
 
 static inline struct zone *page_zone(const struct page *page)
@@ -282,11 +282,13 @@ static inline struct per_cpu_pages *this_cpu_pcp(struct zone *z)
 }
 /*
  * pcp->lock (mm/pcp.c's header), always with interrupts masked.  The slow paths take it with
- * pcp_spin_lock() (the lock-order checker sees it; pcp_lockdep_assert_held() checks it); the
- * fast paths inline, pcp_fast_lock(): one xchg, unchecked (nothing nests inside, no call is
- * made while it is held).  Masked interrupts mean this CPU cannot hold it already, so only
- * another CPU draining the lists (a bounded section) can make it wait: a take, where v6.10's
- * fast paths try (pcp_spin_trylock) because they run with interrupts on.
+ * pcp_spin_lock() (the lock-order checker sees it; pcp_lockdep_assert_held() checks it), which
+ * waits; the fast paths try it inline, pcp_fast_trylock(): one xchg, unchecked (nothing nests
+ * inside, no call is made while it is held), and on failure take their slow path, as v6.10's
+ * pcp_spin_trylock() callers do.  Masked interrupts mean this CPU cannot hold it already, so it
+ * fails only while another CPU drains or walks the lists, or for pcp_off, whose lock is never
+ * free (the fast paths off).  The lock word holds the room (mmzone.h): the trylock returns it,
+ * pcp_fast_unlock() stores the new one, and the slow paths keep it in pcp->room meanwhile.
  */
 void pcp_spin_lock(struct per_cpu_pages *pcp);
 void pcp_spin_unlock(struct per_cpu_pages *pcp);
@@ -306,19 +308,33 @@ void pcp_lock_init(struct per_cpu_pages *pcp);
 #else
 #define pcp_lock_off	0
 #endif
-static inline __attribute__((always_inline)) void pcp_fast_lock(struct per_cpu_pages *pcp)
+/*
+ * v6.10's pcp_spin_trylock() for the fast paths: exchange the held mark (the pcp's address) into
+ * the lock word; the word it held.  pcp_fast_busy(): another CPU held the lock (nothing changed),
+ * so the caller takes its slow path, whose pcp_spin_lock() waits, as v6.10's fast paths fall
+ * back when the trylock fails.  Otherwise the word was the room, and the lock is the caller's.
+ */
+static inline __attribute__((always_inline)) unsigned long pcp_fast_trylock(struct per_cpu_pages *pcp)
 {
-	if (!pcp_lock_off && unlikely(xchg(&pcp->lock.locked, 1))) {
-		do {
-			while (READ_ONCE(pcp->lock.locked))	/* read until free: no stores */
-				cpu_relax();
-		} while (xchg(&pcp->lock.locked, 1));
+	unsigned long held = (unsigned long)pcp, word;
+
+	if (pcp_lock_off) {		/* the same word, no exclusion */
+		word = READ_ONCE(pcp->lock_word);
+		WRITE_ONCE(pcp->lock_word, held);
+		return word == held ? (unsigned long)(long)READ_ONCE(pcp->room) : word;
 	}
+	return xchg(&pcp->lock_word, held);
 }
-static inline __attribute__((always_inline)) void pcp_fast_unlock(struct per_cpu_pages *pcp)
+#define pcp_fast_busy(pcp, word)	unlikely((word) == (unsigned long)(pcp))
+/* pcp_spin_lock()'s wait (mm/pcp.c): until @pcp's lock is free, then take it; the room. */
+unsigned long pcp_lock_wait(struct per_cpu_pages *pcp);
+/* Release it, @room the new room. */
+static inline __attribute__((always_inline)) void pcp_fast_unlock(struct per_cpu_pages *pcp, int room)
 {
-	if (!pcp_lock_off)
-		smp_store_release(&pcp->lock.locked, 0);
+	if (pcp_lock_off)
+		WRITE_ONCE(pcp->lock_word, (unsigned long)(long)room);
+	else
+		store_release_long(&pcp->lock_word, (unsigned long)(long)room);
 }
 /* The general paths the fast paths (mm/page_alloc_fast.c) hand every other case to. */
 struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order);
@@ -353,26 +369,28 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
  */
 void pcp_free_overflow(struct page *page, unsigned int pidx, unsigned long irqflags);
 void pcp_free_high_alone(struct page *page, unsigned int order, unsigned long irqflags);
+/* The trylock failed: another CPU holds the lock (free_unref_page() waits for it), or the lists
+ * are pcp_off (page poisoning: the frame is filled first); then unmask. */
 void pcp_free_nofast(struct page *page, unsigned long irqflags);
-/* Each CPU's per-CPU lists of each zone, indexed by the flags word's zone field, or NULL: the
- * free fast path is off (mm/pcp.c). */
-DECLARE_PER_CPU(struct per_cpu_pages *[MAX_NR_ZONES], zone_pcp);
-static inline void pcp_free_order0(struct page *page, unsigned long flags, unsigned long irqflags)
+/* The per-CPU lists come from this CPU's cpu_fast zone_pcp[] (smp.h), indexed by the flags
+ * word's zone field; pcp_off (mm/pcp.c) while the free fast path is off.  @fields: the flags
+ * word >> PCPMT_PGSHIFT (zone, node and pcp mt, low bits first). */
+static inline void pcp_free_order0(struct page *page, unsigned long fields, unsigned long irqflags)
 {
-	struct per_cpu_pages *pcp = per_cpu(zone_pcp, smp_processor_id())[(flags >> ZONES_PGSHIFT) &
-									    ZONES_MASK];
+	struct per_cpu_pages *pcp = this_cpu_fast()->zone_pcp[(fields >> (ZONES_PGSHIFT - PCPMT_PGSHIFT)) &
+								ZONES_MASK];
+	unsigned int pidx = fields & PCPMT_MASK;	/* order 0's lists come first */
+	unsigned long word = pcp_fast_trylock(pcp);
 
-	if (unlikely(!pcp)) {
+	if (pcp_fast_busy(pcp, word)) {
 		pcp_free_nofast(page, irqflags);
 		return;
 	}
-	pcp_fast_lock(pcp);
-	pcp_push(&pcp->lists[page_pcp_mt(flags)], page);	/* order 0's lists come first */
-	int room = pcp->room - 1;
-	pcp->room = room;
-	pcp_fast_unlock(pcp);
+	int room = (int)(long)word - 1;
+	pcp_push(&pcp->lists[pidx], page);
+	pcp_fast_unlock(pcp, room);
 	if (unlikely(room <= 0)) {	/* the count reached drain_at */
-		pcp_free_overflow(page, page_pcp_mt(flags), irqflags);
+		pcp_free_overflow(page, pidx, irqflags);
 		return;
 	}
 	local_irq_restore_unchanged(irqflags);

@@ -171,15 +171,20 @@ int page_alloc_init(void)
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		pcp_init(&zones[i]);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		per_cpu(pcp_fast, cpu) = &pcp_off;
+		pcp_fast_of(cpu) = &pcp_off;
 	preferred_zone = NULL;
 	for (int i = MAX_NR_ZONES - 1; i >= 0 && !preferred_zone; i--)
 		if (zones[i].managed_pages)
 			preferred_zone = &zones[i];
 	/* tinymm.page_poison is a boot parameter: fixed before this runs. */
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
-		per_cpu(pcp_fast, cpu) = preferred_zone && !page_poisoning_enabled ?
+		pcp_fast_of(cpu) = preferred_zone && !page_poisoning_enabled ?
 					 &preferred_zone->pcp[cpu] : &pcp_off;
+	/* The running boot context's copy (smp.h: thread_set_cpu): the allocations before
+	 * sched_init() use it; sched_init() sets init_task's, later tasks get theirs when they are
+	 * switched to. */
+	thread_set_cpu(current_thread_info(), smp_processor_id());
+	_Static_assert(sizeof(struct thread_info) <= 64, "linker/kernel.ld.in: the boot thread_info's room");
 	return 0;
 }
 

@@ -19,8 +19,9 @@
  *
  * Invariants and locking: as mm/pcp.c: a CPU's lists and counters under its pcp->lock, taken
  * with interrupts masked (so the task stays on the CPU whose lists it chose); the fast paths
- * take the lock inline (pcp_fast_lock(), mm/internal.h) and drop it before any call;
- * no zone->lock here.  A frame is never in flight (refcount 0, on no list) with interrupts
+ * try the lock inline (pcp_fast_trylock(), mm/internal.h; on failure the general path, which
+ * waits) and drop it before any call; no zone->lock here.  This CPU's lists come from the
+ * running task (this_cpu_pcp_fast(), this_cpu_fast(): smp.h), one load.  A frame is never in flight (refcount 0, on no list) with interrupts
  * unmasked on its CPU: memory_failure() marks with interrupts masked (docs/hwpoison.md; on
  * another CPU it retries such a frame, mf_settle()).
  */
@@ -31,13 +32,18 @@
 #include "tinymm/page_alloc.h"
 #include "internal.h"
 
-/* The fast path's per-CPU lists: the preferred zone's, or pcp_off, whose lists stay empty, while
- * the fast path is off (before page_alloc_init, or with page poisoning, whose checks need the
- * general path): an empty list sends every call there, with no test of its own. */
-struct per_cpu_pages pcp_off = { .lists = PCP_LISTS_EMPTY(pcp_off),
+/* The fast paths' per-CPU lists: the preferred zone's (allocation) and each zone's (free), or
+ * pcp_off while the fast paths are off (before page_alloc_init, or with page poisoning, whose
+ * fills and checks need the general paths).  pcp_off's lock is held for ever (its word is its
+ * own address, the held mark), so the fast paths' trylock fails and sends every call to the
+ * general path, with no test of its own; nothing ever takes it or touches its lists. */
+struct per_cpu_pages pcp_off = { .lock_word = (unsigned long)&pcp_off, .lists = PCP_LISTS_EMPTY(pcp_off),
 				 .lock = { .owner_cpu = -1,
 					   .dep_map = STATIC_LOCKDEP_MAP_INIT("pcp_off.lock") } };
-DEFINE_PER_CPU(struct per_cpu_pages *, pcp_fast) = { [0 ... NR_CPUS - 1] = &pcp_off };
+/* Each CPU's fast-path pointers (smp.h), reached through the running task (this_cpu_fast()). */
+DEFINE_PER_CPU(struct cpu_fast, cpu_fast) = {
+	[0 ... NR_CPUS - 1] = { .pcp_fast = &pcp_off,
+				.zone_pcp = { [0 ... CPU_FAST_ZONES - 1] = &pcp_off } } };
 
 /*
  * check_new_page() for one frame, as one test: no flag at all (HWPoison included, as
@@ -76,16 +82,25 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		 * masked) never finds the frame in flight on this CPU, on no list at refcount 0.
 		 * Masked first: then this CPU's lists stay this CPU's. */
 		local_irq_save(flags);
-		pcp = per_cpu(pcp_fast, smp_processor_id());
-		list = &pcp->lists[(gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT];
-		pcp_fast_lock(pcp);
+		pcp = this_cpu_pcp_fast();
+		/* pcp + the list's byte offset, hidden so GCC computes it once, scaled, and leaves
+		 * the lists' own offset to the load and the store (it would shift twice, or add
+		 * that offset separately: an instruction each). */
+		char *at = (char *)pcp + ((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT) * sizeof(*list);
+		OPTIMIZER_HIDE_VAR(at);
+		list = (struct page **)(at + offsetof(struct per_cpu_pages, lists));
+		unsigned long word = pcp_fast_trylock(pcp);
+		if (pcp_fast_busy(pcp, word)) {		/* the slow path waits */
+			local_irq_restore_unchanged(flags);
+			return alloc_pages_slowpath(gfp, 0);
+		}
+		int room = (int)(long)word;
 		page = *list;
-		if (likely(page != pcp_list_end(list))) {
+		if (likely(page != pcp_list_end(pcp))) {
 			*list = page->pcp_next;
-			int room = pcp->room + 1;
-			pcp->room = room;
+			room++;
 			pcp->alloc_room = room;		/* the slow path's mark (mm/pcp.c: pcp_sync) */
-			pcp_fast_unlock(pcp);
+			pcp_fast_unlock(pcp, room);
 			page->pcp_next = NULL;
 			if (unlikely(page_checks && !new_page_is_clean(page))) {
 				local_irq_restore(flags);
@@ -96,7 +111,7 @@ __fastpath struct page *alloc_pages(gfp_t gfp, unsigned int order)
 			local_irq_restore_unchanged(flags);	/* loads, stores, atomics since the save */
 			return page;
 		}
-		pcp_fast_unlock(pcp);
+		pcp_fast_unlock(pcp, room);
 		local_irq_restore_unchanged(flags);
 	}
 	if (order)
@@ -121,7 +136,7 @@ static __attribute__((noinline)) struct page *alloc_pages_bad_block(struct page 
 	 * the two one, exactly ((f >> 1) << 1 >> 1 == f >> 1). */
 	struct per_cpu_pages *pcp;
 	local_irq_save(flags);
-	pcp = per_cpu(pcp_fast, smp_processor_id());
+	pcp = this_cpu_fast()->pcp_fast;
 	pcp_spin_lock(pcp);
 	pcp->free_count <<= 1;
 	pcp_spin_unlock(pcp);
@@ -192,27 +207,30 @@ __fastpath static __attribute__((noinline)) struct page *alloc_pages_order_fast(
 	if (order > PAGE_ALLOC_COSTLY_ORDER || (gfp & (__GFP_DMA | __GFP_ZERO)))
 		return alloc_pages_slowpath(gfp, order);
 	local_irq_save(flags);
-	pcp = per_cpu(pcp_fast, smp_processor_id());
+	pcp = this_cpu_pcp_fast();
 	list = &pcp->lists[order * PCP_SLOTS + ((gfp & GFP_MOVABLE_MASK) >> GFP_MOVABLE_SHIFT)];
-	pcp_fast_lock(pcp);
-	page = *list;
-	if (unlikely(page == pcp_list_end(list))) {
-		pcp_fast_unlock(pcp);
+	unsigned long word = pcp_fast_trylock(pcp);
+	if (pcp_fast_busy(pcp, word)) {			/* the slow path waits */
 		local_irq_restore(flags);
 		return alloc_pages_slowpath(gfp, order);
 	}
-	int room = pcp->room;
+	int room = (int)(long)word;
+	page = *list;
+	if (unlikely(page == pcp_list_end(pcp))) {
+		pcp_fast_unlock(pcp, room);
+		local_irq_restore(flags);
+		return alloc_pages_slowpath(gfp, order);
+	}
 	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room)) {
-		pcp_fast_unlock(pcp);
+		pcp_fast_unlock(pcp, room);
 		local_irq_restore(flags);
 		return alloc_pages_order_sync(gfp, order);
 	}
 	*list = page->pcp_next;
 	room += 1 << order;
-	pcp->room = room;
 	pcp->sync_room = room;
 	pcp->free_count >>= 1;
-	pcp_fast_unlock(pcp);
+	pcp_fast_unlock(pcp, room);
 	page->pcp_next = NULL;
 	if (unlikely(page_checks && !new_block_is_clean(page, order))) {
 		local_irq_restore(flags);
@@ -292,8 +310,13 @@ __fastpath void __free_page0(struct page *page)
 		local_irq_restore(irqflags);
 		return free_the_page(page, 0);		/* reports, or handles HWPoison quietly */
 	}
-	page->flags = flags & ~PAGEFLAGS_MASK;
-	pcp_free_order0(page, flags, irqflags);
+	/* The flags cleared: the fields above them kept (the bits between are unused, page-flags.h),
+	 * shifted down once for the store, the zone and the pcp mt alike (hidden, or GCC would
+	 * mask the flags word with a constant it must build first). */
+	unsigned long fields = flags >> PCPMT_PGSHIFT;
+	OPTIMIZER_HIDE_VAR(fields);
+	page->flags = fields << PCPMT_PGSHIFT;
+	pcp_free_order0(page, fields, irqflags);
 }
 
 /* The name in parentheses: the function, not page_alloc.h's macro of the same name. */
@@ -366,7 +389,7 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	unsigned long head = page->flags;
 	uintptr_t off = (uintptr_t)page - (uintptr_t)bank->map;
 	local_irq_save(irqflags);
-	struct per_cpu_pages *pcp = per_cpu(zone_pcp, smp_processor_id())[(head >> ZONES_PGSHIFT) &
+	struct per_cpu_pages *pcp = this_cpu_fast()->zone_pcp[(head >> ZONES_PGSHIFT) &
 									     ZONES_MASK];
 	int old = atomic_fetch_dec(&page->_refcount);
 	if (unlikely(old != 1)) {
@@ -375,7 +398,7 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 	}
 	/* The last reference: from here every other case is free_the_page()'s (the block must lie
 	 * in the hot bank whole: a wrong-order free at a bank's end must not be read past it). */
-	if (unlikely(!pcp || (head & (1UL << PG_head)) || off >= bank->map_bytes ||
+	if (unlikely((head & (1UL << PG_head)) || off >= bank->map_bytes ||
 		     bank->map_bytes - off < (sizeof(struct page) << order) ||
 		     ((bank->start_pfn + off / sizeof(struct page)) & ((1UL << order) - 1))))
 		goto general;
@@ -388,12 +411,14 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 		if (unlikely(flags_or & (1UL << PG_hwpoison | 1UL << PG_head)))
 			goto general;
 	}
-	pcp_fast_lock(pcp);
-	int room = pcp->room, batch = pcp->batch, fc = pcp->free_count;
+	unsigned long word = pcp_fast_trylock(pcp);
+	if (pcp_fast_busy(pcp, word))	/* pcp_off (poisoning), or another CPU: free_the_page() */
+		goto general;
+	int room = (int)(long)word, batch = pcp->batch, fc = pcp->free_count;
 	unsigned char pflags = pcp->flags;
 	if (unlikely(pcp->alloc_room != PCP_NO_ALLOC || room != pcp->sync_room ||
 		     (READ_ONCE(pcp->zone->flags) & (1UL << ZONE_BELOW_HIGH | 1UL << ZONE_RECLAIM_ACTIVE)))) {
-		pcp_fast_unlock(pcp);
+		pcp_fast_unlock(pcp, room);
 		goto commit;
 	}
 	if (flags_or & PAGEFLAGS_MASK)
@@ -403,26 +428,25 @@ __fastpath static __attribute__((noinline)) void __free_pages_order_fast(struct 
 		 * else, they would drain just this block: straight to the buddy lists (only
 		 * this CPU adds to its lists, so they stay empty after the unlock). */
 		bool alone = room == pcp->drain_at;
-		pcp_fast_unlock(pcp);
+		pcp_fast_unlock(pcp, room);
 		if (alone)
 			return pcp_free_high_alone(page, order, irqflags);
 		goto unmask;
 	}
-	room -= 1 << order;
-	if (unlikely(room <= 0)) {
-		pcp_fast_unlock(pcp);
+	if (unlikely(room - (1 << order) <= 0)) {
+		pcp_fast_unlock(pcp, room);
 		goto unmask;
 	}
+	room -= 1 << order;
 	/* The list of the pcp mt hint (set when the block left the buddy lists), as at order 0;
 	 * see the header. */
 	pcp_push(&pcp->lists[order * PCP_SLOTS + page_pcp_mt(head)], page);
-	pcp->room = room;
 	pcp->sync_room = room;
 	pcp->alloc_factor >>= 1;
 	pcp->flags = pflags | PCPF_PREV_FREE_HIGH_ORDER;
 	if (fc < batch << pcp_batch_scale_max)
 		pcp->free_count = fc + (1 << order);
-	pcp_fast_unlock(pcp);
+	pcp_fast_unlock(pcp, room);
 	local_irq_restore(irqflags);
 	return;
 commit:

@@ -41,9 +41,9 @@
  *
  * Invariants: a block on a pcp list is not PageBuddy, has refcount 0 and clean flags, and is of
  * the order its list is for (->private is cleared at allocation); pcp_count(pcp) is the frames
- * on all lists, and they are not in zone->free_pages.  A CPU's zone_pcp[] entry for a zone is
- * that CPU's lists of it, or NULL while page poisoning is on (every free then fills the frame
- * first: pcp_free_nofast).  Outside a slow path, room == drain_at - count, and the free fast
+ * on all lists, and they are not in zone->free_pages.  A CPU's cpu_fast zone_pcp[] entry (smp.h)
+ * for a zone is that CPU's lists of it, or pcp_off while page poisoning is on (its lock always
+ * held: every free then takes pcp_free_nofast(), which fills the frame first).  Outside a slow path, room == drain_at - count, and the free fast
  * path sends a free to the slow path exactly when the count reaches drain_at.  Only a CPU adds
  * blocks to its own lists; another CPU only takes them off (drains).
  *
@@ -52,11 +52,10 @@
  * another taker of it and its task cannot move; drain_all_pages(), decay, the zone flag updates
  * and the list walks take every CPU's lock in turn (never two at once) and work on remote
  * lists from the caller, as v6.10's drain_pages_zone().  Moving blocks between a pcp list and
- * the buddy lists also takes zone->lock, always after pcp->lock.  The fast paths take the lock
- * inline, unchecked (mm/internal.h: pcp_fast_lock): with interrupts masked only another CPU can
- * hold it, and only for a bounded drain, so they wait where v6.10's pcp_spin_trylock() gives
- * up (v6.10 takes the lock with interrupts on, so there an interrupt on the same CPU may find
- * it held).  zone->flags' bits change by atomic bit operations and are read racily (a stale
+ * the buddy lists also takes zone->lock, always after pcp->lock.  The fast paths try the lock
+ * inline, unchecked (mm/internal.h: pcp_fast_trylock, v6.10's pcp_spin_trylock) and take the
+ * slow path, which waits, when another CPU holds it.  The lock word doubles as the fast paths'
+ * room counter (mmzone.h: lock_word): pcp->room is the holder's copy.  zone->flags' bits change by atomic bit operations and are read racily (a stale
  * read only picks the other threshold for one call).  The `vmstat` pcp report reads remote
  * counters racily, as v6.10's zoneinfo.
  */
@@ -70,8 +69,8 @@
 
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
 
-/* In small data: on RISC-V one gp-relative address finds it (pcp_free_order0's fast path). */
-DEFINE_PER_CPU(struct per_cpu_pages *[MAX_NR_ZONES], zone_pcp) __small_data;
+/* Each CPU's lists by zone, for the free fast path: struct cpu_fast's zone_pcp (smp.h). */
+_Static_assert(MAX_NR_ZONES <= CPU_FAST_ZONES, "struct cpu_fast holds every zone");
 
 void (*pcp_decay_schedule)(void);	/* mm/vmstat_work.c: decay_pcp_high() in a second */
 void (*pcp_zone_lock_watch)(struct zone *z, int moved);
@@ -105,7 +104,10 @@ static inline void pcp_watch(struct zone *z, int moved)
 void pcp_spin_lock(struct per_cpu_pages *pcp)
 {
 	lock_acquire(&pcp->lock.dep_map, &pcp->lock, 0, (unsigned long)__builtin_return_address(0));
-	pcp_fast_lock(pcp);
+	unsigned long word = pcp_fast_trylock(pcp);
+	if (pcp_fast_busy(pcp, word))
+		word = pcp_lock_wait(pcp);
+	pcp->room = (int)(long)word;
 	WRITE_ONCE(pcp->lock.owner_cpu, (int)smp_processor_id());
 }
 
@@ -113,14 +115,26 @@ void pcp_spin_unlock(struct per_cpu_pages *pcp)
 {
 	WRITE_ONCE(pcp->lock.owner_cpu, -1);
 	lock_release(&pcp->lock);
-	pcp_fast_unlock(pcp);
+	pcp_fast_unlock(pcp, pcp->room);
 }
 
+unsigned long pcp_lock_wait(struct per_cpu_pages *pcp)
+{
+	unsigned long held = (unsigned long)pcp, room;
+
+	do {
+		while (READ_ONCE(pcp->lock_word) == held)	/* read until free: no stores */
+			cpu_relax();
+	} while ((room = xchg(&pcp->lock_word, held)) == held);
+	return room;
+}
+
+/* Free, @pcp->room in the word: after the pcp's fields are set (pcp_init). */
 void pcp_lock_init(struct per_cpu_pages *pcp)
 {
 	static struct lock_class_key key;
 
-	pcp->lock.locked = 0;
+	pcp->lock_word = (unsigned long)(long)pcp->room;
 	pcp->lock.owner_cpu = -1;
 	lockdep_init_map(&pcp->lock.dep_map, "&pcp->lock", &key);
 }
@@ -236,12 +250,12 @@ void pcp_init(struct zone *z)
 	z->flags = 0;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct per_cpu_pages *pcp = &z->pcp[cpu];
-		per_cpu(zone_pcp, cpu)[z - zones] = page_poisoning_enabled ? NULL : pcp;
+		per_cpu(cpu_fast, cpu).zone_pcp[z - zones] = page_poisoning_enabled ? &pcp_off : pcp;
 		*pcp = (struct per_cpu_pages){ .zone = z };
-		pcp_lock_init(pcp);
 		pcp_size(pcp, z);
 		pcp_lists_init(pcp);
 		pcp_commit(pcp, 0);
+		pcp_lock_init(pcp);
 	}
 }
 
@@ -319,7 +333,7 @@ void pcp_refresh_local(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	struct per_cpu_pages *pcp = per_cpu(pcp_fast, smp_processor_id());
+	struct per_cpu_pages *pcp = this_cpu_fast()->pcp_fast;
 	pcp_spin_lock(pcp);
 	pcp_commit(pcp, pcp_sync(pcp));
 	pcp_spin_unlock(pcp);
@@ -405,9 +419,9 @@ struct page *rmqueue_pcplist(struct zone *z, unsigned int order, int mt)
 	/* __rmqueue_pcplist(): a bad block is reported and leaked and the next one taken,
 	 * refilling as needed, all as one allocation (one step on free_count). */
 	for (;;) {
-		if (pcp_list_empty(list))
+		if (pcp_list_empty(pcp, list))
 			count += rmqueue_bulk(z, pcp, order, mt, nr_pcp_alloc(pcp, z, order, count)) << order;
-		if (pcp_list_empty(list))
+		if (pcp_list_empty(pcp, list))
 			break;
 		page = pcp_pop(list);
 		count -= 1 << order;
@@ -447,7 +461,7 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 		unsigned int order = i / PCP_SLOTS;
 		int len = 0;
 
-		for_each_pcp_block(p, list)
+		for_each_pcp_block(p, pcp, list)
 			len++;
 		if (!len)
 			continue;
@@ -457,7 +471,7 @@ static int free_pcppages_bulk(struct zone *z, struct per_cpu_pages *pcp, int cou
 		for (int k = 0; k < len - take; k++)
 			cut = &(*cut)->pcp_next;
 		struct page *cold = *cut, *oldest = NULL, *last = cold;
-		*cut = pcp_list_end(list);
+		*cut = pcp_list_end(pcp);
 		for (int k = 0; k < take; k++) {
 			p = pcp_pop(&cold);
 			p->private = order;
@@ -643,8 +657,9 @@ void pcp_free_overflow(struct page *page, unsigned int pidx, unsigned long irqfl
 	local_irq_restore(irqflags);
 }
 
-/* The fast path's free found no per-CPU lists to use (page poisoning is on): fill the frame, as
- * free_the_page() does, then file it as any other free, and unmask.  Still masked while it
+/* The fast path's free could not take the lists' lock: another CPU holds it, or they are pcp_off
+ * (page poisoning is on).  Fill the frame if poisoning, as free_the_page() does, then file it as
+ * any other free (free_unref_page() waits for the lock), and unmask.  Still masked while it
  * fills: memory_failure() cannot mark the frame in between, so a poisoned frame is never
  * written (free_unref_page() checks for one again). */
 void pcp_free_nofast(struct page *page, unsigned long irqflags)
@@ -717,7 +732,7 @@ bool pcp_holds_part_of(struct zone *z, const struct page *page, unsigned int ord
 		pcp_spin_lock_irqsave(pcp, flags);
 		for (unsigned int i = 0; i < nr_lists && !found; i++) {
 			const struct page *p;
-			for_each_pcp_block(p, &pcp->lists[i])
+			for_each_pcp_block(p, pcp, &pcp->lists[i])
 				if ((uintptr_t)p - (uintptr_t)page < bytes)
 					found = true;
 		}

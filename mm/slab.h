@@ -42,6 +42,10 @@ struct kmem_cache_cpu {
 	void *freelist;			/* the active slab's free objects, for this CPU alone */
 	struct slab *slab;		/* the active slab, or NULL; changed under s->lock */
 };
+_Static_assert(sizeof(struct kmem_cache_cpu) == CPU_SLAB_STRIDE, "smp.h: this_cpu_slab_off()");
+/* This CPU's entry of @s's cpu_slab[]: the running task's offset (smp.h), no CPU-number scaling. */
+#define this_cpu_slab(s)						\
+	((struct kmem_cache_cpu *)((char *)(s)->cpu_slab + this_cpu_slab_off()))
 
 struct kmem_cache {
 	DEFINE_PER_CPU(struct kmem_cache_cpu, cpu_slab);	/* first: the fast path's loads */
@@ -179,12 +183,12 @@ static inline void *slab_alloc_fast(struct kmem_cache *s, gfp_t gfp)
 	void *obj;
 
 	local_irq_save(flags);
-	c = this_cpu_ptr(&s->cpu_slab);
+	c = this_cpu_slab(s);
 	obj = c->freelist;
 	if (unlikely(!obj))
 		return slab_alloc_refill(s, gfp, flags);
 	c->freelist = get_freepointer(s, obj);
-	local_irq_restore(flags);
+	local_irq_restore_unchanged(flags);	/* loads and stores since the save */
 	return obj;
 }
 
@@ -194,11 +198,11 @@ static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void 
 	unsigned long flags;
 
 	local_irq_save(flags);
-	c = this_cpu_ptr(&s->cpu_slab);
+	c = this_cpu_slab(s);
 	if (likely(slab == c->slab)) {
 		set_freepointer(s, obj, c->freelist);
 		c->freelist = obj;
-		local_irq_restore(flags);
+		local_irq_restore_unchanged(flags);	/* loads and stores since the save */
 		return;
 	}
 	slab_lock(slab);
@@ -211,7 +215,7 @@ static inline void slab_free_fast(struct kmem_cache *s, struct slab *slab, void 
 		slab->freelist = obj;
 		slab->inuse = inuse - 1;
 		slab_unlock(slab);
-		local_irq_restore(flags);
+		local_irq_restore_unchanged(flags);	/* loads, stores and atomics since the save */
 		return;
 	}
 	slab_unlock(slab);

@@ -18,6 +18,7 @@
  * __kmem_cache_shutdown()).
  */
 #include <string.h>
+#include "tinymm/cache.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -36,8 +37,9 @@ static const unsigned char size_index[24] = {
 	3, 4, 5, 5, 6, 6, 6, 6, 1, 1, 1, 1, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
-/* The same as cache pointers, filled by kmem_cache_init: kmalloc's lookup is one load. */
-static struct kmem_cache *kmalloc_small[24];
+/* The same as cache pointers, filled by kmem_cache_init: kmalloc's lookup is one load.  In
+ * small data: on RISC-V one gp-relative add finds it instead of auipc + addi. */
+static struct kmem_cache *kmalloc_small[24] __small_data;
 
 static unsigned int kmalloc_size(unsigned int i)
 {

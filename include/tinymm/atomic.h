@@ -32,6 +32,18 @@ typedef struct { long counter; } atomic_long_t;
 #include <asm/atomic.h>
 
 /*
+ * store_release_long(p, v): smp_store_release() of an unsigned long.  An architecture whose
+ * release AMO is one instruction where a fence and a store are two (RISC-V) supplies
+ * __arch_store_release_long; the others get smp_store_release() (on ARMv7 an exchange would be
+ * an LDREX/STREX loop).
+ */
+#ifdef __arch_store_release_long
+#define store_release_long(p, v)	__arch_store_release_long((p), (v))
+#else
+#define store_release_long(p, v)	smp_store_release((p), (v))
+#endif
+
+/*
  * xchg(ptr, v) / cmpxchg(ptr, old, new) on any 32-bit or long-sized object (integers and
  * pointers): store v (if *ptr == old), return the previous *ptr.  Fully ordered.
  */

@@ -48,6 +48,9 @@ typedef uint64_t phys_addr_t;	/* always 64-bit: RISC-V and LPAE-capable ARM can 
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define barrier()		__asm__ __volatile__("" ::: "memory")
+/* Linux's: the compiler forgets what it knew of @var's value (it must keep it in a register as
+ * computed, instead of folding parts of it into each use). */
+#define OPTIMIZER_HIDE_VAR(var)	__asm__("" : "=r"(var) : "0"(var))
 
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))

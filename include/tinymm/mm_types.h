@@ -51,7 +51,7 @@ struct page {
 		struct page_link lru;
 		unsigned long compound_head;	/* tail pages: head + 1 */
 		struct page *pcp_next;		/* on a per-CPU list (mm/pcp.c); the last links to
-						 * its list's head (mmzone.h: pcp_list_end) */
+						 * its per_cpu_pages (mmzone.h: pcp_list_end) */
 	};
 	struct address_space *mapping;
 	unsigned long index;

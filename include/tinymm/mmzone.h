@@ -79,21 +79,27 @@ struct page;
 struct zone;
 /*
  * Linux's struct per_cpu_pages.  The fast paths (page_alloc_fast.c, mm/internal.h) touch only the
- * lists, @room and @alloc_room; everything else is the slow paths' (mm/pcp.c).
+ * lock word, the lists and @alloc_room; everything else is the slow paths' (mm/pcp.c).
  */
 struct per_cpu_pages {
+	/* v6.10's pcp->lock and @room in one word (mm/internal.h: pcp_fast_lock): @room while the
+	 * lock is free, this pcp's own address while it is held (@room, an int bounded by twice the
+	 * zone's frames, never equals an address as a long).  Taking the lock by an exchange hands
+	 * the taker the room, releasing it stores the new room: the fast paths' counter costs no
+	 * load or store of its own.  First, because an atomic takes no offset. */
+	unsigned long lock_word;
 	struct page *lists[NR_PCP_LISTS];	/* LIFO stacks through page->pcp_next (below) */
-	/* v6.10's pcp->lock: every field here, for its CPU and for a CPU draining the lists from
-	 * afar (mm/pcp.c's header).  After the lists, so the fast paths' list addresses stay
-	 * one add from the pcp (an atomic takes no offset: the lock costs the add instead). */
+	/* The rest of v6.10's pcp->lock: it guards every field here, for its CPU and for a CPU
+	 * draining the lists from afar (mm/pcp.c's header). */
 	struct pcp_lock {
-		unsigned int locked;	/* 1 held: taken by xchg, released by a release store */
 		int owner_cpu;		/* a slow path's holder (pcp_lockdep_assert_held), else -1 */
 		struct lockdep_map dep_map;	/* its class for the lock-order checker */
 	} lock;
 	/* drain_at - count: frees the fast path may still take before one must go the slow way
 	 * (<= 0 after its push): the difference to the count at which nr_pcp_high() would say
-	 * "drain" next (the header says why not the count).  Linux's count is pcp_count(). */
+	 * "drain" next (the header says why not the count).  Linux's count is pcp_count().  The
+	 * slow paths' copy, valid while they hold the lock (taken from and put back into
+	 * @lock_word); pcp_room() reads it from anywhere. */
 	int room;
 	int sync_room;		/* @room when a slow path last finished */
 	/* @room after the last fast-path allocation, PCP_NO_ALLOC: none since the last slow path
@@ -113,34 +119,42 @@ struct per_cpu_pages {
 #define PCP_NO_ALLOC		(-0x40000000)
 
 /*
- * An empty per-CPU list's head points at itself and a list's last block links back to its head,
- * as Linux's circular pcp_list: so every block on a per-CPU list has a non-NULL pcp_next, while
- * a frame on no list has NULL there (pcp_pop clears it).  mm/page_check.c relies on that to
- * skip the search of the lists on almost every free of an order > 0 block; the allocation fast
- * path pays nothing for it (it compares with the list's address, already in a register).
+ * An empty per-CPU list's head points at its per_cpu_pages and a list's last block links to it,
+ * as the end of Linux's circular pcp_list: so every block on a per-CPU list has a non-NULL
+ * pcp_next, while a frame on no list has NULL there (pcp_pop clears it).  mm/page_check.c relies
+ * on that to skip the search of the lists on almost every free of an order > 0 block; the
+ * allocation fast path pays nothing for it (it compares with the pcp's address, already in a
+ * register for the lock; the list's own address, the end before issue 38, would cost an add).
  */
-#define pcp_list_end(list)	((struct page *)(list))
-static inline bool pcp_list_empty(struct page *const *list)
+#define pcp_list_end(pcp)	((struct page *)(pcp))
+static inline bool pcp_list_empty(const struct per_cpu_pages *pcp, struct page *const *list)
 {
-	return *list == pcp_list_end(list);
+	return *list == pcp_list_end(pcp);
 }
-#define for_each_pcp_block(p, list)	for ((p) = *(list); (p) != pcp_list_end(list); (p) = (p)->pcp_next)
+#define for_each_pcp_block(p, pcp, list)						\
+	for ((p) = *(list); (p) != pcp_list_end(pcp); (p) = (p)->pcp_next)
 static inline void pcp_lists_init(struct per_cpu_pages *pcp)
 {
 	for (int i = 0; i < NR_PCP_LISTS; i++)
-		pcp->lists[i] = pcp_list_end(&pcp->lists[i]);
+		pcp->lists[i] = pcp_list_end(pcp);
 }
 /* A static per_cpu_pages' lists, empty (pcp_off is used before any code could init it). */
-#define PCP_LISTS_EMPTY(pcp)	{ PCP_L4(pcp, 0), PCP_L4(pcp, 4), PCP_L4(pcp, 8), PCP_L4(pcp, 12) }
-#define PCP_L4(pcp, i)		pcp_list_end(&(pcp).lists[i]), pcp_list_end(&(pcp).lists[(i) + 1]), \
-				pcp_list_end(&(pcp).lists[(i) + 2]), pcp_list_end(&(pcp).lists[(i) + 3])
-_Static_assert(NR_PCP_LISTS == 16, "PCP_LISTS_EMPTY spells out 16 lists");
+#define PCP_LISTS_EMPTY(pcp)	{ [0 ... NR_PCP_LISTS - 1] = pcp_list_end(&(pcp)) }
 #define PCPF_PREV_FREE_HIGH_ORDER	0x01
+
+/* @pcp's room: the lock word's while the lock is free, the holder's copy while it is held
+ * (racy from another CPU, as v6.10's zoneinfo reads its count). */
+static inline int pcp_room(const struct per_cpu_pages *pcp)
+{
+	unsigned long word = READ_ONCE(pcp->lock_word);
+
+	return word == (unsigned long)pcp ? READ_ONCE(pcp->room) : (int)(long)word;
+}
 
 /* Frames on all of @pcp's lists (Linux's pcp->count). */
 static inline int pcp_count(const struct per_cpu_pages *pcp)
 {
-	return pcp->drain_at - pcp->room;
+	return pcp->drain_at - pcp_room(pcp);
 }
 
 /* zone->flags bits (Linux's enum zone_flags, the two the per-CPU lists read). */

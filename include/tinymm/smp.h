@@ -13,6 +13,15 @@
  *   pointers to them.  A copy belongs to its CPU: another CPU touches it only under a lock
  *   the copy's owner also takes, or when the owner is known to be idle or stopped.
  *
+ *   this_cpu_fast()             this CPU's struct cpu_fast (below): on the boards one load from
+ *                               the running task (thread_info.cpu_fast), no CPU-number arithmetic;
+ *                               stable under the same rule as smp_processor_id()
+ *   this_cpu_pcp_fast()         this_cpu_fast()->pcp_fast, on the boards the task's own copy
+ *                               (thread_info.pcp_fast): one load
+ *   this_cpu_slab_off()         smp_processor_id() * CPU_SLAB_STRIDE, on the boards the task's
+ *                               thread_info.cpu_slab_off: one load (mm/slab.h: this CPU's cpu_slab)
+ *   thread_set_cpu(ti, cpu)     the scheduler: the task runs on @cpu now (cpu, cpu_fast, pcp_fast)
+ *
  *   smp_call_function_many(mask, func, info, wait)  run func(info) on every online CPU in
  *     @mask except the caller, from the IPI handler (interrupts masked there); @wait: return
  *     only once all have finished.  Called with interrupts enabled and preemption disabled
@@ -31,6 +40,7 @@
 #include "atomic.h"
 #include "bitops.h"
 #include "kernel.h"
+#include "thread_info.h"
 #include <asm/processor.h>	/* raw_smp_processor_id() */
 
 #ifndef CONFIG_NR_CPUS
@@ -87,6 +97,36 @@ extern unsigned long __cpu_logical_map[NR_CPUS];
 #define per_cpu_ptr(ptr, cpu)		(&(*(ptr))[(cpu)])
 #define this_cpu_ptr(ptr)		per_cpu_ptr((ptr), smp_processor_id())
 #define raw_cpu_ptr(ptr)		per_cpu_ptr((ptr), raw_smp_processor_id())
+
+/*
+ * The per-CPU pointers the page allocator's fast paths need (mm/page_alloc_fast.c, mm/pcp.c),
+ * reached through the running task in one load: with a per-CPU array indexed by CPU number the
+ * number's load, a shift and an add would come first on every call (docs/benchmarks.md, "SMP
+ * (issue 38)").  Written by mm at boot (page_alloc_init, page poisoning), read by its CPU only.
+ */
+struct per_cpu_pages;
+#define CPU_FAST_ZONES		4	/* >= MAX_NR_ZONES (mm/pcp.c asserts it) */
+struct cpu_fast {
+	struct per_cpu_pages *pcp_fast;	/* the preferred zone's lists, or pcp_off (empty lists) */
+	struct per_cpu_pages *zone_pcp[CPU_FAST_ZONES];	/* by zone index; NULL: no free fast path */
+};
+DECLARE_PER_CPU(struct cpu_fast, cpu_fast);
+/* The size of mm/slab.h's struct kmem_cache_cpu (asserted there): a per-CPU array's stride. */
+#define CPU_SLAB_STRIDE		(2 * sizeof(void *))
+#ifndef this_cpu_fast
+#define this_cpu_fast()		(&per_cpu(cpu_fast, smp_processor_id()))
+#define this_cpu_pcp_fast()	(this_cpu_fast()->pcp_fast)
+#define this_cpu_slab_off()	((unsigned long)smp_processor_id() * CPU_SLAB_STRIDE)
+#endif
+/* The copy of pcp_fast is only ever an older value of the same CPU's entry: mm fills the table
+ * once at boot (pcp_off before, so a stale copy only sends the task to the slow path). */
+static inline void thread_set_cpu(struct thread_info *ti, unsigned int cpu)
+{
+	ti->cpu = cpu;
+	ti->cpu_fast = &per_cpu(cpu_fast, cpu);
+	ti->pcp_fast = per_cpu(cpu_fast, cpu).pcp_fast;
+	ti->cpu_slab_off = cpu * CPU_SLAB_STRIDE;
+}
 
 /* The software interrupts (v6.10 arm's and riscv's names; `irqs` prints one row each). */
 enum ipi_msg_type {

@@ -469,9 +469,10 @@ static void take_page_off_buddy_takes_one_frame(struct ktest *t)
 /* Is @page on its zone's per-CPU list for @mt? */
 bool buddy_on_pcp_list(struct page *page, int mt)
 {
+	struct per_cpu_pages *pcp = &zones[page_zonenum(page)].pcp[0];
 	struct page *p;
 
-	for_each_pcp_block(p, &zones[page_zonenum(page)].pcp[0].lists[pindex(0, mt)])
+	for_each_pcp_block(p, pcp, &pcp->lists[pindex(0, mt)])
 		if (p == page)
 			return true;
 	return false;
@@ -508,8 +509,8 @@ static void pcp_lists_by_migratetype(struct ktest *t)
 	KTEST_EXPECT_EQ(t, u->private, 0);
 	struct page *both = alloc_page(GFP_TEST | __GFP_MOVABLE | __GFP_RECLAIMABLE);
 	KTEST_EXPECT_TRUE(t, both != NULL);
-	KTEST_EXPECT_TRUE(t, pcp_list_empty(&zones[ZONE_NORMAL].pcp[0].lists[3]) &&
-			     pcp_list_empty(&zones[ZONE_DMA].pcp[0].lists[3]));
+	KTEST_EXPECT_TRUE(t, pcp_list_empty(&zones[ZONE_NORMAL].pcp[0], &zones[ZONE_NORMAL].pcp[0].lists[3]) &&
+			     pcp_list_empty(&zones[ZONE_DMA].pcp[0], &zones[ZONE_DMA].pcp[0].lists[3]));
 	if (both)
 		__free_page(both);
 	__free_page(again);

@@ -195,7 +195,7 @@ bool hw_on_pcp(struct page *page)
 	local_irq_save(flags);
 	for (int i = 0; i < NR_PCP_LISTS; i++) {
 		struct page *q;
-		for_each_pcp_block(q, &pcp->lists[i])
+		for_each_pcp_block(q, pcp, &pcp->lists[i])
 			found |= q == page;
 	}
 	local_irq_restore(flags);

@@ -94,11 +94,12 @@ static int give_back_watching(struct page *chain, const struct per_cpu_pages *pc
 	return most;
 }
 
-static bool on_list(struct page *const *list, const struct page *page)
+static bool on_list_of(const struct per_cpu_pages *pcp, struct page *const *list,
+		       const struct page *page)
 {
 	const struct page *p;
 
-	for_each_pcp_block(p, list)
+	for_each_pcp_block(p, pcp, list)
 		if (p == page)
 			return true;
 	return false;
@@ -173,15 +174,15 @@ static void drain_takes_coldest_round_robin(struct ktest *t)
 	pcp_set(pcp, 5, 5, 5);
 	decay_pcp_high_all();			/* 3 back: the three coldest unmovable */
 	KTEST_EXPECT_EQ(t, pcp_count(pcp), 5);
-	KTEST_EXPECT_FALSE(t, on_list(ul, u[0]) || on_list(ul, u[1]) || on_list(ul, u[2]));
-	KTEST_EXPECT_TRUE(t, on_list(ul, u[3]));
+	KTEST_EXPECT_FALSE(t, on_list_of(pcp, ul, u[0]) || on_list_of(pcp, ul, u[1]) || on_list_of(pcp, ul, u[2]));
+	KTEST_EXPECT_TRUE(t, on_list_of(pcp, ul, u[3]));
 	for (int i = 0; i < 4; i++)
-		KTEST_EXPECT_TRUE(t, on_list(ml, m[i]));
+		KTEST_EXPECT_TRUE(t, on_list_of(pcp, ml, m[i]));
 	pcp_set(pcp, 3, 3, 3);
 	decay_pcp_high_all();			/* 2 back: the last unmovable, then the coldest movable */
 	KTEST_EXPECT_EQ(t, pcp_count(pcp), 3);
-	KTEST_EXPECT_FALSE(t, on_list(ul, u[3]) || on_list(ml, m[0]));
-	KTEST_EXPECT_TRUE(t, on_list(ml, m[1]) && on_list(ml, m[2]) && on_list(ml, m[3]));
+	KTEST_EXPECT_FALSE(t, on_list_of(pcp, ul, u[3]) || on_list_of(pcp, ml, m[0]));
+	KTEST_EXPECT_TRUE(t, on_list_of(pcp, ml, m[1]) && on_list_of(pcp, ml, m[2]) && on_list_of(pcp, ml, m[3]));
 	local_irq_restore(flags);
 	pcp_restore(t, pcp, &saved);
 }

@@ -32,12 +32,12 @@ static uint32_t po_rand(uint32_t *s)
 	return *s;
 }
 
-static int list_len(struct page *const *list)
+static int list_len(const struct per_cpu_pages *pcp, struct page *const *list)
 {
 	const struct page *p;
 	int n = 0;
 
-	for_each_pcp_block(p, list)
+	for_each_pcp_block(p, pcp, list)
 		n++;
 	return n;
 }
@@ -51,7 +51,7 @@ static int bulk_frees(const struct per_cpu_pages *pcp, int want, unsigned int pi
 
 	for (unsigned int n = 0, i = pidx; want > 0 && n < NR_PCP_LISTS; n++, i = (i + 1) % NR_PCP_LISTS) {
 		unsigned int order = i / PCP_SLOTS;
-		int len = list_len(&pcp->lists[i]) + (i == pidx);
+		int len = list_len(pcp, &pcp->lists[i]) + (i == pidx);
 		int take = min(len, (want + (1 << order) - 1) >> order);
 		want -= take << order;
 		freed += take << order;
@@ -125,7 +125,7 @@ static bool po_run(struct ktest *t, struct per_cpu_pages *pcp, int batch, struct
 			continue;
 		}
 		if ((r < 5 && nb < PO_BLOCKS) || nb == 0) {
-			bool empty = pcp_list_empty(&pcp->lists[pindex(3, MIGRATE_UNMOVABLE)]);
+			bool empty = pcp_list_empty(pcp, &pcp->lists[pindex(3, MIGRATE_UNMOVABLE)]);
 			struct page *p = alloc_pages(GFP_PO, 3);
 			if (!p) {
 				ktest_fail_msg(t, __FILE__, __LINE__, "order-3 allocation failed");
@@ -182,7 +182,7 @@ static void order3_counters_as_v610(struct ktest *t)
 	struct po_tally n = { 0 };
 	unsigned long free_before;
 
-	if (pcp != per_cpu(pcp_fast, raw_smp_processor_id())) {
+	if (pcp != pcp_fast_of(raw_smp_processor_id())) {
 		ktest_skip(t, "no per-CPU fast path (page poisoning)");
 		return;
 	}
@@ -217,8 +217,8 @@ static void bad_block_is_one_allocation(struct ktest *t)
 	struct page *b[4];
 	unsigned long flags, bad = nr_bad_pages;
 
-	if (pcp != per_cpu(pcp_fast, raw_smp_processor_id()) || !page_checks) {
-		ktest_skip(t, pcp != per_cpu(pcp_fast, raw_smp_processor_id()) ? "no per-CPU fast path (page poisoning)" :
+	if (pcp != pcp_fast_of(raw_smp_processor_id()) || !page_checks) {
+		ktest_skip(t, pcp != pcp_fast_of(raw_smp_processor_id()) ? "no per-CPU fast path (page poisoning)" :
 			   "tinymm.check_pages=0");
 		return;
 	}

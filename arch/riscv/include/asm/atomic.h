@@ -60,6 +60,14 @@ static inline T name(volatile T *p, T new)						\
 	return old;									\
 }
 
+/* A release store as one AMO: .rl orders every earlier access before it (RVWMO), as
+ * fence rw,w and a store do in two instructions (<tinymm/atomic.h>: store_release_long). */
+static inline void __rv_store_release_long(volatile unsigned long *p, unsigned long v)
+{
+	__asm__ __volatile__("amoswap." __RV_L ".rl zero, %1, %0" : "+A"(*p) : "r"(v) : "memory");
+}
+#define __arch_store_release_long(p, v)	__rv_store_release_long((p), (v))
+
 /*
  * lr.w sign-extends on RV64, so the expected value is compared sign-extended too (CAST), or a
  * 32-bit value with bit 31 set would never match.

@@ -1,6 +1,9 @@
 /*
  * asm/processor.h - what a spinning CPU needs to know about itself (RISC-V).
  *   raw_smp_processor_id()  this CPU's logical number: the running task's (asm/current.h)
+ *   this_cpu_fast()         this CPU's struct cpu_fast (tinymm/smp.h), from the running task
+ *   this_cpu_pcp_fast()     its pcp_fast, the running task's copy
+ *   this_cpu_slab_off()     the running task's cpu_slab_off
  *   cpu_relax()             the pause in a busy-wait loop: Zihintpause's PAUSE, spelled as its
  *                           encoding (FENCE w,0) because rv32imac/rv64imac assemblers lack the
  *                           name; a CPU without Zihintpause runs it as a no-op fence.
@@ -11,6 +14,9 @@
 #include "current.h"
 
 #define raw_smp_processor_id()	((int)current_thread_info()->cpu)
+#define this_cpu_fast()		(current_thread_info()->cpu_fast)
+#define this_cpu_pcp_fast()	(current_thread_info()->pcp_fast)
+#define this_cpu_slab_off()	(current_thread_info()->cpu_slab_off)
 #define cpu_relax()		__asm__ __volatile__(".4byte 0x0100000f" ::: "memory")
 
 #endif
