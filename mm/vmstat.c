@@ -7,6 +7,7 @@
  * Locking: counters are read without the zone lock: snapshots, as /proc's are.  Differentials
  * are atomic: updated by whichever CPU counts, folded by xchg (never lost or counted twice).
  */
+#include "tinymm/cache.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
@@ -15,7 +16,9 @@
 
 atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 DEFINE_PER_CPU(struct vmstat_cpu, vmstat_cpu);
-long vmstat_threshold;		/* 0 until refresh_zone_stat_thresholds(): every update folds */
+long vmstat_threshold __small_data;	/* 0 until refresh_zone_stat_thresholds(): every update folds */
+unsigned long vmstat_threshold2 __small_data;
+_Static_assert(sizeof(struct vmstat_cpu) == 512, "one shift of the CPU number");
 void (*vmstat_fold_schedule)(void);
 unsigned long vmalloc_total;
 atomic_long_t nr_vmalloc_pages;
@@ -108,7 +111,9 @@ void refresh_zone_stat_thresholds(void)
 		if (t > best)
 			best = t;
 	}
+	/* The pair changes only while one CPU runs (boot, then before the others count). */
 	WRITE_ONCE(vmstat_threshold, best);
+	WRITE_ONCE(vmstat_threshold2, 2 * (unsigned long)best);
 }
 
 void show_buddyinfo(int (*pr)(const char *fmt, ...))

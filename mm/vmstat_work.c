@@ -19,18 +19,27 @@
 #include "internal.h"
 
 static struct delayed_work vmstat_work;
+/* Set while the work is queued or running: the fold path (every threshold crossing) reads it
+ * and calls into the workqueue only when it is clear.  Cleared before the work looks, so an
+ * arm that races with its end queues it again. */
+static bool vmstat_armed;
+
+static void vmstat_schedule(void)
+{
+	if (READ_ONCE(vmstat_armed))
+		return;
+	WRITE_ONCE(vmstat_armed, true);
+	schedule_delayed_work(&vmstat_work, HZ);
+}
 
 static void vmstat_update(struct work_struct *work)
 {
 	(void)work;
+	WRITE_ONCE(vmstat_armed, false);
+	smp_mb();		/* the flag clear before the differentials are read */
 	/* Both, every time: | not || */
 	if (decay_pcp_high_all() | vmstat_fold_all())
-		schedule_delayed_work(&vmstat_work, HZ);
-}
-
-static void vmstat_schedule(void)
-{
-	schedule_delayed_work(&vmstat_work, HZ);
+		vmstat_schedule();
 }
 
 /* At boot, after workqueue_init(). */

@@ -90,12 +90,15 @@ extern unsigned long vmalloc_total;
 extern atomic_long_t nr_vmalloc_pages;
 
 /* One CPU's share (v6.10's per_cpu_nodestat and vm_event_states). */
+/* 512 bytes, a power of two: this CPU's is one shift of its number away, and no cache line
+ * is shared between two CPUs'. */
 struct vmstat_cpu {
 	atomic_long_t node_diff[NR_VM_NODE_STAT_ITEMS];
 	atomic_long_t events[NR_VM_EVENT_ITEMS];
-} __attribute__((aligned(64)));		/* no cache line shared between two CPUs' */
+} __attribute__((aligned(512)));
 DECLARE_PER_CPU(struct vmstat_cpu, vmstat_cpu);
 extern long vmstat_threshold;
+extern unsigned long vmstat_threshold2;	/* 2 * vmstat_threshold: one compare tests both ends */
 
 void vmstat_fold_item(atomic_long_t *diff, enum node_stat_item item);
 
@@ -104,7 +107,8 @@ static inline void mod_node_page_state(enum node_stat_item item, long delta)
 	atomic_long_t *d = &this_cpu_ptr(&vmstat_cpu)->node_diff[item];
 	long x = atomic_long_add_return(delta, d);
 
-	if (unlikely(x > vmstat_threshold || x < -vmstat_threshold))
+	/* x > t or x < -t, as x + t outside [0, 2t] */
+	if (unlikely((unsigned long)(x + vmstat_threshold) > vmstat_threshold2))
 		vmstat_fold_item(d, item);
 }
 /* The global and every CPU's differential: exact when nobody is counting. */
