@@ -16,95 +16,17 @@
  *                      keeps a softmmu TLB per vCPU that page-table stores do not touch; a
  *                      local TLBIMVAA flushes the calling vCPU's only, an IS form every vCPU's.
  */
-#include "tinymm/gfp.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/ktest.h"
-#include "tinymm/mm.h"
-#include "tinymm/page_alloc.h"
 #include "tinymm/pgtable.h"
-#include "tinymm/preempt.h"
-#include "tinymm/smp.h"
-#include "tinymm/vmalloc.h"
+#include "../../tests/ktest/tlb_remap.h"
 
-#define OLD_WORD	0x01d01d01UL
-#define NEW_WORD	0x0e00e00eUL
-
-struct remote_read {
-	const volatile unsigned long *addr;
-	unsigned long value;
-};
-
-static void read_there(void *info)
-{
-	struct remote_read *r = info;
-
-	r->value = *r->addr;
-}
-
-/* Another online CPU than this one, or this one if it is alone.  Preemption is off. */
-static int other_cpu(void)
-{
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu)
-		if (cpu != (unsigned int)smp_processor_id())
-			return (int)cpu;
-	return smp_processor_id();
-}
-
-/* Two frames holding OLD_WORD and NEW_WORD, the first mapped by vmap(). */
-struct remap_fixture {
-	struct page *old, *new;
-	unsigned long va;
-	pte_t *ptep;
-};
-
-static bool remap_setup(struct ktest *t, struct remap_fixture *f)
-{
-	f->old = alloc_page(GFP_KERNEL);
-	f->new = alloc_page(GFP_KERNEL);
-	f->va = 0;
-	f->ptep = NULL;
-	if (!f->old || !f->new) {
-		ktest_fail_msg(t, __FILE__, __LINE__, "no memory for two frames");
-		return false;
-	}
-	*(unsigned long *)page_address(f->old) = OLD_WORD;
-	*(unsigned long *)page_address(f->new) = NEW_WORD;
-	f->va = (unsigned long)vmap(&f->old, 1, 0, PAGE_KERNEL);
-	f->ptep = f->va ? virt_to_kpte(f->va) : NULL;
-	if (!f->ptep) {
-		ktest_fail_msg(t, __FILE__, __LINE__, "vmap or its pte failed");
-		return false;
-	}
-	return true;
-}
-
-/* The old frame back under the address, flushed on every CPU, then unmapped and freed. */
-static void remap_teardown(struct remap_fixture *f)
-{
-	if (f->ptep) {
-		bool was = arm_tlb_shootdown;
-
-		arm_tlb_shootdown = true;
-		set_pte(f->ptep, pfn_pte(page_to_pfn(f->old), PAGE_KERNEL));
-		flush_tlb_kernel_range(f->va, f->va + PAGE_SIZE);
-		arm_tlb_shootdown = was;
-	}
-	if (f->va)
-		vunmap((void *)f->va);
-	if (f->old)
-		__free_page(f->old);
-	if (f->new)
-		__free_page(f->new);
-}
-
-static void flush_one(struct remap_fixture *f)
+static void flush_one(struct tlb_remap *f)
 {
 	flush_tlb_kernel_range(f->va, f->va + PAGE_SIZE);
 }
 
-static void flush_one_irqs_off(struct remap_fixture *f)
+static void flush_one_irqs_off(struct tlb_remap *f)
 {
 	unsigned long flags;
 
@@ -114,54 +36,24 @@ static void flush_one_irqs_off(struct remap_fixture *f)
 }
 
 /* 65 pages from the address: past the 64-page limit, the whole-TLB form. */
-static void flush_all(struct remap_fixture *f)
+static void flush_all(struct tlb_remap *f)
 {
 	flush_tlb_kernel_range(f->va, f->va + 65 * PAGE_SIZE);
 }
 
-/*
- * Read through @f->va on another CPU (caching the translation there), point the pte at the new
- * frame, flush with @flush, read again there: OLD_WORD the first time, NEW_WORD the second
- * (OLD_WORD again: a stale TLB entry was used).
- */
-static void remote_read_case(struct ktest *t, void (*flush)(struct remap_fixture *f))
-{
-	struct remap_fixture f;
-	struct remote_read r = { 0 };
-	unsigned long first = 0, second = 0;
-	unsigned int cpu;
-
-	if (remap_setup(t, &f)) {
-		r.addr = (const volatile unsigned long *)f.va;
-		preempt_disable();
-		cpu = (unsigned int)other_cpu();
-		smp_call_function_single(cpu, read_there, &r, true);
-		first = r.value;
-		set_pte(f.ptep, pfn_pte(page_to_pfn(f.new), PAGE_KERNEL));
-		flush(&f);
-		r.value = 0;
-		smp_call_function_single(cpu, read_there, &r, true);
-		second = r.value;
-		preempt_enable();
-		KTEST_EXPECT_EQ(t, first, OLD_WORD);
-		KTEST_EXPECT_EQ(t, second, NEW_WORD);
-	}
-	remap_teardown(&f);
-}
-
 static void kernel_remap_reaches_other_cpus(struct ktest *t)
 {
-	remote_read_case(t, flush_one);
+	tlb_remap_case(t, flush_one, &arm_tlb_shootdown);
 }
 
 static void masked_flush_reaches_other_cpus(struct ktest *t)
 {
-	remote_read_case(t, flush_one_irqs_off);
+	tlb_remap_case(t, flush_one_irqs_off, &arm_tlb_shootdown);
 }
 
 static void whole_tlb_flush_reaches_other_cpus(struct ktest *t)
 {
-	remote_read_case(t, flush_all);
+	tlb_remap_case(t, flush_all, &arm_tlb_shootdown);
 }
 
 static const struct ktest_case tlb_shootdown_cases[] = {
@@ -179,7 +71,7 @@ static void stale_without_shootdown(struct ktest *t)
 	bool was = arm_tlb_shootdown;
 
 	arm_tlb_shootdown = false;
-	remote_read_case(t, flush_one);
+	tlb_remap_case(t, flush_one, &arm_tlb_shootdown);
 	arm_tlb_shootdown = was;
 }
 
