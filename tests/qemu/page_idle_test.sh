@@ -48,7 +48,7 @@ pages=16
 dir=$(mktemp -d) TM_RMDIR=1
 TM_TIMEOUT=90
 qemu=() touch_cpu=()
-[ "$smp" -gt 1 ] && qemu=(-- -smp "$smp" -accel tcg,thread=multi) touch_cpu=(-c $((smp - 1)))
+[ "$smp" -gt 1 ] && qemu=(-- -smp "$smp" -accel "tcg,thread=multi") touch_cpu=(-c $((smp - 1)))
 tm_boot "$dir" --board "$board" --mem "$mem" --rootfs ${append:+--append "$append"} "${qemu[@]}"
 if [ "$smp" -gt 1 ]; then
   # The shell to CPU 0: `page_idle mark` and `read` run there, the task on another CPU.
