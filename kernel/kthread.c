@@ -49,6 +49,9 @@ struct vm_stack {
 };
 
 static struct vm_stack *dead_stacks;
+/* Threads past kthread_exit()'s `exited` whose stack is not yet handed back (on SMP they may
+ * still be on another CPU): flush_thread_stack_frees() waits for them. */
+static atomic_t nr_exiting = ATOMIC_INIT(0);
 static DEFINE_SPINLOCK(dead_stacks_lock);	/* dead_stacks; also taken from the switch */
 
 /* vfree() every queued dead stack; process context (vfree() may sleep). */
@@ -121,6 +124,8 @@ void free_thread_stack(struct task_struct *p)
 		free_pages((unsigned long)p->stack, (unsigned int)__builtin_ctzl(p->stack_size >> PAGE_SHIFT));
 	}
 	p->stack_vm_area = NULL;
+	if (READ_ONCE(p->exited))
+		atomic_dec(&nr_exiting);	/* fully ordered: after the queueing */
 	/* Last: kthread_join() on another CPU waits for this store, then finds the stack queued. */
 	smp_store_release(&p->stack, NULL);
 }
@@ -128,6 +133,9 @@ void free_thread_stack(struct task_struct *p)
 void flush_thread_stack_frees(void)
 {
 	might_sleep();
+	/* Every thread that has exited has left its CPU (bounded: they run masked to the end). */
+	while (atomic_read_acquire(&nr_exiting))
+		schedule_timeout_uninterruptible(1);
 	reap_dead_stacks();
 	if (system_wq)		/* a run of the work item may hold stacks it took before us */
 		flush_work(&thread_stack_free_work);
@@ -244,6 +252,7 @@ void kthread_exit(int code)
 
 	local_irq_disable();
 	me->exit_code = code;
+	atomic_inc(&nr_exiting);	/* before exited: whoever sees exited sees us counted */
 	/* Ordered against kthread_join(), which stores joiner then reads exited: one of the two
 	 * sees the other's store (each side a full barrier), and the code is visible first. */
 	smp_mb();
