@@ -103,7 +103,10 @@ void thread_stack_vmalloc_with_guard(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, task_stack_guard(p, (unsigned long)stack));
 	KTEST_EXPECT_FALSE(t, task_stack_guard(p, (unsigned long)stack - PAGE_SIZE - 1));
 	KTEST_EXPECT_TRUE(t, vmalloc_to_page((char *)stack + THREAD_SIZE) == NULL);
-	KTEST_EXPECT_EQ(t, atomic_long_read(&nr_vmalloc_pages), used + (long)(THREAD_SIZE / PAGE_SIZE));
+	if (num_online_cpus() == 1)	/* with others, a leaving worker's stack may go meanwhile */
+		KTEST_EXPECT_EQ(t, atomic_long_read(&nr_vmalloc_pages), used + (long)(THREAD_SIZE / PAGE_SIZE));
+	else
+		KTEST_EXPECT_LE(t, atomic_long_read(&nr_vmalloc_pages), used + (long)(THREAD_SIZE / PAGE_SIZE));
 	/* vmallocinfo: range with the guard, size, the creator, pages=, vmalloc. */
 	vmallocinfo_line(stack, line, sizeof(line));
 	kprintf("    # %s\n", line);
@@ -122,6 +125,11 @@ void thread_stack_vmalloc_with_guard(struct ktest *t)
 	vmallocinfo_line(stack, line, sizeof(line));
 	KTEST_EXPECT_STREQ(t, line, "");
 	KTEST_EXPECT_TRUE(t, vmalloc_to_page(stack) == NULL);
-	KTEST_EXPECT_EQ(t, atomic_long_read(&nr_vmalloc_pages), used);
+	/* Its pages are given back.  With other CPUs, another thread's stack (a worker leaving)
+	 * may be freed meanwhile too: no more than before, exactly as before when alone. */
+	if (num_online_cpus() == 1)
+		KTEST_EXPECT_EQ(t, atomic_long_read(&nr_vmalloc_pages), used);
+	else
+		KTEST_EXPECT_LE(t, atomic_long_read(&nr_vmalloc_pages), used);
 	KTEST_EXPECT_EQ(t, vmalloc_check(NULL), 0);
 }
