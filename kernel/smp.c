@@ -456,13 +456,13 @@ static void bringup_cpu(unsigned int cpu)
 	while (!cpu_online(cpu) && ktime_get_ns() < end)
 		msleep(1);
 	if (!cpu_online(cpu) && cmpxchg(&cpu_state[cpu], CPU_BOOTING, CPU_DEAD) == CPU_BOOTING) {
-		pr_err("CPU%u: failed to come online (hwid %#lx, %u ms): skipped\n", cpu, hwid,
+		pr_err("CPU%u: failed to come online (hwid 0x%lx, %u ms): skipped\n", cpu, hwid,
 		       SMP_BOOT_TIMEOUT_MS);
 		return;
 	}
 	while (!cpu_online(cpu))	/* it won the race: online in a moment */
 		cpu_relax();
-	pr_info("CPU%u: Booted secondary processor %#lx\n", cpu, hwid);
+	pr_info("CPU%u: Booted secondary processor 0x%lx\n", cpu, hwid);
 }
 
 /* The cpu nodes' hardware ids, boot CPU first: fills the logical map and the possible mask. */
@@ -491,7 +491,7 @@ static void smp_setup_cpu_maps(const struct dt *dt)
 		for (unsigned int c = 1; c < nr_cpu_ids; c++)
 			dup |= __cpu_logical_map[c] == reg;
 		if (dup) {
-			pr_err("smp: %s: hwid %#llx listed twice: ignored\n", dt_node_name(dt, n),
+			pr_err("smp: %s: hwid 0x%llx listed twice: ignored\n", dt_node_name(dt, n),
 			       (unsigned long long)reg);
 			continue;
 		}

@@ -178,7 +178,7 @@ int arch_cpu_boot(unsigned int cpu, unsigned long hwid, struct task_struct *idle
 	ret = psci_call(psci.cpu_on, (uint32_t)hwid, (uint32_t)__pa((void *)entry),
 			(uint32_t)__pa(sd));
 	if (ret) {
-		pr_err("psci: CPU_ON of CPU%u (hwid %#lx) refused: %s (%d)\n", cpu, hwid,
+		pr_err("psci: CPU_ON of CPU%u (hwid 0x%lx) refused: %s (%d)\n", cpu, hwid,
 		       psci_error(ret), (int)ret);
 		return psci_errno(ret);
 	}
