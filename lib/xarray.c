@@ -27,8 +27,13 @@
  * Locking: none here.  The caller serialises every call that changes the array (xa_store,
  * xa_erase, xa_set_mark, xa_clear_mark, xa_destroy, xa_delete_node) with xa_lock (irqsave where
  * an interrupt handler may touch the array, as the page cache does); readers (xa_load, xa_find,
- * xa_get_mark) need only exclude writers.  There is no RCU: a reader must hold the lock too when
- * a writer may run on another CPU.
+ * xa_get_mark) need only exclude writers.  One reader needs no lock at all: xa_load_lockless()
+ * (xarray.h), for which the calls that change slots or the shape count xa_seq up around the
+ * change (write_begin/write_end), link new nodes with release order (publish) and take their
+ * nodes from a type-stable cache.  Where tinymm differs from v6.10, and why: v6.10's readers
+ * walk under RCU and its writers leave retry entries behind; tinymm has no RCU, so a sequence
+ * count tells a racing walk to start again, and freed nodes stay node memory for ever instead
+ * of for a grace period.
  */
 #include <string.h>
 #include "tinymm/bitops.h"
@@ -53,8 +58,10 @@ static inline void *xa_mk_node(const struct xa_node *node)
 
 void radix_tree_init(void)
 {
+	/* Type-stable: a lockless walk may still read a node freed under it (xarray.h). */
 	xa_node_cache = kmem_cache_create("radix_tree_node", sizeof(struct xa_node),
-					  __alignof__(struct xa_node), SLAB_RECLAIM_ACCOUNT, NULL);
+					  __alignof__(struct xa_node),
+					  SLAB_RECLAIM_ACCOUNT | SLAB_TYPESAFE_BY_RCU, NULL);
 	nr_nodes = 0;
 }
 
@@ -77,6 +84,28 @@ static struct xa_node *node_alloc(struct xarray *xa, gfp_t gfp)
 		nr_nodes++;
 	}
 	return node;
+}
+
+/* The writers' side of xa_read_begin() / xa_read_retry(): the count is odd while slots or the
+ * shape change, and every store before write_begin (the entry's own fields: a folio's index)
+ * is visible before the first slot store. */
+static inline void write_begin(struct xarray *xa)
+{
+	WRITE_ONCE(xa->xa_seq, xa->xa_seq + 1);
+	smp_wmb();
+}
+
+static inline void write_end(struct xarray *xa)
+{
+	smp_wmb();
+	WRITE_ONCE(xa->xa_seq, xa->xa_seq + 1);
+}
+
+/* Link a node where a lockless walk may meet it: after its contents (v6.10's
+ * rcu_assign_pointer()), so the walk never reads what its memory held before. */
+static inline void publish(void **where, struct xa_node *node)
+{
+	smp_store_release(where, xa_mk_node(node));
 }
 
 /* @leaf's count or nr_values changed (Linux's xas_update(); leaves only, see xarray.h). */
@@ -227,7 +256,7 @@ static void shrink(struct xarray *xa)
 		if (node->shift)
 			xa_to_node(first)->parent = NULL;
 		/* (A leaf's entry goes to the head: the root's mark bits are already its marks.) */
-		xa->xa_head = first;
+		WRITE_ONCE(xa->xa_head, first);
 		node_free(node);
 	}
 }
@@ -239,10 +268,10 @@ static void delete_empty(struct xarray *xa, struct xa_node *node)
 		struct xa_node *parent = node->parent;
 
 		if (parent) {
-			parent->slots[node->offset] = NULL;
+			WRITE_ONCE(parent->slots[node->offset], NULL);
 			parent->count--;
 		} else {
-			xa->xa_head = NULL;
+			WRITE_ONCE(xa->xa_head, NULL);
 			xa->xa_flags &= ~XA_FLAGS_MARKS;
 		}
 		node_free(node);
@@ -282,7 +311,7 @@ static int expand(struct xarray *xa, unsigned long index, gfp_t gfp)
 			node->count = 1;
 			node->nr_values = xa_is_value(head);
 		}
-		xa->xa_head = xa_mk_node(node);
+		publish(&xa->xa_head, node);
 		if (head && !node->shift)
 			update(node);		/* the head entry now lives in a leaf */
 	}
@@ -295,6 +324,7 @@ void xa_init(struct xarray *xa)
 	xa->xa_flags = 0;
 	xa->xa_head = NULL;
 	xa->xa_update = NULL;
+	xa->xa_seq = 0;
 }
 
 void *xa_load(struct xarray *xa, unsigned long index)
@@ -305,15 +335,11 @@ void *xa_load(struct xarray *xa, unsigned long index)
 	return leaf ? leaf->slots[index & XA_CHUNK_MASK] : NULL;
 }
 
-void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
+static void *store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 {
-	if (!entry)
-		return xa_erase(xa, index);
-	if (xa_is_internal(entry))
-		return xa_mk_err(-EINVAL);	/* internal entries (and errors) are reserved */
 	void *head = xa->xa_head;
 	if (!index && !xa_is_node(head)) {
-		xa->xa_head = entry;		/* NULL or the head entry: marks stay */
+		WRITE_ONCE(xa->xa_head, entry);		/* NULL or the head entry: marks stay */
 		return head;
 	}
 	if (expand(xa, index, gfp))
@@ -330,7 +356,7 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 			child->shift = node->shift - XA_CHUNK_SHIFT;
 			child->offset = slot;
 			child->parent = node;
-			node->slots[slot] = xa_mk_node(child);
+			publish(&node->slots[slot], child);
 			node->count++;
 		}
 		node = xa_to_node(node->slots[slot]);
@@ -338,7 +364,7 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	unsigned int slot = index & XA_CHUNK_MASK;
 	void *old = node->slots[slot];
 	int values = xa_is_value(entry) - (old && xa_is_value(old));
-	node->slots[slot] = entry;
+	WRITE_ONCE(node->slots[slot], entry);
 	node->nr_values += values;
 	if (!old)
 		node->count++;
@@ -347,14 +373,26 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	return old;
 }
 
-void *xa_erase(struct xarray *xa, unsigned long index)
+void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
+{
+	if (!entry)
+		return xa_erase(xa, index);
+	if (xa_is_internal(entry))
+		return xa_mk_err(-EINVAL);	/* internal entries (and errors) are reserved */
+	write_begin(xa);
+	void *old = store(xa, index, entry, gfp);
+	write_end(xa);
+	return old;
+}
+
+static void *erase(struct xarray *xa, unsigned long index)
 {
 	void *head = xa->xa_head;
 
 	if (!xa_is_node(head)) {
 		if (index || !head)
 			return NULL;
-		xa->xa_head = NULL;
+		WRITE_ONCE(xa->xa_head, NULL);
 		xa->xa_flags &= ~XA_FLAGS_MARKS;
 		return head;
 	}
@@ -363,7 +401,7 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 	void *old = leaf ? leaf->slots[slot] : NULL;
 	if (!old)
 		return NULL;
-	leaf->slots[slot] = NULL;
+	WRITE_ONCE(leaf->slots[slot], NULL);
 	leaf->count--;
 	leaf->nr_values -= xa_is_value(old);
 	for (xa_mark_t m = 0; m < XA_NR_MARKS; m++)
@@ -372,6 +410,14 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 	if (leaf->count)
 		update(leaf);
 	delete_empty(xa, leaf);		/* count 0: node_free() makes the call */
+	return old;
+}
+
+void *xa_erase(struct xarray *xa, unsigned long index)
+{
+	write_begin(xa);
+	void *old = erase(xa, index);
+	write_end(xa);
 	return old;
 }
 
@@ -389,10 +435,12 @@ void xa_delete_node(struct xa_node *node)
 		memset(node->marks[m], 0, sizeof(node->marks[m]));
 		marks_up(xa, node, m);
 	}
+	write_begin(xa);
 	memset(node->slots, 0, sizeof(node->slots));
 	node->count = 0;
 	node->nr_values = 0;
 	delete_empty(xa, node);
+	write_end(xa);
 }
 
 /* The leaf holding a present entry at @index, or NULL; *@head: the entry is the head entry. */
@@ -513,10 +561,12 @@ static void free_subtree(struct xa_node *node)
 
 void xa_destroy(struct xarray *xa)
 {
+	write_begin(xa);
 	if (xa_is_node(xa->xa_head))
 		free_subtree(xa_to_node(xa->xa_head));
 	xa->xa_head = NULL;
 	xa->xa_flags &= ~XA_FLAGS_MARKS;
+	write_end(xa);
 }
 
 /* ---- xa_check ---- */

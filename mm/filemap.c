@@ -21,15 +21,17 @@
  *   - a wake function sets WQ_FLAG_WOKEN with release order before removing the entry; the
  *     sleeper reads it with acquire order and needs no lock to know it was woken.
  * Locking: mapping->i_pages.xa_lock (spin_lock_irqsave: I/O completions run in interrupts)
- *   around every change of the index and nrpages, and around lookups too (tinymm has no RCU
- *   for v6.10's lockless walk: another CPU may free an index node under it;
- *   filemap_get_entry); PG_locked around reading a folio and around a write's copy into it (write_begin to write_end); lock order: folio lock,
- *   then xa_lock.  The wait-queue bucket lock (spin_lock_irq) around PG_waiters changes and queue
+ *   around every change of the index and nrpages; lookups take no lock (filemap_get_entry:
+ *   the XArray's lockless walk, folio_try_get() and a second look), so whoever removes a folio
+ *   it does not hold the only other reference to freezes the count first (folio_ref_freeze:
+ *   vmscan's __remove_mapping, mapping_evict_folio, soft offline) and a lookup that meets a
+ *   frozen folio looks again; PG_locked around reading a folio and around a write's copy into
+ *   it (write_begin to write_end); lock order: folio lock, then xa_lock.  The wait-queue bucket lock (spin_lock_irq) around PG_waiters changes and queue
  *   walks; PG_locked and PG_writeback are changed by atomic bit operations only.
  *
- * Where tinymm differs from v6.10, and why: no RCU, so lookups take xa_lock where v6.10
- * walks under RCU with folio_try_get() and a re-check (filemap_get_entry; the lock costs the
- * hit path its pair, docs/benchmarks.md).  The index node is allocated under xa_lock with
+ * Where tinymm differs from v6.10, and why: no RCU, so the lookup's walk is guarded by the
+ * XArray's sequence count instead (include/tinymm/xarray.h), and its second look after
+ * folio_try_get() compares that count where v6.10 reloads the slot.  The index node is allocated under xa_lock with
  * GFP_ATOMIC (v6.10 preallocates with xas_nomem() outside the lock; tinymm's allocator never sleeps, but the gfp says so).
  * generic_perform_write() moves one folio at a time and takes a @fill callback for the bytes in
  * place of an iov_iter.
@@ -175,24 +177,58 @@ bool filemap_release_folio(struct folio *folio, gfp_t gfp)
 }
 
 /*
- * A referenced folio at @index, or NULL.  Value entries (workingset shadows) are misses.
- * Under the index lock (xa_lock, interrupts masked): no writer changes the tree under the walk
- * (another CPU may free a node it frees: tinymm has no RCU for v6.10's lockless walk), and the
- * reference is taken before anything could remove the folio (a remover checks the count
- * under the same lock: mapping_evict_folio()).
+ * The lookup's slow path: the walk raced with a writer, the folio was frozen or freed, or the
+ * index changed after the reference was taken (@folio, referenced: is it still at @index?).
  */
-static inline struct folio *filemap_get_entry(struct address_space *mapping, pgoff_t index)
+static __attribute__((noinline)) struct folio *filemap_get_entry_slow(struct address_space *mapping,
+								      pgoff_t index, struct folio *folio)
 {
-	unsigned long flags;
-	struct folio *folio;
+	struct xarray *xa = &mapping->i_pages;
 
-	xa_lock_irqsave(&mapping->i_pages, flags);
-	folio = xa_load(&mapping->i_pages, index);
-	if (folio && xa_is_value(folio))
-		folio = NULL;
-	if (folio)
-		folio_get(folio);
-	xa_unlock_irqrestore(&mapping->i_pages, flags);
+	for (;;) {
+		unsigned int seq = xa_read_begin(xa);
+		void *entry = xa_load_lockless(xa, index);
+		if (xa_read_retry(xa, seq))
+			continue;
+		if (folio) {
+			if (entry == folio)
+				return folio;	/* still there: the reference stands */
+			folio_put(folio);	/* moved, freed or reused: maybe the last one */
+			folio = NULL;
+		}
+		if (!entry || xa_is_value(entry))
+			return NULL;
+		if (!folio_try_get(entry))
+			continue;		/* frozen for removal, or freed: look again */
+		if (!xa_read_retry(xa, seq))
+			return entry;
+		folio = entry;
+	}
+}
+
+/*
+ * A referenced folio at @index, or NULL.  Value entries (workingset shadows) are misses.
+ * v6.10's filemap_get_entry() without RCU: the walk is the XArray's lockless one; the reference
+ * is folio_try_get()'s (a frozen or free folio has count 0); and the second look is the
+ * XArray's count read again after it: unchanged, nothing was stored anywhere in the array
+ * between the walk and the reference, so the folio was at @index when it was taken.  A folio
+ * removed after that is the caller's to notice (mapping != @mapping once locked), as before.
+ */
+static inline __attribute__((always_inline)) struct folio *
+filemap_get_entry(struct address_space *mapping, pgoff_t index)
+{
+	struct xarray *xa = &mapping->i_pages;
+	unsigned int seq = xa_read_begin(xa);
+	struct folio *folio = xa_load_lockless(xa, index);
+
+	if (unlikely(xa_read_retry(xa, seq)))
+		return filemap_get_entry_slow(mapping, index, NULL);
+	if (!folio || xa_is_value(folio))
+		return NULL;
+	if (unlikely(!folio_try_get(folio)))
+		return filemap_get_entry_slow(mapping, index, NULL);
+	if (unlikely(xa_read_retry(xa, seq)))
+		return filemap_get_entry_slow(mapping, index, folio);
 	return folio;
 }
 

@@ -60,18 +60,6 @@
 #include "tinymm/shell.h"
 #include "tinymm/swap.h"
 
-/* v6.10's folio_try_get(): a reference, unless the folio is free or being freed. */
-static bool folio_try_get(struct folio *folio)
-{
-	int old = atomic_read(&folio->_refcount);
-
-	do {
-		if (old <= 0)
-			return false;
-	} while (!atomic_try_cmpxchg(&folio->_refcount, &old, old + 1));
-	return true;
-}
-
 /*
  * The folio at @pfn with a reference, if idle tracking follows it: the head of a user folio on
  * an LRU.  The second look catches a frame freed and reused between the test and the reference.

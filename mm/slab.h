@@ -234,6 +234,8 @@ int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 void *slab_alloc(struct kmem_cache *s, gfp_t gfp);
 void slab_free(struct kmem_cache *s, struct slab *slab, void *obj);
 void flush_cpu_slab(struct kmem_cache *s);
+/* Every empty slab back, a type-safe cache's too (kmem_cache_destroy). */
+void __kmem_cache_discard_empty(struct kmem_cache *s);
 unsigned long slab_free_objects(struct kmem_cache *s);	/* free objects in all its slabs */
 unsigned long slab_empty_slabs(struct kmem_cache *s);	/* empty slabs on its partial list */
 void slab_bug(const struct kmem_cache *s, const char *what);	/* the report's first lines */

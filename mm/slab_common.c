@@ -118,7 +118,7 @@ void kmem_cache_destroy(struct kmem_cache *s)
 		       s->name);
 		return;
 	}
-	kmem_cache_shrink(s);
+	__kmem_cache_discard_empty(s);
 	if (s->nr_slabs) {
 		/* The cache stays (see the header for the message). */
 		slab_bug(s, "Objects remaining on kmem_cache_destroy()");

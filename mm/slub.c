@@ -118,9 +118,10 @@ int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 	if ((flags & SLAB_RED_ZONE) && sz == size)
 		sz += sizeof(void *);		/* room for a right red zone */
 	s->inuse = sz;
-	if ((flags & SLAB_POISON) || ctor || (flags & SLAB_RED_ZONE)) {
+	if ((flags & (SLAB_POISON | SLAB_RED_ZONE | SLAB_TYPESAFE_BY_RCU)) || ctor) {
 		/* Keep the free pointer out of the object: the poison and the constructed state
-		 * stay whole, and an overflow hits the red zone before it. */
+		 * stay whole, an overflow hits the red zone before it, and a type-safe object
+		 * freed under a reader keeps its fields (a hardened pointer is any bits). */
 		s->offset = sz;
 		sz += sizeof(void *);
 	} else {
@@ -142,6 +143,8 @@ int kmem_cache_open(struct kmem_cache *s, const char *name, unsigned int size,
 	/* set_min_partial(): ilog2(size) / 2, between MIN_PARTIAL 5 and MAX_PARTIAL 10. */
 	s->min_partial = slub_min_partial_param ? slub_min_partial_param :
 			 min(10u, max(5u, (fls_u(s->size) - 1) / 2));
+	if (flags & SLAB_TYPESAFE_BY_RCU)
+		s->min_partial = ~0U;		/* empty slabs stay (slab.h) */
 	s->debug = (flags & SLAB_DEBUG_FLAGS) != 0;
 	/* kfree's start-of-object test: with power-of-two slots in page-aligned slabs an object
 	 * start is an aligned address, and the slab holds no tail to exclude. */
@@ -624,14 +627,24 @@ static struct slab *take_empty_slab(struct kmem_cache *s)
 	return empty;
 }
 
-/* Give every empty slab back (__kmem_cache_do_shrink ignores min_partial too). */
-int kmem_cache_shrink(struct kmem_cache *s)
+/* Every empty slab back to the page allocator, a type-safe cache's too: kmem_cache_destroy(). */
+void __kmem_cache_discard_empty(struct kmem_cache *s)
 {
 	struct slab *empty;
 
 	flush_cpu_slab(s);
 	while ((empty = take_empty_slab(s)))
 		discard_slab(s, empty);
+}
+
+/* Give every empty slab back (__kmem_cache_do_shrink ignores min_partial too), but a type-safe
+ * cache's (slab.h: SLAB_TYPESAFE_BY_RCU). */
+int kmem_cache_shrink(struct kmem_cache *s)
+{
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		flush_cpu_slab(s);
+	else
+		__kmem_cache_discard_empty(s);
 	return 0;
 }
 
@@ -643,6 +656,8 @@ static unsigned long empty_slab_frames(struct kmem_cache *s)
 {
 	unsigned long n = 0, flags;
 
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		return 0;
 	spin_lock_irqsave(&s->lock, flags);
 	for (struct page *p = page_list_first(&s->partial); p; p = page_list_next(p))
 		if (!page_slab(p)->inuse)
@@ -672,6 +687,8 @@ static unsigned long slab_shrink_scan(struct shrinker *sh, struct shrink_control
 	spin_lock_irqsave(&slab_caches_lock, flags);
 	for (struct kmem_cache *s = slab_caches; s && freed < sc->nr_to_scan; s = s->next) {
 		struct slab *empty;
+		if (s->flags & SLAB_TYPESAFE_BY_RCU)
+			continue;
 		while (freed < sc->nr_to_scan && (empty = take_empty_slab(s))) {
 			freed += 1UL << slab_order(empty);
 			discard_slab(s, empty);

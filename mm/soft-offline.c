@@ -133,8 +133,10 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 		folio_mark_uptodate(dst);	/* the barrier: the bytes before the flag */
 	__folio_set_locked(dst);
 
+	/* Frozen at the cache's reference and ours: a lockless lookup (filemap.c) cannot take one
+	 * while the slot changes hands, and finds @dst after. */
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-	if (src->mapping != mapping || page_ref_count(&src->page) != 2) {
+	if (src->mapping != mapping || !folio_ref_freeze(src, 2)) {
 		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
 		__folio_clear_locked(dst);
 		__folio_clear_uptodate(dst);
@@ -178,8 +180,8 @@ static bool move_cache_folio(struct folio *dst, struct folio *src)
 	VM_BUG_ON_PAGE(old != src, &src->page);
 	src->mapping = NULL;
 	src->private = 0;
-	atomic_dec(&src->_refcount);		/* the cache's; ours is left (checked above) */
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+	folio_ref_unfreeze(src, 1);		/* the cache's gone; ours is left */
 	return true;
 }
 

@@ -402,10 +402,10 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 
 /*
  * A locked, clean folio nobody else uses leaves the cache.
- * "Nobody else": the cache's references (one per page) and ours; more is a mapping, a pin, a
- * reader between lookup and copy.  No lookup may take a reference between check and removal:
- * lookups take their references under xa_lock, so holding it over check and removal does
- * what __remove_mapping's refcount freeze does.  Pages evicted, or 0.
+ * "Nobody else": the cache's reference and ours; more is a mapping, a pin, a reader between
+ * lookup and copy.  No lookup may take a reference between check and removal: page-cache
+ * lookups take no lock, so the count is frozen at those two (v6.10's remove_mapping()), which
+ * their folio_try_get() cannot pass.  Pages evicted, or 0.
  */
 long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 {
@@ -418,21 +418,20 @@ long mapping_evict_folio(struct address_space *mapping, struct folio *folio)
 	if (folio_test_dirty(folio) || folio_test_writeback(folio))
 		return 0;
 	/* Others hold it beyond the cache, us and the private data's own reference. */
-	if (atomic_read(&folio->_refcount) > nr + folio_test_private(folio) + 1)
+	if (atomic_read(&folio->_refcount) > 2 + folio_test_private(folio))
 		return 0;
 	if (!filemap_release_folio(folio, 0))
 		return 0;
-	/* The count checked and the folio removed in one hold of the index lock, under which
-	 * every lookup takes its reference (filemap.c: filemap_get_entry): none can come between
-	 * (v6.10 freezes the count instead, its lookups being lockless). */
+	/* The count frozen at the cache's and ours, and the folio removed, in one hold of the
+	 * index lock (the cache holds one reference whatever the folio's size: filemap_add_folio). */
 	xa_lock_irqsave(&mapping->i_pages, flags);
-	if (atomic_read(&folio->_refcount) > nr + 1) {
+	if (!folio_ref_freeze(folio, 2)) {
 		xa_unlock_irqrestore(&mapping->i_pages, flags);
 		return 0;
 	}
 	__filemap_remove_folio(folio, NULL);
 	xa_unlock_irqrestore(&mapping->i_pages, flags);
-	folio_put(folio);			/* the cache's reference; the caller still holds one */
+	folio_ref_unfreeze(folio, 1);		/* the cache's gone; the caller still holds one */
 	return nr;
 }
 

@@ -223,24 +223,31 @@ enum folio_references folio_check_references(struct folio *folio)
 }
 
 /*
- * Take a clean folio out of the cache, leaving a shadow entry.  Under xa_lock nothing can look
- * the folio up, so a reference count of exactly two (the cache's and ours) means nobody else
- * uses it.  On success the cache's reference is dropped and ours is the last.
+ * Take a clean folio out of the cache, leaving a shadow entry.  A count of exactly two (the
+ * cache's and ours) means nobody else uses it, and freezing it there (v6.10's
+ * folio_ref_freeze) keeps it so: page-cache lookups take no lock (filemap.c), and their
+ * folio_try_get() fails on a frozen folio.  The dirty test comes after the freeze, as in
+ * v6.10: whoever dirties a folio holds a reference.  On success the count comes back as ours
+ * alone (v6.10's remove_mapping()).
  */
 static bool __remove_mapping(struct address_space *mapping, struct folio *folio)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-	if (folio->mapping != mapping || atomic_read(&folio->_refcount) != 2 ||
-	    folio_test_dirty(folio) || folio_test_writeback(folio)) {
-		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-		return false;
+	if (folio->mapping != mapping || !folio_ref_freeze(folio, 2))
+		goto cannot_free;
+	if (folio_test_dirty(folio) || folio_test_writeback(folio)) {
+		folio_ref_unfreeze(folio, 2);
+		goto cannot_free;
 	}
 	__filemap_remove_folio(folio, workingset_eviction(folio));
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-	atomic_dec(&folio->_refcount);		/* the cache's: ours remains, checked above */
+	folio_ref_unfreeze(folio, 1);		/* the cache's gone: ours remains */
 	return true;
+cannot_free:
+	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+	return false;
 }
 
 /* PAGE_RETRY (tinymm's): writepage failed before starting any I/O and redirtied the folio

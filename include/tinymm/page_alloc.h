@@ -47,6 +47,38 @@ static inline void folio_get(struct folio *folio)
 	atomic_inc(&folio->_refcount);
 }
 
+/*
+ * v6.10's folio_try_get(): a reference, unless the count is 0 (free, being freed, or frozen by
+ * folio_ref_freeze()).  For a reader that found the folio without holding a reference (the
+ * page cache's lockless lookup, page_idle's pfn walk): it must look again afterwards that the
+ * folio is still where it found it, since the frame may have been freed and reused meanwhile.
+ * Fully ordered on success (the cmpxchg), so that second look reads after the reference.
+ */
+static inline bool folio_try_get(struct folio *folio)
+{
+	int old = atomic_read(&folio->_refcount);
+
+	do {
+		if (old <= 0)
+			return false;
+	} while (!atomic_try_cmpxchg(&folio->_refcount, &old, old + 1));
+	return true;
+}
+
+/* v6.10's folio_ref_freeze(): the count from exactly @count to 0, so no folio_try_get() can
+ * succeed until folio_ref_unfreeze() sets it again (release: the changes made while frozen
+ * are seen by whoever takes the next reference). */
+static inline bool folio_ref_freeze(struct folio *folio, int count)
+{
+	return atomic_cmpxchg(&folio->_refcount, count, 0) == count;
+}
+
+static inline void folio_ref_unfreeze(struct folio *folio, int count)
+{
+	VM_BUG_ON_PAGE(atomic_read(&folio->_refcount) != 0, &folio->page);
+	atomic_set_release(&folio->_refcount, count);
+}
+
 static inline void get_page(struct page *page)
 {
 	folio_get(page_folio(page));

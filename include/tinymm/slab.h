@@ -29,6 +29,11 @@ typedef unsigned int slab_flags_t;
 #define SLAB_CACHE_DMA		0x00004000U	/* slab pages from ZONE_DMA */
 #define SLAB_RECLAIM_ACCOUNT	0x00020000U	/* counted as SReclaimable */
 #define SLAB_PANIC		0x00040000U	/* kmem_cache_create() failing is fatal */
+/* Freed objects stay objects of this cache: a reader without a reference may still read one
+ * (lib/xarray.c's nodes).  v6.10 gives the slab pages back after an RCU grace period; tinymm
+ * has no RCU, so they are never given back while the cache lives (kmem_cache_shrink and the
+ * slab shrinker pass it by), and the free pointer sits outside the object. */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000U
 #define SLAB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | SLAB_POISON)
 
 #define ZERO_SIZE_PTR		((void *)16)

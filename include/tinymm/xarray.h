@@ -24,9 +24,11 @@
  * Replacing a present entry (xa_store of non-NULL) keeps its marks; erasing it clears them.
  * Entries must be 4-byte aligned pointers or value entries.
  * Nodes come from the "radix_tree_node" slab cache (Linux's name for the XArray node cache).
+ *   xa_read_begin(xa) / xa_load_lockless(xa, index) / xa_read_retry(xa, seq)   a lookup
+ *                                      without the lock (below)
  * Locking: xa_lock (a spinlock) is the caller's to take around changes that must be atomic
  *   with other state (the page cache does); each function here is safe by itself only if the
- *   caller serialises writers.  Readers on one CPU need only exclude writers.
+ *   caller serialises writers.  Readers hold the lock too, except the lockless lookup.
  */
 #ifndef TINYMM_XARRAY_H
 #define TINYMM_XARRAY_H
@@ -97,10 +99,12 @@ struct xarray {
 	gfp_t xa_flags;
 	void *xa_head;
 	xa_update_node_t xa_update;
+	unsigned int xa_seq;		/* odd while a writer changes slots or shape (below) */
 };
 
 #define XARRAY_INIT(name, flags)	{ .xa_lock = __SPIN_LOCK_UNLOCKED(name.xa_lock),	\
-					  .xa_flags = flags, .xa_head = NULL, .xa_update = NULL }
+					  .xa_flags = flags, .xa_head = NULL, .xa_update = NULL,	\
+					  .xa_seq = 0 }
 #define DEFINE_XARRAY(name)		struct xarray name = XARRAY_INIT(name, 0)
 
 void xa_init(struct xarray *xa);
@@ -195,6 +199,68 @@ static inline bool xa_is_node(const void *entry)
 static inline struct xa_node *xa_to_node(const void *entry)
 {
 	return (struct xa_node *)((unsigned long)entry - 2);
+}
+
+/*
+ * Lockless lookups: tinymm's stand-in for v6.10's walk under rcu_read_lock() (tinymm has no
+ * RCU; docs/xarray.md, "Lockless lookups").
+ *
+ *	do {
+ *		seq = xa_read_begin(xa);
+ *		entry = xa_load_lockless(xa, index);
+ *	} while (xa_read_retry(xa, seq));
+ *
+ * The entry is what @index held at one moment during the loop.  What makes the racing walk
+ * safe: every change of a slot or of the tree's shape (xa_store, xa_erase, xa_delete_node,
+ * xa_destroy) happens between two increments of xa_seq, so a walk that overlapped one sees
+ * another count and is thrown away; nodes come from a type-stable cache (SLAB_TYPESAFE_BY_RCU:
+ * their memory holds nodes for ever, the free pointer outside them), so a node freed under the
+ * walk still reads as one; and a new node is linked with release order after its contents, so
+ * a walk that meets it never reads what the memory held before.  A walk that read stale node
+ * fields is bounded (the depth) and masked (the shift) until its answer is thrown away.
+ * Marks are not covered: they are read under the lock.  A writer's cost: two stores and two
+ * smp_wmb() per change, and a release per node linked.
+ */
+static inline unsigned int xa_read_begin(const struct xarray *xa)
+{
+	/* An odd count (a writer inside) cannot match the second read: no wait here. */
+	unsigned int seq = READ_ONCE(xa->xa_seq) & ~1U;
+
+	smp_rmb();
+	return seq;
+}
+
+static inline bool xa_read_retry(const struct xarray *xa, unsigned int seq)
+{
+	smp_rmb();
+	return READ_ONCE(xa->xa_seq) != seq;
+}
+
+/* Levels a walk may descend: the tallest tree, for a walk that read stale shifts. */
+#define XA_MAX_DEPTH	((BITS_PER_LONG + XA_CHUNK_SHIFT - 1) / XA_CHUNK_SHIFT)
+
+/* The walk of xa_load(), every load once and bounded; inline: the page cache's hit path. */
+static inline __attribute__((always_inline)) void *xa_load_lockless(const struct xarray *xa,
+								     unsigned long index)
+{
+	void *entry = READ_ONCE(xa->xa_head);
+
+	if (!xa_is_node(entry))
+		return index ? NULL : entry;
+	const struct xa_node *node = xa_to_node(entry);
+	unsigned int shift = READ_ONCE(node->shift);
+	if (shift + XA_CHUNK_SHIFT < BITS_PER_LONG && (index >> (shift + XA_CHUNK_SHIFT)))
+		return NULL;			/* beyond the top node */
+	for (unsigned int depth = 0;; depth++) {
+		entry = READ_ONCE(node->slots[(index >> (shift & (BITS_PER_LONG - 1))) &
+					      XA_CHUNK_MASK]);
+		if (!shift)
+			return entry;
+		if (!xa_is_node(entry) || depth >= XA_MAX_DEPTH)
+			return NULL;
+		node = xa_to_node(entry);
+		shift = READ_ONCE(node->shift);
+	}
 }
 
 #define xa_for_each_range(xa, index, entry, start, last)				\

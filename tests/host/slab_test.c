@@ -14,6 +14,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
+#include "tinymm/shrinker.h"
 #include "tinymm/time.h"
 #include "../../mm/slab.h"
 #include "fake_ram.h"
@@ -228,6 +229,48 @@ static void min_partial_is_configurable(void **state)
 	boot("tinymm.slub_min_partial=5");	/* Linux's rule's 5..10 for the rest */
 }
 
+/* SLAB_TYPESAFE_BY_RCU (the XArray's nodes): freed objects keep their bytes (the free pointer
+ * is outside them) and the cache's slabs stay with it through kmem_cache_shrink() and the slab
+ * shrinker; a plain cache beside it gives its empty slabs back.  kmem_cache_destroy() does. */
+static void typesafe_cache_keeps_its_slabs(void **state)
+{
+	boot("tinymm.slub_debug=0");
+	struct kmem_cache *ts = kmem_cache_create("typesafe", 200, 0, SLAB_TYPESAFE_BY_RCU, NULL);
+	struct kmem_cache *plain = kmem_cache_create("plain", 200, 0, 0, NULL);
+	assert_true(ts->offset >= ts->object_size);
+	assert_true(plain->offset < plain->object_size);
+	static void *objs[2][8 * 128];
+	unsigned int n[2] = { 4 * ts->objects, 4 * plain->objects };
+	assert_true(n[0] <= ARRAY_SIZE(objs[0]) && n[1] <= ARRAY_SIZE(objs[1]));
+	for (unsigned int i = 0; i < n[0]; i++) {
+		assert_non_null(objs[0][i] = kmem_cache_alloc(ts, GFP_KERNEL));
+		memset(objs[0][i], 0x5a, 200);
+	}
+	for (unsigned int i = 0; i < n[1]; i++)
+		assert_non_null(objs[1][i] = kmem_cache_alloc(plain, GFP_KERNEL));
+	unsigned long slabs = ts->nr_slabs, frames = nr_free_pages();
+	for (unsigned int i = 0; i < n[0]; i++)
+		kmem_cache_free(ts, objs[0][i]);
+	for (unsigned int i = 0; i < n[1]; i++)
+		kmem_cache_free(plain, objs[1][i]);
+	for (unsigned int i = 0; i < n[0]; i++)
+		for (unsigned int b = 0; b < 200; b++)
+			assert_int_equal(((unsigned char *)objs[0][i])[b], 0x5a);
+	kmem_cache_shrink(ts);
+	kmem_cache_shrink(plain);
+	assert_int_equal(ts->nr_slabs, slabs);
+	assert_int_equal(slab_empty_slabs(ts), slabs);
+	assert_int_equal(plain->nr_slabs, 0);
+	struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nr_to_scan = 1000 };
+	slab_shrinker.scan_objects(&slab_shrinker, &sc);
+	assert_int_equal(ts->nr_slabs, slabs);
+	assert_int_equal(slab_check(NULL), 0);
+	kmem_cache_destroy(ts);
+	kmem_cache_destroy(plain);
+	assert_true(nr_free_pages() >= frames);
+	assert_int_equal(slab_check(NULL), 0);
+}
+
 static void impossible_size_warns_unless_nowarn(void **state)
 {
 	shim_console_reset();
@@ -263,6 +306,7 @@ int main(void)
 		cmocka_unit_test(slab_check_catches_damage),
 		cmocka_unit_test_setup(dma_objects_come_from_zone_dma, setup),
 		cmocka_unit_test_setup(page_command_names_the_cache, setup),
+		cmocka_unit_test(typesafe_cache_keeps_its_slabs),
 		cmocka_unit_test_setup(impossible_size_warns_unless_nowarn, setup),
 		cmocka_unit_test(min_partial_is_configurable),
 	};

@@ -130,6 +130,38 @@ static void head_entry_and_shrinking(struct ktest *t)
 	KTEST_EXPECT_EQ(t, xa_nr_nodes(), nodes0);
 }
 
+/* The lockless walk at every edge index, alone and all together; and on node memory a racing
+ * writer left stale (xarray.h): a node whose slots all point back to itself, and one with an
+ * impossible shift, end the walk (the depth bound, the masked shift) instead of looping. */
+static void lockless_walk_edges_and_stale_nodes(struct ktest *t)
+{
+	DEFINE_XARRAY(xa);
+	static struct xa_node loop __attribute__((aligned(8)));
+
+	for (unsigned int i = 0; i < NR_EDGES; i++) {
+		xa_store(&xa, edge_index(i), ptr(i), GFP_TEST);
+		KTEST_EXPECT_TRUE(t, xa_load_lockless(&xa, edge_index(i)) == ptr(i));
+		KTEST_EXPECT_TRUE(t, xa_load_lockless(&xa, edge_index(i) ^ 8) ==
+				     xa_load(&xa, edge_index(i) ^ 8));
+		xa_erase(&xa, edge_index(i));
+		KTEST_EXPECT_TRUE(t, xa_load_lockless(&xa, edge_index(i)) == NULL);
+	}
+	for (unsigned int i = 0; i < NR_EDGES; i++)
+		xa_store(&xa, edge_index(i), ptr(i), GFP_TEST);
+	for (unsigned int i = 0; i < NR_EDGES; i++)
+		KTEST_EXPECT_TRUE(t, xa_load_lockless(&xa, edge_index(i)) == ptr(i));
+	KTEST_EXPECT_EQ(t, xa.xa_seq, 6U * NR_EDGES);		/* two per store and per erase */
+	xa_destroy(&xa);
+
+	struct xarray stale = { .xa_head = (void *)((unsigned long)&loop | 2) };
+	loop.shift = XA_CHUNK_SHIFT;
+	for (unsigned int i = 0; i < XA_CHUNK_SIZE; i++)
+		loop.slots[i] = stale.xa_head;
+	KTEST_EXPECT_TRUE(t, xa_load_lockless(&stale, 5) == NULL);
+	loop.shift = 250;
+	KTEST_EXPECT_TRUE(t, xa_load_lockless(&stale, 5) == NULL);
+}
+
 /* 3000 consecutive entries, then every third erased, then sparse ones far apart. */
 static void dense_and_sparse(struct ktest *t)
 {
@@ -589,6 +621,7 @@ static const struct ktest_case xarray_cases[] = {
 	KTEST_CASE(enomem_leaves_array_unchanged), KTEST_CASE(nr_values_counting),
 	KTEST_CASE(update_callback_calls), KTEST_CASE(delete_node_cases),
 	KTEST_CASE(mixed_tree_shadow_list), KTEST_CASE(random_against_model),
+	KTEST_CASE(lockless_walk_edges_and_stale_nodes),
 	{}
 };
 KTEST_SUITE(xarray, xarray_cases);

@@ -412,10 +412,16 @@ static inline int xm_random_run(struct xarray *xa, struct xm *m, unsigned long o
 			xa_clear_mark(xa, index, mark);
 			XM_SAME(!xa_get_mark(xa, index, mark), "clear_mark");
 			break;
-		case 10:
+		case 10: {
+			/* The lockless walk finds what the locked one does; no writer: no retry. */
+			unsigned int seq = xa_read_begin(xa);
 			XM_SAME(xa_load(xa, index) == xm_load(m, index), "load");
+			XM_SAME(xa_load_lockless(xa, index) == xm_load(m, index), "load_lockless");
+			XM_SAME(!xa_read_retry(xa, seq), "read_retry");
+			XM_SAME(!(seq & 1), "xa_seq even between calls");
 			XM_SAME(xa_get_mark(xa, index, mark) == xm_get_mark(m, index, mark), "get_mark");
 			break;
+		}
 		case 11: case 12:
 			XM_SAME(xa_find(xa, &got, max, filter) == xm_find(m, &want, max, filter) &&
 				got == want, "find");

@@ -47,6 +47,20 @@ foreach(b ${SMP_BOARDS})
   boot_test(${b}.smp.stress_4cpus ${b} --append "tinymm.test=smp_stress" --qemu "-smp 4" --ktap
     --timeout 180 --expect "^# totals: pass:2 fail:0 skip:0$" --reject "BUG|Bad page state|WARNING")
   set_tests_properties(${b}.smp.stress_4cpus PROPERTIES LABELS "qemu;long" TIMEOUT 210)
+  # The page cache's lockless lookup (suite filemap_lockless, tests/ktest/filemap_lockless_ktest.c):
+  # readers on every other CPU look up a 64-page file a writer keeps filling, truncating and
+  # evicting, each folio found of the index asked for.  At -smp 2 it runs in ktest.all_smp2 too;
+  # here at -smp 4 (long), and its twin without the second look after folio_try_get() must fail.
+  boot_test(${b}.smp.filemap_lockless_4cpus ${b} --append "tinymm.test=filemap_lockless"
+    --qemu "-smp 4" --ktap --timeout 90 --expect "^# totals: pass:3 fail:0 skip:0$"
+    --expect "^    # the second look turned back [1-9][0-9]* folios that moved in the pause$"
+    --expect "^    # 4 CPU\\(s\\): [0-9]+ lookups, [1-9][0-9]* hits, 0 wrong, writer "
+    --reject "BUG|Bad page state|WARNING")
+  set_tests_properties(${b}.smp.filemap_lockless_4cpus PROPERTIES LABELS "qemu;long")
+  boot_test(${b}.smp.filemap_lockless_broken_fails ${b} --append "tinymm.test=filemap_lockless_broken"
+    --qemu "-smp 2" --status 1 --timeout 60
+    --expect "^    # 2 CPU\\(s\\): [0-9]+ lookups, [0-9]+ hits, [1-9][0-9]* wrong, writer "
+    --expect "^    not ok 1 filemap_lockless_without_second_look$")
   # QEMU's default, one CPU: Linux's singular; the calls run on the caller (suite smp's
   # one-CPU checks).
   boot_test(${b}.smp.ktest_1cpu ${b} --append "tinymm.test=smp" --ktap
