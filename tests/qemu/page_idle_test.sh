@@ -22,7 +22,8 @@
 # --smp N (2 or more) boots N CPUs under MTTCG and spreads the two sides (docs/smp.md, "User tasks
 # on all CPUs"): the shell pins itself to CPU 0 (`taskset -p 1 <its pid>`, the pid `cpus` shows
 # running `shell`), so it marks and reads there, and idletouch runs with `-c <N-1>`, pinned to the
-# last CPU, saying so before and after its touches: the marking must reach the other CPU's TLB.
+# last CPU, saying so at its start and after its touches: the marking must reach the other CPU's
+# TLB (idletouch makes no system call between its spin and its touches: see its header).
 # The signal to touch is then a write to /mnt/go.map (idletouch spins on its mapping of it).
 # --append ARGS adds to the kernel command line (tinymm.tlb_shootdown=0 for the twin that fails).
 . "$(dirname "$0")/lib.sh"
