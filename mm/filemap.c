@@ -176,12 +176,19 @@ bool filemap_release_folio(struct folio *folio, gfp_t gfp)
 	return try_to_free_buffers(folio);
 }
 
+/* What a lookup returns for a miss: NULL (filemap_get_entry) or ERR_PTR(-ENOENT). */
+static inline struct folio *lookup_miss(bool err)
+{
+	return err ? ERR_PTR(-ENOENT) : NULL;
+}
+
 /*
  * The lookup's slow path: the walk raced with a writer, the folio was frozen or freed, or the
  * index changed after the reference was taken (@folio, referenced: is it still at @index?).
  */
 static __attribute__((noinline)) struct folio *filemap_get_entry_slow(struct address_space *mapping,
-								      pgoff_t index, struct folio *folio)
+								      pgoff_t index, struct folio *folio,
+								      bool err)
 {
 	struct xarray *xa = &mapping->i_pages;
 
@@ -197,47 +204,51 @@ static __attribute__((noinline)) struct folio *filemap_get_entry_slow(struct add
 			folio = NULL;
 		}
 		if (!entry || xa_is_value(entry))
-			return NULL;
+			return lookup_miss(err);
 		if (!folio_try_get(entry))
 			continue;		/* frozen for removal, or freed: look again */
-		if (!xa_read_retry(xa, seq))
+		if (!xa_read_retry_after_atomic(xa, seq))
 			return entry;
 		folio = entry;
 	}
 }
 
 /*
- * A referenced folio at @index, or NULL.  Value entries (workingset shadows) are misses.
- * v6.10's filemap_get_entry() without RCU: the walk is the XArray's lockless one; the reference
- * is folio_try_get()'s (a frozen or free folio has count 0); and the second look is the
- * XArray's count read again after it: unchanged, nothing was stored anywhere in the array
- * between the walk and the reference, so the folio was at @index when it was taken.  A folio
- * removed after that is the caller's to notice (mapping != @mapping once locked), as before.
+ * A referenced folio at @index, or a miss (lookup_miss(@err)).  Value entries (workingset
+ * shadows) are misses.  v6.10's filemap_get_entry() without RCU: the walk is the XArray's
+ * lockless one; the reference is folio_try_get()'s (a frozen or free folio has count 0); and the
+ * second look is the XArray's count read again after it: unchanged, nothing was stored anywhere
+ * in the array between the walk and the reference, so the folio was at @index when it was
+ * taken.  A folio removed after that is the caller's to notice (mapping != @mapping once
+ * locked), as before.  Every exit a return or a tail call: the hit path needs no stack frame.
  */
 static inline __attribute__((always_inline)) struct folio *
-filemap_get_entry(struct address_space *mapping, pgoff_t index)
+__filemap_get_entry(struct address_space *mapping, pgoff_t index, bool err)
 {
 	struct xarray *xa = &mapping->i_pages;
 	unsigned int seq = xa_read_begin(xa);
 	struct folio *folio = xa_load_lockless(xa, index);
 
 	if (unlikely(xa_read_retry(xa, seq)))
-		return filemap_get_entry_slow(mapping, index, NULL);
+		return filemap_get_entry_slow(mapping, index, NULL, err);
 	if (!folio || xa_is_value(folio))
-		return NULL;
+		return lookup_miss(err);
 	if (unlikely(!folio_try_get(folio)))
-		return filemap_get_entry_slow(mapping, index, NULL);
-	if (unlikely(xa_read_retry(xa, seq)))
-		return filemap_get_entry_slow(mapping, index, folio);
+		return filemap_get_entry_slow(mapping, index, NULL, err);
+	if (unlikely(xa_read_retry_after_atomic(xa, seq)))
+		return filemap_get_entry_slow(mapping, index, folio, err);
 	return folio;
 }
 
-/* The hit path: no stack frame beyond xa_load's, no flag tests (bench: pagecache-hit). */
+static inline struct folio *filemap_get_entry(struct address_space *mapping, pgoff_t index)
+{
+	return __filemap_get_entry(mapping, index, false);
+}
+
+/* The hit path: no stack frame, no flag tests (bench: pagecache-hit). */
 __fastpath struct folio *filemap_get_folio(struct address_space *mapping, pgoff_t index)
 {
-	struct folio *folio = filemap_get_entry(mapping, index);
-
-	return folio ? folio : ERR_PTR(-ENOENT);
+	return __filemap_get_entry(mapping, index, true);
 }
 
 struct folio *__filemap_get_folio(struct address_space *mapping, pgoff_t index, unsigned int fgp_flags,

@@ -15,6 +15,7 @@
  *   void arch_P_{add,sub,and,or,xor}(T i, P_t *v)         relaxed
  *   T    arch_P_fetch_{add,sub,and,or,xor}(T i, P_t *v)   fully ordered, returns the old value
  *   __arch_xchg32 / __arch_cmpxchg32, __arch_xchg_long / __arch_cmpxchg_long on plain pointers
+ *   optionally __arch_atomic_fetch_add_unless(int *p, a, u) (else a cmpxchg loop)
  * Everything else is derived here.
  */
 #ifndef TINYMM_ATOMIC_H
@@ -127,5 +128,36 @@ __ATOMIC_GENERIC(atomic, int, unsigned int, 32)
 __ATOMIC_GENERIC(atomic_long, long, unsigned long, _long)
 
 #undef __ATOMIC_GENERIC
+
+/*
+ * atomic_fetch_add_unless(v, a, u): add @a unless the value is @u; the value before.  Fully
+ * ordered when it adds, unordered when it does not (as a failed cmpxchg).  An architecture
+ * may supply one loop (__arch_atomic_fetch_add_unless on the int); else a cmpxchg loop.
+ * atomic_add_unless() says whether it added; atomic_inc_not_zero() is the reference count's.
+ */
+static inline int atomic_fetch_add_unless(atomic_t *v, int a, int u)
+{
+#ifdef __arch_atomic_fetch_add_unless
+	return __arch_atomic_fetch_add_unless(&v->counter, a, u);
+#else
+	int c = atomic_read(v);
+
+	do {
+		if (c == u)
+			break;
+	} while (!atomic_try_cmpxchg(v, &c, c + a));
+	return c;
+#endif
+}
+
+static inline bool atomic_add_unless(atomic_t *v, int a, int u)
+{
+	return atomic_fetch_add_unless(v, a, u) != u;
+}
+
+static inline bool atomic_inc_not_zero(atomic_t *v)
+{
+	return atomic_add_unless(v, 1, 0);
+}
 
 #endif

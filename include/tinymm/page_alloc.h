@@ -52,17 +52,11 @@ static inline void folio_get(struct folio *folio)
  * folio_ref_freeze()).  For a reader that found the folio without holding a reference (the
  * page cache's lockless lookup, page_idle's pfn walk): it must look again afterwards that the
  * folio is still where it found it, since the frame may have been freed and reused meanwhile.
- * Fully ordered on success (the cmpxchg), so that second look reads after the reference.
+ * Fully ordered on success, so that second look reads after the reference.
  */
 static inline bool folio_try_get(struct folio *folio)
 {
-	int old = atomic_read(&folio->_refcount);
-
-	do {
-		if (old <= 0)
-			return false;
-	} while (!atomic_try_cmpxchg(&folio->_refcount, &old, old + 1));
-	return true;
+	return atomic_inc_not_zero(&folio->_refcount);	/* v6.10: page_ref_add_unless(page, 1, 0) */
 }
 
 /* v6.10's folio_ref_freeze(): the count from exactly @count to 0, so no folio_try_get() can

@@ -217,7 +217,8 @@ static inline struct xa_node *xa_to_node(const void *entry)
  * their memory holds nodes for ever, the free pointer outside them), so a node freed under the
  * walk still reads as one; and a new node is linked with release order after its contents, so
  * a walk that meets it never reads what the memory held before.  A walk that read stale node
- * fields is bounded (the depth) and masked (the shift) until its answer is thrown away.
+ * fields is bounded (each step to a smaller shift) and masked (the shift) until its answer is
+ * thrown away.
  * Marks are not covered: they are read under the lock.  A writer's cost: two stores and two
  * smp_wmb() per change, and a release per node linked.
  */
@@ -236,30 +237,44 @@ static inline bool xa_read_retry(const struct xarray *xa, unsigned int seq)
 	return READ_ONCE(xa->xa_seq) != seq;
 }
 
-/* Levels a walk may descend: the tallest tree, for a walk that read stale shifts. */
-#define XA_MAX_DEPTH	((BITS_PER_LONG + XA_CHUNK_SHIFT - 1) / XA_CHUNK_SHIFT)
+/* xa_read_retry() right after a fully ordered atomic that took effect (folio_try_get() that
+ * succeeded): its barrier already orders the count's load after the reads before it. */
+static inline bool xa_read_retry_after_atomic(const struct xarray *xa, unsigned int seq)
+{
+	return READ_ONCE(xa->xa_seq) != seq;
+}
 
-/* The walk of xa_load(), every load once and bounded; inline: the page cache's hit path. */
+/*
+ * The walk of xa_load(), every load once; inline: the page cache's hit path.  Over stale nodes
+ * it stays bounded: each step must go to a smaller shift (a real child's is 6 less), and the
+ * shift is masked to the word.  A node pointer is recognised by its tag alone (xa_is_internal):
+ * errors are never stored, so the range test of xa_is_node() is not needed here.
+ */
 static inline __attribute__((always_inline)) void *xa_load_lockless(const struct xarray *xa,
 								     unsigned long index)
 {
 	void *entry = READ_ONCE(xa->xa_head);
 
-	if (!xa_is_node(entry))
+	if (!xa_is_internal(entry))
 		return index ? NULL : entry;
 	const struct xa_node *node = xa_to_node(entry);
 	unsigned int shift = READ_ONCE(node->shift);
-	if (shift + XA_CHUNK_SHIFT < BITS_PER_LONG && (index >> (shift + XA_CHUNK_SHIFT)))
-		return NULL;			/* beyond the top node */
-	for (unsigned int depth = 0;; depth++) {
+	/* Beyond the top node?  (A top whose shift + 6 reaches the word covers every index, and
+	 * then index >> shift has at most 6 bits left.) */
+	if ((index >> (shift & (BITS_PER_LONG - 1))) >> XA_CHUNK_SHIFT)
+		return NULL;
+	for (;;) {
 		entry = READ_ONCE(node->slots[(index >> (shift & (BITS_PER_LONG - 1))) &
 					      XA_CHUNK_MASK]);
 		if (!shift)
 			return entry;
-		if (!xa_is_node(entry) || depth >= XA_MAX_DEPTH)
+		if (!xa_is_internal(entry))
 			return NULL;
 		node = xa_to_node(entry);
-		shift = READ_ONCE(node->shift);
+		unsigned int next = READ_ONCE(node->shift);
+		if (next >= shift)
+			return NULL;		/* not a child: a stale walk, thrown away */
+		shift = next;
 	}
 }
 

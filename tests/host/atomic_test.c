@@ -20,7 +20,7 @@ static void ktest_suite_passes(void **state)
 	if (failed)
 		fprintf(stderr, "%s", shim_console);
 	assert_int_equal(failed, 0);
-	assert_console_has("# totals: pass:10 fail:0 skip:0\n");
+	assert_console_has("# totals: pass:11 fail:0 skip:0\n");
 }
 
 #define THREADS	2

@@ -142,6 +142,29 @@ static void atomic_xchg_cmpxchg(struct ktest *t)
 
 /* xchg()/cmpxchg() on plain objects: a 32-bit one leaves its neighbour alone, a long one and a
  * pointer use their full width. */
+/* atomic_fetch_add_unless (the arch's one loop on ARM and RISC-V): adds unless the value is the
+ * one named, says what it found; the values with bit 31 set (RV64's lr.w sign-extends). */
+static void atomic_add_unless_ops(struct ktest *t)
+{
+	atomic_t v = ATOMIC_INIT(5);
+
+	KTEST_EXPECT_EQ(t, atomic_fetch_add_unless(&v, 3, 0), 5);
+	KTEST_EXPECT_EQ(t, atomic_read(&v), 8);
+	KTEST_EXPECT_EQ(t, atomic_fetch_add_unless(&v, 3, 8), 8);
+	KTEST_EXPECT_EQ(t, atomic_read(&v), 8);
+	KTEST_EXPECT_TRUE(t, atomic_add_unless(&v, -8, 7));
+	KTEST_EXPECT_EQ(t, atomic_read(&v), 0);
+	KTEST_EXPECT_FALSE(t, atomic_inc_not_zero(&v));
+	KTEST_EXPECT_EQ(t, atomic_read(&v), 0);
+	atomic_set(&v, -1);
+	KTEST_EXPECT_TRUE(t, atomic_inc_not_zero(&v));
+	KTEST_EXPECT_EQ(t, atomic_read(&v), 0);
+	atomic_set(&v, (int)0x80000000u);
+	KTEST_EXPECT_FALSE(t, atomic_add_unless(&v, 1, (int)0x80000000u));
+	KTEST_EXPECT_EQ(t, atomic_fetch_add_unless(&v, 1, 0), (int)0x80000000u);
+	KTEST_EXPECT_EQ(t, atomic_read(&v), (int)0x80000001u);
+}
+
 static void xchg_cmpxchg_on_plain_objects(struct ktest *t)
 {
 	struct { unsigned int lo, hi; } w = { 0x80000001u, 0x5a5a5a5au };
@@ -259,6 +282,7 @@ static const struct ktest_case atomic_cases[] = {
 	KTEST_CASE(atomic_wraps_at_its_width),
 	KTEST_CASE(atomic_long_ops),
 	KTEST_CASE(atomic_xchg_cmpxchg),
+	KTEST_CASE(atomic_add_unless_ops),
 	KTEST_CASE(xchg_cmpxchg_on_plain_objects),
 	KTEST_CASE(atomic_bitops),
 	KTEST_CASE(nonatomic_bitops),

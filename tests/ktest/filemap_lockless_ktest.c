@@ -221,11 +221,13 @@ static void fl_run(struct ktest *t, enum fl_mode mode)
 			KTEST_EXPECT_GT(t, caught, 0UL);
 	}
 	/* The file really changed under the readers, both ways out of it were taken, and the
-	 * readers found folios (with one CPU: the writer's own reads). */
+	 * readers found folios (with one CPU: the writer's own reads; not asked of the paused
+	 * lookups, whose every find may move in the pause). */
 	KTEST_EXPECT_GT(t, wr->adds, FL_WRITES / 4UL);
 	KTEST_EXPECT_GT(t, wr->removes, 0UL);
 	KTEST_EXPECT_GT(t, wr->evicts, 0UL);
-	KTEST_EXPECT_GT(t, hits, 0UL);
+	if (mode == FL_REAL)
+		KTEST_EXPECT_GT(t, hits, 0UL);
 
 	truncate_inode_pages(&fl_mapping, 0);
 	KTEST_EXPECT_EQ(t, fl_mapping.nrpages, 0UL);

@@ -109,6 +109,31 @@ static inline unsigned int __arch_cmpxchg32(volatile unsigned int *p, unsigned i
 	return seen;
 }
 
+/* add @a unless the value is @u: one LDREX/STREX loop, fully ordered when it adds. */
+static inline int __arm_atomic_fetch_add_unless(volatile int *p, int a, int u)
+{
+	int old, val;
+	unsigned long fail;
+
+	smp_mb();
+	__asm__ __volatile__(
+		"1:	ldrex	%0, [%3]\n"
+		"	teq	%0, %4\n"
+		"	beq	2f\n"
+		"	add	%1, %0, %5\n"
+		"	strex	%2, %1, [%3]\n"
+		"	teq	%2, #0\n"
+		"	bne	1b\n"
+		"2:"
+		: "=&r"(old), "=&r"(val), "=&r"(fail)
+		: "r"(p), "Ir"(u), "Ir"(a)
+		: "cc", "memory");
+	if (old != u)
+		smp_mb();
+	return old;
+}
+#define __arch_atomic_fetch_add_unless(p, a, u)	__arm_atomic_fetch_add_unless((p), (a), (u))
+
 static inline unsigned long __arch_xchg_long(volatile unsigned long *p, unsigned long new)
 {
 	return __arch_xchg32((volatile unsigned int *)p, new);

@@ -99,4 +99,25 @@ __RV_CMPXCHG(__arch_cmpxchg_long, unsigned long, __RV_L, )
 #undef __RV_XCHG
 #undef __RV_CMPXCHG
 
+/* add @a unless the value is @u: one LR/SC loop (the cmpxchg recipe's ordering), where a
+ * cmpxchg loop would load, compare and retry around a second loop. */
+static inline int __rv_atomic_fetch_add_unless(volatile int *p, int a, int u)
+{
+	int old, rc;
+
+	__asm__ __volatile__(
+		"0:	lr.w	%0, %2\n"
+		"	beq	%0, %z4, 1f\n"
+		"	add	%1, %0, %3\n"
+		"	sc.w.rl	%1, %1, %2\n"
+		"	bnez	%1, 0b\n"
+		"	fence	rw, rw\n"
+		"1:\n"
+		: "=&r"(old), "=&r"(rc), "+A"(*p)
+		: "r"(a), "rJ"(u)
+		: "memory");
+	return old;
+}
+#define __arch_atomic_fetch_add_unless(p, a, u)	__rv_atomic_fetch_add_unless((p), (a), (u))
+
 #endif
