@@ -30,6 +30,7 @@
 #include "tinymm/smp.h"
 #include "tinymm/swap.h"
 #include "tinymm/vmstat.h"
+#include "ktest_rand.h"
 
 #define FL_PAGES	64
 #define FL_WRITES	6000
@@ -58,16 +59,6 @@ static volatile bool fl_done;
 static atomic_long_t fl_races;
 #define FL_WRITES_MAX	(20 * FL_WRITES)
 
-static unsigned long fl_rand(unsigned long *s)
-{
-	unsigned long x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 /* filemap_get_entry()'s protocol with a pause between walk and reference, in which a writer
  * may free the frame found and reuse it elsewhere; the second look (@check) or not. */
 static struct folio *fl_paused_get_folio(struct fl_worker *w, pgoff_t index, bool check)
@@ -93,7 +84,7 @@ static struct folio *fl_paused_get_folio(struct fl_worker *w, pgoff_t index, boo
 
 static void fl_read_one(struct fl_worker *w)
 {
-	pgoff_t index = fl_rand(&w->seed) % FL_PAGES;
+	pgoff_t index = ktest_xorshift(&w->seed) % FL_PAGES;
 	struct folio *folio;
 
 	w->lookups++;
@@ -123,7 +114,7 @@ static void fl_read_one(struct fl_worker *w)
 
 static void fl_write_one(struct fl_worker *w)
 {
-	pgoff_t index = fl_rand(&w->seed) % FL_PAGES;
+	pgoff_t index = ktest_xorshift(&w->seed) % FL_PAGES;
 	struct folio *folio = __filemap_get_folio(&fl_mapping, index, FGP_LOCK, 0);
 
 	if (IS_ERR(folio)) {
@@ -141,7 +132,7 @@ static void fl_write_one(struct fl_worker *w)
 		folio_put(folio);
 		return;
 	}
-	if (fl_rand(&w->seed) & 1) {
+	if (ktest_xorshift(&w->seed) & 1) {
 		filemap_remove_folio(folio);
 		w->removes++;
 	} else {
@@ -190,7 +181,7 @@ static void fl_run(struct ktest *t, enum fl_mode mode)
 		struct fl_worker *w = &fl_workers[n];
 
 		*w = (struct fl_worker){ .cpu = cpu, .writer = n == 0, .mode = mode,
-					 .seed = 0x9e3779b97f4a7c15ULL * (cpu + 1) | 1, .ran_on = -1 };
+					 .seed = 0x9e3779b9UL * (cpu + 1) | 1, .ran_on = -1 };
 		k[n] = kthread_create(fl_worker_fn, w, "fl/%u", cpu);
 		KTEST_ASSERT_TRUE(t, k[n] != NULL);
 		KTEST_EXPECT_EQ(t, set_cpus_allowed_ptr(k[n], &m), 0);

@@ -38,6 +38,7 @@
 #include "tinymm/smp.h"
 #include "tinymm/swap.h"
 #include "tinymm/writeback.h"
+#include "ktest_rand.h"
 
 #define STRESS_ROUNDS	20000
 #define STRESS_MAX_ORDER 3
@@ -54,16 +55,6 @@ struct stress_worker {
 };
 
 static struct stress_worker workers[NR_CPUS];
-
-static unsigned long xorshift(unsigned long *s)
-{
-	unsigned long x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
 
 static unsigned long stamp_of(const struct page *page)
 {
@@ -122,7 +113,7 @@ static int stress_worker_fn(void *arg)
 
 	w->cpu_seen = (unsigned int)raw_smp_processor_id();
 	for (unsigned int i = 0; i < STRESS_ROUNDS; i++) {
-		unsigned long r = xorshift(&seed);
+		unsigned long r = ktest_xorshift(&seed);
 		unsigned int order = (unsigned int)(r % (STRESS_MAX_ORDER + 1));
 		struct folio *folio = folio_alloc(GFP_KERNEL, order);
 
@@ -403,7 +394,7 @@ static int sf_worker_fn(void *arg)
 	unsigned long seed = 0x2545f491UL * (w->index + 1);
 
 	for (unsigned int i = 0; i < SF_ROUNDS; i++) {
-		unsigned long r = xorshift(&seed);
+		unsigned long r = ktest_xorshift(&seed);
 
 		sf_write(w, first + i % SF_PER_WORKER);
 		sf_read(w, (pgoff_t)(r % w->nr_pages));
