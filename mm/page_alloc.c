@@ -590,11 +590,10 @@ void free_pages_tail_blocks(struct page *page, unsigned int order)
 		free_the_page(page + (1UL << order), order);
 }
 
-void folio_put(struct folio *folio)
+/* The last reference is gone (folio_put(), page_alloc.h): v6.10's __folio_put(). */
+void __folio_put(struct folio *folio)
 {
-	if (!atomic_dec_and_test(&folio->_refcount))
-		return;
-	/* A folio on an LRU list leaves it first (__folio_put -> __page_cache_release); an
+	/* A folio on an LRU list leaves it first (__page_cache_release); an
 	 * LRU folio is always freed here, never by __free_pages, whose fast path stays untouched
 	 * (PG_lru is a PAGE_FLAGS_CHECK_AT_FREE bad-page flag there). */
 	if (unlikely(folio_test_lru(folio)))
