@@ -25,9 +25,11 @@
 #include <stdarg.h>
 #include <string.h>
 #include "tinymm/arch.h"
+#include "tinymm/bug.h"
 #include "tinymm/gfp.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/pgtable.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
 #include "tinymm/slab.h"
@@ -235,6 +237,30 @@ struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *na
 	kvsnprintf(name, sizeof(name), namefmt, ap);
 	va_end(ap);
 	return kthread_create_opts(fn, data, name, DEFAULT_PRIO, THREAD_SIZE_ORDER);
+}
+
+void kthread_use_mm(struct mm_struct *mm)
+{
+	unsigned long flags;
+
+	WARN_ON_ONCE(current->mm);
+	local_irq_save(flags);		/* the switch and this CPU's active_mm as one */
+	current->mm = mm;
+	switch_mm(active_mm, mm);
+	active_mm = mm;
+	local_irq_restore(flags);
+}
+
+void kthread_unuse_mm(struct mm_struct *mm)
+{
+	unsigned long flags;
+
+	WARN_ON_ONCE(current->mm != mm);
+	local_irq_save(flags);
+	current->mm = NULL;
+	switch_mm(mm, &init_mm);
+	active_mm = &init_mm;
+	local_irq_restore(flags);
 }
 
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)

@@ -32,17 +32,13 @@ int arm_usermode_setup(const unsigned char *code, const unsigned char *code_end,
 		       volatile uint32_t **data_alias)
 {
 	struct mm_struct *mm = mm_alloc();
-	unsigned long len = (unsigned long)(code_end - code), flags;
+	unsigned long len = (unsigned long)(code_end - code);
 	pte_t pte = __pte(0), *ptep;
 	bool ok;
 
 	if (!mm)
 		return -1;
-	local_irq_save(flags);
-	current->mm = mm;
-	switch_mm(active_mm, mm);
-	active_mm = mm;
-	local_irq_restore(flags);
+	kthread_use_mm(mm);
 
 	mutex_lock(&mm->mmap_lock);
 	ok = map(mm, USERMODE_CODE, VM_READ | VM_WRITE) && map(mm, USERMODE_DATA, VM_READ | VM_WRITE) &&

@@ -91,24 +91,13 @@ struct utask {
 
 static void enter_mm(struct mm_struct *mm)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	current->mm = mm;
-	switch_mm(active_mm, mm);
-	active_mm = mm;
-	local_irq_restore(flags);
+	kthread_use_mm(mm);
 }
 
+/* ...and back on the kernel's tables, dropping @mm. */
 static void leave_mm(struct mm_struct *mm)
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	current->mm = NULL;
-	switch_mm(mm, &init_mm);
-	active_mm = &init_mm;
-	local_irq_restore(flags);
+	kthread_unuse_mm(mm);
 	mmput(mm);
 }
 

@@ -194,6 +194,12 @@ struct task_struct *kthread_create_opts(int (*fn)(void *), void *data, const cha
 					int prio, unsigned int stack_order);
 /* kthread_create + wake_up_process; NULL on failure (no memory). */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
+/* v6.10's: the running kernel thread works in @mm's address space (current->mm, this CPU's
+ * tables) until kthread_unuse_mm(@mm), which puts it back on init_mm's at once (v6.10 enters
+ * lazy TLB mode and keeps @mm's tables).  The caller keeps its reference to @mm throughout. */
+struct mm_struct;
+void kthread_use_mm(struct mm_struct *mm);
+void kthread_unuse_mm(struct mm_struct *mm);
 /* A secondary CPU's idle thread, with its stack (kernel/kthread.c); NULL on ENOMEM. */
 struct task_struct *fork_idle(unsigned int cpu);
 /* @idle becomes @cpu's idle thread (fork_idle() calls it). */

@@ -381,16 +381,12 @@ static int pi_live_thread(void *arg)
 	struct pi_live *l = arg;
 	struct ktest *t = l->t;
 	struct mm_struct *mm = mm_alloc();
-	unsigned long flags, v = 0, pfn[PI_PAGES];
+	unsigned long v = 0, pfn[PI_PAGES];
 
 	KTEST_EXPECT_TRUE(t, mm != NULL);
 	if (!mm)
 		do_exit(1);
-	local_irq_save(flags);
-	current->mm = mm;
-	switch_mm(active_mm, mm);
-	active_mm = mm;
-	local_irq_restore(flags);
+	kthread_use_mm(mm);
 	l->mm = mm;
 	mutex_lock(&mm->mmap_lock);
 	long addr = mmap_region(mm, PI_BASE, P(PI_PAGES), PI_RW, NULL, 0);
