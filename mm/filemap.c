@@ -22,17 +22,19 @@
  *     sleeper reads it with acquire order and needs no lock to know it was woken.
  * Locking: mapping->i_pages.xa_lock (spin_lock_irqsave: I/O completions run in interrupts)
  *   around every change of the index and nrpages; lookups take no lock (filemap_get_entry:
- *   the XArray's lockless walk, folio_try_get() and a second look), so whoever removes a folio
- *   it does not hold the only other reference to freezes the count first (folio_ref_freeze:
- *   vmscan's __remove_mapping, mapping_evict_folio, soft offline) and a lookup that meets a
- *   frozen folio looks again; PG_locked around reading a folio and around a write's copy into
- *   it (write_begin to write_end); lock order: folio lock, then xa_lock.  The wait-queue bucket lock (spin_lock_irq) around PG_waiters changes and queue
- *   walks; PG_locked and PG_writeback are changed by atomic bit operations only.
+ *   the XArray's lockless walk, folio_try_get() and a second look), so a remover that decides
+ *   by the reference count that nobody else holds the folio freezes the count first
+ *   (folio_ref_freeze: vmscan's __remove_mapping, mapping_evict_folio, soft offline) and a
+ *   lookup that meets a frozen folio looks again; PG_locked around reading a folio and around a write's copy into
+ *   it (write_begin to write_end); lock order: folio lock, then xa_lock.  The wait-queue bucket
+ *   lock (spin_lock_irq) around PG_waiters changes and queue walks; PG_locked and PG_writeback
+ *   are changed by atomic bit operations only.
  *
  * Where tinymm differs from v6.10, and why: no RCU, so the lookup's walk is guarded by the
  * XArray's sequence count instead (include/tinymm/xarray.h), and its second look after
- * folio_try_get() compares that count where v6.10 reloads the slot.  The index node is allocated under xa_lock with
- * GFP_ATOMIC (v6.10 preallocates with xas_nomem() outside the lock; tinymm's allocator never sleeps, but the gfp says so).
+ * folio_try_get() compares that count where v6.10 reloads the slot.  The index node is
+ * allocated under xa_lock with GFP_ATOMIC (v6.10 preallocates with xas_nomem() outside the
+ * lock; tinymm's allocator never sleeps, but the gfp says so).
  * generic_perform_write() moves one folio at a time and takes a @fill callback for the bytes in
  * place of an iov_iter.
  */
