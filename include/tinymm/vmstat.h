@@ -50,12 +50,16 @@ enum node_stat_item {
 	NR_FILE_MAPPED,		/* page-cache pages mapped by page tables (meminfo Mapped, nr_mapped) */
 	NR_PAGETABLE,		/* page-table frames, PG_table (meminfo PageTables, nr_page_table_pages) */
 	NR_MLOCK,		/* pages with PG_mlocked (meminfo Mlocked, nr_mlock; v6.10: a zone stat) */
+	NR_SWAPCACHE,		/* pages in the swap cache (meminfo SwapCached, nr_swapcached); also in
+				 * NR_FILE_PAGES, as v6.10 counts them */
 	NR_VM_NODE_STAT_ITEMS
 };
 
 enum vm_event_item {
 	PGPGIN,			/* 512-byte sectors submitted for reading (vmstat prints KiB) */
 	PGPGOUT,		/* ... for writing */
+	PSWPIN,			/* pages read in from swap (mm/page_io.c) */
+	PSWPOUT,		/* pages written out to swap */
 	PGACTIVATE,		/* folios moved to the active list */
 	PGDEACTIVATE,		/* ... to the inactive list (reclaim) */
 	PGFAULT,		/* user page faults handled (mm/memory.c: handle_mm_fault) */
