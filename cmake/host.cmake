@@ -27,7 +27,7 @@ target_compile_options(buddy_order7_test PRIVATE -UMAX_PAGE_ORDER -DMAX_PAGE_ORD
 target_link_libraries(buddy_order7_test host_kernel_order7 ${CMOCKA} ${LIBFDT})
 
 # One cmocka executable per portable file (or close group), each a CTest entry.
-foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags pageflags_users vmstat page_reporting buddy slab xarray errseq errname)
+foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags pageflags_users vmstat page_reporting buddy slab xarray errseq errname swapfile)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()

@@ -86,12 +86,16 @@ extern spinlock_t swap_lock;
 extern atomic_long_t nr_swap_pages;	/* free slots in areas that take writes */
 extern long total_swap_pages;		/* usable slots of every area */
 
-/* ---- header (mm/swapon.c; pure, host-tested) ---- */
+/* ---- header (mm/swap_header.c; pure, host-tested) ---- */
 /* Check page 0 of a would-be swap area of @dev_pages pages: 0 and the usable range in
  * *@maxpages (last_page + 1), or -EINVAL with a one-line reason in *@why (no signature, an
  * old or unknown version, last_page beyond the device, a bad page out of range...). */
 int swap_header_check(const void *page0, unsigned long page_size, unsigned long dev_pages,
 		      unsigned long *maxpages, const char **why);
+/* A header swap_header_check() accepted, its fields (version, last_page, nr_badpages, the
+ * bad pages) in the CPU's byte order: swapped in place if mkswap ran on a machine of the other
+ * endianness (v6.10's swab32s in read_swap_header), untouched otherwise. */
+void swap_header_to_cpu(void *page0);
 
 /* ---- slots (mm/swapfile.c) ---- */
 /* An area's map set up: the header slot and @bad[] (nr_bad of them) SWAP_MAP_BAD, the rest free.
