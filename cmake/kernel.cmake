@@ -69,6 +69,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/page_idle.c)
   # HWPoison in mapped pages: unmapping, SIGBUS, madvise injection (docs/hwpoison.md)
   list(APPEND TINYMM_CORE_SRCS mm/hwpoison_user.c)
+  # swap areas: swapon, swapoff, /proc/swaps (docs/swap.md)
+  list(APPEND TINYMM_CORE_SRCS mm/swapon.c mm/swapon_cmd.c)
 endif()
 # The accessed-bit helpers (docs/young.md), with the page-fault core above.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)

@@ -16,7 +16,7 @@
  * copy.  v6.10's "Truncating oversized swap area" (an area larger than a swap pte can name) is
  * swapon's, not this file's.
  */
-#include <errno.h>
+#include "tinymm/errno.h"
 #include <string.h>
 #include "tinymm/byteorder.h"
 #include "tinymm/swapfile.h"

@@ -26,10 +26,11 @@
  * swap_map, under si->lock), so a lookup that raced with swapoff finds a dead area, not freed
  * memory.
  */
-#include <errno.h>
+#include "tinymm/errno.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/printk.h"
 #include "tinymm/swapfile.h"
+#include "tinymm/vmstat.h"
 
 struct swap_info_struct *swap_info[MAX_SWAPFILES];
 DEFINE_SPINLOCK(swap_lock);
@@ -55,7 +56,6 @@ void swap_info_init_map(struct swap_info_struct *si, uint16_t *map, unsigned lon
 			nbad++;
 		}
 	}
-	spin_lock_init(&si->lock);
 	si->swap_map = map;
 	si->max = max;
 	si->pages = max > nbad ? max - nbad : 0;
@@ -335,4 +335,10 @@ uint16_t swap_map_value(swp_entry_t entry)
 bool vm_swap_full(void)
 {
 	return atomic_long_read(&nr_swap_pages) * 2 < READ_ONCE(total_swap_pages);
+}
+
+/* meminfo's SwapCached until mm/swap_state.c gives the real one (the same counter). */
+__attribute__((weak)) unsigned long total_swapcache_pages(void)
+{
+	return global_node_page_state(NR_SWAPCACHE);
 }

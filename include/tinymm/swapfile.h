@@ -99,7 +99,9 @@ void swap_header_to_cpu(void *page0);
 
 /* ---- slots (mm/swapfile.c) ---- */
 /* An area's map set up: the header slot and @bad[] (nr_bad of them) SWAP_MAP_BAD, the rest free.
- * Used by swapon and by the host tests, which drive the allocator on a map of their own. */
+ * Used by swapon and by the host tests, which drive the allocator on a map of their own.
+ * si->lock is the caller's to initialise (once: a dead area's lock may still be taken by a
+ * lookup that raced with its swapoff); @si not yet SWP_USED. */
 void swap_info_init_map(struct swap_info_struct *si, uint16_t *map, unsigned long max,
 			const uint32_t *bad, unsigned int nr_bad);
 /* One free slot of @si with the map SWAP_HAS_CACHE (v6.10's scan_swap_map_slots for one
@@ -143,6 +145,9 @@ static inline sector_t swap_slot_sector(unsigned long offset)
  * one-line reason printed as "swapon: vdb: ...". */
 int sys_swapon(const char *name);
 int sys_swapoff(const char *name);
+/* The last refusal's line of sys_swapon/sys_swapoff without its '\n' ("" after a success):
+ * what the KTAP suite checks (the lines go to the console only, not to the log). */
+const char *swap_last_error(void);
 /* Bring every page of area @type back into memory and every pte back to it (v6.10's
  * try_to_unuse): 0, or -ENOMEM / -EIO with what was brought back staying in. */
 int try_to_unuse(unsigned int type);

@@ -3,7 +3,7 @@
  * swap header check (mm/swap_header.c) on headers util-linux's mkswap writes at test time
  * ($MKSWAP) and on crafted bad ones.  docs/swap.md.
  */
-#include <errno.h>
+#include "tinymm/errno.h"
 #include <unistd.h>
 #include "test.h"
 #include "tinymm/swapfile.h"
@@ -16,6 +16,7 @@ static uint16_t map[4096];
 static void area_setup(unsigned long max, const uint32_t *bad, unsigned int nr_bad)
 {
 	memset(&si, 0, sizeof(si));
+	spin_lock_init(&si.lock);
 	for (int i = 0; i < MAX_SWAPFILES; i++)
 		swap_info[i] = NULL;
 	swap_info_init_map(&si, map, max, bad, nr_bad);
@@ -212,6 +213,7 @@ static void priority_picks_the_highest_area(void **state)
 
 	area_setup(MAXS, NULL, 0);
 	memset(&si2, 0, sizeof(si2));
+	spin_lock_init(&si2.lock);
 	swap_info_init_map(&si2, map2, 8, NULL, 0);
 	si2.type = 1;
 	si2.prio = -1;	/* higher than -2 */
