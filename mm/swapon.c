@@ -214,6 +214,7 @@ int sys_swapon(const char *name)
 		err = swapon_fail(dev, -EINVAL, "Empty swap-file");
 		goto out_page;
 	}
+	init_swap_address_space(type);
 	spin_lock(&swap_lock);
 	spin_lock(&si->lock);
 	si->type = type;
@@ -459,6 +460,8 @@ int sys_swapoff(const char *name)
 		swap_fail("swapoff", dev, err, "%s (%lu slots still in use, the area stays on)",
 			  err == -ENOMEM ? "Cannot allocate memory" : "Input/output error",
 			  area_inuse(si));
+	if (!err)
+		exit_swap_address_space(si->type);
 	vfree(map);
 out:
 	mutex_unlock(&swapon_mutex);

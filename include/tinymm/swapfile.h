@@ -155,6 +155,9 @@ int try_to_unuse(unsigned int type);
 void swap_show(int (*pr)(const char *fmt, ...));
 
 /* ---- the swap cache (mm/swap_state.c) ---- */
+/* swapon / swapoff: area @type's cache made empty, and destroyed once try_to_unuse emptied it. */
+void init_swap_address_space(unsigned int type);
+void exit_swap_address_space(unsigned int type);
 /* The address_space of area @type's cache: folio->mapping stays the anon_vma, as v6.10. */
 struct address_space *swap_address_space(swp_entry_t entry);
 static inline swp_entry_t folio_swap_entry(const struct folio *folio)

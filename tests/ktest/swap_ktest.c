@@ -47,6 +47,8 @@ static struct {
 	long swap_free;
 } before;
 
+static bool swap_disk_filled;
+
 static unsigned long free_and_slab(void)
 {
 	lru_add_drain();
@@ -71,21 +73,29 @@ static bool swap_setup(struct ktest *t)
 	info->version = 1;
 	info->last_page = (uint32_t)((bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT)) - 1);
 	memcpy(p + PAGE_SIZE - SWAP_MAGIC_LEN, SWAP_MAGIC, SWAP_MAGIC_LEN);
-	bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
-	KTEST_EXPECT_TRUE(t, bio != NULL);
-	if (!bio)
-		goto fail;
-	bio->bi_sector = 0;
-	bio_add_page(bio, page, PAGE_SIZE, 0);
-	KTEST_EXPECT_EQ(t, submit_bio_wait(bio), 0);
-	bio_put(bio);
+	/* Page 0 the header; every other page written once (the first time), so the RAM disk
+	 * holds all its pages before the free memory is counted: swap-outs then allocate
+	 * nothing there. */
+	for (sector_t pg = 0; pg < (swap_disk_filled ? 1 : bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT)); pg++) {
+		if (pg == 1)
+			memset(p, 0, PAGE_SIZE);
+		bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+		KTEST_EXPECT_TRUE(t, bio != NULL);
+		if (!bio)
+			goto fail;
+		bio->bi_sector = pg << (PAGE_SHIFT - SECTOR_SHIFT);
+		bio_add_page(bio, page, PAGE_SIZE, 0);
+		KTEST_EXPECT_EQ(t, submit_bio_wait(bio), 0);
+		bio_put(bio);
+	}
+	swap_disk_filled = true;
 	__free_page(page);
-	KTEST_EXPECT_EQ(t, sys_swapon(KT_DEV), 0);
-	before.swap_free = get_nr_swap_pages();
 	before.free_and_slab = free_and_slab();
 	before.pagetables = global_node_page_state(NR_PAGETABLE);
 	before.anon = global_node_page_state(NR_ANON_MAPPED);
 	before.warnings = nr_warnings();
+	KTEST_EXPECT_EQ(t, sys_swapon(KT_DEV), 0);
+	before.swap_free = get_nr_swap_pages();
 	return before.swap_free > 0;
 fail:
 	if (page)
