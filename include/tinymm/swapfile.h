@@ -141,6 +141,9 @@ static inline sector_t swap_slot_sector(unsigned long offset)
 }
 
 /* ---- areas (mm/swapon.c) ---- */
+/* Linux's header (version 1, the whole device, no bad pages) written to @bdev, as the host's
+ * mkswap would (mm/mkswap.c: the KTAP suite and the bench swap to a RAM disk): 0 or -errno. */
+int mkswap_bdev(struct block_device *bdev);
 /* swapon(2)/swapoff(2) on a block device by name ("vdb", "/dev/vdb"): 0 or -errno, with the
  * one-line reason printed as "swapon: vdb: ...". */
 int sys_swapon(const char *name);
@@ -183,6 +186,8 @@ void free_swap_and_cache(swp_entry_t entry);
  * folio_lock() it and test uptodate (false: the read failed).  NULL without memory or when
  * the entry is no longer in use.  @readahead: also start reads of the neighbours. */
 struct folio *swapin_folio(swp_entry_t entry, bool readahead);
+/* v6.10's vm.page-cluster (tinymm.page_cluster=): swap-in reads 2^page_cluster slots. */
+extern unsigned int page_cluster;
 /* Pages in every area's cache (meminfo SwapCached). */
 unsigned long total_swapcache_pages(void);
 
