@@ -15,6 +15,9 @@ find_program(MKSWAP mkswap PATHS /sbin /usr/sbin REQUIRED)
 add_test(NAME host.swapfile COMMAND swapfile_test)
 set_tests_properties(host.swapfile PROPERTIES TIMEOUT 120
   ENVIRONMENT "MKSWAP=${MKSWAP};TMPDIR=${CMAKE_BINARY_DIR}")
+# Its consistency check must catch a map changed behind the allocator's back.
+add_test(NAME host.swapfile_checker_fails COMMAND swapfile_test --break-the-map)
+set_tests_properties(host.swapfile_checker_fails PROPERTIES WILL_FAIL TRUE)
 add_test(NAME host.smp_mm COMMAND smp_mm_test)
 set_tests_properties(host.smp_mm PROPERTIES TIMEOUT 300)
 # pcp->lock compiled out: the race must be caught (a stamp, a count, ASan or a crash).
