@@ -289,13 +289,14 @@ struct mm_list {
 	bool truncated;
 };
 
-/* for_each_task's callback (interrupts masked): each user mm once, with a reference. */
+/* for_each_task's callback (interrupts masked): each mm once (a user task's, or one a kernel
+ * thread borrowed with kthread_use_mm), with a reference. */
 static void collect_mm(struct task_struct *p, void *arg)
 {
 	struct mm_list *l = arg;
 	struct mm_struct *mm = p->mm;
 
-	if (!mm || (p->flags & PF_KTHREAD))
+	if (!mm)
 		return;
 	for (int i = 0; i < l->nr; i++)
 		if (l->mm[i] == mm)
