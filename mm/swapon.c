@@ -128,6 +128,25 @@ static int swap_fail(const char *cmd, const char *dev, int err, const char *fmt,
 }
 #define swapon_fail(dev, err, why)	swap_fail("swapon", dev, err, "%s", why)
 
+/*
+ * The map: from the slab when it fits a kmalloc cache (an area up to 4 MiB with 4 KiB pages:
+ * no vmalloc area and guard page for 2 KiB), vmalloc'd above (v6.10 always vzallocs).
+ */
+static uint16_t *swap_map_alloc(unsigned long slots)
+{
+	size_t bytes = slots * sizeof(uint16_t);
+
+	return bytes <= KMALLOC_MAX_CACHE_SIZE ? kmalloc(bytes, GFP_KERNEL) : vmalloc(bytes);
+}
+
+static void swap_map_free(uint16_t *map, unsigned long slots)
+{
+	if (slots * sizeof(uint16_t) <= KMALLOC_MAX_CACHE_SIZE)
+		kfree(map);
+	else
+		vfree(map);
+}
+
 /* The most slots an area can have: the largest offset a swap pte holds, plus one (v6.10's
  * generic_max_swapfile_size). */
 static unsigned long max_swapfile_size(void)
@@ -198,7 +217,7 @@ int sys_swapon(const char *name)
 			K(max_swapfile_size()), K(maxpages));
 		maxpages = max_swapfile_size();
 	}
-	map = vmalloc(maxpages * sizeof(*map));
+	map = swap_map_alloc(maxpages);
 	if (!map) {
 		err = swapon_fail(dev, -ENOMEM, "no memory for the swap map");
 		goto out_page;
@@ -210,7 +229,7 @@ int sys_swapon(const char *name)
 	/* Not SWP_USED yet: lookups of stale entries see a dead area and leave it alone. */
 	swap_info_init_map(si, map, maxpages, h->badpages, h->nr_badpages);
 	if (!si->pages) {
-		vfree(map);
+		swap_map_free(map, maxpages);
 		err = swapon_fail(dev, -EINVAL, "Empty swap-file");
 		goto out_page;
 	}
@@ -439,6 +458,7 @@ int sys_swapoff(const char *name)
 	spin_lock(&swap_lock);
 	spin_lock(&si->lock);
 	uint16_t *map = NULL;
+	unsigned long max = si->max;
 
 	if (err) {
 		/* v6.10's reinsert_swap_info: back on, at the lowest priority. */
@@ -460,7 +480,8 @@ int sys_swapoff(const char *name)
 		swap_fail("swapoff", dev, err, "%s (%lu slots still in use, the area stays on)",
 			  err == -ENOMEM ? "Cannot allocate memory" : "Input/output error",
 			  area_inuse(si));
-	vfree(map);
+	if (map)
+		swap_map_free(map, max);
 out:
 	mutex_unlock(&swapon_mutex);
 	return err;

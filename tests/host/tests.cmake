@@ -139,6 +139,8 @@ add_test(NAME host.rmap_file COMMAND rmap_file_test)
 add_test(NAME host.mlock COMMAND mlock_test)
 add_test(NAME host.uaccess COMMAND uaccess_test)
 add_test(NAME host.page_idle COMMAND page_idle_test)
+add_test(NAME host.swapfile_ktest COMMAND swapfile_ktest_test)
+set_tests_properties(host.swapfile_ktest PROPERTIES TIMEOUT 120)
 # exec loads the RV64 board's /bin/hello (`make all` builds it first).
 add_test(NAME host.exec COMMAND exec_test ${CMAKE_SOURCE_DIR}/build/qemu-virt-riscv64/user/bin/hello)
 add_test(NAME host.syscalls COMMAND syscalls_test)
