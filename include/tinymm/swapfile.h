@@ -111,7 +111,9 @@ unsigned long scan_swap_map_slot(struct swap_info_struct *si);
  * the entry, with SWAP_HAS_CACHE set; .val 0 when every area is full (or none is on). */
 swp_entry_t folio_alloc_swap(struct folio *folio);
 /* The area an entry names, or NULL (with a one-line log) if it names none or a slot outside
- * it: v6.10's get_swap_device() without the percpu_ref (swapoff waits for the users). */
+ * it: v6.10's get_swap_device() without the percpu_ref.  The struct is never freed; its map
+ * and bdev stay while the caller holds a count or SWAP_HAS_CACHE on a slot of it (swapoff
+ * finishes only when no slot is held). */
 struct swap_info_struct *swp_swap_info(swp_entry_t entry);
 /* Another holder of @entry (fork copying a swap pte): 0, -ENOMEM past SWAP_MAP_MAX, or
  * -ENOENT for a free or bad slot. */
