@@ -158,7 +158,6 @@ static unsigned long max_swapfile_size(void)
 
 int sys_swapon(const char *name)
 {
-	swap_error_line[0] = '\0';
 	const char *dev = swap_dev_name(name);
 	struct swap_info_struct *si = NULL;
 	struct block_device *bdev;
@@ -168,6 +167,7 @@ int sys_swapon(const char *name)
 	uint16_t *map;
 	int err;
 
+	swap_error_line[0] = '\0';
 	bdev = blkdev_get_by_name(dev);
 	if (!bdev)
 		return swapon_fail(dev, -ENODEV, "No such device");
