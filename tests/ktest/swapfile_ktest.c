@@ -5,7 +5,8 @@
  * header that is not Linux's or that claims more pages than the disk has is refused with its
  * reason, `swaps` prints /proc/swaps' lines, swapoff of an area with nothing in use gives its
  * slots back, one with a slot no pte or cache folio names fails and puts the area back; after
- * every step nr_swap_pages and total_swap_pages are the sums over the areas.  swapoff's walk
+ * every step nr_swap_pages and total_swap_pages are the sums over the areas; priorities follow
+ * swapon order (ram2 and ram3 together) and close up when one goes.  swapoff's walk
  * finds a swap pte of the area in an mm the suite's thread uses and faults it in: before the
  * swap-in path exists the fault fails and swapoff puts the area back (-EIO, the pte kept);
  * with it, the page comes back with the slot's bytes and the area goes.
@@ -379,6 +380,50 @@ static void swapoff_faults_in_the_areas_ptes(struct ktest *t)
 	KTEST_EXPECT_EQ(t, brd_reset(b), 0);
 }
 
+/* v6.10's priorities: -2, -3, ... in swapon order; the areas below one that goes move up;
+ * slots come from the highest. */
+static void priorities_follow_swapon_order(struct ktest *t)
+{
+	struct block_device *b2 = blkdev_get_by_name("ram2"), *b3 = fresh_dev(t);
+
+	if (!b3)
+		return;
+	KTEST_ASSERT_TRUE(t, b2 != NULL);
+	KTEST_ASSERT_EQ(t, brd_reset(b2), 0);
+	KTEST_ASSERT_EQ(t, write_header(b2, 1, DEV_PAGES - 1, SWAP_MAGIC), 0);
+	KTEST_ASSERT_EQ(t, write_header(b3, 1, DEV_PAGES - 1, SWAP_MAGIC), 0);
+	KTEST_ASSERT_EQ(t, sys_swapon("ram2"), 0);
+	KTEST_ASSERT_EQ(t, sys_swapon(DEV), 0);
+	struct swap_info_struct *s2 = area_of(b2), *s3 = area_of(b3);
+	KTEST_ASSERT_TRUE(t, s2 && s3);
+	int p2 = s2->prio;
+	KTEST_EXPECT_EQ(t, s3->prio, p2 - 1);
+	counts_consistent(t);
+	/* the first slot from ram2 (unless an area above both is on: then from that one) */
+	bool highest = true;
+	for (unsigned int i = 0; i < MAX_SWAPFILES; i++)
+		if (swap_info[i] && (swap_info[i]->flags & SWP_WRITEOK) && swap_info[i]->prio > p2)
+			highest = false;
+	if (highest) {
+		swp_entry_t e = folio_alloc_swap(NULL);
+		KTEST_EXPECT_EQ(t, swp_type(e), s2->type);
+		put_swap_folio(e);
+	}
+	KTEST_EXPECT_EQ(t, sys_swapoff("ram2"), 0);
+	KTEST_EXPECT_EQ(t, s3->prio, p2);	/* moved up into ram2's place */
+	KTEST_EXPECT_EQ(t, sys_swapon("ram2"), 0);
+	s2 = area_of(b2);
+	KTEST_ASSERT_TRUE(t, s2 != NULL);
+	KTEST_EXPECT_EQ(t, s2->prio, p2 - 1);	/* now the lowest */
+	counts_consistent(t);
+	KTEST_EXPECT_EQ(t, sys_swapoff(DEV), 0);
+	KTEST_EXPECT_EQ(t, s2->prio, p2);
+	KTEST_EXPECT_EQ(t, sys_swapoff("ram2"), 0);
+	counts_consistent(t);
+	KTEST_EXPECT_EQ(t, brd_reset(b2), 0);
+	KTEST_EXPECT_EQ(t, brd_reset(b3), 0);
+}
+
 static const struct ktest_case swapfile_cases[] = {
 	KTEST_CASE(swapon_counts_the_slots_in),
 	KTEST_CASE(second_swapon_is_busy),
@@ -387,6 +432,7 @@ static const struct ktest_case swapfile_cases[] = {
 	KTEST_CASE(swaps_prints_proc_swaps),
 	KTEST_CASE(swapoff_fails_while_a_slot_is_held),
 	KTEST_CASE(swapoff_faults_in_the_areas_ptes),
+	KTEST_CASE(priorities_follow_swapon_order),
 	{}
 };
 KTEST_SUITE(swapfile, swapfile_cases);
