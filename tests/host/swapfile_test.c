@@ -157,6 +157,14 @@ static void bad_entries_change_nothing(void **state)
 	swap_free(swp_entry(3, 1));		/* no such area */
 	assert_console_has("swap_free: Bad swap file entry ");
 	shim_console_reset();
+	assert_int_equal(swap_duplicate(E(a)), 0);
+	put_swap_folio(E(a));
+	put_swap_folio(E(a));			/* the cache bit is gone already */
+	assert_console_has("put_swap_folio: No swap cache on entry ");
+	assert_int_equal(swap_map_value(E(a)), 1);
+	assert_int_equal(swapcache_prepare(E(a)), 0);	/* back as it was */
+	swap_free(E(a));
+	shim_console_reset();
 	put_swap_folio(E(9));			/* a bad page */
 	assert_console_has("put_swap_folio: Bad swap offset entry ");
 	assert_int_equal(swap_map_value(E(9)), SWAP_MAP_BAD);
