@@ -86,11 +86,6 @@ struct address_space *swap_address_space(swp_entry_t entry)
 	return &swapper_spaces[swp_type(entry)];
 }
 
-unsigned long total_swapcache_pages(void)
-{
-	return global_node_page_state(NR_SWAPCACHE);
-}
-
 /* The locked @folio into the cache under @entry (whose SWAP_HAS_CACHE the caller holds). */
 static int add_to_swap_cache(struct folio *folio, swp_entry_t entry)
 {
