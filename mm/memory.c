@@ -212,6 +212,9 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 	if (!folio)
 		return VM_FAULT_OOM;
 	clear_page(page_address(&folio->page));
+	/* Its data is there (v6.10's __folio_mark_uptodate): a swap-in that finds the folio still
+	 * in the swap cache tells a good copy from a failed read by this bit. */
+	folio_mark_uptodate(folio);
 	entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags));
 	if (vma->vm_flags & VM_WRITE)
 		entry = pte_mkwrite(pte_mkdirty(entry), vma);
@@ -232,6 +235,7 @@ static struct folio *cow_copy(struct folio *src)
 	if (folio) {
 		memcpy(page_address(&folio->page), page_address(&src->page), PAGE_SIZE);
 		flush_dcache_folio(folio);	/* v6.10's __wp_page_copy_user ends so */
+		folio_mark_uptodate(folio);	/* as do_anonymous_page's */
 	}
 	return folio;
 }

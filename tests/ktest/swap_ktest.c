@@ -11,6 +11,8 @@
  *     the frames freed), a read fault brings page 0 back exact, mapped read-only and still in
  *     the swap cache with its slot (readahead read the neighbours into the cache too), a
  *     write fault then reuses it in place (no copy), exclusive, its slot freed;
+ *   - a folio unmapped to swap and written, but not yet freed, is found in the swap cache by
+ *     the next fault and mapped again without a read (it is uptodate);
  *   - fork: a swapped-out page's slot has two holders; the child's read fault and the
  *     parent's find one folio (mapcount 2), the child's write copies it; teardown frees all;
  *   - a zap (munmap) of swapped-out pages frees their slots at once;
@@ -273,6 +275,38 @@ static void out_and_back(struct ktest *t)
 	swap_teardown(t);
 }
 
+/* Unmapped and written but not yet freed (reclaim's next pass would free it): a fault finds the
+ * folio in the swap cache and maps it again with no read - the anonymous folio is uptodate
+ * since its first fault, which is what tells it from a failed read. */
+static void fault_finds_cached_folio(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	unsigned long in0 = global_vm_event(PSWPIN);
+	struct folio *folio;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	folio = folio_at(mm, KT_BASE + P(1));
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	KTEST_EXPECT_TRUE(t, folio_test_uptodate(folio));
+	folio_get(folio);		/* so reclaim cannot free it */
+	for (int pass = 0; pass < 2; pass++)
+		KTEST_EXPECT_EQ(t, reclaim_folio_for_test(folio, false, false), 0UL);
+	folio_wait_writeback(folio);
+	swp_entry_t e = entry_at(mm, KT_BASE + P(1));
+	KTEST_EXPECT_NE(t, e.val, 0UL);
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache(folio));
+	KTEST_EXPECT_FALSE(t, folio_mapped(folio));
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(1), 0), 0U);	/* minor: no read */
+	KTEST_EXPECT_EQ(t, global_vm_event(PSWPIN), in0);
+	KTEST_EXPECT_TRUE(t, folio_at(mm, KT_BASE + P(1)) == folio);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&folio->page), 's' + 1));
+	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 1);
+	folio_put(folio);
+	mmput(mm);
+	swap_teardown(t);
+}
+
 static void fork_shares_slot(struct ktest *t)
 {
 	KTEST_ASSERT_TRUE(t, swap_setup(t));
@@ -392,6 +426,7 @@ static void read_error_is_sigbus(struct ktest *t)
 
 static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(out_and_back),
+	KTEST_CASE(fault_finds_cached_folio),
 	KTEST_CASE(fork_shares_slot),
 	KTEST_CASE(zap_frees_slots),
 	KTEST_CASE(full_swap_keeps_folio),
