@@ -19,11 +19,14 @@
  *   - swap full: reclaim keeps an anonymous folio mapped, its data untouched, and counts
  *     nothing written;
  *   - a slot that cannot be read (brd's read-error injection): the fault is SIGBUS, one line
- *     says which slot, the pte stays a swap entry, and the next fault reads it back exact.
+ *     says which slot, the pte stays a swap entry, and the next fault reads it back exact;
+ *   - memory_failure() of a clean swap-cache folio (out of the cache, read again exact) and of
+ *     a dirty one (kept poisoned, the fault is VM_FAULT_HWPOISON).
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
 #include "tinymm/errno.h"
+#include "tinymm/memory-failure.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
@@ -424,6 +427,65 @@ static void read_error_is_sigbus(struct ktest *t)
 	swap_teardown(t);
 }
 
+/*
+ * memory_failure() of swap-cache folios (v6.10's me_swapcache_clean / me_swapcache_dirty):
+ * readahead leaves pages 1-3 cached, unmapped.  A clean one leaves the cache (Recovered): the
+ * slot still has the data, and the next fault reads it exact.  A dirty one (as reclaim leaves a
+ * folio before its write) is the only copy: kept in the cache, poisoned, not uptodate (Delayed),
+ * and the task that faults on it gets VM_FAULT_HWPOISON; its exit frees slot and frame.
+ */
+static void hwpoison_swapcache(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	swp_entry_t e[KT_PAGES];
+	struct folio *f;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	for (int i = 0; i < KT_PAGES; i++) {
+		KTEST_EXPECT_TRUE(t, swap_out(t, mm, KT_BASE + P(i)));
+		e[i] = entry_at(mm, KT_BASE + P(i));
+	}
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE, 0), VM_FAULT_MAJOR);	/* 1-3 read ahead */
+	/* Clean. */
+	f = swap_cache_get_folio(e[2]);
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	folio_lock(f);			/* the readahead's read is done */
+	folio_unlock(f);
+	unsigned long clean_pfn = page_to_pfn(&f->page);
+	folio_put(f);
+	KTEST_EXPECT_EQ(t, memory_failure(clean_pfn, MF_SW_SIMULATED), 0);
+	KTEST_EXPECT_TRUE(t, swap_cache_get_folio(e[2]) == NULL);
+	KTEST_EXPECT_EQ(t, swap_map_value(e[2]), 1U);		/* the pte's count, no cache */
+	KTEST_EXPECT_EQ(t, unpoison_memory(clean_pfn), 0);
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(2), 0), VM_FAULT_MAJOR);
+	f = folio_at(mm, KT_BASE + P(2));
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's' + 2));
+	/* Dirty. */
+	f = swap_cache_get_folio(e[3]);
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	folio_lock(f);
+	folio_set_dirty(f);
+	folio_unlock(f);
+	unsigned long dirty_pfn = page_to_pfn(&f->page);
+	folio_put(f);
+	KTEST_EXPECT_EQ(t, memory_failure(dirty_pfn, MF_SW_SIMULATED), 0);
+	f = swap_cache_get_folio(e[3]);
+	KTEST_EXPECT_TRUE(t, f != NULL && page_to_pfn(&f->page) == dirty_pfn);
+	if (f) {
+		KTEST_EXPECT_TRUE(t, PageHWPoison(&f->page));
+		KTEST_EXPECT_FALSE(t, folio_test_uptodate(f));
+		folio_put(f);
+	}
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(3), 0), VM_FAULT_HWPOISON);
+	KTEST_EXPECT_EQ(t, entry_at(mm, KT_BASE + P(3)).val, e[3].val);
+	mmput(mm);			/* the entry zapped: the slot and the cache's hold go */
+	KTEST_EXPECT_EQ(t, swap_map_value(e[3]), 0U);
+	KTEST_EXPECT_EQ(t, unpoison_memory(dirty_pfn), 0);
+	swap_teardown(t);
+}
+
 static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(out_and_back),
 	KTEST_CASE(fault_finds_cached_folio),
@@ -431,6 +493,7 @@ static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(zap_frees_slots),
 	KTEST_CASE(full_swap_keeps_folio),
 	KTEST_CASE(read_error_is_sigbus),
+	KTEST_CASE(hwpoison_swapcache),
 	{}
 };
 KTEST_SUITE(swap, swap_cases);
