@@ -439,7 +439,8 @@ struct pgdat_reclaim {
 	int kswapd_failures;		/* balance_pgdat runs that reclaimed nothing */
 };
 extern struct pgdat_reclaim pgdat;
-/* One pass over the node: both file lists at sc->priority, then the slab shrinkers. */
+/* One pass over the node (mm/vmscan_node.c): the LRU lists at sc->priority, then the slab
+ * shrinkers. */
 void shrink_node(struct scan_control *sc);
 struct lruvec;
 /* Remember the refault count reclaim last saw (prepare_scan_control() compares with it). */
