@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# swap_test.sh BOARD [CASE] - swap end to end on a virt board (issue 39, docs/swap.md): the root
+# swap_test.sh BOARD [CASE] - swap end to end (issue 39, docs/swap.md): on a virt board the root
 # filesystem is vda (tools/run --rootfs), the swap disk vdb, made here by the host's mkswap
-# (util-linux, /sbin/mkswap) on a sparse file.  Interactive (tm_boot/tm_cmd): each command's
-# output is checked on its own.  The cases, each one boot:
-#   pressure (the default)  32 MiB of RAM and a 256 MiB swap disk.  meminfo has SwapTotal:,
+# (util-linux, /sbin/mkswap) on a sparse file; on the Orange Pi PC (the pressure case only) the
+# area is partition 3 of a copy of its SD card, mmcblk0p3, root on ram1, mem=32M.  Interactive
+# (tm_boot/tm_cmd): each command's output is checked on its own.  The cases, each one boot:
+#   pressure (the default)  32 MiB of RAM and a 256 MiB swap area.  meminfo has SwapTotal:,
 #       SwapFree:, SwapCached: (0 kB before swapon); `swapon vdb`; `swaps` lists
 #       "/dev/vdb partition 262140 0 <prio>"; meminfo SwapTotal and SwapFree 262140 kB.  Three
 #       /bin/anonhog 32 (two `exec -b`, one in the foreground; seeds 1-3): 3x the RAM at once,
@@ -15,6 +16,11 @@
 #       `swapoff vdb` works, `swaps` no longer lists vdb, SwapTotal/SwapFree 0 kB;
 #       `mkdir /mnt/go` wakes the sleeper, which finds all 12 MiB exact without a single swap-in
 #       (pswpin does not move after the swapoff).  buddycheck, slabcheck.
+#   partition  32 MiB of RAM; vdb an MBR disk: partition 1 (type 82) a 64 MiB area, partition 2
+#       32 MiB of seeded bytes.  `swapon vdb1`, swaps lists "/dev/vdb1 partition 65532 0 <prio>";
+#       anonhog 48 exact, pswpout and pswpin > 0; SwapFree back; `swapoff vdb1`.  After
+#       power-off the MBR's first MiB and partition 2 are byte-for-byte as made (every swap I/O
+#       stayed inside partition 1).
 #   bad        256 MiB of RAM; disks: vdb all zeros, vdc mkswap'd at 64 MiB then truncated to
 #       16 MiB (its last_page beyond the device), vdd a good 16 MiB area, vde a good header
 #       with version 2.  `swapon vdb`, `swapon vdc`, `swapon vde`: each refused with exactly one
@@ -42,10 +48,16 @@
 # "mismatch" line (one would mean a page came back wrong).
 . "$(dirname "$0")/lib.sh"
 tm_init swap
-[ $# = 1 ] || [ $# = 2 ] || tm_usage "usage: swap_test.sh BOARD [pressure|bad|noroom|ioerr|sysfuzz]"
+[ $# = 1 ] || [ $# = 2 ] || tm_usage "usage: swap_test.sh BOARD [pressure|partition|bad|noroom|ioerr|sysfuzz]"
+[ "${2:-pressure}" = pressure ] || case $1 in qemu-virt-*) ;; *) tm_usage "case $2 needs a virt board" ;; esac
 board=$1 case=${2:-pressure}
-case $board in qemu-virt-*) ;; *) tm_usage "swap needs a second disk: $board has none (a virt board)" ;; esac
+case $board in
+  qemu-virt-*) sw=vdb ;;
+  orangepi-pc) sw=mmcblk0p3 ;;
+  *) tm_usage "swap needs a disk beside the root: $board has none (a virt board, or orangepi-pc's card)" ;;
+esac
 MKSWAP=${MKSWAP:-$(command -v mkswap || echo /sbin/mkswap)}
+SFDISK=${SFDISK:-$(command -v sfdisk || echo /sbin/sfdisk)}
 [ -x "$MKSWAP" ] || tm_fail "no mkswap (util-linux) at $MKSWAP"
 dir=$(mktemp -d)
 TM_RMDIR=1
@@ -98,6 +110,24 @@ in_swaps() {
   swaps_line=$(grep -E "^/dev/$1 " <<<"$out")
   [ -n "$swaps_line" ]
 }
+# boot_with_swap: booted with 32 MiB of RAM and a 256 MiB swap area $sw: vdb on a virt board
+# (root on vda); on the Orange Pi PC partition 3 of a 512 MiB copy of the board's card (its
+# partitions 1 and 2 kept, the area from 64 MiB; QEMU's SD model wants a power-of-two size),
+# root on ram1 and mem=32M (QEMU's board has 1 GiB, fixed).
+boot_with_swap() {
+  mkswap_img "$dir/swap.img" 256M
+  if [ "$board" != orangepi-pc ]; then
+    tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/swap.img"
+    return
+  fi
+  local card=$TM_TOP/build/orangepi-pc/sdcard.img
+  [ -f "$card" ] || tm_fail "no $card (make BOARD=orangepi-pc)"
+  cp --sparse=always "$card" "$dir/card.img" && truncate -s 512M "$dir/card.img" &&
+    echo 'start=131072, size=524288, type=82' | "$SFDISK" -q --append "$dir/card.img" >/dev/null &&
+    dd if="$dir/swap.img" of="$dir/card.img" bs=1M seek=64 conv=notrunc,sparse status=none ||
+    tm_fail "cannot make the card with a swap partition"
+  tm_boot "$dir" --board orangepi-pc --sdimg "$dir/card.img" --rootfs --append "mem=32M"
+}
 # bg CMD: `exec -b CMD`; $bg_pid is the pid it printed.
 bg() {
   tm_cmd "exec -b $1"
@@ -125,14 +155,13 @@ finish() {
 
 case $case in
 pressure)
-  mkswap_img "$dir/swap.img" 256M
-  tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/swap.img"
+  boot_with_swap
   meminfo_swap
   [ "$swap_total" = 0 ] && [ "$swap_free" = 0 ] || tm_fail "swap before swapon: SwapTotal $swap_total kB, SwapFree $swap_free kB"
-  ok_cmd "swapon vdb"
-  in_swaps vdb || tm_fail "swaps does not list /dev/vdb after swapon"
-  grep -Eq "^/dev/vdb +partition +$area_kb +0 +-?[0-9]+$" <<<"$swaps_line" ||
-    tm_fail "swaps: wanted '/dev/vdb partition $area_kb 0 <prio>', got '$swaps_line'"
+  ok_cmd "swapon $sw"
+  in_swaps $sw || tm_fail "swaps does not list /dev/$sw after swapon"
+  grep -Eq "^/dev/$sw +partition +$area_kb +0 +-?[0-9]+$" <<<"$swaps_line" ||
+    tm_fail "swaps: wanted '/dev/$sw partition $area_kb 0 <prio>', got '$swaps_line'"
   meminfo_swap
   [ "$swap_total" = $area_kb ] && [ "$swap_free" = $area_kb ] ||
     tm_fail "after swapon: SwapTotal $swap_total kB, SwapFree $swap_free kB, want $area_kb"
@@ -157,8 +186,8 @@ pressure)
   [ "$used" -gt 0 ] || tm_fail "nothing of the sleeping anonhog 12 is in swap (SwapFree = SwapTotal)"
   tm_cmd vmstat
   in_before=$(field pswpin)
-  TM_TIMEOUT=120 ok_cmd "swapoff vdb"
-  ! in_swaps vdb || tm_fail "swaps still lists vdb after swapoff: $swaps_line"
+  TM_TIMEOUT=120 ok_cmd "swapoff $sw"
+  ! in_swaps $sw || tm_fail "swaps still lists $sw after swapoff: $swaps_line"
   meminfo_swap
   [ "$swap_total" = 0 ] && [ "$swap_free" = 0 ] || tm_fail "after swapoff: SwapTotal $swap_total kB, SwapFree $swap_free kB"
   tm_cmd vmstat
@@ -170,6 +199,33 @@ pressure)
     tm_fail "pswpin went from $in_swapoff to $(field pswpin) after swapoff: not everything had come back"
   finish
   echo "swap: PASS ($board pressure: pswpout $pswpout pswpin $pswpin for 3x32 MiB on 32 MiB; swapoff brought back ${used} kB, pswpin $in_before -> $in_swapoff)"
+  ;;
+partition)
+  # 128 MiB: partition 1 (type 82) 64 MiB of swap from 1 MiB, partition 2 (83) 32 MiB after it
+  # holding seeded bytes that must stay as they are.
+  truncate -s 128M "$dir/disk.img"
+  printf 'start=2048, size=131072, type=82\nstart=133120, size=65536, type=83\n' |
+    "$SFDISK" -q "$dir/disk.img" >/dev/null || tm_fail "sfdisk failed"
+  mkswap_img "$dir/p1.img" 64M
+  tm_mkimg "$dir/p2.img" $((32 << 20)) 39
+  dd if="$dir/p1.img" of="$dir/disk.img" bs=1M seek=1 conv=notrunc,sparse status=none &&
+    dd if="$dir/p2.img" of="$dir/disk.img" bs=1M seek=65 conv=notrunc status=none || tm_fail "dd failed"
+  outside() { { head -c $((1 << 20)) "$dir/disk.img"; tail -c +$(((65 << 20) + 1)) "$dir/disk.img"; } | sha256sum; }
+  before=$(outside)
+  tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/disk.img"
+  ok_cmd "swapon vdb1"
+  in_swaps vdb1 || tm_fail "swaps does not list /dev/vdb1 after swapon"
+  grep -Eq "^/dev/vdb1 +partition +65532 +0 +-?[0-9]+$" <<<"$swaps_line" ||
+    tm_fail "swaps: wanted '/dev/vdb1 partition 65532 0 <prio>', got '$swaps_line'"
+  fg_ok "/bin/anonhog -s 9 48" 48 9 3
+  tm_cmd vmstat
+  [ "$(field pswpout)" -gt 0 ] 2>/dev/null && [ "$(field pswpin)" -gt 0 ] 2>/dev/null ||
+    tm_fail "pswpout '$(field pswpout)' pswpin '$(field pswpin)': anonhog 48 on 32 MiB did not swap"
+  swap_drained "after anonhog 48"
+  ok_cmd "swapoff vdb1"
+  finish
+  [ "$(outside)" = "$before" ] || tm_fail "the MBR or partition 2 changed: swap I/O left partition 1"
+  echo "swap: PASS ($board partition: anonhog 48 through vdb1, the MBR and vdb2 untouched)"
   ;;
 bad)
   truncate -s 16M "$dir/zero.img"
@@ -285,5 +341,5 @@ sysfuzz)
   finish
   echo "swap: PASS ($board sysfuzz: 20000 calls with swap on and anonhog 40 on 32 MiB)"
   ;;
-*) tm_usage "unknown case '$case' (pressure, bad, noroom, ioerr, sysfuzz)" ;;
+*) tm_usage "unknown case '$case' (pressure, partition, bad, noroom, ioerr, sysfuzz)" ;;
 esac
