@@ -107,7 +107,7 @@ kernel_lines() { tm_console | sed -nE 's/^\[ *[0-9]+\.[0-9]+\] //p'; }
 # in_swaps DEV: `swaps` lists /dev/DEV; $swaps_line is its line.
 in_swaps() {
   tm_cmd swaps
-  swaps_line=$(grep -E "^/dev/$1 " <<<"$out")
+  swaps_line=$(grep -E "^/dev/$1[[:space:]]" <<<"$out")
   [ -n "$swaps_line" ]
 }
 # boot_with_swap: booted with 32 MiB of RAM and a 256 MiB swap area $sw: vdb on a virt board
@@ -160,7 +160,7 @@ pressure)
   [ "$swap_total" = 0 ] && [ "$swap_free" = 0 ] || tm_fail "swap before swapon: SwapTotal $swap_total kB, SwapFree $swap_free kB"
   ok_cmd "swapon $sw"
   in_swaps $sw || tm_fail "swaps does not list /dev/$sw after swapon"
-  grep -Eq "^/dev/$sw +partition +$area_kb +0 +-?[0-9]+$" <<<"$swaps_line" ||
+  grep -Eq "^/dev/$sw[[:space:]]+partition[[:space:]]+$area_kb[[:space:]]+0[[:space:]]+-?[0-9]+$" <<<"$swaps_line" ||
     tm_fail "swaps: wanted '/dev/$sw partition $area_kb 0 <prio>', got '$swaps_line'"
   meminfo_swap
   [ "$swap_total" = $area_kb ] && [ "$swap_free" = $area_kb ] ||
@@ -215,7 +215,7 @@ partition)
   tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/disk.img"
   ok_cmd "swapon vdb1"
   in_swaps vdb1 || tm_fail "swaps does not list /dev/vdb1 after swapon"
-  grep -Eq "^/dev/vdb1 +partition +65532 +0 +-?[0-9]+$" <<<"$swaps_line" ||
+  grep -Eq "^/dev/vdb1[[:space:]]+partition[[:space:]]+65532[[:space:]]+0[[:space:]]+-?[0-9]+$" <<<"$swaps_line" ||
     tm_fail "swaps: wanted '/dev/vdb1 partition 65532 0 <prio>', got '$swaps_line'"
   fg_ok "/bin/anonhog -s 9 48" 48 9 3
   tm_cmd vmstat
