@@ -160,7 +160,7 @@ pressure)
   [ "$swap_total" = 0 ] && [ "$swap_free" = 0 ] || tm_fail "swap before swapon: SwapTotal $swap_total kB, SwapFree $swap_free kB"
   ok_cmd "swapon $sw"
   in_swaps $sw || tm_fail "swaps does not list /dev/$sw after swapon"
-  grep -Eq "^/dev/$sw[[:space:]]+partition[[:space:]]+$area_kb[[:space:]]+0[[:space:]]+-?[0-9]+$" <<<"$swaps_line" ||
+  grep -Eq "^/dev/${sw}[[:space:]]+partition[[:space:]]+${area_kb}[[:space:]]+0[[:space:]]+-?[0-9]+$" <<<"$swaps_line" ||
     tm_fail "swaps: wanted '/dev/$sw partition $area_kb 0 <prio>', got '$swaps_line'"
   meminfo_swap
   [ "$swap_total" = $area_kb ] && [ "$swap_free" = $area_kb ] ||
@@ -307,6 +307,7 @@ EOF
   TM_TIMEOUT=240 tm_cmd "exec /bin/anonhog -s 1 48"
   victim=$(sed -nE 's|^anonhog: pid ([0-9]+) seed 1: .*|\1|p' <<<"$out")
   [ -n "$victim" ] || tm_fail "anonhog 48 did not start"
+  ! tm_out_has 'Out of memory' || tm_fail "anonhog 48 was killed by the OOM killer (swap-out did not keep up?), not by a swap-in error"
   ! tm_out_has 'anonhog: all ok \(48 MiB' || tm_fail "anonhog 48 read back every page although reads fail: nothing was swapped?"
   tm_out_has '^/bin/anonhog: killed by signal [0-9]+ \([A-Z]+\)$' || tm_fail "anonhog 48 was not killed by a signal: $out"
   kernel_lines | grep -w -- "$victim" | grep -q anonhog ||
