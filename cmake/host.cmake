@@ -27,7 +27,7 @@ target_compile_options(buddy_order7_test PRIVATE -UMAX_PAGE_ORDER -DMAX_PAGE_ORD
 target_link_libraries(buddy_order7_test host_kernel_order7 ${CMOCKA} ${LIBFDT})
 
 # One cmocka executable per portable file (or close group), each a CTest entry.
-foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags pageflags_users vmstat page_reporting buddy slab xarray errseq errname)
+foreach(t vsprintf memblock cmdline shell ktest dt_memory printk time power meminfo devicetree panic atomic spinlock kpageflags pageflags pageflags_users vmstat page_reporting buddy slab xarray errseq errname swapfile)
   add_executable(${t}_test tests/host/${t}_test.c)
   target_link_libraries(${t}_test host_kernel ${CMOCKA} ${LIBFDT})
 endforeach()
@@ -56,7 +56,7 @@ endforeach()
 set(HOST_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
-  mm/truncate.c mm/vmscan.c mm/kswapd.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
+  mm/truncate.c mm/vmscan.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
   block/blk-core.c block/fops.c block/partitions/core.c block/partitions/msdos.c
   fs/buffer.c fs/buffer_aops.c
   tests/host/host_sched_arch.c

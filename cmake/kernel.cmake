@@ -44,7 +44,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kerne
   block/partitions/core.c block/partitions/msdos.c
   fs/buffer.c fs/buffer_aops.c
   mm/readahead.c
-  mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/page_reporting_work.c mm/vmstat_work.c
+  mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/page_reporting_work.c mm/vmstat_work.c
   mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS} fs/fs_cmd.c fs/bench_fs.c
   ${TINYMM_IRQCHIP_SRCS})
@@ -69,6 +69,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
   list(APPEND TINYMM_CORE_SRCS mm/page_idle.c)
   # HWPoison in mapped pages: unmapping, SIGBUS, madvise injection (docs/hwpoison.md)
   list(APPEND TINYMM_CORE_SRCS mm/hwpoison_user.c)
+  # swap areas: swapon, swapoff, /proc/swaps (docs/swap.md)
+  list(APPEND TINYMM_CORE_SRCS mm/swapon.c mm/swapon_cmd.c)
 endif()
 # The accessed-bit helpers (docs/young.md), with the page-fault core above.
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)

@@ -72,6 +72,7 @@ struct brd_device {
 	struct xarray pages;			/* page index on the disk -> struct page */
 	unsigned long nr_pages;			/* allocated */
 	int number;				/* N of ramN */
+	unsigned int fail_reads;		/* `blk inject ramN read-error`: reads to fail */
 };
 
 static struct brd_device *brd_devices[BRD_NR_DISKS];
@@ -153,6 +154,10 @@ static int brd_submit_bio(struct bio *bio)
 	lockdep_assert_held(&bio->bi_bdev->bd_queue_lock);
 	if (bio_op(bio) == REQ_OP_FLUSH)
 		return 1;		/* memory has no write cache */
+	if (!write && brd->fail_reads) {
+		brd->fail_reads--;	/* a test's media error (brd_inject) */
+		return -EIO;
+	}
 	for (unsigned int i = 0; i < bio->bi_vcnt; i++) {
 		struct bio_vec *bv = &bio->bi_io_vec[i];
 		int err = brd_rw(brd, write, (char *)page_address(bv->bv_page) + bv->bv_offset,
@@ -176,9 +181,25 @@ static void brd_describe(struct block_device *bdev, char *buf, size_t len)
 		  img ? ", " : "", img ? img->what : "");
 }
 
+/* `blk inject ramN read-error`: the next read request ends with -EIO, as a media error would
+ * (the swap and filesystem tests' failing device).  Under the queue lock, as submit_bio. */
+static int brd_inject(struct block_device *bdev, const char *what)
+{
+	struct brd_device *brd = bdev->bd_private;
+	unsigned long flags;
+
+	if (strcmp(what, "read-error"))
+		return -EINVAL;
+	spin_lock_irqsave(&bdev->bd_queue_lock, flags);
+	brd->fail_reads++;
+	spin_unlock_irqrestore(&bdev->bd_queue_lock, flags);
+	return 0;
+}
+
 static const struct block_device_operations brd_ops = {
 	.submit_bio = brd_submit_bio,
 	.describe = brd_describe,
+	.test_inject = brd_inject,
 };
 
 /*

@@ -22,7 +22,7 @@
  *
  * Where tinymm differs from v6.10, and why: one anon_vma per family (include/tinymm/anon_vma.h)
  * instead of anon_vma_fork's chain; no pinned pages to copy at
- * once, no swap entries, no large folios, no VM_WIPEONFORK/VM_DONTCOPY.
+ * once, no large folios, no VM_WIPEONFORK/VM_DONTCOPY.
  * Locking: the parent's mmap_lock, then the child's (a new mm nobody else sees: same class,
  * which tinymm's lockdep allows nested, as v6.10 annotates SINGLE_DEPTH_NESTING); per pte
  * table the child's page_table_lock, then the parent's (v6.10's order: dst, then src).
@@ -39,6 +39,7 @@
 #include "tinymm/mm_fault.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/slab.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/user_task.h"
 #include "tinymm/file.h"
 #include "tinymm/vfs.h"
@@ -87,6 +88,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 	unsigned long start = addr;
 	bool wrprotected = false;
 	pte_t *src_pte, *dst_pte;
+	int err = 0;
 	int rss[NR_MM_COUNTERS] = { 0 };	/* added once per table, as v6.10's add_mm_rss_vec */
 
 	/* No table in the parent: nothing to copy (a lookup without the lock is safe: tables go
@@ -107,8 +109,17 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 		if (pte_none(pte))
 			continue;
 		if (!pte_present(pte)) {
-			/* A hwpoison entry (the only non-present kind: no swap) goes to the child
-			 * as it is, so its touch is SIGBUS too (v6.10's copy_nonpresent_pte). */
+			/* A hwpoison entry goes to the child as it is, so its touch is SIGBUS too; a
+			 * swap entry too, one more holder of its slot (v6.10's copy_nonpresent_pte). */
+			swp_entry_t entry = pte_to_swp_entry(pte);
+
+			if (!is_hwpoison_entry(entry)) {
+				if (swap_duplicate(entry) < 0) {
+					err = -ENOMEM;	/* the slot's count is full: fork fails */
+					break;
+				}
+				rss[MM_SWAPENTS]++;
+			}
 			set_pte_at(dst_mm, addr, dst_pte, pte);
 			continue;
 		}
@@ -121,7 +132,7 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 	spin_unlock(&dst_mm->page_table_lock);
 	if (wrprotected)
 		flush_tlb_range(src_vma, start, end);
-	return 0;
+	return err;
 }
 
 int copy_page_range(struct vm_area_struct *dst_vma, struct vm_area_struct *src_vma)

@@ -19,9 +19,8 @@
  *
  * Where tinymm differs from v6.10, and why: v6.10 has this in mm/memory-failure.c; it is apart
  * here because which action fits which page is one idea and getting hold of the frame another.
- * No swap cache or hugetlb: the swap-cache and huge-page entries keep the table's
- * shape but match no folio tinymm makes (no PG_swapbacked|PG_swapcache folio exists; a large
- * folio is split or given up on before the table); user mappings are gone before the table
+ * No hugetlb: the huge-page entry keeps the table's shape but matches no folio tinymm makes (a
+ * large folio is split or given up on before the table); user mappings are gone before the table
  * (mm/hwpoison_user.c), and an anonymous folio then only leaves the LRU (v6.10's).
  * A folio with buffer heads has them dropped by the truncation (folio_invalidate()) and
  * checked by filemap_release_folio() as v6.10 does; buffers someone still holds stay and the
@@ -38,6 +37,7 @@
 #include "tinymm/pagemap.h"
 #include "tinymm/printk.h"
 #include "tinymm/swap.h"
+#include "tinymm/swapfile.h"
 #include "internal.h"
 
 /* folio_isolate_lru() (Linux's is in mm/vmscan.c): off its list, PG_lru cleared, our reference. */
@@ -188,8 +188,12 @@ static int me_pagecache_dirty(struct page_state *ps, struct page *p)
 	return me_pagecache(ps, p, true);
 }
 
-/* Swap cache: tinymm has none (a PG_swapbacked|PG_swapcache folio does not exist); Linux's
- * handlers without the swap cache itself. */
+/*
+ * A swap-cache folio (mm/swap_state.c), v6.10's handlers.  Dirty: its data exists nowhere else,
+ * so it stays in the cache, not uptodate, and a task that faults on a swap entry naming it gets
+ * SIGBUS (do_swap_page finds PG_hwpoison) - whoever owns it, known or not (MF_DELAYED).
+ * Clean: the slot has the data: the folio leaves the cache and the next fault reads it again.
+ */
 static int me_swapcache_dirty(struct page_state *ps, struct page *p)
 {
 	struct folio *folio = page_folio(p);
@@ -209,6 +213,7 @@ static int me_swapcache_clean(struct page_state *ps, struct page *p)
 	struct folio *folio = page_folio(p);
 	int ret;
 
+	delete_from_swap_cache(folio);
 	ret = delete_from_lru_cache(folio) ? MF_FAILED : MF_RECOVERED;
 	folio_unlock(folio);
 	if (has_extra_refcount(ps, p, false))

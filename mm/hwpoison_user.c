@@ -245,7 +245,7 @@ static int madvise_get_page(unsigned long addr, struct page **pagep)
 			break;
 		}
 		spin_unlock(&mm->page_table_lock);
-		if (is_swap_pte(pte))
+		if (is_swap_pte(pte) && is_hwpoison_entry(pte_to_swp_entry(pte)))
 			break;			/* -EFAULT, a hwpoison entry too (above) */
 		if (pass || (handle_mm_fault(vma, addr, 0) & VM_FAULT_ERROR))
 			break;

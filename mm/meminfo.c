@@ -3,7 +3,8 @@
  * ("Name:" padded to 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page
  * allocator manages, MemFree the frames on the buddy lists (NR_FREE_PAGES: not those on the
  * per-CPU lists), Buffers the page cache of block devices, Cached the files' (every other page
- * of the page cache), Slab and its parts the frames in
+ * of the page cache less the swap cache), SwapCached the swap cache (mm/swap_state.c),
+ * SwapTotal and SwapFree the swap areas' slots (mm/swapfile.c), Slab and its parts the frames in
  * slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
  * mm/hwpoison_state.c).
  *
@@ -18,6 +19,7 @@
 #include "tinymm/printk.h"
 #include "tinymm/shell.h"
 #include "tinymm/slab.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/vmstat.h"
 
 static void show_val_kb(const char *name, unsigned long long bytes)
@@ -52,8 +54,12 @@ static int cmd_meminfo(int argc, char **argv)
 		unsigned long bdev = blockdev_pages ? blockdev_pages() : 0;
 		if (bdev > file)
 			bdev = file;	/* the two counts are read at different moments */
+		/* v6.10: Cached is the page cache less the swap cache and Buffers. */
+		unsigned long swapcache = total_swapcache_pages();
+		long cached = (long)file - (long)swapcache - (long)bdev;
 		show_val_kb("Buffers:", (unsigned long long)bdev << PAGE_SHIFT);
-		show_val_kb("Cached:", (unsigned long long)(file - bdev) << PAGE_SHIFT);
+		show_val_kb("Cached:", (unsigned long long)(cached < 0 ? 0 : cached) << PAGE_SHIFT);
+		show_val_kb("SwapCached:", (unsigned long long)swapcache << PAGE_SHIFT);
 		/* The LRU lines: the totals, then anon (mm/memory.c's folios), then file. */
 		unsigned long act_anon = global_node_page_state(NR_ACTIVE_ANON);
 		unsigned long inact_anon = global_node_page_state(NR_INACTIVE_ANON);
@@ -70,6 +76,11 @@ static int cmd_meminfo(int argc, char **argv)
 		show_val_kb("Unevictable:", (unsigned long long)global_node_page_state(NR_UNEVICTABLE)
 			    << PAGE_SHIFT);
 		show_val_kb("Mlocked:", (unsigned long long)global_node_page_state(NR_MLOCK) << PAGE_SHIFT);
+		/* The swap areas (mm/swapfile.c): usable slots, and the free ones of the areas that
+		 * take writes. */
+		long swapfree = get_nr_swap_pages();
+		show_val_kb("SwapTotal:", (unsigned long long)READ_ONCE(total_swap_pages) << PAGE_SHIFT);
+		show_val_kb("SwapFree:", (unsigned long long)(swapfree < 0 ? 0 : swapfree) << PAGE_SHIFT);
 		/* Dirty and Writeback after the LRU and swap lines, before AnonPages. */
 		show_val_kb("Dirty:", (unsigned long long)global_node_page_state(NR_FILE_DIRTY)
 			    << PAGE_SHIFT);

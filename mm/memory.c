@@ -10,7 +10,9 @@
  * Invariants: every present user pte maps a page of RAM whose folio counts that pte in its
  * mapcount and holds one reference for it (mm/rmap.c); a non-present one that is not none is
  * a hwpoison entry (include/tinymm/swapops.h), holding nothing: a touch is VM_FAULT_HWPOISON,
- * a zap clears it; a writable pte maps an anonymous folio
+ * a zap clears it; or a swap entry, which holds one count of its slot's swap_map and counts in
+ * its mm's MM_SWAPENTS (a touch is do_swap_page, a zap frees the count, fork duplicates it);
+ * a writable pte maps an anonymous folio
  * with PG_anon_exclusive (in a private area a file page is mapped read-only, and the first
  * write copies it; a page fork shares is read-only in both mms: mm/fork_mm.c), or, in a shared
  * area, a dirty page-cache folio through a dirty pte; a pte is present only inside an area,
@@ -35,7 +37,7 @@
  * architecture's fault handler (access_error); shared file areas' write faults are
  * mm/memory_shared.c's (write-notify: their clean pages are mapped read-only, as v6.10 maps
  * them for dirty accounting); shared anonymous memory (shmem) is refused at mmap;
- * no swap, no large folios, no fault-around, no userfaultfd; a pte table is freed when it
+ * no large folios, no fault-around, no userfaultfd; a pte table is freed when it
  * becomes empty rather than only between areas (v6.10's floor/ceiling rule), so munmap gives
  * every table back.
  */
@@ -49,8 +51,11 @@
 #include "tinymm/mlock.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/page_alloc.h"
+#include "tinymm/printk.h"
+#include "tinymm/sched.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/swap.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/swapops.h"
 #include "tinymm/vmstat.h"
 #include "tinymm/writeback.h"
@@ -279,8 +284,11 @@ static vm_fault_t do_fault(struct vm_fault *vmf)
  */
 static bool wp_can_reuse_anon_folio(struct folio *folio)
 {
-	if (page_ref_count(&folio->page) != 1 || !folio_trylock(folio))
+	if (page_ref_count(&folio->page) != 1 + folio_test_swapcache(folio) || !folio_trylock(folio))
 		return false;
+	/* In the swap cache: its slot goes if no other pte names it (v6.10's). */
+	if (folio_test_swapcache(folio))
+		folio_free_swap(folio);
 	if (page_ref_count(&folio->page) != 1) {
 		folio_unlock(folio);
 		return false;
@@ -360,19 +368,97 @@ static vm_fault_t do_wp_page(struct vm_fault *vmf)
 }
 
 /*
- * A non-present entry (v6.10's do_swap_page, of which tinymm has only the hwpoison case):
- * memory_failure() left it where a page it poisoned was mapped, and the task touching it
- * gets SIGBUS (BUS_MCEERR_AR, mm/user_fault.c) rather than a page.  Nothing else leaves a
- * non-present entry; one would be a bug, and SIGBUS is the safe answer to it.
+ * A non-present entry (v6.10's do_swap_page).  A hwpoison entry: memory_failure() left it
+ * where a page it poisoned was mapped, and the task touching it gets SIGBUS (BUS_MCEERR_AR,
+ * mm/user_fault.c).  A swap entry: the folio comes from the swap cache or is read into it
+ * (with its neighbours, mm/swap_state.c), and is mapped where the entry was, which gives up the
+ * pte's hold on the slot.  No pte bit says a swapped page was exclusive (see mm/rmap.c), so,
+ * as v6.10 without one: a write fault frees the slot when no other pte names it and the folio
+ * has no other user (should_try_to_free_swap), and then the page is this mm's alone and mapped
+ * writable; otherwise it is mapped read-only and do_wp_page decides.  A slot that cannot be
+ * read is SIGBUS for this task only, with one line saying why.
  */
 static vm_fault_t do_swap_page(struct vm_fault *vmf)
 {
 	swp_entry_t entry = pte_to_swp_entry(vmf->orig_pte);
+	struct vm_area_struct *vma = vmf->vma;
+	struct mm_struct *mm = vma->vm_mm;
+	vm_fault_t ret = 0;
+	struct folio *folio;
+	bool exclusive = false;
+	pte_t pte;
 
 	if (is_hwpoison_entry(entry))
 		return VM_FAULT_HWPOISON;
-	WARN_ON_ONCE(1);
-	return VM_FAULT_SIGBUS;
+	if (!swp_swap_info(entry))
+		return VM_FAULT_SIGBUS;		/* not a slot of any area: logged there */
+	folio = swap_cache_get_folio(entry);
+	if (!folio) {
+		folio = swapin_folio(entry, true);
+		if (!folio) {
+			/* No memory, or the slot went: another fault on this pte mapped it. */
+			if (pte_val(ptep_get(vmf->pte)) == pte_val(vmf->orig_pte))
+				return VM_FAULT_OOM;
+			return 0;
+		}
+		ret = VM_FAULT_MAJOR;
+		count_vm_events(PGMAJFAULT, 1);
+	}
+	folio_lock(folio);
+	/* Still the cache's folio for this entry (it may have been freed and reused)? */
+	if (!folio_test_swapcache(folio) || folio_swap_entry(folio).val != entry.val)
+		goto out_retry;
+	/* memory_failure() kept a poisoned dirty one for whoever owns it (me_swapcache_dirty). */
+	if (PageHWPoison(&folio->page)) {
+		folio_unlock(folio);
+		folio_put(folio);
+		return VM_FAULT_HWPOISON;
+	}
+	if (!folio_test_uptodate(folio)) {
+		if (pte_val(ptep_get(vmf->pte)) != pte_val(vmf->orig_pte))
+			goto out_retry;
+		pr_err("%s[%d]: swap-in of 0x%lx failed: slot %lu of %s could not be read\n",
+		       current->comm, current->pid, vmf->address, swp_offset(entry),
+		       swp_swap_info(entry)->bdev->bd_name);
+		/* Out of the cache, so the next touch reads the slot again (the error may pass);
+		 * the slot keeps its data and this pte's count. */
+		if (!folio_mapped(folio))
+			delete_from_swap_cache(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+		return VM_FAULT_SIGBUS;
+	}
+	folio_wait_writeback(folio);	/* no write of a page the pte is about to make writable */
+	if ((vmf->flags & FAULT_FLAG_WRITE) && !folio_test_lru(folio))
+		lru_add_drain();	/* the read's LRU batch reference would look like a user */
+	spin_lock(&mm->page_table_lock);
+	if (pte_val(ptep_get(vmf->pte)) != pte_val(vmf->orig_pte)) {
+		spin_unlock(&mm->page_table_lock);
+		goto out_retry;
+	}
+	swap_free(entry);			/* the pte's hold: the mapping takes its place */
+	if ((vmf->flags & FAULT_FLAG_WRITE) || (vma->vm_flags & VM_LOCKED) || vm_swap_full() ||
+	    folio_test_mlocked(folio)) {
+		/* The cache's reference and ours: nobody else has it. */
+		if (page_ref_count(&folio->page) == 2 || !(vmf->flags & FAULT_FLAG_WRITE))
+			folio_free_swap(folio);
+	}
+	exclusive = !folio_test_swapcache(folio) && page_ref_count(&folio->page) == 1;
+	pte = mk_pte(folio, vm_get_page_prot(vma->vm_flags & ~VM_WRITE));
+	if (exclusive && (vmf->flags & FAULT_FLAG_WRITE))
+		pte = pte_mkwrite(pte_mkdirty(pte), vma);
+	folio_add_anon_rmap_pte(folio, &folio->page, vma, vmf->address, exclusive);
+	add_mm_counter(mm, MM_ANONPAGES, 1);
+	add_mm_counter(mm, MM_SWAPENTS, -1);
+	set_pte_at(mm, vmf->address, vmf->pte, pte_mkyoung(pte));
+	spin_unlock(&mm->page_table_lock);
+	folio_unlock(folio);
+	/* The pte's reference is ours (the lookup's or the read's). */
+	return ret;
+out_retry:
+	folio_unlock(folio);
+	folio_put(folio);
+	return ret & ~VM_FAULT_MAJOR;		/* the access is retried */
 }
 
 /* May this fault touch this area at all?  (v6.10's arch access_error()) */
@@ -457,6 +543,12 @@ static void zap_release(struct zap_batch *b)
 				folio_mark_dirty(folio);
 			folio_unlock(folio);
 		}
+		/* An unmapped swap-cache folio: its slot is freed with it (v6.10's
+		 * free_swap_cache), so an exiting task's swap comes back at once. */
+		if (folio_test_swapcache(folio) && !folio_mapped(folio) && folio_trylock(folio)) {
+			folio_free_swap(folio);
+			folio_unlock(folio);
+		}
 		folio_put(folio);
 	}
 	b->nr = 0;
@@ -489,10 +581,17 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 				continue;
 			pte_clear(mm, addr, pte);
 			cleared = true;
-			/* A hwpoison entry holds no page and no reference: cleared, nothing more
-			 * (v6.10's zap_nonpresent_ptes). */
-			if (!pte_present(ptent))
+			/* A hwpoison entry holds no page and no reference: cleared, nothing more.  A
+			 * swap entry gives up its hold on the slot (v6.10's zap_nonpresent_ptes). */
+			if (!pte_present(ptent)) {
+				swp_entry_t entry = pte_to_swp_entry(ptent);
+
+				if (!is_hwpoison_entry(entry)) {
+					free_swap_and_cache(entry);
+					rss[MM_SWAPENTS]--;
+				}
 				continue;
+			}
 			folio = vm_normal_folio(ptent);
 			if (!folio)
 				continue;

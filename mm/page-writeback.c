@@ -68,6 +68,14 @@ KPARAM_UINT(dirty_background_ratio, dirty_background_ratio, 0, 100,
 
 /* ---- dirtying -------------------------------------------------------------------------- */
 
+/* The mapping whose tags and dirty accounting a folio's writeback keeps: none for the swap
+ * cache (PG_swapbacked: an anonymous folio, whose ->mapping is its anon_vma), where nothing
+ * walks tags and dirt is not accounted (v6.10's swap_aops dirty nothing: noop_dirty_folio). */
+static inline struct address_space *folio_wb_mapping(const struct folio *folio)
+{
+	return folio_test_swapbacked(folio) ? NULL : folio->mapping;
+}
+
 /*
  * Linux's filemap_dirty_folio(): __folio_mark_dirty() + __mark_inode_dirty(I_DIRTY_PAGES).
  * PG_dirty is set under the xa_lock, together with the DIRTY tag and NR_FILE_DIRTY, so a
@@ -135,11 +143,11 @@ int folio_mkclean(struct folio *folio) __attribute__((weak));
 bool folio_clear_dirty_for_io(struct folio *folio)
 {
 	lockdep_assert_folio_locked(folio);
-	if (folio->mapping && folio_mapped(folio) && folio_mkclean && folio_mkclean(folio))
+	if (folio_wb_mapping(folio) && folio_mapped(folio) && folio_mkclean && folio_mkclean(folio))
 		folio_mark_dirty(folio);
 	if (!folio_test_clear_dirty(folio))
 		return false;
-	if (folio->mapping)
+	if (folio_wb_mapping(folio))
 		mod_node_page_state(NR_FILE_DIRTY, -1);
 	return true;
 }
@@ -160,7 +168,7 @@ bool folio_redirty_for_writepage(struct writeback_control *wbc, struct folio *fo
  */
 void __folio_start_writeback(struct folio *folio, bool keep_write)
 {
-	struct address_space *mapping = folio->mapping;
+	struct address_space *mapping = folio_wb_mapping(folio);
 	unsigned long flags;
 
 	lockdep_assert_folio_locked(folio);
@@ -188,7 +196,7 @@ void __folio_start_writeback(struct folio *folio, bool keep_write)
  */
 bool __folio_end_writeback(struct folio *folio)
 {
-	struct address_space *mapping = folio->mapping;
+	struct address_space *mapping = folio_wb_mapping(folio);
 	unsigned long flags;
 	bool ret;
 

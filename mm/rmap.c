@@ -20,9 +20,11 @@
  *
  * Where tinymm differs from v6.10, and why: no large folios are mapped, so no _large_mapcount
  * or _nr_pages_mapped; no GUP pins, so fork never has to copy a page at once because it may be
- * pinned (folio_try_dup_anon_rmap_pte cannot fail).  try_to_unmap() leaves an anonymous folio
- * mapped (no swap: nowhere to put its data; reclaim never scans the anon lists without swap,
- * as v6.10) unless TTU_HWPOISON asks for hwpoison entries.  No MMU notifiers, no memcg
+ * pinned (folio_try_dup_anon_rmap_pte cannot fail).  try_to_unmap() unmaps an anonymous folio
+ * only once it is in the swap cache (each pte then names its slot, mm/swap_state.c), or for
+ * TTU_HWPOISON's hwpoison entries.  No arch swap-exclusive pte bit (v6.10's
+ * pte_swp_mkexclusive): a page unmapped to swap loses PG_anon_exclusive, and the fault that
+ * brings it back proves exclusivity by the reference count (mm/memory.c's do_swap_page).  No MMU notifiers, no memcg
  * filter (invalid_vma), no batched TLB flush: each pte is flushed as it is cleared (v6.10
  * batches with TTU_BATCH_FLUSH on SMP, where a flush is an IPI; here it is one local
  * instruction).  folio_referenced() trylocks an
@@ -38,6 +40,7 @@
 #include "tinymm/mmap.h"
 #include "tinymm/page-flags.h"
 #include "tinymm/rmap.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/swapops.h"
 #include "tinymm/writeback.h"
 #include "tinymm/vmstat.h"
@@ -68,6 +71,26 @@ void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, un
 	atomic_set(&folio->_mapcount, 0);
 	SetPageAnonExclusive(&folio->page);
 	mod_node_page_state(NR_ANON_MAPPED, 1);
+}
+
+/*
+ * A swapped-in folio mapped again (v6.10's folio_add_anon_rmap_pte, or folio_add_new_anon_rmap
+ * for one read in that no pte mapped yet): one more mapping, exclusive to this mm only when
+ * do_swap_page proved it (@exclusive).  The folio is locked (it is in the swap cache, where
+ * others can find it).
+ */
+void folio_add_anon_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma,
+			     unsigned long address, bool exclusive)
+{
+	lockdep_assert_folio_locked(folio);
+	VM_BUG_ON_PAGE(!folio_test_swapbacked(folio), &folio->page);
+	if (!folio_test_anon(folio))
+		__folio_set_anon(folio, vma, address);
+	if (atomic_inc_return(&folio->_mapcount) == 0)
+		mod_node_page_state(NR_ANON_MAPPED, 1);
+	if (exclusive)
+		SetPageAnonExclusive(page);
+	mlock_vma_folio(folio, vma);
 }
 
 /* One more pte maps @page of the page-cache folio @folio (v6.10's folio_add_file_rmap_pte). */
@@ -224,8 +247,23 @@ static bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	flush_tlb_page(vma, address);	/* no write through a stale entry after this */
 	/* memory_failure(): the task that touches this address next gets SIGBUS rather than a
 	 * fresh page (v6.10's make_hwpoison_entry; the entry holds no reference). */
-	if ((flags & TTU_HWPOISON) && PageHWPoison(&folio->page))
+	if ((flags & TTU_HWPOISON) && PageHWPoison(&folio->page)) {
 		set_pte_at(vma->vm_mm, address, pte, swp_entry_to_pte(make_hwpoison_entry(&folio->page)));
+	} else if (folio_test_anon(folio) && folio_test_swapcache(folio)) {
+		/* Reclaim of a swap-cache folio: the pte names its slot, one more holder of it. */
+		swp_entry_t entry = folio_swap_entry(folio);
+
+		if (swap_duplicate(entry) < 0) {
+			set_pte_at(vma->vm_mm, address, pte, pteval);	/* back as it was */
+			spin_unlock(&vma->vm_mm->page_table_lock);
+			return false;
+		}
+		set_pte_at(vma->vm_mm, address, pte, swp_entry_to_pte(entry));
+		add_mm_counter(vma->vm_mm, MM_SWAPENTS, 1);
+		/* Unmapped, it is nobody's exclusively: the fault that brings it back decides
+		 * again (mm/memory.c's do_swap_page; no pte bit carries it, see there). */
+		ClearPageAnonExclusive(&folio->page);
+	}
 	folio_remove_rmap_pte(folio, &folio->page, vma);
 	add_mm_counter(vma->vm_mm, mm_counter(folio), -1);
 	spin_unlock(&vma->vm_mm->page_table_lock);
@@ -256,9 +294,10 @@ void try_to_unmap(struct folio *folio, enum ttu_flags flags)
 	lockdep_assert_folio_locked(folio);
 	if (!folio_mapped(folio))
 		return;
-	/* An anonymous folio's data has nowhere to go without swap: only a poisoned one, whose
-	 * data is lost anyway, leaves its ptes (for hwpoison entries). */
-	if (folio_test_anon(folio) && !(flags & TTU_HWPOISON))
+	/* An anonymous folio's data has somewhere to go only once it is in the swap cache
+	 * (reclaim's add_to_swap); a poisoned one, whose data is lost anyway, leaves its ptes
+	 * for hwpoison entries. */
+	if (folio_test_anon(folio) && !(flags & TTU_HWPOISON) && !folio_test_swapcache(folio))
 		return;
 	rmap_walk(folio, &rwc);
 }

@@ -26,6 +26,7 @@
 #include "tinymm/mm.h"
 #include "tinymm/pagemap.h"
 #include "tinymm/rmap_file.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/vfs.h"
 
 struct address_space *vma_file_mapping(const struct vm_area_struct *vma)
@@ -167,10 +168,18 @@ static void zap_file_range(struct vm_area_struct *vma, unsigned long start, unsi
 			if (pte_none(ptent))
 				continue;
 			if (!pte_present(ptent)) {
-				/* A hwpoison entry maps no folio: cleared only when the private
-				 * copies go too (truncation), as v6.10's should_zap_cows(). */
-				if (even_cows)
+				/* A hwpoison entry maps no folio, a swap entry names a private copy's
+				 * slot: cleared only when the private copies go too (truncation), as
+				 * v6.10's should_zap_cows(); the slot's count goes with it. */
+				if (even_cows) {
+					swp_entry_t entry = pte_to_swp_entry(ptent);
+
 					pte_clear(mm, addr, pte);
+					if (!is_hwpoison_entry(entry)) {
+						free_swap_and_cache(entry);
+						add_mm_counter(mm, MM_SWAPENTS, -1);
+					}
+				}
 				continue;
 			}
 			page = pfn_to_page(pte_pfn(ptent));

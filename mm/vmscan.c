@@ -1,7 +1,7 @@
 /*
  * vmscan.c - page reclaim, as Linux v6.10's mm/vmscan.c with the classic two-list LRU (not
- * MGLRU), over the file lists of mm/swap.c.  Its two callers: kswapd (mm/kswapd.c), woken by
- * the page allocator below a zone's low watermark, and direct reclaim (try_to_free_pages(),
+ * MGLRU), over the LRU lists of mm/swap.c (the anonymous ones only while swap has room).  Its
+ * two callers: kswapd (mm/kswapd.c), woken by the page allocator below a zone's low watermark, and direct reclaim (try_to_free_pages(),
  * here), which runs in an allocation that may sleep and found nothing.  Both go through
  * shrink_node(): the inactive list is scanned from its tail, folio_check_references() decides
  * each folio's fate (its page-table references read through rmap: folio_referenced()), a
@@ -15,9 +15,11 @@
  *     reference; it goes back (putback) or is freed, never both, never neither;
  *   - a folio leaves the cache here only locked, clean, not under writeback, with exactly the
  *     cache's reference and reclaim's (checked under xa_lock, which no lookup can pass);
- *   - only kswapd writes folios out (direct reclaim's stack is someone else's), and only a
- *     folio it already marked PG_reclaim once; the write ends with the folio rotated to the
- *     inactive tail (folio_rotate_reclaimable) so the next scan frees it;
+ *   - only kswapd writes file folios out (direct reclaim's stack is someone else's), and only
+ *     a folio it already marked PG_reclaim once; anonymous folios go to swap from either
+ *     (mm/swap_state.c's add_to_swap first, so the unmapped ptes can name the slot); a write
+ *     ends with the folio rotated to the inactive tail (folio_rotate_reclaimable) so the next
+ *     scan frees it;
  *   - a task inside reclaim carries PF_MEMALLOC: its own allocations never reclaim again.
  * Locking: lru_lock (irqsave) around isolation and putback; the folio lock (trylock only:
  *   reclaim never sleeps on a folio) around the decision; xa_lock around removal from the cache.
@@ -26,11 +28,15 @@
  *   folio lock, never inside lru_lock or xa_lock.
  *
  * Where tinymm differs from v6.10, and why:
- *   - One node, one memcg, no anon/swap: get_scan_count() is SCAN_FILE always, proportional
- *     scanning is replaced by stopping once nr_to_reclaim is met, and there is no
- *     lru_note_cost().  No compaction: an order > 0 request is treated as order 0 pages freed.
- *   - Only file folios are scanned (no swap), so of v6.10's anon rules only the VM_LOCKED one
- *     applies; try_to_unmap() flushes each pte as it clears it (no TTU_BATCH_FLUSH).
+ *   - One node, one memcg: get_scan_count() has no cost model (no lru_note_cost: swappiness
+ *     alone weighs anon against file), proportional scanning is replaced by stopping once
+ *     nr_to_reclaim is met.  No compaction: an order > 0 request is treated as order 0 pages
+ *     freed.  No anonymous workingset: anon refaults are not detected, so the active anon
+ *     list is shrunk when the inactive one is low (v6.10's inactive_is_low) and no shadow
+ *     entries are left in the swap cache.
+ *   - try_to_unmap() flushes each pte as it clears it (no TTU_BATCH_FLUSH); anonymous folios
+ *     are written to swap by direct reclaim and kswapd alike, as v6.10 (only file folios wait
+ *     for kswapd or the flusher).
  *   - No reclaim_throttle(): direct reclaim that made no progress while folios are dirty or
  *     under writeback wakes the flusher and sleeps HZ/10 once (VMSCAN_THROTTLE_WRITEBACK's
  *     timeout).  v6.10 spares kernel threads and workqueue workers; every tinymm thread is a
@@ -41,13 +47,13 @@
  *     mapping, or the next fsync would report an error for data still safe in the cache
  *     (v6.10's handle_write_error() records any error; its block device's bios come from a
  *     mempool and cannot fail to start).
- *   - __remove_mapping() proves nobody else holds the folio by its count under xa_lock, where
- *     no lookup can run, instead of freezing the count; shrink_node() counts the slab pages
+ *   - shrink_node() counts the slab pages
  *     the shrinkers freed by comparing totals, without reclaim_state.
  *   - The kswapd thread and its wake-ups are mm/kswapd.c.
  */
 #include <limits.h>
 #include <string.h>
+#include "tinymm/cmdline.h"
 #include "tinymm/irqflags.h"
 #include "tinymm/timer.h"
 #include "tinymm/page_alloc.h"
@@ -58,6 +64,7 @@
 #include "tinymm/shrinker.h"
 #include "tinymm/slab.h"
 #include "tinymm/swap.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/vmstat.h"
 #include "tinymm/workingset.h"
 #include "tinymm/writeback.h"
@@ -69,7 +76,14 @@ int folio_referenced(struct folio *folio, int is_locked, unsigned long *vm_flags
 	__attribute__((weak));
 void try_to_unmap(struct folio *folio, enum ttu_flags flags) __attribute__((weak));
 
-#define DEACTIVATE_FILE		2	/* may_deactivate's bit for the file lists */
+#define DEACTIVATE_ANON		1	/* may_deactivate's bits, v6.10's */
+#define DEACTIVATE_FILE		2
+
+/* v6.10's vm_swappiness: the relative cost of swapping anonymous memory against dropping
+ * cache, 0-200 (100: equal; 60: cache goes first, as v6.10's default). */
+static unsigned int vm_swappiness = 60;
+KPARAM_UINT(swappiness, vm_swappiness, 0, 200,
+	    "0-200 (default 60): how readily reclaim swaps anonymous memory rather than drop cache");
 
 struct reclaim_stat {
 	unsigned int nr_dirty, nr_unqueued_dirty, nr_congested, nr_writeback, nr_immediate;
@@ -87,16 +101,21 @@ static bool pgdat_test(int bit)
 
 /* inactive_is_low(): the inactive list may be smaller than the active one by a ratio
  * that grows with the square root of the cache size (1 below 1 GiB). */
-bool inactive_file_is_low(struct lruvec *lruvec)
+static bool inactive_is_low(struct lruvec *lruvec, enum lru_list inactive_lru)
 {
-	unsigned long inactive = lruvec->nr_pages[LRU_INACTIVE_FILE];
-	unsigned long active = lruvec->nr_pages[LRU_ACTIVE_FILE];
+	unsigned long inactive = lruvec->nr_pages[inactive_lru];
+	unsigned long active = lruvec->nr_pages[inactive_lru + LRU_ACTIVE];
 	unsigned long gb = (inactive + active) >> (30 - PAGE_SHIFT), ratio = 1;
 
 	if (gb)
 		while ((ratio + 1) * (ratio + 1) <= 10 * gb)	/* int_sqrt(10 * gb) */
 			ratio++;
 	return inactive * ratio < active;
+}
+
+bool inactive_file_is_low(struct lruvec *lruvec)
+{
+	return inactive_is_low(lruvec, LRU_INACTIVE_FILE);
 }
 
 /*
@@ -235,11 +254,24 @@ static bool __remove_mapping(struct address_space *mapping, struct folio *folio)
 	unsigned long flags;
 
 	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-	if (folio->mapping != mapping || !folio_ref_freeze(folio, 2))
+	if (!folio_test_swapcache(folio) && folio->mapping != mapping)
+		goto cannot_free;
+	if (!folio_ref_freeze(folio, 2))
 		goto cannot_free;
 	if (folio_test_dirty(folio) || folio_test_writeback(folio)) {
 		folio_ref_unfreeze(folio, 2);
 		goto cannot_free;
+	}
+	if (folio_test_swapcache(folio)) {
+		/* Written out: its slot keeps the data for the swap ptes (no shadow: anonymous
+		 * refaults are not tracked, mm/swap_state.c). */
+		swp_entry_t entry = folio_swap_entry(folio);
+
+		__delete_from_swap_cache(folio, entry);
+		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
+		put_swap_folio(entry);
+		folio_ref_unfreeze(folio, 1);
+		return true;
 	}
 	__filemap_remove_folio(folio, workingset_eviction(folio));
 	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
@@ -308,13 +340,15 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 		if (!folio_evictable(folio))
 			goto activate_locked;	/* putback culls it to the unevictable list */
 
-		/* folio_check_dirty_writeback()'s accounting, for kswapd's PGDAT_* flags. */
+		/* folio_check_dirty_writeback()'s accounting, for kswapd's PGDAT_* flags: file
+		 * folios only (no flusher writes anonymous ones: reclaim must not wait for one). */
 		bool dirty = folio_test_dirty(folio), writeback = folio_test_writeback(folio);
-		if (dirty || writeback)
+		bool file = !folio_test_swapbacked(folio);
+		if (file && (dirty || writeback))
 			stat->nr_dirty += nr_pages;
-		if (dirty && !writeback)
+		if (file && dirty && !writeback)
 			stat->nr_unqueued_dirty += nr_pages;
-		if (writeback && folio_test_reclaim(folio))
+		if (file && writeback && folio_test_reclaim(folio))
 			stat->nr_congested += nr_pages;
 
 		if (writeback) {
@@ -336,6 +370,14 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 		if (references == FOLIOREF_KEEP)
 			goto keep_locked;
 
+		/* Anonymous memory goes to swap: a slot and the swap cache first (v6.10's
+		 * add_to_swap), so the ptes unmapped next can name the slot.  No slot left: kept. */
+		if (folio_test_anon(folio) && folio_test_swapbacked(folio) && !folio_test_swapcache(folio)) {
+			if (!(sc->gfp_mask & __GFP_IO))
+				goto keep_locked;
+			if (!add_to_swap(folio))
+				goto activate_locked;
+		}
 		/* Mapped: unmapped first (a dirty pte dirties the folio), or kept active. */
 		if (folio_mapped(folio)) {
 			try_to_unmap(folio, 0);
@@ -344,11 +386,14 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 				goto activate_locked;
 			}
 		}
-		mapping = folio->mapping;
+		mapping = folio_test_swapcache(folio) ? swap_address_space(folio_swap_entry(folio)) :
+			  folio->mapping;
 		if (folio_test_dirty(folio)) {
-			/* Only kswapd writes, and only a folio it has seen dirty at the tail before
-			 * while the tail is all dirty: otherwise mark it and let the flusher do it. */
-			if (!current_is_kswapd() || !folio_test_reclaim(folio) || !pgdat_test(PGDAT_DIRTY)) {
+			/* A file folio: only kswapd writes, and only one it has seen dirty at the tail
+			 * before while the tail is all dirty; otherwise mark it and let the flusher do
+			 * it.  An anonymous one has no flusher: reclaim writes it to swap. */
+			if (!folio_test_swapbacked(folio) &&
+			    (!current_is_kswapd() || !folio_test_reclaim(folio) || !pgdat_test(PGDAT_DIRTY))) {
 				mod_node_page_state(NR_VMSCAN_IMMEDIATE, nr_pages);
 				folio_set_reclaim(folio);
 				goto activate_locked;
@@ -368,7 +413,8 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 					goto keep;
 				if (folio_test_dirty(folio) || folio_test_writeback(folio))
 					goto keep_locked;
-				mapping = folio->mapping;
+				mapping = folio_test_swapcache(folio) ?
+					  swap_address_space(folio_swap_entry(folio)) : folio->mapping;
 				break;
 			case PAGE_RETRY:
 				goto keep;		/* writepage unlocked it */
@@ -399,6 +445,10 @@ static unsigned long shrink_folio_list(struct page_list *list, struct scan_contr
 		folio_put(folio);		/* the last reference: the frame is free */
 		continue;
 activate_locked:
+		/* Kept in memory: with swap short, its slot is better given to another
+		 * (v6.10's: a swap-cache folio frees its swap when swap is full or it is mlocked). */
+		if (folio_test_swapcache(folio) && (vm_swap_full() || folio_test_mlocked(folio)))
+			folio_free_swap(folio);
 		if (!folio_test_mlocked(folio)) {
 			folio_set_active(folio);
 			stat->nr_activate += nr_pages;
@@ -416,7 +466,7 @@ keep:
 /* ---- the scanners ---- */
 
 static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruvec *lruvec,
-					  struct scan_control *sc)
+					  struct scan_control *sc, enum lru_list lru)
 {
 	struct reclaim_stat stat = { 0 };
 	struct page_list list;
@@ -426,7 +476,7 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 	page_list_init(&list);
 	lru_add_drain();
 	spin_lock_irqsave(&lruvec->lru_lock, flags);
-	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &list, &nr_scanned, LRU_INACTIVE_FILE);
+	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &list, &nr_scanned, lru);
 	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
 	count_vm_events(kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, (long)nr_scanned);
 	if (!nr_taken)
@@ -434,8 +484,8 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 	nr_reclaimed = shrink_folio_list(&list, sc, &stat);
 	move_folios_to_lru(lruvec, &list);
 	count_vm_events(kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, (long)nr_reclaimed);
-	/* Dirty folios nobody queued for I/O reached the tail: the flusher is behind. */
-	if (stat.nr_unqueued_dirty == nr_taken)
+	/* Dirty file folios nobody queued for I/O reached the tail: the flusher is behind. */
+	if (lru == LRU_INACTIVE_FILE && stat.nr_unqueued_dirty == nr_taken)
 		wakeup_flusher_threads(WB_REASON_VMSCAN);
 	sc->nr.dirty += stat.nr_dirty;
 	sc->nr.congested += stat.nr_congested;
@@ -443,7 +493,8 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
 	sc->nr.writeback += stat.nr_writeback;
 	sc->nr.immediate += stat.nr_immediate;
 	sc->nr.taken += nr_taken;
-	sc->nr.file_taken += nr_taken;
+	if (lru == LRU_INACTIVE_FILE)
+		sc->nr.file_taken += nr_taken;
 	return nr_reclaimed;
 }
 
@@ -454,7 +505,7 @@ static unsigned long shrink_inactive_list(unsigned long nr_to_scan, struct lruve
  * gets another trip round the active list, so code stays in memory under moderate pressure
  * (streaming reads cannot push it out).  folio_referenced() clears the young bits either way.
  */
-static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
+static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec, enum lru_list lru)
 {
 	struct page_list hold, l_active, l_inactive;
 	unsigned long nr_scanned, nr_taken, flags, nr_deactivate;
@@ -464,7 +515,7 @@ static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
 	page_list_init(&l_inactive);
 	lru_add_drain();
 	spin_lock_irqsave(&lruvec->lru_lock, flags);
-	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &hold, &nr_scanned, LRU_ACTIVE_FILE);
+	nr_taken = isolate_lru_folios(nr_to_scan, lruvec, &hold, &nr_scanned, lru);
 	spin_unlock_irqrestore(&lruvec->lru_lock, flags);
 	count_vm_events(PGREFILL, (long)nr_scanned);
 	if (!nr_taken)
@@ -492,25 +543,71 @@ static void shrink_active_list(unsigned long nr_to_scan, struct lruvec *lruvec)
 	count_vm_events(PGDEACTIVATE, (long)nr_deactivate);
 }
 
-/* get_scan_count()'s SCAN_FILE: both file lists, size >> priority each, in SWAP_CLUSTER_MAX
- * steps, inactive first. */
+/* The zones' high watermarks together (v6.10's total_high_wmark in prepare_scan_control). */
+static unsigned long high_wmark_pages_total(void)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		sum += zones[i]._watermark[WMARK_HIGH];
+	return sum;
+}
+
+/*
+ * v6.10's get_scan_count(), without the cost model (no lru_note_cost: anon and file cost the
+ * same, so swappiness alone sets the balance): how many of each list this pass scans.  No
+ * free swap: files only.  Priority 0 with swappiness: both equally.  The file lists nearly
+ * empty (their pages and the free pages under the high watermarks): anon only, as v6.10's
+ * file_is_tiny.  Otherwise each list's size >> priority, anon weighted swappiness and file
+ * 200 - swappiness.
+ */
+static void get_scan_count(struct lruvec *lruvec, struct scan_control *sc, unsigned long *nr)
+{
+	unsigned long ap = vm_swappiness, fp = 200 - vm_swappiness, denominator;
+	unsigned long file = lruvec->nr_pages[LRU_INACTIVE_FILE] + lruvec->nr_pages[LRU_ACTIVE_FILE];
+	enum lru_list lru;
+
+	if (get_nr_swap_pages() <= 0) {
+		ap = 0;
+		fp = 1;
+	} else if (!sc->priority && vm_swappiness) {
+		ap = fp = 1;
+	} else if (file + nr_free_pages() <= high_wmark_pages_total()) {
+		ap = 1;
+		fp = 0;
+	}
+	denominator = ap + fp;
+	for (lru = LRU_INACTIVE_ANON; lru <= LRU_ACTIVE_FILE; lru++) {
+		unsigned long size = lruvec->nr_pages[lru], scan = size >> sc->priority;
+		bool is_file = lru >= LRU_INACTIVE_FILE;
+
+		if (!scan && size && sc->priority < DEF_PRIORITY)
+			scan = min(size, SWAP_CLUSTER_MAX);	/* small lists are scanned too */
+		nr[lru] = scan * (is_file ? fp : ap) / denominator;
+	}
+}
+
+/* The four lists in SWAP_CLUSTER_MAX steps, each inactive list before its active one, until
+ * nr_to_reclaim is met (v6.10's shrink_lruvec without the proportional tail). */
 static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
-	unsigned long nr_inactive = lruvec->nr_pages[LRU_INACTIVE_FILE] >> sc->priority;
-	unsigned long nr_active = lruvec->nr_pages[LRU_ACTIVE_FILE] >> sc->priority;
-	unsigned long nr_reclaimed = 0;
+	unsigned long nr[NR_LRU_LISTS] = { 0 }, nr_reclaimed = 0;
+	enum lru_list lru;
 
-	while (nr_inactive || nr_active) {
-		if (nr_inactive) {
-			unsigned long n = min(nr_inactive, SWAP_CLUSTER_MAX);
-			nr_inactive -= n;
-			nr_reclaimed += shrink_inactive_list(n, lruvec, sc);
-		}
-		if (nr_active) {
-			unsigned long n = min(nr_active, SWAP_CLUSTER_MAX);
-			nr_active -= n;
-			if (sc->may_deactivate & DEACTIVATE_FILE)
-				shrink_active_list(n, lruvec);
+	get_scan_count(lruvec, sc, nr);
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_ANON] || nr[LRU_INACTIVE_FILE] ||
+	       nr[LRU_ACTIVE_FILE]) {
+		for (lru = LRU_INACTIVE_ANON; lru <= LRU_ACTIVE_FILE; lru++) {
+			unsigned long n = min(nr[lru], SWAP_CLUSTER_MAX);
+			unsigned int bit = lru >= LRU_INACTIVE_FILE ? DEACTIVATE_FILE : DEACTIVATE_ANON;
+
+			if (!n)
+				continue;
+			nr[lru] -= n;
+			if (!(lru & LRU_ACTIVE))
+				nr_reclaimed += shrink_inactive_list(n, lruvec, sc, lru);
+			else if (sc->may_deactivate & bit)
+				shrink_active_list(n, lruvec, lru);
 			else
 				sc->skipped_deactivate = true;
 		}
@@ -520,7 +617,7 @@ static void shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 	sc->nr_reclaimed += nr_reclaimed;
 }
 
-/* Shrink the active list only when refaults since the last run
+/* Shrink the active file list only when refaults since the last run
  * say the workingset changed, or the inactive list is too small. */
 static void prepare_scan_control(struct lruvec *lruvec, struct scan_control *sc)
 {
@@ -530,6 +627,12 @@ static void prepare_scan_control(struct lruvec *lruvec, struct scan_control *sc)
 		sc->may_deactivate |= DEACTIVATE_FILE;
 	else
 		sc->may_deactivate &= ~DEACTIVATE_FILE;
+	/* Anonymous memory has no refault tracking: its active list shrinks when the inactive
+	 * one is small (v6.10's rule without the anon refaults). */
+	if (sc->force_deactivate || inactive_is_low(lruvec, LRU_INACTIVE_ANON))
+		sc->may_deactivate |= DEACTIVATE_ANON;
+	else
+		sc->may_deactivate &= ~DEACTIVATE_ANON;
 }
 
 void shrink_node(struct scan_control *sc)

@@ -79,6 +79,8 @@ vm_fault_t wp_page_shared(struct vm_fault *vmf);
 
 /* mm/rmap.c (v6.10's names, small folios only). */
 void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long address);
+void folio_add_anon_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma,
+			     unsigned long address, bool exclusive);
 void folio_add_file_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma);
 void folio_remove_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *vma);
 int folio_try_dup_anon_rmap_pte(struct folio *folio, struct page *page, struct vm_area_struct *src_vma);

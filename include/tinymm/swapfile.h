@@ -86,16 +86,22 @@ extern spinlock_t swap_lock;
 extern atomic_long_t nr_swap_pages;	/* free slots in areas that take writes */
 extern long total_swap_pages;		/* usable slots of every area */
 
-/* ---- header (mm/swapon.c; pure, host-tested) ---- */
+/* ---- header (mm/swap_header.c; pure, host-tested) ---- */
 /* Check page 0 of a would-be swap area of @dev_pages pages: 0 and the usable range in
  * *@maxpages (last_page + 1), or -EINVAL with a one-line reason in *@why (no signature, an
  * old or unknown version, last_page beyond the device, a bad page out of range...). */
 int swap_header_check(const void *page0, unsigned long page_size, unsigned long dev_pages,
 		      unsigned long *maxpages, const char **why);
+/* A header swap_header_check() accepted, its fields (version, last_page, nr_badpages, the
+ * bad pages) in the CPU's byte order: swapped in place if mkswap ran on a machine of the other
+ * endianness (v6.10's swab32s in read_swap_header), untouched otherwise. */
+void swap_header_to_cpu(void *page0);
 
 /* ---- slots (mm/swapfile.c) ---- */
 /* An area's map set up: the header slot and @bad[] (nr_bad of them) SWAP_MAP_BAD, the rest free.
- * Used by swapon and by the host tests, which drive the allocator on a map of their own. */
+ * Used by swapon and by the host tests, which drive the allocator on a map of their own.
+ * si->lock is the caller's to initialise (once: a dead area's lock may still be taken by a
+ * lookup that raced with its swapoff); @si not yet SWP_USED. */
 void swap_info_init_map(struct swap_info_struct *si, uint16_t *map, unsigned long max,
 			const uint32_t *bad, unsigned int nr_bad);
 /* One free slot of @si with the map SWAP_HAS_CACHE (v6.10's scan_swap_map_slots for one
@@ -139,6 +145,9 @@ static inline sector_t swap_slot_sector(unsigned long offset)
  * one-line reason printed as "swapon: vdb: ...". */
 int sys_swapon(const char *name);
 int sys_swapoff(const char *name);
+/* The last refusal's line of sys_swapon/sys_swapoff without its '\n' ("" after a success):
+ * what the KTAP suite checks (the lines go to the console only, not to the log). */
+const char *swap_last_error(void);
 /* Bring every page of area @type back into memory and every pte back to it (v6.10's
  * try_to_unuse): 0, or -ENOMEM / -EIO with what was brought back staying in. */
 int try_to_unuse(unsigned int type);
@@ -146,6 +155,9 @@ int try_to_unuse(unsigned int type);
 void swap_show(int (*pr)(const char *fmt, ...));
 
 /* ---- the swap cache (mm/swap_state.c) ---- */
+/* swapon / swapoff: area @type's cache made empty, and destroyed once try_to_unuse emptied it. */
+void init_swap_address_space(unsigned int type);
+void exit_swap_address_space(unsigned int type);
 /* The address_space of area @type's cache: folio->mapping stays the anon_vma, as v6.10. */
 struct address_space *swap_address_space(swp_entry_t entry);
 static inline swp_entry_t folio_swap_entry(const struct folio *folio)

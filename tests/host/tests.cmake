@@ -10,6 +10,11 @@ foreach(t vsprintf memblock cmdline shell ktest printk time power meminfo uart p
   add_test(NAME host.${t} COMMAND ${t}_test)
 endforeach()
 add_test(NAME host.buddy_order7 COMMAND buddy_order7_test)
+# The swap slot allocator, and the swap header check on what util-linux's mkswap writes.
+find_program(MKSWAP mkswap PATHS /sbin /usr/sbin REQUIRED)
+add_test(NAME host.swapfile COMMAND swapfile_test)
+set_tests_properties(host.swapfile PROPERTIES TIMEOUT 120
+  ENVIRONMENT "MKSWAP=${MKSWAP};TMPDIR=${CMAKE_BINARY_DIR}")
 add_test(NAME host.smp_mm COMMAND smp_mm_test)
 set_tests_properties(host.smp_mm PROPERTIES TIMEOUT 300)
 # pcp->lock compiled out: the race must be caught (a stamp, a count, ASan or a crash).

@@ -1,0 +1,412 @@
+/*
+ * swap_ktest.c - anonymous memory to swap and back (mm/swap_state.c, mm/page_io.c, reclaim's
+ * anon path in mm/vmscan.c, do_swap_page in mm/memory.c, docs/swap.md): suite `swap`, every
+ * board.  The swap area is RAM disk ram3 (4 MiB: 1023 slots) with a header written here in
+ * Linux's format; each case builds a user mm with mm_alloc() (faulted by handle_mm_fault()
+ * directly, as suite `rmap` does), pushes chosen folios through reclaim one at a time
+ * (reclaim_folio_for_test: the same shrink_folio_list() kswapd runs) and checks the ptes, the
+ * slot counts, the swap cache and the data; at the end every mm is gone, every slot free, the
+ * swap cache empty and AnonPages, the page tables and free memory where they were:
+ *   - out and back: four pages' ptes become swap entries of ram3 (MM_SWAPENTS 4, pswpout +4,
+ *     the frames freed), a read fault brings page 0 back exact, mapped read-only and still in
+ *     the swap cache with its slot (readahead read the neighbours into the cache too), a
+ *     write fault then reuses it in place (no copy), exclusive, its slot freed;
+ *   - fork: a swapped-out page's slot has two holders; the child's read fault and the
+ *     parent's find one folio (mapcount 2), the child's write copies it; teardown frees all;
+ *   - a zap (munmap) of swapped-out pages frees their slots at once;
+ *   - swap full: reclaim keeps an anonymous folio mapped, its data untouched, and counts
+ *     nothing written;
+ *   - a slot that cannot be read (brd's read-error injection): the fault is SIGBUS, one line
+ *     says which slot, the pte stays a swap entry, and the next fault reads it back exact.
+ */
+#include <string.h>
+#include "tinymm/blkdev.h"
+#include "tinymm/errno.h"
+#include "tinymm/fork.h"
+#include "tinymm/ktest.h"
+#include "tinymm/mm.h"
+#include "tinymm/mm_fault.h"
+#include "tinymm/mmap.h"
+#include "tinymm/page_alloc.h"
+#include "tinymm/pagemap.h"
+#include "tinymm/printk.h"
+#include "tinymm/slab.h"
+#include "tinymm/swap.h"
+#include "tinymm/swapfile.h"
+#include "tinymm/user_task.h"
+#include "tinymm/vmstat.h"
+
+#define P(n)		((unsigned long)(n) << PAGE_SHIFT)
+#define RW		(VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC)
+#define KT_BASE		(256UL << 20)
+#define KT_PAGES	4
+#define KT_DEV		"ram3"
+
+static struct {
+	unsigned long free_and_slab, pagetables, anon, warnings;
+	long swap_free;
+} before;
+
+static bool swap_disk_filled;
+
+static unsigned long free_and_slab(void)
+{
+	lru_add_drain();
+	return nr_free_pages_and_pcp() + slab_pages_reclaimable() + slab_pages_unreclaimable() +
+	       global_node_page_state(NR_FILE_PAGES);
+}
+
+/* Linux's header on ram3 (what mkswap writes: the magic, version 1, last_page), then swapon. */
+static bool swap_setup(struct ktest *t)
+{
+	struct block_device *bdev = blkdev_get_by_name(KT_DEV);
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	struct swap_header_info *info;
+	struct bio *bio;
+	char *p;
+
+	KTEST_EXPECT_TRUE(t, bdev && page);
+	if (!bdev || !page)
+		goto fail;
+	p = page_address(page);
+	info = (struct swap_header_info *)(p + SWAP_HEADER_BOOTBITS);
+	info->version = 1;
+	info->last_page = (uint32_t)((bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT)) - 1);
+	memcpy(p + PAGE_SIZE - SWAP_MAGIC_LEN, SWAP_MAGIC, SWAP_MAGIC_LEN);
+	/* Page 0 the header; every other page written once (the first time), so the RAM disk
+	 * holds all its pages before the free memory is counted: swap-outs then allocate
+	 * nothing there. */
+	for (sector_t pg = 0; pg < (swap_disk_filled ? 1 : bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT)); pg++) {
+		if (pg == 1)
+			memset(p, 0, PAGE_SIZE);
+		bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+		KTEST_EXPECT_TRUE(t, bio != NULL);
+		if (!bio)
+			goto fail;
+		bio->bi_sector = pg << (PAGE_SHIFT - SECTOR_SHIFT);
+		bio_add_page(bio, page, PAGE_SIZE, 0);
+		KTEST_EXPECT_EQ(t, submit_bio_wait(bio), 0);
+		bio_put(bio);
+	}
+	swap_disk_filled = true;
+	__free_page(page);
+	before.free_and_slab = free_and_slab();
+	before.pagetables = global_node_page_state(NR_PAGETABLE);
+	before.anon = global_node_page_state(NR_ANON_MAPPED);
+	before.warnings = nr_warnings();
+	KTEST_EXPECT_EQ(t, sys_swapon(KT_DEV), 0);
+	before.swap_free = get_nr_swap_pages();
+	return before.swap_free > 0;
+fail:
+	if (page)
+		__free_page(page);
+	return false;
+}
+
+/* Everything back; the area off again. */
+static void swap_teardown(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, get_nr_swap_pages(), before.swap_free);
+	KTEST_EXPECT_EQ(t, total_swapcache_pages(), 0UL);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), before.pagetables);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), before.anon);
+	KTEST_EXPECT_EQ(t, lru_check(kprintf), 0);
+	KTEST_EXPECT_EQ(t, nr_warnings(), before.warnings);
+	KTEST_EXPECT_EQ(t, sys_swapoff(KT_DEV), 0);
+	KTEST_EXPECT_EQ(t, free_and_slab(), before.free_and_slab);
+}
+
+/* An mm with KT_PAGES anonymous pages at KT_BASE, page i filled with 's' + i. */
+static struct mm_struct *filled_mm(struct ktest *t)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
+
+	KTEST_EXPECT_TRUE(t, mm != NULL);
+	if (!mm)
+		return NULL;
+	mutex_lock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, mmap_region(mm, KT_BASE, P(KT_PAGES), RW, NULL, 0), (long)KT_BASE);
+	vma = vma_lookup(mm, KT_BASE);
+	for (int i = 0; vma && i < KT_PAGES; i++)
+		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
+	mutex_unlock(&mm->mmap_lock);
+	for (int i = 0; i < KT_PAGES; i++) {
+		pte_t *ptep;
+
+		spin_lock(&mm->page_table_lock);
+		ptep = user_pte_lookup(mm, KT_BASE + P(i));
+		if (ptep && pte_present(ptep_get(ptep)))
+			memset(page_address(pfn_to_page(pte_pfn(ptep_get(ptep)))), 's' + i, PAGE_SIZE);
+		spin_unlock(&mm->page_table_lock);
+	}
+	return mm;
+}
+
+static pte_t pte_at(struct mm_struct *mm, unsigned long addr)
+{
+	pte_t *ptep, pte;
+
+	spin_lock(&mm->page_table_lock);
+	ptep = user_pte_lookup(mm, addr);
+	pte = ptep ? ptep_get(ptep) : __pte(0);
+	spin_unlock(&mm->page_table_lock);
+	return pte;
+}
+
+static struct folio *folio_at(struct mm_struct *mm, unsigned long addr)
+{
+	pte_t pte = pte_at(mm, addr);
+
+	return pte_present(pte) ? page_folio(pfn_to_page(pte_pfn(pte))) : NULL;
+}
+
+/* The swap entry at @addr, or .val 0 if the pte is not one. */
+static swp_entry_t entry_at(struct mm_struct *mm, unsigned long addr)
+{
+	pte_t pte = pte_at(mm, addr);
+
+	if (!is_swap_pte(pte) || is_hwpoison_entry(pte_to_swp_entry(pte)))
+		return (swp_entry_t){ 0 };
+	return pte_to_swp_entry(pte);
+}
+
+static bool all_bytes(const void *p, unsigned char c)
+{
+	const unsigned char *b = p;
+
+	for (unsigned long i = 0; i < PAGE_SIZE; i++)
+		if (b[i] != c)
+			return false;
+	return true;
+}
+
+static vm_fault_t fault(struct mm_struct *mm, unsigned long addr, unsigned int flags)
+{
+	vm_fault_t ret;
+
+	mutex_lock(&mm->mmap_lock);
+	ret = handle_mm_fault(vma_lookup(mm, addr), addr, flags | FAULT_FLAG_USER);
+	mutex_unlock(&mm->mmap_lock);
+	return ret;
+}
+
+/*
+ * The mapped anonymous folio at @addr through reclaim until it is freed: a first pass finds
+ * the fault's young bit (kept, referenced), the second puts it in the swap cache, unmaps it
+ * and starts the write, the third frees it once written.  True if it went.
+ */
+static bool swap_out(struct ktest *t, struct mm_struct *mm, unsigned long addr)
+{
+	struct folio *folio = folio_at(mm, addr);
+	unsigned long freed = 0;
+
+	KTEST_EXPECT_TRUE(t, folio != NULL);
+	if (!folio)
+		return false;
+	folio_get(folio);		/* kept alive across the passes, dropped before the last */
+	for (int pass = 0; pass < 2 && !freed; pass++)
+		freed = reclaim_folio_for_test(folio, false, false);
+	KTEST_EXPECT_EQ(t, freed, 0UL);	/* our reference holds it */
+	folio_wait_writeback(folio);
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache(folio));
+	folio_put(folio);
+	freed = reclaim_folio_for_test(folio, false, false);
+	KTEST_EXPECT_EQ(t, freed, 1UL);
+	return freed == 1;
+}
+
+/* ---- the cases ---- */
+
+static void out_and_back(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	unsigned long out0 = global_vm_event(PSWPOUT), in0 = global_vm_event(PSWPIN);
+	unsigned long anon0 = global_node_page_state(NR_ANON_MAPPED);
+	swp_entry_t e[KT_PAGES];
+	struct folio *f;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	for (int i = 0; i < KT_PAGES; i++)
+		KTEST_EXPECT_TRUE(t, swap_out(t, mm, KT_BASE + P(i)));
+	for (int i = 0; i < KT_PAGES; i++) {
+		e[i] = entry_at(mm, KT_BASE + P(i));
+		KTEST_EXPECT_NE(t, e[i].val, 0UL);
+		KTEST_EXPECT_EQ(t, swp_type(e[i]), swp_type(e[0]));
+		KTEST_EXPECT_EQ(t, __swap_count(e[i]), 1U);
+		KTEST_EXPECT_EQ(t, swap_map_value(e[i]) & SWAP_HAS_CACHE, 0U);
+	}
+	KTEST_EXPECT_EQ(t, get_mm_counter(mm, MM_SWAPENTS), (long)KT_PAGES);
+	KTEST_EXPECT_EQ(t, get_mm_counter(mm, MM_ANONPAGES), 0L);
+	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon0 - KT_PAGES);
+	KTEST_EXPECT_EQ(t, global_vm_event(PSWPOUT) - out0, (unsigned long)KT_PAGES);
+	KTEST_EXPECT_EQ(t, get_nr_swap_pages(), before.swap_free - KT_PAGES);
+	KTEST_EXPECT_EQ(t, total_swapcache_pages(), 0UL);
+
+	/* A read fault: back exact, read-only, still cached with its slot. */
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE, 0), VM_FAULT_MAJOR);
+	f = folio_at(mm, KT_BASE);
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's'));
+	KTEST_EXPECT_FALSE(t, pte_write(pte_at(mm, KT_BASE)));
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache(f));
+	KTEST_EXPECT_TRUE(t, folio_test_anon(f));
+	KTEST_EXPECT_FALSE(t, PageAnonExclusive(&f->page));
+	KTEST_EXPECT_EQ(t, swap_map_value(e[0]), SWAP_HAS_CACHE);
+	KTEST_EXPECT_GE(t, global_vm_event(PSWPIN) - in0, 1UL);
+	/* Readahead brought the neighbours into the cache (consecutive slots). */
+	KTEST_EXPECT_EQ(t, global_vm_event(PSWPIN) - in0, (unsigned long)KT_PAGES);
+	KTEST_EXPECT_EQ(t, total_swapcache_pages(), (unsigned long)KT_PAGES);
+
+	/* A write fault: the same frame, made exclusive, its slot freed. */
+	unsigned long pfn = page_to_pfn(&f->page);
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE, FAULT_FLAG_WRITE), 0U);
+	f = folio_at(mm, KT_BASE);
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	KTEST_EXPECT_EQ(t, page_to_pfn(&f->page), pfn);
+	KTEST_EXPECT_TRUE(t, pte_write(pte_at(mm, KT_BASE)));
+	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&f->page));
+	KTEST_EXPECT_FALSE(t, folio_test_swapcache(f));
+	KTEST_EXPECT_EQ(t, swap_map_value(e[0]), 0U);
+
+	/* A write to a page readahead brought in: no I/O, exclusive at once. */
+	unsigned long in1 = global_vm_event(PSWPIN);
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(1), FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_EQ(t, global_vm_event(PSWPIN), in1);
+	f = folio_at(mm, KT_BASE + P(1));
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's' + 1));
+	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&f->page));
+	KTEST_EXPECT_EQ(t, swap_map_value(e[1]), 0U);
+	KTEST_EXPECT_EQ(t, get_mm_counter(mm, MM_SWAPENTS), (long)KT_PAGES - 2);
+	mmput(mm);			/* pages 2 and 3: entries zapped, their cached folios freed */
+	swap_teardown(t);
+}
+
+static void fork_shares_slot(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *parent = filled_mm(t), *child;
+	struct folio *fp, *fc;
+	int err = 0;
+
+	KTEST_ASSERT_TRUE(t, parent != NULL);
+	KTEST_EXPECT_TRUE(t, swap_out(t, parent, KT_BASE + P(2)));
+	swp_entry_t e = entry_at(parent, KT_BASE + P(2));
+	KTEST_EXPECT_NE(t, e.val, 0UL);
+	child = dup_mm(parent, &err);
+	KTEST_EXPECT_EQ(t, err, 0);
+	KTEST_ASSERT_TRUE(t, child != NULL);
+	KTEST_EXPECT_EQ(t, entry_at(child, KT_BASE + P(2)).val, e.val);
+	KTEST_EXPECT_EQ(t, __swap_count(e), 2U);
+	KTEST_EXPECT_EQ(t, get_mm_counter(child, MM_SWAPENTS), 1L);
+	/* The child's read fault, then the parent's: one folio, both read-only. */
+	KTEST_EXPECT_EQ(t, fault(child, KT_BASE + P(2), 0) & ~VM_FAULT_MAJOR, 0U);
+	KTEST_EXPECT_EQ(t, __swap_count(e), 1U);
+	KTEST_EXPECT_EQ(t, entry_at(parent, KT_BASE + P(2)).val, e.val);
+	KTEST_EXPECT_EQ(t, fault(parent, KT_BASE + P(2), 0), 0U);	/* a cache hit */
+	fp = folio_at(parent, KT_BASE + P(2));
+	fc = folio_at(child, KT_BASE + P(2));
+	KTEST_ASSERT_TRUE(t, fp && fc);
+	KTEST_EXPECT_TRUE(t, fp == fc);
+	KTEST_EXPECT_EQ(t, folio_mapcount(fp), 2);
+	KTEST_EXPECT_EQ(t, __swap_count(e), 0U);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&fp->page), 's' + 2));
+	/* The child's write copies: the parent keeps the folio and its bytes. */
+	KTEST_EXPECT_EQ(t, fault(child, KT_BASE + P(2), FAULT_FLAG_WRITE), 0U);
+	fc = folio_at(child, KT_BASE + P(2));
+	KTEST_ASSERT_TRUE(t, fc != NULL);
+	KTEST_EXPECT_TRUE(t, fc != fp);
+	memset(page_address(&fc->page), 'c', PAGE_SIZE);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&fp->page), 's' + 2));
+	KTEST_EXPECT_EQ(t, folio_mapcount(fp), 1);
+	mmput(child);
+	mmput(parent);
+	swap_teardown(t);
+}
+
+static void zap_frees_slots(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	for (int i = 0; i < KT_PAGES; i++)
+		KTEST_EXPECT_TRUE(t, swap_out(t, mm, KT_BASE + P(i)));
+	KTEST_EXPECT_EQ(t, get_nr_swap_pages(), before.swap_free - KT_PAGES);
+	mutex_lock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, do_munmap(mm, KT_BASE, P(KT_PAGES)), 0);
+	mutex_unlock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, get_mm_counter(mm, MM_SWAPENTS), 0L);
+	KTEST_EXPECT_EQ(t, get_nr_swap_pages(), before.swap_free);
+	mmput(mm);
+	swap_teardown(t);
+}
+
+static void full_swap_keeps_folio(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	struct swap_info_struct *si = NULL;
+	unsigned long taken = 0, out0 = global_vm_event(PSWPOUT), off;
+	static unsigned long slots[1024];
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	for (unsigned int i = 0; i < MAX_SWAPFILES; i++)
+		if (swap_info[i] && swap_info[i]->bdev == blkdev_get_by_name(KT_DEV))
+			si = swap_info[i];
+	KTEST_ASSERT_TRUE(t, si != NULL);
+	/* Every slot taken as if cached. */
+	while (taken < ARRAY_SIZE(slots) && (off = scan_swap_map_slot(si)))
+		slots[taken++] = off;
+	KTEST_EXPECT_EQ(t, taken, si->pages);
+	KTEST_EXPECT_EQ(t, get_nr_swap_pages(), 0L);
+	struct folio *f = folio_at(mm, KT_BASE);
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	for (int pass = 0; pass < 3; pass++)
+		KTEST_EXPECT_EQ(t, reclaim_folio_for_test(f, false, false), 0UL);
+	KTEST_EXPECT_TRUE(t, folio_at(mm, KT_BASE) == f);
+	KTEST_EXPECT_FALSE(t, folio_test_swapcache(f));
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's'));
+	KTEST_EXPECT_EQ(t, global_vm_event(PSWPOUT), out0);
+	for (unsigned long i = 0; i < taken; i++)
+		put_swap_folio(swp_entry(si->type, slots[i]));
+	mmput(mm);
+	swap_teardown(t);
+}
+
+static void read_error_is_sigbus(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	struct block_device *bdev = blkdev_get_by_name(KT_DEV);
+
+	KTEST_ASSERT_TRUE(t, mm != NULL && bdev != NULL);
+	KTEST_EXPECT_TRUE(t, swap_out(t, mm, KT_BASE + P(3)));
+	swp_entry_t e = entry_at(mm, KT_BASE + P(3));
+	KTEST_EXPECT_NE(t, e.val, 0UL);
+	KTEST_ASSERT_TRUE(t, bdev->bd_ops->test_inject != NULL);
+	KTEST_EXPECT_EQ(t, bdev->bd_ops->test_inject(bdev, "read-error"), 0);
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(3), 0) & VM_FAULT_SIGBUS, VM_FAULT_SIGBUS);
+	KTEST_EXPECT_EQ(t, entry_at(mm, KT_BASE + P(3)).val, e.val);
+	KTEST_EXPECT_EQ(t, __swap_count(e), 1U);
+	/* The failed folio left the cache: the next fault reads the slot again, exact. */
+	KTEST_EXPECT_TRUE(t, swap_cache_get_folio(e) == NULL);
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(3), 0) & ~VM_FAULT_MAJOR, 0U);
+	struct folio *f = folio_at(mm, KT_BASE + P(3));
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's' + 3));
+	mmput(mm);
+	swap_teardown(t);
+}
+
+static const struct ktest_case swap_cases[] = {
+	KTEST_CASE(out_and_back),
+	KTEST_CASE(fork_shares_slot),
+	KTEST_CASE(zap_frees_slots),
+	KTEST_CASE(full_swap_keeps_folio),
+	KTEST_CASE(read_error_is_sigbus),
+	{}
+};
+KTEST_SUITE(swap, swap_cases);
