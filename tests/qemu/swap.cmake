@@ -2,7 +2,8 @@
 # The root filesystem is vda, the swap disk vdb: a sparse file the host's mkswap (util-linux,
 # /sbin/mkswap) formats at test time.  One boot each:
 #   swap.<board>          32 MiB of RAM, 256 MiB of swap: three /bin/anonhog 32 at once (3x RAM)
-#                         all come back exact; swaps lists /dev/vdb; meminfo SwapTotal/SwapFree/
+#                         all come back exact (one of them, -f, checks once through write(2) and
+#                         read(2): the kernel's own faults on swapped-out user pages); swaps lists /dev/vdb; meminfo SwapTotal/SwapFree/
 #                         SwapCached; vmstat pswpout and pswpin >= 2048; SwapFree back to
 #                         SwapTotal after; then a sleeping anonhog 12 pushed out by an anonhog 40,
 #                         `swapoff vdb` brings it back (SwapTotal 0 kB, no swap-in afterwards)
@@ -21,7 +22,9 @@
 #   swap.<board>.sysfuzz  /bin/sysfuzz 1 20000 on 32 MiB with swap on and anonhog -p 8 40
 #                         swapping beside it: both end well, SwapFree back, swapoff works
 #   anonhog.<board>       /bin/anonhog -p 4 192 without swap on 256 MiB: the program's checks
-#                         pass on memory that never left RAM (4 passes, every order)
+#                         pass on memory that never left RAM (4 passes, every order); then
+#                         anonhog -f /mnt/k 32 (pass 2 through write/read of a file) passes too
+#                         and removes its file
 #   anonhog.<board>.catches_mismatch   anonhog -x 5 8 flips one bit of page 5 after the fill:
 #                         it must print "anonhog: mismatch at page 5 word 3: ..." and exit 1
 #                         (the checker the swap tests rely on does catch a wrong word)
@@ -44,10 +47,13 @@ foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
     add_test(NAME swap.${b}.${c} COMMAND ${SWAP_TEST} ${b} ${c})
     set_tests_properties(swap.${b}.${c} PROPERTIES TIMEOUT 300 LABELS qemu)
   endforeach()
-  boot_test(anonhog.${b} ${b} --rootfs --append "tinymm.run=exec /bin/anonhog -p 4 192"
+  boot_test(anonhog.${b} ${b} --rootfs
+    --append "tinymm.run=exec /bin/anonhog -p 4 192$<SEMICOLON> exec /bin/anonhog -s 2 -f /mnt/k 32$<SEMICOLON> ls /mnt"
     --expect "^anonhog: all ok \\(192 MiB, seed 1, 4 passes\\)$"
     --expect "^anonhog: 192 MiB checked strided$"
-    --expect "^/bin/anonhog: exited with status 0$" --reject "mismatch")
+    --expect "^anonhog: 32 MiB checked through the kernel$"
+    --expect "^anonhog: all ok \\(32 MiB, seed 2, 3 passes\\)$"
+    --reject "^/bin/anonhog: exited with status [1-9]" --reject "mismatch" --reject "^k$")
   boot_test(anonhog.${b}.catches_mismatch ${b} --rootfs --append "tinymm.run=exec /bin/anonhog -x 5 8"
     --status 1 --expect "^anonhog: mismatch at page 5 word 3: got 0x[0-9a-f]{8} want 0x[0-9a-f]{8}$"
     --expect "^/bin/anonhog: exited with status 1$" --reject "all ok")

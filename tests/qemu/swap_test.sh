@@ -7,7 +7,9 @@
 #   pressure (the default)  32 MiB of RAM and a 256 MiB swap area.  meminfo has SwapTotal:,
 #       SwapFree:, SwapCached: (0 kB before swapon); `swapon vdb`; `swaps` lists
 #       "/dev/vdb partition 262140 0 <prio>"; meminfo SwapTotal and SwapFree 262140 kB.  Three
-#       /bin/anonhog 32 (two `exec -b`, one in the foreground; seeds 1-3): 3x the RAM at once,
+#       /bin/anonhog 32 (two `exec -b`, one in the foreground; seeds 1-3; seed 2 with -f: its
+#       second pass has the kernel read and write its pages, write(2) and read(2) of a file,
+#       faulting them in from swap itself): 3x the RAM at once,
 #       each says "all ok" (every word back exact, forwards, backwards) and the foreground one
 #       exits 0; vmstat pswpout and pswpin at least 2048 (8 MiB each way); once they are gone
 #       SwapFree is SwapTotal again (no slot leaked) and AnonPages 0 kB.  Then swapoff with
@@ -181,7 +183,7 @@ pressure)
   # 96 MiB of anonymous memory at once on 32 MiB: three tasks, the last in the foreground.
   bg "/bin/anonhog -s 1 32"
   p1=$bg_pid
-  bg "/bin/anonhog -s 2 32"
+  bg "/bin/anonhog -s 2 -f /mnt/k2 32"		# its pass 2 through write(2)/read(2)
   p2=$bg_pid
   fg_ok "/bin/anonhog -s 3 32" 32 3 3
   wait_ok 32 1 3 240 "$(pid_re "$p1")"
