@@ -56,7 +56,7 @@ endforeach()
 set(HOST_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
-  mm/truncate.c mm/vmscan.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
+  mm/truncate.c mm/vmscan.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/mkswap.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
   block/blk-core.c block/fops.c block/partitions/core.c block/partitions/msdos.c
   fs/buffer.c fs/buffer_aops.c
   tests/host/host_sched_arch.c
@@ -189,6 +189,15 @@ target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # live-MMU case through host_uaccess.c's walk) and the command's lines.
 add_executable(page_idle_test tests/host/page_idle_test.c mm/page_idle.c ${HOST_USER_SRCS})
 target_link_libraries(page_idle_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# Swap areas (docs/swap.md): the `swapfile` KTAP suite on ram3 over brd and the fault path on
+# the fake arch, and the shell's swapon/swapoff/swaps lines.
+add_executable(swapfile_ktest_test tests/host/swapfile_ktest_test.c mm/swapon.c mm/swapon_cmd.c
+  ${HOST_BRD_SRCS} ${HOST_USER_SRCS})
+target_link_libraries(swapfile_ktest_test host_core host_kernel ${CMOCKA} ${LIBFDT})
+# The `swap` KTAP suite (anonymous memory out to ram3 and back) the same way.
+add_executable(swap_ktest_test tests/host/swap_ktest_test.c mm/swapon.c ${HOST_BRD_SRCS}
+  ${HOST_USER_SRCS})
+target_link_libraries(swap_ktest_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/task_mmu.c kernel/user_task_cmd.c
   ${HOST_USER_SRCS})
 target_compile_definitions(exec_test PRIVATE USER_TASK_STACK_ORDER=2)	# ASan's frames

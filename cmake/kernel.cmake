@@ -44,7 +44,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kerne
   block/partitions/core.c block/partitions/msdos.c
   fs/buffer.c fs/buffer_aops.c
   mm/readahead.c
-  mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/page_reporting_work.c mm/vmstat_work.c
+  mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/mkswap.c mm/page_reporting_work.c mm/vmstat_work.c
   mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS} fs/fs_cmd.c fs/bench_fs.c
   ${TINYMM_IRQCHIP_SRCS})
@@ -60,7 +60,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c mm/mlock_sys.c kernel/sys_time.c
     # exec (docs/binfmt_elf.md) and the shell's user-task commands
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
-    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c)
+    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c kernel/bench_swap.c)
   list(APPEND TINYMM_CORE_SRCS ${TINYMM_DMA_SRCS})	# the DMA API (docs/dma.md)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
   list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c

@@ -212,6 +212,9 @@ static vm_fault_t do_anonymous_page(struct vm_fault *vmf)
 	if (!folio)
 		return VM_FAULT_OOM;
 	clear_page(page_address(&folio->page));
+	/* Its data is there (v6.10's __folio_mark_uptodate): a swap-in that finds the folio still
+	 * in the swap cache tells a good copy from a failed read by this bit. */
+	folio_mark_uptodate(folio);
 	entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags));
 	if (vma->vm_flags & VM_WRITE)
 		entry = pte_mkwrite(pte_mkdirty(entry), vma);
@@ -232,6 +235,7 @@ static struct folio *cow_copy(struct folio *src)
 	if (folio) {
 		memcpy(page_address(&folio->page), page_address(&src->page), PAGE_SIZE);
 		flush_dcache_folio(folio);	/* v6.10's __wp_page_copy_user ends so */
+		folio_mark_uptodate(folio);	/* as do_anonymous_page's */
 	}
 	return folio;
 }
@@ -459,6 +463,32 @@ out_retry:
 	folio_unlock(folio);
 	folio_put(folio);
 	return ret & ~VM_FAULT_MAJOR;		/* the access is retried */
+}
+
+/*
+ * swapoff's swap-in (v6.10's unuse_pte): the swap entry at @address brought back and mapped
+ * whatever the area's protection, so a PROT_NONE area's pages come back too (a fault could
+ * not: access_permitted).  0 if the pte holds no swap entry (any more); else do_swap_page's
+ * result.  mmap_lock held.
+ */
+vm_fault_t swapin_unuse_pte(struct vm_area_struct *vma, unsigned long address)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct vm_fault vmf = {
+		.vma = vma, .address = address & PAGE_MASK, .real_address = address,
+		.pgoff = linear_page_index(vma, address & PAGE_MASK),
+	};
+
+	lockdep_assert_held(&mm->mmap_lock);
+	if (address < vma->vm_start || address >= vma->vm_end || !mm->pgd)
+		return 0;
+	vmf.pte = pte_lookup(pgd_offset(mm, vmf.address), vmf.address);
+	if (!vmf.pte)
+		return 0;
+	vmf.orig_pte = ptep_get(vmf.pte);
+	if (!is_swap_pte(vmf.orig_pte) || is_hwpoison_entry(pte_to_swp_entry(vmf.orig_pte)))
+		return 0;
+	return do_swap_page(&vmf);
 }
 
 /* May this fault touch this area at all?  (v6.10's arch access_error()) */

@@ -21,10 +21,11 @@
  *
  * Where tinymm differs from v6.10, and why: no workingset shadow entries for anonymous
  * folios (refault detection is file-only, mm/workingset.c); no VMA-based readahead, only the
- * cluster around the faulting slot (v6.10's swap_cluster_readahead, page_cluster 3: eight
- * slots); no swap_ra statistics.
+ * cluster around the faulting slot (v6.10's swap_cluster_readahead: 2^page_cluster slots,
+ * tinymm.page_cluster=, default 3); no swap_ra statistics.
  */
 #include "tinymm/bug.h"
+#include "tinymm/cmdline.h"
 #include "tinymm/err.h"
 #include "tinymm/errno.h"
 #include "tinymm/mm.h"
@@ -38,7 +39,11 @@
 #include "tinymm/timer.h"
 #include "tinymm/vmstat.h"
 
-#define SWAP_RA_ORDER	3		/* v6.10's page_cluster: 2^3 slots read together */
+/* v6.10's vm.page-cluster: a swap-in reads the aligned group of 2^page_cluster slots
+ * around the faulting one (0: that slot alone). */
+unsigned int page_cluster = 3;
+KPARAM_UINT(page_cluster, page_cluster, 0, 5,
+	    "0-5 (default 3): a swap-in reads 2^N slots around the faulting one (v6.10's vm.page-cluster)");
 
 static const char *swap_cache_name(struct address_space *mapping)
 {
@@ -79,11 +84,6 @@ void exit_swap_address_space(unsigned int type)
 struct address_space *swap_address_space(swp_entry_t entry)
 {
 	return &swapper_spaces[swp_type(entry)];
-}
-
-unsigned long total_swapcache_pages(void)
-{
-	return global_node_page_state(NR_SWAPCACHE);
 }
 
 /* The locked @folio into the cache under @entry (whose SWAP_HAS_CACHE the caller holds). */
@@ -284,8 +284,8 @@ struct folio *swapin_folio(swp_entry_t entry, bool readahead)
 	if (!folio || !new_folio)
 		return folio;
 	swap_read_folio(folio);			/* the target first: the task waits for it */
-	if (readahead) {
-		unsigned long offset = swp_offset(entry), mask = (1UL << SWAP_RA_ORDER) - 1;
+	if (readahead && READ_ONCE(page_cluster)) {
+		unsigned long offset = swp_offset(entry), mask = (1UL << READ_ONCE(page_cluster)) - 1;
 		unsigned long start = offset & ~mask, end = start + mask;
 
 		if (end >= si->max)

@@ -40,6 +40,7 @@ long total_swap_pages;
 static const char Bad_file[] = "Bad swap file entry ";
 static const char Bad_offset[] = "Bad swap offset entry ";
 static const char Unused_offset[] = "Unused swap offset entry ";
+static const char No_cache[] = "No swap cache on entry ";	/* tinymm's: v6.10 BUGs */
 
 void swap_info_init_map(struct swap_info_struct *si, uint16_t *map, unsigned long max,
 			const uint32_t *bad, unsigned int nr_bad)
@@ -257,8 +258,10 @@ void put_swap_folio(swp_entry_t entry)
 
 	if (SWAP_COUNT(v) == SWAP_MAP_BAD)
 		why = Bad_offset;
+	else if (!v)
+		why = Unused_offset;
 	else if (!(v & SWAP_HAS_CACHE))
-		why = Unused_offset;	/* no folio was in the cache for it */
+		why = No_cache;		/* held by ptes, but no folio was in the cache for it */
 	else
 		swap_entry_put_locked(si, swp_offset(entry), SWAP_HAS_CACHE);
 	spin_unlock(&si->lock);
@@ -337,8 +340,3 @@ bool vm_swap_full(void)
 	return atomic_long_read(&nr_swap_pages) * 2 < READ_ONCE(total_swap_pages);
 }
 
-/* meminfo's SwapCached until mm/swap_state.c gives the real one (the same counter). */
-__attribute__((weak)) unsigned long total_swapcache_pages(void)
-{
-	return global_node_page_state(NR_SWAPCACHE);
-}

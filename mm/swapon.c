@@ -15,8 +15,9 @@
  * try_to_unuse(); on failure put both back (v6.10's reinsert_swap_info, which also gives the
  * area the lowest priority); on success free the map.
  *
- * try_to_unuse faults every swap pte of the area back in with handle_mm_fault() (the fault
- * path's do_swap_page reads it into the swap cache and maps it), mm by mm under mmap_lock;
+ * try_to_unuse brings every swap pte of the area back in with swapin_unuse_pte() (the fault
+ * path's do_swap_page without the access check, so PROT_NONE areas' pages come back too: it
+ * reads the slot into the swap cache and maps it), mm by mm under mmap_lock;
  * then frees the swap-cache folios of the area that no pte names any more (folio_free_swap),
  * until no slot is in use.  v6.10 walks the page tables itself (unuse_pte_range) and maps
  * what read_swap_cache_async gives it; going through the fault path keeps one place that turns
@@ -128,6 +129,25 @@ static int swap_fail(const char *cmd, const char *dev, int err, const char *fmt,
 }
 #define swapon_fail(dev, err, why)	swap_fail("swapon", dev, err, "%s", why)
 
+/*
+ * The map: from the slab when it fits a kmalloc cache (an area up to 4 MiB with 4 KiB pages:
+ * no vmalloc area and guard page for 2 KiB), vmalloc'd above (v6.10 always vzallocs).
+ */
+static uint16_t *swap_map_alloc(unsigned long slots)
+{
+	size_t bytes = slots * sizeof(uint16_t);
+
+	return bytes <= KMALLOC_MAX_CACHE_SIZE ? kmalloc(bytes, GFP_KERNEL) : vmalloc(bytes);
+}
+
+static void swap_map_free(uint16_t *map, unsigned long slots)
+{
+	if (slots * sizeof(uint16_t) <= KMALLOC_MAX_CACHE_SIZE)
+		kfree(map);
+	else
+		vfree(map);
+}
+
 /* The most slots an area can have: the largest offset a swap pte holds, plus one (v6.10's
  * generic_max_swapfile_size). */
 static unsigned long max_swapfile_size(void)
@@ -139,7 +159,6 @@ static unsigned long max_swapfile_size(void)
 
 int sys_swapon(const char *name)
 {
-	swap_error_line[0] = '\0';
 	const char *dev = swap_dev_name(name);
 	struct swap_info_struct *si = NULL;
 	struct block_device *bdev;
@@ -149,6 +168,7 @@ int sys_swapon(const char *name)
 	uint16_t *map;
 	int err;
 
+	swap_error_line[0] = '\0';
 	bdev = blkdev_get_by_name(dev);
 	if (!bdev)
 		return swapon_fail(dev, -ENODEV, "No such device");
@@ -198,7 +218,7 @@ int sys_swapon(const char *name)
 			K(max_swapfile_size()), K(maxpages));
 		maxpages = max_swapfile_size();
 	}
-	map = vmalloc(maxpages * sizeof(*map));
+	map = swap_map_alloc(maxpages);
 	if (!map) {
 		err = swapon_fail(dev, -ENOMEM, "no memory for the swap map");
 		goto out_page;
@@ -210,7 +230,7 @@ int sys_swapon(const char *name)
 	/* Not SWP_USED yet: lookups of stale entries see a dead area and leave it alone. */
 	swap_info_init_map(si, map, maxpages, h->badpages, h->nr_badpages);
 	if (!si->pages) {
-		vfree(map);
+		swap_map_free(map, maxpages);
 		err = swapon_fail(dev, -EINVAL, "Empty swap-file");
 		goto out_page;
 	}
@@ -270,7 +290,7 @@ static int unuse_mm(struct mm_struct *mm, unsigned int type)
 				addr = next;
 				continue;
 			}
-			vm_fault_t ret = handle_mm_fault(vma, addr, 0);
+			vm_fault_t ret = swapin_unuse_pte(vma, addr);
 
 			if (ret & VM_FAULT_OOM)
 				err = -ENOMEM;
@@ -290,13 +310,14 @@ struct mm_list {
 	bool truncated;
 };
 
-/* for_each_task's callback (interrupts masked): each user mm once, with a reference. */
+/* for_each_task's callback (interrupts masked): each mm once (a user task's, or one a kernel
+ * thread borrowed with kthread_use_mm), with a reference. */
 static void collect_mm(struct task_struct *p, void *arg)
 {
 	struct mm_list *l = arg;
 	struct mm_struct *mm = p->mm;
 
-	if (!mm || (p->flags & PF_KTHREAD))
+	if (!mm)
 		return;
 	for (int i = 0; i < l->nr; i++)
 		if (l->mm[i] == mm)
@@ -439,6 +460,7 @@ int sys_swapoff(const char *name)
 	spin_lock(&swap_lock);
 	spin_lock(&si->lock);
 	uint16_t *map = NULL;
+	unsigned long max = si->max;
 
 	if (err) {
 		/* v6.10's reinsert_swap_info: back on, at the lowest priority. */
@@ -462,7 +484,8 @@ int sys_swapoff(const char *name)
 			  area_inuse(si));
 	if (!err)
 		exit_swap_address_space(si->type);
-	vfree(map);
+	if (map)
+		swap_map_free(map, max);
 out:
 	mutex_unlock(&swapon_mutex);
 	return err;
@@ -486,20 +509,4 @@ void swap_show(int (*pr)(const char *fmt, ...))
 		   si->prio);
 	}
 	mutex_unlock(&swapon_mutex);
-}
-
-/*
- * Stand-ins until mm/swap_state.c (the swap cache) is in the tree: nothing is ever in the
- * cache yet.  Weak, so the real ones replace them without a change here.
- */
-__attribute__((weak)) struct folio *swap_cache_get_folio(swp_entry_t entry)
-{
-	(void)entry;
-	return NULL;
-}
-
-__attribute__((weak)) bool folio_free_swap(struct folio *folio)
-{
-	(void)folio;
-	return false;
 }

@@ -54,5 +54,7 @@ int bench_exec(void) __attribute__((weak));
 /* fork's rows (kernel/bench_fork.c): fault-cow, fork-exit.  Weak: built only with the
  * user-task sources.  0 or 1. */
 int bench_fork(void) __attribute__((weak));
+/* The swap rows (kernel/bench_swap.c): swapout-4k, swapin-4k, on ram3.  Weak, as bench_fork. */
+int bench_swap(void) __attribute__((weak));
 
 #endif

@@ -55,6 +55,8 @@ pgprot_t vm_get_page_prot(unsigned long vm_flags);
 int mm_alloc_pgd(struct mm_struct *mm);
 void mm_free_pgd(struct mm_struct *mm);
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+/* swapoff's swap-in of the swap entry at @address, whatever the area's protection (mm/memory.c). */
+vm_fault_t swapin_unuse_pte(struct vm_area_struct *vma, unsigned long address);
 void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void free_pgtables(struct mm_struct *mm);

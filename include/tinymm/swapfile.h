@@ -38,6 +38,7 @@
 #include "fs.h"
 #include "spinlock.h"
 #include "swapops.h"
+#include "vmstat.h"
 #include "writeback.h"
 
 /* swap_map values (see the header). */
@@ -111,7 +112,9 @@ unsigned long scan_swap_map_slot(struct swap_info_struct *si);
  * the entry, with SWAP_HAS_CACHE set; .val 0 when every area is full (or none is on). */
 swp_entry_t folio_alloc_swap(struct folio *folio);
 /* The area an entry names, or NULL (with a one-line log) if it names none or a slot outside
- * it: v6.10's get_swap_device() without the percpu_ref (swapoff waits for the users). */
+ * it: v6.10's get_swap_device() without the percpu_ref.  The struct is never freed; its map
+ * and bdev stay while the caller holds a count or SWAP_HAS_CACHE on a slot of it (swapoff
+ * finishes only when no slot is held). */
 struct swap_info_struct *swp_swap_info(swp_entry_t entry);
 /* Another holder of @entry (fork copying a swap pte): 0, -ENOMEM past SWAP_MAP_MAX, or
  * -ENOENT for a free or bad slot. */
@@ -141,6 +144,9 @@ static inline sector_t swap_slot_sector(unsigned long offset)
 }
 
 /* ---- areas (mm/swapon.c) ---- */
+/* Linux's header (version 1, the whole device, no bad pages) written to @bdev, as the host's
+ * mkswap would (mm/mkswap.c: the KTAP suite and the bench swap to a RAM disk): 0 or -errno. */
+int mkswap_bdev(struct block_device *bdev);
 /* swapon(2)/swapoff(2) on a block device by name ("vdb", "/dev/vdb"): 0 or -errno, with the
  * one-line reason printed as "swapon: vdb: ...". */
 int sys_swapon(const char *name);
@@ -183,8 +189,13 @@ void free_swap_and_cache(swp_entry_t entry);
  * folio_lock() it and test uptodate (false: the read failed).  NULL without memory or when
  * the entry is no longer in use.  @readahead: also start reads of the neighbours. */
 struct folio *swapin_folio(swp_entry_t entry, bool readahead);
+/* v6.10's vm.page-cluster (tinymm.page_cluster=): swap-in reads 2^page_cluster slots. */
+extern unsigned int page_cluster;
 /* Pages in every area's cache (meminfo SwapCached). */
-unsigned long total_swapcache_pages(void);
+static inline unsigned long total_swapcache_pages(void)
+{
+	return global_node_page_state(NR_SWAPCACHE);
+}
 
 /* ---- I/O (mm/page_io.c) ---- */
 /* The swap cache's writepage: the folio (locked, dirty cleared for I/O) written to its slot,

@@ -15,6 +15,9 @@ find_program(MKSWAP mkswap PATHS /sbin /usr/sbin REQUIRED)
 add_test(NAME host.swapfile COMMAND swapfile_test)
 set_tests_properties(host.swapfile PROPERTIES TIMEOUT 120
   ENVIRONMENT "MKSWAP=${MKSWAP};TMPDIR=${CMAKE_BINARY_DIR}")
+# Its consistency check must catch a map changed behind the allocator's back.
+add_test(NAME host.swapfile_checker_fails COMMAND swapfile_test --break-the-map)
+set_tests_properties(host.swapfile_checker_fails PROPERTIES WILL_FAIL TRUE)
 add_test(NAME host.smp_mm COMMAND smp_mm_test)
 set_tests_properties(host.smp_mm PROPERTIES TIMEOUT 300)
 # pcp->lock compiled out: the race must be caught (a stamp, a count, ASan or a crash).
@@ -136,6 +139,10 @@ add_test(NAME host.rmap_file COMMAND rmap_file_test)
 add_test(NAME host.mlock COMMAND mlock_test)
 add_test(NAME host.uaccess COMMAND uaccess_test)
 add_test(NAME host.page_idle COMMAND page_idle_test)
+add_test(NAME host.swapfile_ktest COMMAND swapfile_ktest_test)
+set_tests_properties(host.swapfile_ktest PROPERTIES TIMEOUT 120)
+add_test(NAME host.swap_ktest COMMAND swap_ktest_test)
+set_tests_properties(host.swap_ktest PROPERTIES TIMEOUT 120)
 # exec loads the RV64 board's /bin/hello (`make all` builds it first).
 add_test(NAME host.exec COMMAND exec_test ${CMAKE_SOURCE_DIR}/build/qemu-virt-riscv64/user/bin/hello)
 add_test(NAME host.syscalls COMMAND syscalls_test)

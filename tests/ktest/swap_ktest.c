@@ -1,8 +1,8 @@
 /*
  * swap_ktest.c - anonymous memory to swap and back (mm/swap_state.c, mm/page_io.c, reclaim's
  * anon path in mm/vmscan.c, do_swap_page in mm/memory.c, docs/swap.md): suite `swap`, every
- * board.  The swap area is RAM disk ram3 (4 MiB: 1023 slots) with a header written here in
- * Linux's format; each case builds a user mm with mm_alloc() (faulted by handle_mm_fault()
+ * board.  The swap area is RAM disk ram3 (4 MiB: 1023 slots) with Linux's header
+ * (mm/mkswap.c); each case builds a user mm with mm_alloc() (faulted by handle_mm_fault()
  * directly, as suite `rmap` does), pushes chosen folios through reclaim one at a time
  * (reclaim_folio_for_test: the same shrink_folio_list() kswapd runs) and checks the ptes, the
  * slot counts, the swap cache and the data; at the end every mm is gone, every slot free, the
@@ -11,6 +11,8 @@
  *     the frames freed), a read fault brings page 0 back exact, mapped read-only and still in
  *     the swap cache with its slot (readahead read the neighbours into the cache too), a
  *     write fault then reuses it in place (no copy), exclusive, its slot freed;
+ *   - a folio unmapped to swap and written, but not yet freed, is found in the swap cache by
+ *     the next fault and mapped again without a read (it is uptodate);
  *   - fork: a swapped-out page's slot has two holders; the child's read fault and the
  *     parent's find one folio (mapcount 2), the child's write copies it; teardown frees all;
  *   - a zap (munmap) of swapped-out pages frees their slots at once;
@@ -56,40 +58,33 @@ static unsigned long free_and_slab(void)
 	       global_node_page_state(NR_FILE_PAGES);
 }
 
-/* Linux's header on ram3 (what mkswap writes: the magic, version 1, last_page), then swapon. */
+/* Every page of ram3 written once (the first time), so the RAM disk holds all its pages before
+ * the free memory is counted and swap-outs allocate nothing there; then Linux's header
+ * (mkswap_bdev) and swapon. */
 static bool swap_setup(struct ktest *t)
 {
 	struct block_device *bdev = blkdev_get_by_name(KT_DEV);
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	struct swap_header_info *info;
-	struct bio *bio;
-	char *p;
 
 	KTEST_EXPECT_TRUE(t, bdev && page);
-	if (!bdev || !page)
-		goto fail;
-	p = page_address(page);
-	info = (struct swap_header_info *)(p + SWAP_HEADER_BOOTBITS);
-	info->version = 1;
-	info->last_page = (uint32_t)((bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT)) - 1);
-	memcpy(p + PAGE_SIZE - SWAP_MAGIC_LEN, SWAP_MAGIC, SWAP_MAGIC_LEN);
-	/* Page 0 the header; every other page written once (the first time), so the RAM disk
-	 * holds all its pages before the free memory is counted: swap-outs then allocate
-	 * nothing there. */
-	for (sector_t pg = 0; pg < (swap_disk_filled ? 1 : bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT)); pg++) {
-		if (pg == 1)
-			memset(p, 0, PAGE_SIZE);
-		bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+	for (sector_t pg = 1; bdev && page && !swap_disk_filled &&
+	     pg < bdev->bd_nr_sectors >> (PAGE_SHIFT - SECTOR_SHIFT); pg++) {
+		struct bio *bio = bio_alloc(bdev, 1, REQ_OP_WRITE, GFP_KERNEL);
+
 		KTEST_EXPECT_TRUE(t, bio != NULL);
 		if (!bio)
-			goto fail;
+			break;
 		bio->bi_sector = pg << (PAGE_SHIFT - SECTOR_SHIFT);
 		bio_add_page(bio, page, PAGE_SIZE, 0);
 		KTEST_EXPECT_EQ(t, submit_bio_wait(bio), 0);
 		bio_put(bio);
 	}
+	if (page)
+		__free_page(page);
+	if (!bdev)
+		return false;
 	swap_disk_filled = true;
-	__free_page(page);
+	KTEST_EXPECT_EQ(t, mkswap_bdev(bdev), 0);
 	before.free_and_slab = free_and_slab();
 	before.pagetables = global_node_page_state(NR_PAGETABLE);
 	before.anon = global_node_page_state(NR_ANON_MAPPED);
@@ -97,10 +92,6 @@ static bool swap_setup(struct ktest *t)
 	KTEST_EXPECT_EQ(t, sys_swapon(KT_DEV), 0);
 	before.swap_free = get_nr_swap_pages();
 	return before.swap_free > 0;
-fail:
-	if (page)
-		__free_page(page);
-	return false;
 }
 
 /* Everything back; the area off again. */
@@ -284,6 +275,38 @@ static void out_and_back(struct ktest *t)
 	swap_teardown(t);
 }
 
+/* Unmapped and written but not yet freed (reclaim's next pass would free it): a fault finds the
+ * folio in the swap cache and maps it again with no read - the anonymous folio is uptodate
+ * since its first fault, which is what tells it from a failed read. */
+static void fault_finds_cached_folio(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	unsigned long in0 = global_vm_event(PSWPIN);
+	struct folio *folio;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	folio = folio_at(mm, KT_BASE + P(1));
+	KTEST_ASSERT_TRUE(t, folio != NULL);
+	KTEST_EXPECT_TRUE(t, folio_test_uptodate(folio));
+	folio_get(folio);		/* so reclaim cannot free it */
+	for (int pass = 0; pass < 2; pass++)
+		KTEST_EXPECT_EQ(t, reclaim_folio_for_test(folio, false, false), 0UL);
+	folio_wait_writeback(folio);
+	swp_entry_t e = entry_at(mm, KT_BASE + P(1));
+	KTEST_EXPECT_NE(t, e.val, 0UL);
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache(folio));
+	KTEST_EXPECT_FALSE(t, folio_mapped(folio));
+	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(1), 0), 0U);	/* minor: no read */
+	KTEST_EXPECT_EQ(t, global_vm_event(PSWPIN), in0);
+	KTEST_EXPECT_TRUE(t, folio_at(mm, KT_BASE + P(1)) == folio);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&folio->page), 's' + 1));
+	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 1);
+	folio_put(folio);
+	mmput(mm);
+	swap_teardown(t);
+}
+
 static void fork_shares_slot(struct ktest *t)
 {
 	KTEST_ASSERT_TRUE(t, swap_setup(t));
@@ -403,6 +426,7 @@ static void read_error_is_sigbus(struct ktest *t)
 
 static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(out_and_back),
+	KTEST_CASE(fault_finds_cached_folio),
 	KTEST_CASE(fork_shares_slot),
 	KTEST_CASE(zap_frees_slots),
 	KTEST_CASE(full_swap_keeps_folio),
