@@ -2,12 +2,16 @@
 # The root filesystem is vda, the swap disk vdb: a sparse file the host's mkswap (util-linux,
 # /sbin/mkswap) formats at test time.  One boot each:
 #   swap.<board>          32 MiB of RAM, 256 MiB of swap: three /bin/anonhog 32 at once (3x RAM)
-#                         all come back exact (one of them, -f, checks once through write(2) and
-#                         read(2): the kernel's own faults on swapped-out user pages); swaps lists /dev/vdb; meminfo SwapTotal/SwapFree/
-#                         SwapCached; vmstat pswpout and pswpin >= 2048; SwapFree back to
-#                         SwapTotal after; then a sleeping anonhog 12 pushed out by an anonhog 40,
+#                         all come back exact (one of them, -f, checks once through write(2)
+#                         and read(2): the kernel's own faults on swapped-out user pages);
+#                         swaps lists /dev/vdb; meminfo SwapTotal/SwapFree/SwapCached;
+#                         vmstat pswpout and pswpin >= 2048; SwapFree back to SwapTotal
+#                         after; then a sleeping anonhog 12 pushed out by an anonhog 40,
 #                         `swapoff vdb` brings it back (SwapTotal 0 kB, no swap-in afterwards)
 #                         and the sleeper, woken, finds its memory exact; buddycheck, slabcheck
+#   swap.<board>.partition   the area on a partition (vdb1, type 82, of an MBR disk): anonhog
+#                         48 on 32 MiB through it; swaps lists /dev/vdb1 (65532 kB); after
+#                         power-off the MBR and partition 2 (seeded bytes) are untouched
 #   swap.<board>.bad      swapon of an all-zero disk, of a header whose last_page is beyond the
 #                         device (mkswap 64 MiB, truncated to 16), of a version-2 header, of a
 #                         device already on (by both names), of a missing device, and swapoff of
@@ -16,9 +20,10 @@
 #   swap.<board>.noroom   32 MiB of RAM, a sleeping anonhog 64: swapoff refused in one line,
 #                         vdb still on, the 64 MiB exact when woken, then swapoff works
 #   swap.<board>.ioerr    vdb through QEMU's blkdebug (reads fail after the first write):
-#                         anonhog 48 is killed (the shell's "killed by signal", a kernel line
-#                         naming anonhog and its pid), an mlocked anonhog 4 beside it and an
-#                         anonhog 8 after it exit exact, no OOM kill, swapoff works
+#                         anonhog 48 is killed (the shell's "killed by signal", the kernel's
+#                         "anonhog[<pid>]: swap-in of 0x<addr> failed: <why>"), an mlocked
+#                         anonhog 4 beside it and an anonhog 8 after it exit exact, no OOM
+#                         kill, swapoff works
 #   swap.<board>.sysfuzz  /bin/sysfuzz 1 20000 on 32 MiB with swap on and anonhog -p 8 40
 #                         swapping beside it: both end well, SwapFree back, swapoff works
 #   anonhog.<board>       /bin/anonhog -p 4 192 without swap on 256 MiB: the program's checks
@@ -28,15 +33,9 @@
 #   anonhog.<board>.catches_mismatch   anonhog -x 5 8 flips one bit of page 5 after the fill:
 #                         it must print "anonhog: mismatch at page 5 word 3: ..." and exit 1
 #                         (the checker the swap tests rely on does catch a wrong word)
-#   swap.<board>.partition   the area on a partition (vdb1, type 82, of an MBR disk): anonhog
-#                         48 on 32 MiB through it; swaps lists /dev/vdb1 (65532 kB); after
-#                         power-off the MBR and partition 2 (seeded bytes) are untouched
-#   swap.orangepi-pc      swap.<board>'s case on the Orange Pi PC: its SD card (a 512 MiB copy
-#                         of the board's card, partition 3 added at 64 MiB: 256 MiB of swap,
-#                         mmcblk0p3), root on ram1, mem=32M (QEMU's board has 1 GiB, fixed)
-# The other cases run on the virt boards only (a disk to make on the host per case; the card's
-# driver is covered by the one Orange Pi run).  raspi2b and hifive-unleashed get no swap test:
-# tinymm drives no disk on them (their root is the RAM disk ram1; the Pi's SD host
+# The virt boards only here.  The Orange Pi PC's swap (partition 3 of its SD card, mmcblk0p3)
+# is tests/qemu/swap_opi.cmake's swap.orangepi-pc.  raspi2b and hifive-unleashed get no swap
+# test: tinymm drives no disk on them (their root is the RAM disk ram1; the Pi's SD host
 # bcm2835-sdhost and the Unleashed's SPI SD slot have no driver), and an area on a RAM disk
 # would only move pages from RAM to RAM.
 set(SWAP_TEST ${CMAKE_CURRENT_LIST_DIR}/swap_test.sh)
@@ -58,5 +57,3 @@ foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
     --status 1 --expect "^anonhog: mismatch at page 5 word 3: got 0x[0-9a-f]{8} want 0x[0-9a-f]{8}$"
     --expect "^/bin/anonhog: exited with status 1$" --reject "all ok")
 endforeach()
-add_test(NAME swap.orangepi-pc COMMAND ${SWAP_TEST} orangepi-pc pressure)
-set_tests_properties(swap.orangepi-pc PROPERTIES TIMEOUT 300 LABELS qemu)

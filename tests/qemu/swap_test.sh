@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# swap_test.sh BOARD [CASE] - swap end to end (issue 39, docs/swap.md): on a virt board the root
+# swap_test.sh BOARD [CASE] - swap end to end on a virt board (issue 39, docs/swap.md): the root
 # filesystem is vda (tools/run --rootfs), the swap disk vdb, made here by the host's mkswap
-# (util-linux, /sbin/mkswap) on a sparse file; on the Orange Pi PC (the pressure case only) the
-# area is partition 3 of a copy of its SD card, mmcblk0p3, root on ram1, mem=32M.  Interactive
-# (tm_boot/tm_cmd): each command's output is checked on its own.  The cases, each one boot:
+# (util-linux, /sbin/mkswap) on a sparse file.  Interactive (tm_boot/tm_cmd): each command's
+# output is checked on its own.  The cases, each one boot:
 #   pressure (the default)  32 MiB of RAM and a 256 MiB swap area.  meminfo has SwapTotal:,
 #       SwapFree:, SwapCached: (0 kB before swapon); `swapon vdb`; `swaps` lists
 #       "/dev/vdb partition 262140 0 <prio>"; meminfo SwapTotal and SwapFree 262140 kB.  Three
@@ -52,12 +51,10 @@
 . "$(dirname "$0")/lib.sh"
 tm_init swap
 [ $# = 1 ] || [ $# = 2 ] || tm_usage "usage: swap_test.sh BOARD [pressure|partition|bad|noroom|ioerr|sysfuzz]"
-[ "${2:-pressure}" = pressure ] || case $1 in qemu-virt-*) ;; *) tm_usage "case $2 needs a virt board" ;; esac
 board=$1 case=${2:-pressure}
 case $board in
   qemu-virt-*) sw=vdb ;;
-  orangepi-pc) sw=mmcblk0p3 ;;
-  *) tm_usage "swap needs a disk beside the root: $board has none (a virt board, or orangepi-pc's card)" ;;
+  *) tm_usage "swap needs a second disk: $board has none here (a virt board; the Orange Pi PC's is swap_opi_test.sh)" ;;
 esac
 MKSWAP=${MKSWAP:-$(command -v mkswap || echo /sbin/mkswap)}
 SFDISK=${SFDISK:-$(command -v sfdisk || echo /sbin/sfdisk)}
@@ -113,23 +110,10 @@ in_swaps() {
   swaps_line=$(grep -E "^/dev/$1[[:space:]]" <<<"$out")
   [ -n "$swaps_line" ]
 }
-# boot_with_swap: booted with 32 MiB of RAM and a 256 MiB swap area $sw: vdb on a virt board
-# (root on vda); on the Orange Pi PC partition 3 of a 512 MiB copy of the board's card (its
-# partitions 1 and 2 kept, the area from 64 MiB; QEMU's SD model wants a power-of-two size),
-# root on ram1 and mem=32M (QEMU's board has 1 GiB, fixed).
+# boot_with_swap: booted with 32 MiB of RAM, the root on vda and a 256 MiB swap disk vdb.
 boot_with_swap() {
   mkswap_img "$dir/swap.img" 256M
-  if [ "$board" != orangepi-pc ]; then
-    tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/swap.img"
-    return
-  fi
-  local card=$TM_TOP/build/orangepi-pc/sdcard.img
-  [ -f "$card" ] || tm_fail "no $card (make BOARD=orangepi-pc)"
-  cp --sparse=always "$card" "$dir/card.img" && truncate -s 512M "$dir/card.img" &&
-    echo 'start=131072, size=524288, type=82' | "$SFDISK" -q --append "$dir/card.img" >/dev/null &&
-    dd if="$dir/swap.img" of="$dir/card.img" bs=1M seek=64 conv=notrunc,sparse status=none ||
-    tm_fail "cannot make the card with a swap partition"
-  tm_boot "$dir" --board orangepi-pc --sdimg "$dir/card.img" --rootfs --append "mem=32M"
+  tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/swap.img"
 }
 # bg CMD: `exec -b CMD`; $bg_pid is the pid it printed.
 bg() {
