@@ -4,7 +4,7 @@
  * reads it all back, in other orders too, so pages swapped out come back in by faults that
  * are not sequential.
  *
- *   anonhog [-s seed] [-p passes] [-w path] [-l] [-x page] <MiB>
+ *   anonhog [-s seed] [-p passes] [-w path] [-f file] [-l] [-x page] <MiB>
  *
  * Pass 1 fills every page (one mmap of <MiB>), pass 2 checks them in order, pass 3 backwards,
  * passes 4 and on with a stride through the pages (each page once, a large step coprime to the
@@ -13,6 +13,11 @@
  * "anonhog: holding <MiB> MiB until <path> exists" and look for <path> (stat) every 100 ms,
  * asleep in nanosleep, then run the passes left (at least one more): a task whose memory can be
  * pushed out, and swapoff'd back in, while it sleeps; the shell's `mkdir <path>` wakes it.
+ * -f file: pass 2 goes through the kernel: each page is written to <file> (write(2): the
+ * kernel reads the page, faulting it in from swap itself), read back into a buffer that is
+ * checked, then read from the file into the page itself (read(2): the kernel writes it, again
+ * perhaps after a swap-in) and the page checked: the kernel's own faults on swapped-out user
+ * memory (copy_from_user, copy_to_user).  The file is created (truncated) and removed at the end.
  * -l: mlockall(MCL_CURRENT | MCL_FUTURE) first, so none of its pages is ever swapped (a
  * bystander that must survive another task's swap-in errors).  -x page: after the fill, flip
  * bit 0 of word 3 of that page, so the checks must report it (the checker's own test).
@@ -23,7 +28,8 @@
  * QEMU's TCG on 32-bit CPUs too.
  *
  * Lines: "anonhog: pid <pid> seed <seed>: <MiB> MiB, <n> pages, <p> passes" at the start;
- * "anonhog: <k> MiB touched|checked|checked backwards|checked strided" every 16 MiB of a pass
+ * "anonhog: <k> MiB touched|checked|checked through the kernel|checked backwards|checked strided"
+ * every 16 MiB of a pass
  * and at its end; "anonhog: all ok (<MiB> MiB, seed <seed>, <p> passes)" and exit 0 when every
  * word came back exact.  The first wrong word: "anonhog: mismatch at page <N> word <W>: got
  * 0x<..> want 0x<..>" and exit 1.  A failed mmap: one line, exit 1.  A wrong argument: the
@@ -31,6 +37,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +101,29 @@ static void check_page(const volatile uint32_t *w, unsigned long page)
 	}
 }
 
+static int kfd = -1;		/* -f's file */
+static uint32_t kbuf[WORDS];
+
+static void fail_io(const char *what, unsigned long page)
+{
+	printf("anonhog: %s of page %lu through the file failed (errno %d)\n", what, page, errno);
+	exit(1);
+}
+
+/* -f: page @page out through write(2), back into kbuf and checked, then into itself with
+ * read(2) and checked where it is. */
+static void check_page_kernel(uint32_t *w, unsigned long page)
+{
+	if (lseek(kfd, 0, SEEK_SET) || write(kfd, w, PAGE) != (ssize_t)PAGE)
+		fail_io("write", page);
+	if (lseek(kfd, 0, SEEK_SET) || read(kfd, kbuf, PAGE) != (ssize_t)PAGE)
+		fail_io("read", page);
+	check_page(kbuf, page);
+	if (lseek(kfd, 0, SEEK_SET) || read(kfd, w, PAGE) != (ssize_t)PAGE)
+		fail_io("read into the page", page);
+	check_page(w, page);
+}
+
 static unsigned long gcd(unsigned long a, unsigned long b)
 {
 	while (b) {
@@ -118,7 +148,7 @@ static unsigned long order(int pass, unsigned long k, unsigned long n, unsigned 
 static void run_pass(uint32_t *mem, unsigned long n, int pass, unsigned long stride)
 {
 	static const char *const what[] = { "touched", "checked", "checked backwards", "checked strided" };
-	const char *name = what[pass < 4 ? pass - 1 : 3];
+	const char *name = pass == 2 && kfd >= 0 ? "checked through the kernel" : what[pass < 4 ? pass - 1 : 3];
 	unsigned long per_report = 16 * MIB / PAGE;
 
 	for (unsigned long k = 0; k < n; k++) {
@@ -127,6 +157,8 @@ static void run_pass(uint32_t *mem, unsigned long n, int pass, unsigned long str
 
 		if (pass == 1)
 			fill_page(w, page);
+		else if (pass == 2 && kfd >= 0)
+			check_page_kernel(w, page);
 		else
 			check_page(w, page);
 		if ((k + 1) % per_report == 0 || k + 1 == n)
@@ -147,7 +179,7 @@ static void wait_for(const char *path, unsigned long mib)
 
 static int usage(void)
 {
-	printf("usage: anonhog [-s seed] [-p passes] [-w path] [-l] [-x page] <MiB>\n");
+	printf("usage: anonhog [-s seed] [-p passes] [-w path] [-f file] [-l] [-x page] <MiB>\n");
 	return 2;
 }
 
@@ -163,7 +195,7 @@ static int number(const char *s, unsigned long *v)
 int main(int argc, char **argv)
 {
 	unsigned long mib = 0, v, n, stride;
-	const char *path = NULL;
+	const char *path = NULL, *kfile = NULL;
 	unsigned long corrupt = ~0UL;
 	int passes = 3, lock = 0, i;
 
@@ -177,6 +209,10 @@ int main(int argc, char **argv)
 			return usage();
 		if (argv[i][1] == 'w') {
 			path = argv[i + 1];
+			continue;
+		}
+		if (argv[i][1] == 'f') {
+			kfile = argv[i + 1];
 			continue;
 		}
 		if (number(argv[i + 1], &v))
@@ -197,6 +233,12 @@ int main(int argc, char **argv)
 	n = mib * MIB / PAGE;
 	if (corrupt != ~0UL && corrupt >= n)
 		return usage();
+	if (kfile && passes < 2)
+		passes = 2;
+	if (kfile && (kfd = open(kfile, O_CREAT | O_TRUNC | O_RDWR, 0644)) < 0) {
+		printf("anonhog: cannot open %s (errno %d)\n", kfile, errno);
+		return 1;
+	}
 	if (lock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
 		printf("anonhog: mlockall failed (errno %d)\n", errno);
 		return 1;
@@ -220,6 +262,10 @@ int main(int argc, char **argv)
 			mem[corrupt * WORDS + 3] ^= 1;
 		if (pass == 2 && path)
 			wait_for(path, mib);
+	}
+	if (kfile && (close(kfd) || unlink(kfile))) {
+		printf("anonhog: cannot close or remove %s (errno %d)\n", kfile, errno);
+		return 1;
 	}
 	printf("anonhog: all ok (%lu MiB, seed %lu, %d passes)\n", mib, (unsigned long)seed, passes);
 	return 0;

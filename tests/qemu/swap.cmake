@@ -2,11 +2,16 @@
 # The root filesystem is vda, the swap disk vdb: a sparse file the host's mkswap (util-linux,
 # /sbin/mkswap) formats at test time.  One boot each:
 #   swap.<board>          32 MiB of RAM, 256 MiB of swap: three /bin/anonhog 32 at once (3x RAM)
-#                         all come back exact; swaps lists /dev/vdb; meminfo SwapTotal/SwapFree/
-#                         SwapCached; vmstat pswpout and pswpin >= 2048; SwapFree back to
-#                         SwapTotal after; then a sleeping anonhog 12 pushed out by an anonhog 40,
+#                         all come back exact (one of them, -f, checks once through write(2)
+#                         and read(2): the kernel's own faults on swapped-out user pages);
+#                         swaps lists /dev/vdb; meminfo SwapTotal/SwapFree/SwapCached;
+#                         vmstat pswpout and pswpin >= 2048; SwapFree back to SwapTotal
+#                         after; then a sleeping anonhog 12 pushed out by an anonhog 40,
 #                         `swapoff vdb` brings it back (SwapTotal 0 kB, no swap-in afterwards)
 #                         and the sleeper, woken, finds its memory exact; buddycheck, slabcheck
+#   swap.<board>.partition   the area on a partition (vdb1, type 82, of an MBR disk): anonhog
+#                         48 on 32 MiB through it; swaps lists /dev/vdb1 (65532 kB); after
+#                         power-off the MBR and partition 2 (seeded bytes) are untouched
 #   swap.<board>.bad      swapon of an all-zero disk, of a header whose last_page is beyond the
 #                         device (mkswap 64 MiB, truncated to 16), of a version-2 header, of a
 #                         device already on (by both names), of a missing device, and swapoff of
@@ -15,34 +20,39 @@
 #   swap.<board>.noroom   32 MiB of RAM, a sleeping anonhog 64: swapoff refused in one line,
 #                         vdb still on, the 64 MiB exact when woken, then swapoff works
 #   swap.<board>.ioerr    vdb through QEMU's blkdebug (reads fail after the first write):
-#                         anonhog 48 is killed (the shell's "killed by signal", a kernel line
-#                         naming anonhog and its pid), an mlocked anonhog 4 beside it and an
-#                         anonhog 8 after it exit exact, no OOM kill, swapoff works
+#                         anonhog 48 is killed (the shell's "killed by signal", the kernel's
+#                         "anonhog[<pid>]: swap-in of 0x<addr> failed: <why>"), an mlocked
+#                         anonhog 4 beside it and an anonhog 8 after it exit exact, no OOM
+#                         kill, swapoff works
 #   swap.<board>.sysfuzz  /bin/sysfuzz 1 20000 on 32 MiB with swap on and anonhog -p 8 40
 #                         swapping beside it: both end well, SwapFree back, swapoff works
 #   anonhog.<board>       /bin/anonhog -p 4 192 without swap on 256 MiB: the program's checks
-#                         pass on memory that never left RAM (4 passes, every order)
+#                         pass on memory that never left RAM (4 passes, every order); then
+#                         anonhog -f /mnt/k 32 (pass 2 through write/read of a file) passes too
+#                         and removes its file
 #   anonhog.<board>.catches_mismatch   anonhog -x 5 8 flips one bit of page 5 after the fill:
 #                         it must print "anonhog: mismatch at page 5 word 3: ..." and exit 1
 #                         (the checker the swap tests rely on does catch a wrong word)
-# The virt boards only: a swap device needs a second disk.  raspi2b and hifive-unleashed have
-# no disk driver in tinymm at all (their root is the RAM disk ram1; the Pi's SD host
-# bcm2835-sdhost and the Unleashed's SPI SD slot are not driven), and swapping to a RAM disk
-# would only move pages from RAM to RAM.  orangepi-pc has its SD card (mmcblk0, sunxi-mmc), but
-# the card tools/run boots (board/orangepi-pc/mkimage.sh) is 64 MiB with no room for a swap
-# partition, and QEMU's board has 1 GiB fixed (mem=32M would be needed): not done yet.
+# The virt boards only here.  The Orange Pi PC's swap (partition 3 of its SD card, mmcblk0p3)
+# is tests/qemu/swap_opi.cmake's swap.orangepi-pc.  raspi2b and hifive-unleashed get no swap
+# test: tinymm drives no disk on them (their root is the RAM disk ram1; the Pi's SD host
+# bcm2835-sdhost and the Unleashed's SPI SD slot have no driver), and an area on a RAM disk
+# would only move pages from RAM to RAM.
 set(SWAP_TEST ${CMAKE_CURRENT_LIST_DIR}/swap_test.sh)
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME swap.${b} COMMAND ${SWAP_TEST} ${b} pressure)
   set_tests_properties(swap.${b} PROPERTIES TIMEOUT 300 LABELS qemu)
-  foreach(c bad noroom ioerr sysfuzz)
+  foreach(c partition bad noroom ioerr sysfuzz)
     add_test(NAME swap.${b}.${c} COMMAND ${SWAP_TEST} ${b} ${c})
     set_tests_properties(swap.${b}.${c} PROPERTIES TIMEOUT 300 LABELS qemu)
   endforeach()
-  boot_test(anonhog.${b} ${b} --rootfs --append "tinymm.run=exec /bin/anonhog -p 4 192"
+  boot_test(anonhog.${b} ${b} --rootfs
+    --append "tinymm.run=exec /bin/anonhog -p 4 192$<SEMICOLON> exec /bin/anonhog -s 2 -f /mnt/k 32$<SEMICOLON> ls /mnt"
     --expect "^anonhog: all ok \\(192 MiB, seed 1, 4 passes\\)$"
     --expect "^anonhog: 192 MiB checked strided$"
-    --expect "^/bin/anonhog: exited with status 0$" --reject "mismatch")
+    --expect "^anonhog: 32 MiB checked through the kernel$"
+    --expect "^anonhog: all ok \\(32 MiB, seed 2, 3 passes\\)$"
+    --reject "^/bin/anonhog: exited with status [1-9]" --reject "mismatch" --reject "^k$")
   boot_test(anonhog.${b}.catches_mismatch ${b} --rootfs --append "tinymm.run=exec /bin/anonhog -x 5 8"
     --status 1 --expect "^anonhog: mismatch at page 5 word 3: got 0x[0-9a-f]{8} want 0x[0-9a-f]{8}$"
     --expect "^/bin/anonhog: exited with status 1$" --reject "all ok")
