@@ -45,6 +45,7 @@
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/signal.h"
 #include "tinymm/timer.h"
 #include "tinymm/vmstat.h"
@@ -177,6 +178,12 @@ static void dump_header(struct oom_control *oc, bool victim)
 		current->comm, oc->gfp_mask, names, oc->order);
 	dump_stack();
 	show_buddyinfo(printk);
+	/* v6.10's __show_mem tail: the page cache, then show_swap_cache_info() (an OOM kill with
+	 * swap on comes only once swap is full: "Free swap  = 0kB"). */
+	pr_info("%lu total pagecache pages\n", global_node_page_state(NR_FILE_PAGES));
+	pr_info("%lu pages in swap cache\n", total_swapcache_pages());
+	pr_info("Free swap  = %ldkB\n", get_nr_swap_pages() << (PAGE_SHIFT - 10));
+	pr_info("Total swap = %lukB\n", (unsigned long)total_swap_pages << (PAGE_SHIFT - 10));
 	pr_info("Tasks state (memory values in pages):\n");
 	pr_info("[  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name\n");
 	for (unsigned int i = 0; i < scan.nr_rows; i++) {

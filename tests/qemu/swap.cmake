@@ -19,6 +19,8 @@
 #                         nothing written to the refused disks, the good area still on
 #   swap.<board>.noroom   32 MiB of RAM, a sleeping anonhog 64: swapoff refused in one line,
 #                         vdb still on, the 64 MiB exact when woken, then swapoff works
+#   swap.<board>.oom      32 MiB of RAM, 64 MiB of swap: /bin/oom is killed only once the swap
+#                         is full ("Free swap  = 0kB" in the OOM report), its slots come back
 #   swap.<board>.ioerr    vdb through QEMU's blkdebug (reads fail after the first write):
 #                         anonhog 48 is killed (the shell's "killed by signal", the kernel's
 #                         "anonhog[<pid>]: swap-in of 0x<addr> failed: <why>"), an mlocked
@@ -42,7 +44,7 @@ set(SWAP_TEST ${CMAKE_CURRENT_LIST_DIR}/swap_test.sh)
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME swap.${b} COMMAND ${SWAP_TEST} ${b} pressure)
   set_tests_properties(swap.${b} PROPERTIES TIMEOUT 300 LABELS qemu)
-  foreach(c partition bad noroom ioerr sysfuzz)
+  foreach(c partition bad noroom oom ioerr sysfuzz)
     add_test(NAME swap.${b}.${c} COMMAND ${SWAP_TEST} ${b} ${c})
     set_tests_properties(swap.${b}.${c} PROPERTIES TIMEOUT 300 LABELS qemu)
   endforeach()

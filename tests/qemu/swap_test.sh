@@ -41,6 +41,10 @@
 #       by signal N (NAME)") with a kernel line (timestamped) naming it: "anonhog" and its pid;
 #       the bystander, woken, finds its 4 MiB exact; `anonhog 8` (fits in RAM) exits 0 after;
 #       `swapoff vdb` works (nothing is left in swap); buddycheck, slabcheck.
+#   oom        32 MiB of RAM, a 64 MiB area: /bin/oom (anonymous memory without end) is killed
+#       only once the swap is full - the OOM report's "Free swap  = 0kB" and "Total swap =
+#       65532kB", at least 64 MiB touched, one kill line, oom_kill 1, pswpout >= 48 MiB - and
+#       its slots all come back (SwapFree = SwapTotal), swapoff works.
 #   sysfuzz    32 MiB of RAM, swap on: `anonhog -p 8 40` in the background keeps memory short
 #       (pages swapped out and in all along) while `sysfuzz 1 20000` runs; both end well (the
 #       fuzzer's summary and status 0, anonhog's "all ok"), pswpout and pswpin > 0, SwapFree
@@ -50,7 +54,7 @@
 # read errors), and no anonhog "mismatch" line (one would mean a page came back wrong).
 . "$(dirname "$0")/lib.sh"
 tm_init swap
-[ $# = 1 ] || [ $# = 2 ] || tm_usage "usage: swap_test.sh BOARD [pressure|partition|bad|noroom|ioerr|sysfuzz]"
+[ $# = 1 ] || [ $# = 2 ] || tm_usage "usage: swap_test.sh BOARD [pressure|partition|bad|noroom|oom|ioerr|sysfuzz]"
 board=$1 case=${2:-pressure}
 case $board in
   qemu-virt-*) sw=vdb ;;
@@ -285,6 +289,30 @@ noroom)
   finish
   echo "swap: PASS ($board noroom: swapoff refused with ${used} kB out on 32 MiB, the 64 MiB came back exact)"
   ;;
+oom)
+  # /bin/oom grows without end on 32 MiB with a 64 MiB area: it must fill the swap first, and be
+  # killed only then (the OOM report says "Free swap  = 0kB"), having grown past RAM + most of
+  # the swap; its slots all come back.
+  mkswap_img "$dir/swap.img" 64M
+  tm_boot "$dir" --board "$board" --rootfs --mem 32M --disk "$dir/swap.img"
+  ok_cmd "swapon vdb"
+  TM_TIMEOUT=240 tm_cmd "exec /bin/oom"
+  tm_out_has '^/bin/oom: killed by signal 9 \(SIGKILL\)$' || tm_fail "/bin/oom was not killed by SIGKILL"
+  kill=$(kernel_lines | grep -E '^Out of memory: Killed process [0-9]+ \(oom\) ')
+  [ "$(grep -c . <<<"$kill")" = 1 ] || tm_fail "wanted one OOM kill line, got: $kill"
+  kernel_lines | grep -qxF 'Free swap  = 0kB' || tm_fail "the OOM report does not say the swap was full (Free swap  = 0kB)"
+  kernel_lines | grep -qxF "Total swap = $((64 * 1024 - 4))kB" || tm_fail "the OOM report lacks 'Total swap = 65532kB'"
+  touched=$(tm_console | sed -nE 's/^oom: ([0-9]+) MiB touched$/\1/p' | tail -n1)
+  [ "${touched:-0}" -ge 64 ] || tm_fail "/bin/oom touched only ${touched:-0} MiB before the kill: RAM + swap is 96"
+  tm_cmd vmstat
+  [ "$(field oom_kill)" = 1 ] || tm_fail "vmstat oom_kill is '$(field oom_kill)', not 1"
+  [ "$(field pswpout)" -ge $((48 * 256)) ] 2>/dev/null || tm_fail "pswpout '$(field pswpout)': the swap was not filled"
+  swap_drained "after the OOM kill"
+  ok_cmd "swapoff vdb"
+  allow='Out of memory: Killed process [0-9]+ \(oom\)'
+  finish
+  echo "swap: PASS ($board oom: killed only with the swap full, after ${touched} MiB)"
+  ;;
 ioerr)
   mkswap_img "$dir/swap.img" 256M
   # State 1 until the disk's first write, then every read fails (EIO): swapon's header read
@@ -351,5 +379,5 @@ sysfuzz)
   finish
   echo "swap: PASS ($board sysfuzz: 20000 calls with swap on and anonhog 40 on 32 MiB)"
   ;;
-*) tm_usage "unknown case '$case' (pressure, partition, bad, noroom, ioerr, sysfuzz)" ;;
+*) tm_usage "unknown case '$case' (pressure, partition, bad, noroom, oom, ioerr, sysfuzz)" ;;
 esac
