@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# swap_opi_test.sh [--card-only FILE] - swap end to end on the Orange Pi PC (issue 39,
-# docs/swap.md, docs/boards/orangepi-pc.md): the swap area is a partition of the SD card the
-# board boots from, written by the SD host's DMA (drivers/sunxi_mmc.c), not a virtio disk.
+# swap_opi_test.sh [--write-outside | --card-only FILE] - swap end to end on the Orange Pi PC
+# (issue 39, docs/swap.md, docs/boards/orangepi-pc.md): the swap area is a partition of the SD
+# card the board boots from, written by the SD host's DMA (drivers/sunxi_mmc.c), not a virtio
+# disk.
 # The card: a sparse copy of build/orangepi-pc/sdcard.img (U-Boot, partition 1 ext2 boot files,
 # partition 2 the FAT uboot.env, 64 MiB) grown to 256 MiB (QEMU's SD model takes only a power
 # of two), with a partition 3 appended by the host's sfdisk (util-linux's fdisk package): type
@@ -25,6 +26,8 @@
 # is exactly the card before the boot except partition 1 (tools/run rewrote its boot.scr;
 # e2fsck -fn must still pass), and partition 3's first page is still mkswap's header: swap I/O
 # stayed inside its partition.
+# --write-outside: the check's twin: no tasks; `blk write` puts 4 KiB at 8 MiB past partition
+# 3's end; the host's check must fail ("sectors ... of the card changed"; CTest expects it).
 # --card-only FILE: only make the card (for a boot by hand: tools/run --board orangepi-pc
 # --sdimg FILE --rootfs --append mem=32M).
 # MIB (environment): each anonhog's size; SWAP_OPI_KEEP=DIR keeps the card and console there.
@@ -39,6 +42,7 @@ src=$TM_TOP/build/orangepi-pc/sdcard.img
 mib=${MIB:-32}
 card_mib=256 p3_start=131072 p3_sectors=262144	# 64 MiB to 192 MiB of a 256 MiB card
 area_kb=$((p3_sectors / 2 - 4))			# mkswap's size: the header page left out
+died='swap-in of .* failed|[Uu]nhandled (signal|page fault)|anonhog: mismatch|killed by signal|I/O error'
 reject='BUG|WARNING|Oops|Kernel panic|Bad page|[Uu]nhandled (signal|page fault)|Out of memory|anonhog: mismatch|I/O error'
 
 # make_card OUT: the test's card from the board's (see the top).
@@ -67,12 +71,14 @@ if len(parts) >= n: print(parts[n - 1][sys.argv[2]])' "$2" "$3" 2>/dev/null
 region_sha() { tm_sha "$1" $(($2 * 512)) $(($3 * 512)); }
 
 if [ "${1:-}" = --card-only ]; then
-  [ $# = 2 ] || tm_usage "usage: swap_opi_test.sh [--card-only FILE]"
+  [ $# = 2 ] || tm_usage "usage: swap_opi_test.sh [--write-outside | --card-only FILE]"
   make_card "$2"
   echo "swap_opi: $2: partition 3 (mmcblk0p3) is a ${area_kb} kB swap area"
   exit 0
 fi
-[ $# = 0 ] || tm_usage "usage: swap_opi_test.sh [--card-only FILE]"
+case=pressure
+[ "${1:-}" = --write-outside ] && case=spoil && shift
+[ $# = 0 ] || tm_usage "usage: swap_opi_test.sh [--write-outside | --card-only FILE]"
 case $mib in '' | *[!0-9]*) tm_usage "MIB='$mib' is not a number of MiB" ;; esac
 
 if [ -n "${SWAP_OPI_KEEP:-}" ]; then
@@ -120,7 +126,17 @@ fg_ok() {
   tm_out_has "anonhog: all ok \\($2 MiB, seed $3, 3 passes\\)" || tm_fail "exec $1 did not say all ok"
   tm_out_has '^/bin/anonhog: exited with status 0$' || tm_fail "exec $1 did not exit 0"
 }
-wait_ok() { tm_wait "anonhog: all ok \\($1 MiB, seed $2, 3 passes\\)" 1 "$3"; }
+# wait_ok MIB SEED SECONDS: a background anonhog said all ok; a task killed (a failed swap-in)
+# or a wrong word fails at once rather than after SECONDS.
+wait_ok() {
+  local end=$((SECONDS + $3))
+  until tm_console | grep -Eq "anonhog: all ok \\($1 MiB, seed $2, 3 passes\\)"; do
+    kill -0 "$TM_PID" 2>/dev/null || tm_fail "QEMU exited while anonhog -s $2 $1 ran"
+    ! tm_console | grep -Eq "$died" || tm_fail "a task died: $(tm_console | grep -E "$died" | head -n 2)"
+    [ $SECONDS -lt $end ] || tm_fail "anonhog -s $2 $1 did not say all ok within $3 s"
+    sleep 0.2
+  done
+}
 
 # --mem is not passed: the board's 1 GiB is fixed in QEMU; mem=32M cuts it in the kernel.
 tm_boot "$dir" --board orangepi-pc --sdimg "$dir/card.img" --keep-sdimg "$dir/kept.img" --rootfs --append "mem=32M"
@@ -139,44 +155,52 @@ meminfo_swap
 [ "$swap_total" = $area_kb ] && [ "$swap_free" = $area_kb ] ||
   tm_fail "after swapon: SwapTotal $swap_total kB, SwapFree $swap_free kB, want $area_kb"
 
-# 3x the RAM of anonymous memory at once: three tasks, the last in the foreground.
-t1=$SECONDS
-bg "/bin/anonhog -s 1 $mib"
-bg "/bin/anonhog -s 2 $mib"
-fg_ok "/bin/anonhog -s 3 $mib" "$mib" 3
-wait_ok "$mib" 1 240
-wait_ok "$mib" 2 240
-t_hogs=$((SECONDS - t1))
-tm_cmd swaps
-tm_cmd meminfo
-tm_cmd vmstat
-pswpout=$(field pswpout) pswpin=$(field pswpin)
-[ -n "$pswpout" ] && [ "$pswpout" -ge 2048 ] || tm_fail "vmstat pswpout '$pswpout' < 2048 (8 MiB out)"
-[ -n "$pswpin" ] && [ "$pswpin" -ge 2048 ] || tm_fail "vmstat pswpin '$pswpin' < 2048 (8 MiB in)"
-swap_drained "after three anonhog $mib"
-[ "$(field AnonPages:)" = 0 ] || tm_fail "AnonPages $(field AnonPages:) kB after the tasks, not 0"
+if [ "$case" = pressure ]; then
+  # 3x the RAM of anonymous memory at once: three tasks, the last in the foreground.
+  t1=$SECONDS
+  bg "/bin/anonhog -s 1 $mib"
+  bg "/bin/anonhog -s 2 $mib"
+  fg_ok "/bin/anonhog -s 3 $mib" "$mib" 3
+  wait_ok "$mib" 1 240
+  wait_ok "$mib" 2 240
+  t_hogs=$((SECONDS - t1))
+  tm_cmd swaps
+  tm_cmd meminfo
+  tm_cmd vmstat
+  pswpout=$(field pswpout) pswpin=$(field pswpin)
+  [ -n "$pswpout" ] && [ "$pswpout" -ge 2048 ] || tm_fail "vmstat pswpout '$pswpout' < 2048 (8 MiB out)"
+  [ -n "$pswpin" ] && [ "$pswpin" -ge 2048 ] || tm_fail "vmstat pswpin '$pswpin' < 2048 (8 MiB in)"
+  swap_drained "after three anonhog $mib"
+  [ "$(field AnonPages:)" = 0 ] || tm_fail "AnonPages $(field AnonPages:) kB after the tasks, not 0"
 
-# swapoff with pages out: a sleeper pushed out by a bigger task, brought back by swapoff.
-bg "/bin/anonhog -s 4 -w /go 8"
-tm_wait 'anonhog: holding 8 MiB until /go exists' 1 120
-fg_ok "/bin/anonhog -s 5 28" 28 5
-meminfo_swap
-used=$((swap_total - swap_free))
-[ "$used" -gt 0 ] || tm_fail "nothing of the sleeping anonhog 8 is in swap (SwapFree = SwapTotal)"
-tm_cmd vmstat
-in_before=$(field pswpin)
-TM_TIMEOUT=120 ok_cmd "swapoff mmcblk0p3"
-! in_swaps mmcblk0p3 || tm_fail "swaps still lists mmcblk0p3 after swapoff: $swaps_line"
-meminfo_swap
-[ "$swap_total" = 0 ] && [ "$swap_free" = 0 ] || tm_fail "after swapoff: SwapTotal $swap_total kB, SwapFree $swap_free kB"
-tm_cmd vmstat
-in_swapoff=$(field pswpin)
-tm_cmd "mkdir /go"
-wait_ok 8 4 120
-tm_cmd vmstat
-[ "$(field pswpin)" = "$in_swapoff" ] ||
-  tm_fail "pswpin went from $in_swapoff to $(field pswpin) after swapoff: not everything had come back"
+  # swapoff with pages out: a sleeper pushed out by a bigger task, brought back by swapoff.
+  bg "/bin/anonhog -s 4 -w /go 8"
+  tm_wait 'anonhog: holding 8 MiB until /go exists' 1 120
+  fg_ok "/bin/anonhog -s 5 28" 28 5
+  meminfo_swap
+  used=$((swap_total - swap_free))
+  [ "$used" -gt 0 ] || tm_fail "nothing of the sleeping anonhog 8 is in swap (SwapFree = SwapTotal)"
+  tm_cmd vmstat
+  in_before=$(field pswpin)
+  TM_TIMEOUT=120 ok_cmd "swapoff mmcblk0p3"
+  ! in_swaps mmcblk0p3 || tm_fail "swaps still lists mmcblk0p3 after swapoff: $swaps_line"
+  meminfo_swap
+  [ "$swap_total" = 0 ] && [ "$swap_free" = 0 ] || tm_fail "after swapoff: SwapTotal $swap_total kB, SwapFree $swap_free kB"
+  tm_cmd vmstat
+  in_swapoff=$(field pswpin)
+  tm_cmd "mkdir /go"
+  wait_ok 8 4 120
+  tm_cmd vmstat
+  [ "$(field pswpin)" = "$in_swapoff" ] ||
+    tm_fail "pswpin went from $in_swapoff to $(field pswpin) after swapoff: not everything had come back"
 
+else
+  # --write-outside: the host's check below must catch 4 KiB written past partition 3.
+  ok_cmd "blk write mmcblk0 $(((p3_start + p3_sectors) * 512 + 8 * 1048576)) 4096 7"
+  ok_cmd sync
+  ok_cmd "swapoff mmcblk0p3"
+  t_hogs=0 pswpout=0 pswpin=0 used=0 in_before=0 in_swapoff=0
+fi
 tm_cmd "blk stats"
 card_row=$(awk '$1 == "mmcblk0"' <<<"$out") p3_row=$(awk '$1 == "mmcblk0p3"' <<<"$out")
 [ -n "$card_row" ] && [ "$(awk '{ print $11 }' <<<"$card_row")" = 0 ] || tm_fail "mmcblk0 had errors (blk stats): $card_row"
