@@ -20,7 +20,7 @@
 #   swapoff with pages out: `anonhog -w /go 8` fills and sleeps, a foreground `anonhog 28`
 #   pushes it out, `swapoff mmcblk0p3` brings them back (SwapTotal 0 kB, the area no longer in
 #   `swaps`); `mkdir /go` wakes the sleeper, which finds all 8 MiB exact with no swap-in after
-#   the swapoff.  buddycheck, slabcheck, `blk stats mmcblk0`: 0 errors.
+#   the swapoff.  buddycheck, slabcheck, `blk stats`: 0 errors on mmcblk0.
 # No BUG, WARNING, Oops, panic, Bad page, unhandled fault or anonhog "mismatch" on the console.
 # On the host after power-off (the card tools/run used, kept): everything outside partition 3
 # is exactly the card before the boot except partition 1 (tools/run rewrote its boot.scr;
