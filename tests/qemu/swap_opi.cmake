@@ -11,7 +11,7 @@
 #                      errors; on the host the card outside partition 3 unchanged (partition 1
 #                      e2fsck-clean), partition 3's header still mkswap's.
 #   swap.orangepi-pc.catches_write_outside   that check fails on 4 KiB written past partition 3
-# 64-78 s of wall time on TCG with the 2-core machine loaded (docs/boards/orangepi-pc.md, "Swap").
+# 64-97 s of wall time on TCG with the 2-core machine loaded (docs/boards/orangepi-pc.md, "Swap").
 # Included from the end of tests/qemu/tests.cmake.
 find_program(MKSWAP_OPI mkswap PATHS /sbin /usr/sbin REQUIRED)
 find_program(SFDISK_OPI sfdisk PATHS /sbin /usr/sbin REQUIRED)
