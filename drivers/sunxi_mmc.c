@@ -10,7 +10,9 @@
  * auto-stop (CMD12) for more, through the IDMAC (drivers/sunxi_mmc_dma.c: descriptors in a
  * dma_alloc_coherent() ring, each segment dma_map_page()d).  Completion by interrupt; a timer
  * bounds every request (tinymm.sunxi_mmc_timeout_ms, default 1000 ms): a card that does not
- * answer, answers with a CRC error or times out ends its request with -EIO, the controller is
+ * answer, answers with a CRC error or times out ends its request with -EIO (a request the timer
+ * finds complete, its interrupt raised but not taken yet, ends as the interrupt would end it:
+ * the timer's interrupt can come first after a stall past the deadline), the controller is
  * reset and the card brought back to the transfer state by a work item (CMD12, CMD13, CMD7 if
  * it was deselected, CMD13 again while it programs a stopped write) before the next request
  * starts.  A card that cannot be brought back fails the
@@ -90,6 +92,7 @@
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_LOSE_IRQ		2	/* mask the next request's interrupt: only the timer ends it */
 #define INJECT_RESET_CARD	3	/* CMD0 first: the card forgets its RCA, as one swapped */
+#define INJECT_LATE_IRQ		4	/* interrupts masked past the deadline: the timer runs first */
 
 struct sunxi_mmc_host {
 	uintptr_t base;
@@ -438,7 +441,6 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 	imask = SDXC_INTERRUPT_ERROR_BITS | sunxi_mmc_data_done_bits(bio);
 	if (host->inject == INJECT_LOSE_IRQ)
 		imask = 0;
-	host->inject = 0;
 	host->cur = bio;
 	host->rint = 0;
 	host->idst = 0;
@@ -462,6 +464,14 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 	mod_timer(&host->timeout, host->deadline);
 	wmb();	/* the descriptors and the buffers' maintenance before the controller starts */
 	mmc_writel(host, SDXC_REG_CMDR, sunxi_mmc_data_cmd(bio));
+	if (host->inject == INJECT_LATE_IRQ) {
+		/* A host that stalls QEMU (or a CPU kept busy with interrupts masked) past the
+		 * deadline: QEMU completes the transfer inside the CMDR write, so when interrupts
+		 * come back on both the controller's and the timer's are pending. */
+		while (!time_after(jiffies, host->deadline + msecs_to_jiffies(20)))
+			arch_cpu_relax();
+	}
+	host->inject = 0;
 	return 0;
 }
 
@@ -514,25 +524,17 @@ static void sunxi_mmc_end(struct sunxi_mmc_host *host, struct bio *bio, bool rec
 		blk_queue_run(&host->disk);
 }
 
-static irqreturn_t sunxi_mmc_irq(int irq, void *dev_id)
+/* Gather the controller's status into the request in flight (host->lock held); returns the
+ * bio to end once the lock is dropped if the request is over, else NULL. */
+static struct bio *sunxi_mmc_collect(struct sunxi_mmc_host *host, bool *recover)
 {
-	struct sunxi_mmc_host *host = dev_id;
-	struct bio *bio = NULL;
-	bool recover = false;
 	uint32_t rint, idst;
 
-	spin_lock(&host->lock);
+	lockdep_assert_held(&host->lock);
 	rint = mmc_readl(host, SDXC_REG_MISTA);
 	idst = mmc_readl(host, SDXC_REG_IDST);
 	mmc_writel(host, SDXC_REG_RINTR, rint);
 	mmc_writel(host, SDXC_REG_IDST, idst);
-	if (!host->cur) {
-		/* Nothing asked for it: a stray status, masked so it cannot storm. */
-		mmc_writel(host, SDXC_REG_IMASK, 0);
-		mmc_writel(host, SDXC_REG_IDIE, 0);
-		spin_unlock(&host->lock);
-		return rint || idst ? IRQ_HANDLED : IRQ_NONE;
-	}
 	host->rint |= rint;
 	host->idst |= idst;
 	/* Done: an error, or the data over (and the auto-stop's done) and, for a read, the
@@ -540,7 +542,30 @@ static irqreturn_t sunxi_mmc_irq(int irq, void *dev_id)
 	if ((host->rint & SDXC_INTERRUPT_ERROR_BITS) || (host->idst & SDXC_IDMAC_ERRORS) ||
 	    ((host->rint & sunxi_mmc_data_done_bits(host->cur)) == sunxi_mmc_data_done_bits(host->cur) &&
 	     (bio_op(host->cur) != REQ_OP_READ || (host->idst & SDXC_IDMAC_RECEIVE_INT))))
-		bio = sunxi_mmc_finish(host, false, &recover);
+		return sunxi_mmc_finish(host, false, recover);
+	return NULL;
+}
+
+static irqreturn_t sunxi_mmc_irq(int irq, void *dev_id)
+{
+	struct sunxi_mmc_host *host = dev_id;
+	struct bio *bio = NULL;
+	bool recover = false;
+
+	spin_lock(&host->lock);
+	if (!host->cur) {
+		uint32_t rint = mmc_readl(host, SDXC_REG_MISTA);
+		uint32_t idst = mmc_readl(host, SDXC_REG_IDST);
+
+		/* Nothing asked for it: a stray status, masked so it cannot storm. */
+		mmc_writel(host, SDXC_REG_RINTR, rint);
+		mmc_writel(host, SDXC_REG_IDST, idst);
+		mmc_writel(host, SDXC_REG_IMASK, 0);
+		mmc_writel(host, SDXC_REG_IDIE, 0);
+		spin_unlock(&host->lock);
+		return rint || idst ? IRQ_HANDLED : IRQ_NONE;
+	}
+	bio = sunxi_mmc_collect(host, &recover);
 	spin_unlock(&host->lock);
 	if (bio)
 		sunxi_mmc_end(host, bio, recover);
@@ -552,13 +577,21 @@ static void sunxi_mmc_timeout_fn(struct timer_list *t)
 	struct sunxi_mmc_host *host = from_timer(host, t, timeout);
 	struct bio *bio = NULL;
 	unsigned long flags;
-	bool recover = false;
+	bool recover = false, late = false;
+	unsigned int ms = 0;
 
 	spin_lock_irqsave(&host->lock, flags);
 	if (host->cur && time_before(jiffies, host->deadline)) {
 		/* The request this timer was armed for completed while we waited for the lock,
 		 * and the next one started: it has its own deadline. */
 		mod_timer(&host->timeout, host->deadline);
+	} else if (host->cur && (bio = sunxi_mmc_collect(host, &recover))) {
+		/* Its interrupt is raised but not taken yet: the timer's came first (the GIC
+		 * signals the lowest ID of equal priority: the timer's PPI before the
+		 * controller's SPI), as after a stall past the deadline (QEMU descheduled by a
+		 * loaded host: its clock runs on).  The request ended in time. */
+		late = true;
+		ms = jiffies_to_msecs(jiffies - host->started);
 	} else if (host->cur) {
 		host->rint |= mmc_readl(host, SDXC_REG_RINTR);
 		/* The command itself may be stuck: reset the whole controller (finish() stops
@@ -568,6 +601,11 @@ static void sunxi_mmc_timeout_fn(struct timer_list *t)
 		bio = sunxi_mmc_finish(host, true, &recover);
 	}
 	spin_unlock_irqrestore(&host->lock, flags);
+	if (late)
+		pr_info("sunxi-mmc %s: %s of %u bytes at sector %llu: %s, its interrupt not taken yet when the timer fired after %u ms\n",
+			host->disk.bd_name, bio_op(bio) == REQ_OP_WRITE ? "write" : "read",
+			bio->bi_size, (unsigned long long)bio->bi_sector,
+			bio->bi_status ? "failed" : "done", ms);
 	if (bio)
 		sunxi_mmc_end(host, bio, recover);
 }
@@ -609,7 +647,8 @@ static int sunxi_mmc_inject(struct block_device *bdev, const char *what)
 
 	unsigned int inject = !strcmp(what, "no-answer") ? INJECT_NO_ANSWER :
 			      !strcmp(what, "lose-irq") ? INJECT_LOSE_IRQ :
-			      !strcmp(what, "reset-card") ? INJECT_RESET_CARD : 0;
+			      !strcmp(what, "reset-card") ? INJECT_RESET_CARD :
+			      !strcmp(what, "late-irq") ? INJECT_LATE_IRQ : 0;
 
 	if (!inject)
 		return -EINVAL;

@@ -15,6 +15,11 @@
 #       lose-irq: tinymm.sunxi_mmc_timeout_ms = 1000 ms, at most 1500), `blk stats` counts one error,
 #       and the next read after the recovery returns the MBR's bytes exactly (the host's
 #       hexdump of the card).
+#   sdmmc_test.sh --dir DIR late-irq   interrupts kept masked past the request's deadline after
+#       the controller finished (QEMU does the transfer inside the command write), as when a
+#       loaded host stalls QEMU: the timer's interrupt is taken before the controller's, and
+#       must end the request as done, not EIO: one "done, its interrupt not taken yet" line,
+#       the bytes read are the MBR's, 0 errors, 0 recoveries.
 #   sdmmc_test.sh --dir DIR reset-card   the card sent back to idle (CMD0) behind the driver's
 #       back, as a card swapped: the request fails with EIO, the recovery finds no card in the
 #       transfer or standby state and fails the disk in one line; the next read is ENXIO at
@@ -23,7 +28,7 @@
 . "$(dirname "$0")/lib.sh"
 tm_init sdmmc_test
 top=$TM_TOP dir=""
-[ "${1:-}" = --dir ] || tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq|reset-card"
+[ "${1:-}" = --dir ] || tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq|late-irq|reset-card"
 dir=$2 mode=${3:-}
 tm_fresh_dir "$dir"
 card=$dir/card.img
@@ -88,6 +93,20 @@ no-answer|lose-irq)
   grep -Eq "^mmcblk0( +[0-9]+){9} +1$" "$dir/console" || tm_fail "blk stats: not one error counted"
   echo "$mode: EIO after $ms ms, one line; recovered; the next read exact"
   ;;
+late-irq)
+  "$TM_CHECK" --board orangepi-pc --timeout 60 --keep-sdimg "$card" \
+    --input "blk inject mmcblk0 late-irq\rblk read mmcblk0 432 80\rblk list\rpoweroff\r" \
+    >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
+  tr -d '\r' <"$dir/log" >"$dir/console"
+  grep -E "sunxi-mmc|^mmcblk0|I/O error" "$dir/console"
+  ! grep -q "I/O error" "$dir/console" || tm_fail "the request the controller had finished was failed"
+  [ "$(grep -c "sunxi-mmc mmcblk0: read of 4096 bytes at sector 0: done, its interrupt not taken yet when the timer fired after [0-9]* ms$" "$dir/console")" = 1 ] ||
+    tm_fail "not one 'done, its interrupt not taken yet' line: the timer did not come first?"
+  hexdump -C -s 432 -n 80 "$img" >"$dir/mbr"
+  grep -qF "$(sed -n 3p "$dir/mbr")" "$dir/console" || tm_fail "the bytes read are not the MBR's"
+  grep -Eq "^mmcblk0: .* 0 errors, 0 recoveries, ok$" "$dir/console" || tm_fail "blk list: not 0 errors, 0 recoveries"
+  echo "late-irq: the timer came first and ended the request as done; the bytes exact"
+  ;;
 reset-card)
   "$TM_CHECK" --board orangepi-pc --timeout 60 --keep-sdimg "$card" \
     --input "blk inject mmcblk0 reset-card\rblk read mmcblk0 900000 4096\rblk read mmcblk0 0 16\rblk list\rpoweroff\r" \
@@ -103,6 +122,6 @@ reset-card)
   grep -Eq "^  mmcblk0p1: .*, failed$" "$dir/console" || tm_fail "blk list: mmcblk0p1 not failed"
   echo "reset-card: EIO, then the disk failed in one line; the next read ENXIO"
   ;;
-*) tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq|reset-card" ;;
+*) tm_usage "sdmmc_test.sh --dir DIR raw|fs|no-answer|lose-irq|late-irq|reset-card" ;;
 esac
 echo "sdmmc_test: PASS"
