@@ -65,7 +65,7 @@
 #define PF_USED_BY_head		"mm/page_flags.c"
 #define PF_USED_BY_waiters	"mm/filemap.c"
 #define PF_USED_BY_active	"mm/swap.c,mm/vmscan.c,mm/workingset.c"
-#define PF_USED_BY_workingset	"mm/vmscan.c,mm/workingset.c"
+#define PF_USED_BY_workingset	"mm/vmscan_node.c,mm/workingset.c"
 #define PF_USED_BY_owner_priv_1	"-"
 #define PF_USED_BY_checked	"fs/ext2/dir.c"
 #define PF_USED_BY_swapcache	"mm/swap_state.c"
