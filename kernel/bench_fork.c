@@ -51,7 +51,7 @@ static int fail(const char *what, long err)
 	return 1;
 }
 
-static uint32_t copy_cost(uint32_t overhead)
+uint32_t bench_copy_cost(uint32_t overhead)
 {
 	struct page *a = alloc_page(GFP_KERNEL), *b = alloc_page(GFP_KERNEL);
 	uint32_t least = ~0u, n;
@@ -95,7 +95,7 @@ static int bench_cow(struct mm_struct *mm, uint32_t overhead)
 	mmput(child);
 	if (sig)
 		return fail("cow fault", -EFAULT);
-	bench_summary("fault-cow", samples, NR_COW, overhead + copy_cost(overhead));
+	bench_summary("fault-cow", samples, NR_COW, overhead + bench_copy_cost(overhead));
 	return 0;
 }
 

@@ -39,24 +39,6 @@ static int fail(const char *what, long err)
 	return 1;
 }
 
-/* The RAM disk's share: one page copied. */
-static uint32_t copy_cost(uint32_t overhead)
-{
-	struct page *a = alloc_page(GFP_KERNEL), *b = alloc_page(GFP_KERNEL);
-	uint32_t least = ~0u, n;
-
-	if (a && b)
-		for (int i = 0; i < 64; i++) {
-			BENCH_MEASURE(n, memcpy(page_address(a), page_address(b), PAGE_SIZE));
-			least = min(least, n > overhead ? n - overhead : 0);
-		}
-	if (a)
-		__free_page(a);
-	if (b)
-		__free_page(b);
-	return least == ~0u ? 0 : least;
-}
-
 static struct folio *folio_at(struct mm_struct *mm, unsigned long addr)
 {
 	pte_t *ptep, pte;
@@ -125,7 +107,7 @@ int bench_swap(void)
 		BENCH_MEASURE(samples[i], (void)0);
 		overhead = min(overhead, samples[i]);
 	}
-	copy = copy_cost(overhead);
+	copy = bench_copy_cost(overhead);	/* the RAM disk's share: one page copied */
 	err = mkswap_bdev(bdev);
 	if (!err)
 		err = sys_swapon(SWAP_DEV);

@@ -54,6 +54,9 @@ int bench_exec(void) __attribute__((weak));
 /* fork's rows (kernel/bench_fork.c): fault-cow, fork-exit.  Weak: built only with the
  * user-task sources.  0 or 1. */
 int bench_fork(void) __attribute__((weak));
+/* Instructions of one 4 KiB memcpy, the least of 64 (less @overhead): what a row subtracts for a
+ * copy that is not its subject (kernel/bench_fork.c). */
+uint32_t bench_copy_cost(uint32_t overhead);
 /* The swap rows (kernel/bench_swap.c): swapout-4k, swapin-4k, on ram3.  Weak, as bench_fork. */
 int bench_swap(void) __attribute__((weak));
 

@@ -28,6 +28,7 @@
 #include "tinymm/exec.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
+#include "ktest_mm.h"
 #include "tinymm/memory-failure.h"
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
@@ -78,31 +79,10 @@ static unsigned long free_and_slab(void)
 	       global_node_page_state(NR_FILE_PAGES);
 }
 
-static pte_t pte_at(struct mm_struct *mm, unsigned long addr)
-{
-	pte_t *ptep, pte;
-
-	spin_lock(&mm->page_table_lock);
-	ptep = user_pte_lookup(mm, addr);
-	pte = ptep ? ptep_get(ptep) : __pte(0);
-	spin_unlock(&mm->page_table_lock);
-	return pte;
-}
-
-static vm_fault_t fault(struct mm_struct *mm, unsigned long addr, unsigned int flags)
-{
-	vm_fault_t ret;
-
-	mutex_lock(&mm->mmap_lock);
-	ret = handle_mm_fault(vma_lookup(mm, addr), addr, flags | FAULT_FLAG_USER);
-	mutex_unlock(&mm->mmap_lock);
-	return ret;
-}
-
 /* The pte at @addr is a hwpoison entry for @pfn. */
 static bool is_poison_pte(struct mm_struct *mm, unsigned long addr, unsigned long pfn)
 {
-	pte_t pte = pte_at(mm, addr);
+	pte_t pte = kt_pte_at(mm, addr);
 
 	return is_swap_pte(pte) && is_hwpoison_entry(pte_to_swp_entry(pte)) &&
 	       swp_offset(pte_to_swp_entry(pte)) == pfn;
@@ -129,11 +109,11 @@ static void anon_page_shared_by_fork(struct ktest *t)
 		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
 	mutex_unlock(&parent->mmap_lock);
 	for (int i = 0; i < KT_PAGES; i++)
-		memset(page_address(pfn_to_page(pte_pfn(pte_at(parent, KT_BASE + P(i))))), 'a' + i,
+		memset(page_address(pfn_to_page(pte_pfn(kt_pte_at(parent, KT_BASE + P(i))))), 'a' + i,
 		       PAGE_SIZE);
 	child = dup_mm(parent, &err);
 	KTEST_ASSERT_TRUE(t, child != NULL);
-	pfn = pte_pfn(pte_at(parent, a));
+	pfn = pte_pfn(kt_pte_at(parent, a));
 	folio = page_folio(pfn_to_page(pfn));
 	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 2);
 	unsigned long anon0 = global_node_page_state(NR_ANON_MAPPED);
@@ -150,7 +130,7 @@ static void anon_page_shared_by_fork(struct ktest *t)
 	for (int i = 0; i < KT_PAGES; i++) {
 		if (i == 1)
 			continue;
-		pte_t pp = pte_at(parent, KT_BASE + P(i)), cp = pte_at(child, KT_BASE + P(i));
+		pte_t pp = kt_pte_at(parent, KT_BASE + P(i)), cp = kt_pte_at(child, KT_BASE + P(i));
 
 		KTEST_EXPECT_TRUE(t, pte_present(pp) && pte_present(cp));
 		KTEST_EXPECT_EQ(t, ((unsigned char *)page_address(pfn_to_page(pte_pfn(pp))))[9],
@@ -165,14 +145,14 @@ static void anon_page_shared_by_fork(struct ktest *t)
 	KTEST_EXPECT_EQ(t, e, PM_SWAP | (frame & PM_PFRAME_MASK));
 	KTEST_EXPECT_FALSE(t, ax);
 	/* A touch is VM_FAULT_HWPOISON, read or write, and leaves the entry. */
-	KTEST_EXPECT_EQ(t, fault(parent, a + 8, 0), (vm_fault_t)VM_FAULT_HWPOISON);
-	KTEST_EXPECT_EQ(t, fault(child, a, FAULT_FLAG_WRITE), (vm_fault_t)VM_FAULT_HWPOISON);
+	KTEST_EXPECT_EQ(t, kt_fault(parent, a + 8, 0), (vm_fault_t)VM_FAULT_HWPOISON);
+	KTEST_EXPECT_EQ(t, kt_fault(child, a, FAULT_FLAG_WRITE), (vm_fault_t)VM_FAULT_HWPOISON);
 	KTEST_EXPECT_TRUE(t, is_poison_pte(child, a, pfn));
 	/* fork copies it; mprotect leaves it. */
 	grandchild = dup_mm(child, &err);
 	KTEST_ASSERT_TRUE(t, grandchild != NULL);
 	KTEST_EXPECT_TRUE(t, is_poison_pte(grandchild, a, pfn));
-	KTEST_EXPECT_EQ(t, fault(grandchild, a, 0), (vm_fault_t)VM_FAULT_HWPOISON);
+	KTEST_EXPECT_EQ(t, kt_fault(grandchild, a, 0), (vm_fault_t)VM_FAULT_HWPOISON);
 	mutex_lock(&parent->mmap_lock);
 	change_protection(vma_lookup(parent, KT_BASE), KT_BASE, KT_BASE + P(KT_PAGES));
 	mutex_unlock(&parent->mmap_lock);
@@ -226,7 +206,7 @@ static void already_poisoned_action_required(struct ktest *t)
 	for (int i = 0; vma && i < 2; i++)
 		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
 	mutex_unlock(&mm->mmap_lock);
-	pfn = pte_pfn(pte_at(mm, a));
+	pfn = pte_pfn(kt_pte_at(mm, a));
 	page = pfn_to_page(pfn);
 	KTEST_ASSERT_TRUE(t, page != NULL);
 	/* Marked but still mapped: what a poisoning whose unmap failed leaves. */
@@ -236,7 +216,7 @@ static void already_poisoned_action_required(struct ktest *t)
 	KTEST_EXPECT_EQ(t, mf_as(mm, pfn, MF_ACTION_REQUIRED, &code, &addr), -EHWPOISON);
 	KTEST_EXPECT_EQ(t, code, BUS_MCEERR_AR);
 	KTEST_EXPECT_EQ(t, addr, a);
-	KTEST_EXPECT_TRUE(t, pte_present(pte_at(mm, a)));	/* nothing else was done */
+	KTEST_EXPECT_TRUE(t, pte_present(kt_pte_at(mm, a)));	/* nothing else was done */
 	KTEST_EXPECT_EQ(t, mf_as(other, pfn, MF_ACTION_REQUIRED, &code, &addr), -EFAULT);
 	KTEST_EXPECT_EQ(t, code, 0);
 	KTEST_EXPECT_EQ(t, mf_as(NULL, pfn, MF_ACTION_REQUIRED, &code, &addr), -EFAULT);
@@ -249,7 +229,7 @@ static void already_poisoned_action_required(struct ktest *t)
 	KTEST_EXPECT_EQ(t, mf_as(mm, pfn, MF_ACTION_REQUIRED, &code, &addr), -EHWPOISON);
 	KTEST_EXPECT_EQ(t, code, BUS_MCEERR_AR);
 	KTEST_EXPECT_EQ(t, addr, a);
-	KTEST_EXPECT_TRUE(t, pte_present(pte_at(mm, KT_BASE)));
+	KTEST_EXPECT_TRUE(t, pte_present(kt_pte_at(mm, KT_BASE)));
 	mmput(other);
 	mmput(mm);
 	KTEST_EXPECT_EQ(t, unpoison_memory(pfn), 0);

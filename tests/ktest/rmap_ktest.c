@@ -26,6 +26,7 @@
 #include "tinymm/exec.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
+#include "ktest_mm.h"
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/page_alloc.h"
@@ -86,24 +87,6 @@ static struct mm_struct *parent_mm(struct ktest *t)
 		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
 	mutex_unlock(&mm->mmap_lock);
 	return mm;
-}
-
-static pte_t pte_at(struct mm_struct *mm, unsigned long addr)
-{
-	pte_t *ptep, pte;
-
-	spin_lock(&mm->page_table_lock);
-	ptep = user_pte_lookup(mm, addr);
-	pte = ptep ? ptep_get(ptep) : __pte(0);
-	spin_unlock(&mm->page_table_lock);
-	return pte;
-}
-
-static struct folio *folio_at(struct mm_struct *mm, unsigned long addr)
-{
-	pte_t pte = pte_at(mm, addr);
-
-	return pte_present(pte) ? page_folio(pfn_to_page(pte_pfn(pte))) : NULL;
 }
 
 static unsigned char *bytes(struct folio *folio)
@@ -186,7 +169,7 @@ static void fork_shares_pages(struct ktest *t)
 
 	KTEST_ASSERT_TRUE(t, parent != NULL);
 	for (int i = 0; i < KT_PAGES; i++)
-		memset(bytes(folio_at(parent, KT_BASE + P(i))), 'a' + i, PAGE_SIZE);
+		memset(bytes(kt_folio_at(parent, KT_BASE + P(i))), 'a' + i, PAGE_SIZE);
 	unsigned long anon0 = global_node_page_state(NR_ANON_MAPPED);
 	child = dup_mm(parent, &err);
 	KTEST_EXPECT_EQ(t, err, 0);
@@ -194,8 +177,8 @@ static void fork_shares_pages(struct ktest *t)
 	lru_add_drain();		/* the LRU batch's references are not the ptes' */
 	for (int i = 0; i < KT_PAGES; i++) {
 		unsigned long a = KT_BASE + P(i);
-		pte_t pp = pte_at(parent, a), cp = pte_at(child, a);
-		struct folio *f = folio_at(parent, a);
+		pte_t pp = kt_pte_at(parent, a), cp = kt_pte_at(child, a);
+		struct folio *f = kt_folio_at(parent, a);
 
 		KTEST_EXPECT_TRUE(t, pte_present(cp));
 		KTEST_EXPECT_EQ(t, pte_pfn(pp), pte_pfn(cp));
@@ -212,7 +195,7 @@ static void fork_shares_pages(struct ktest *t)
 	mutex_lock(&child->mmap_lock);
 	struct vm_area_struct *pv = vma_lookup(parent, KT_BASE), *cv = vma_lookup(child, KT_BASE);
 	KTEST_EXPECT_TRUE(t, pv && cv && pv != cv && pv->anon_vma && pv->anon_vma == cv->anon_vma);
-	KTEST_EXPECT_TRUE(t, cv && folio_anon_vma(folio_at(parent, KT_BASE)) == cv->anon_vma);
+	KTEST_EXPECT_TRUE(t, cv && folio_anon_vma(kt_folio_at(parent, KT_BASE)) == cv->anon_vma);
 	KTEST_EXPECT_EQ(t, child->map_count, parent->map_count);
 	KTEST_EXPECT_EQ(t, child->total_vm, parent->total_vm);
 	mutex_unlock(&child->mmap_lock);
@@ -237,7 +220,7 @@ static void walk_finds_every_pte(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, parent != NULL);
 	child = dup_mm(parent, &err);
 	KTEST_ASSERT_TRUE(t, child != NULL);
-	struct folio *f = folio_at(parent, KT_BASE + P(1));
+	struct folio *f = kt_folio_at(parent, KT_BASE + P(1));
 	struct hits h = walk(f);
 	KTEST_EXPECT_EQ(t, h.n, 2);
 	KTEST_EXPECT_TRUE(t, hit(&h, parent, KT_BASE + P(1)));
@@ -251,7 +234,7 @@ static void walk_finds_every_pte(struct ktest *t)
 	/* The child copies its page: the walk of the old folio no longer finds the child, and
 	 * the walk of the copy finds only the child. */
 	KTEST_EXPECT_EQ(t, write_fault(child, KT_BASE + P(1)), 0U);
-	struct folio *copy = folio_at(child, KT_BASE + P(1));
+	struct folio *copy = kt_folio_at(child, KT_BASE + P(1));
 	KTEST_EXPECT_TRUE(t, copy != f);
 	h = walk(f);
 	KTEST_EXPECT_EQ(t, h.n, 2);
@@ -275,7 +258,7 @@ static void cow_copies_then_reuses(struct ktest *t)
 	int err;
 
 	KTEST_ASSERT_TRUE(t, parent != NULL);
-	struct folio *f = folio_at(parent, KT_BASE);
+	struct folio *f = kt_folio_at(parent, KT_BASE);
 	memset(bytes(f), 'p', PAGE_SIZE);
 	child = dup_mm(parent, &err);
 	KTEST_ASSERT_TRUE(t, child != NULL);
@@ -283,9 +266,9 @@ static void cow_copies_then_reuses(struct ktest *t)
 
 	/* The child's write: a copy with the old bytes, exclusive, writable. */
 	KTEST_EXPECT_EQ(t, write_fault(child, KT_BASE + 8), 0U);
-	struct folio *c = folio_at(child, KT_BASE);
+	struct folio *c = kt_folio_at(child, KT_BASE);
 	KTEST_ASSERT_TRUE(t, c != NULL && c != f);
-	KTEST_EXPECT_TRUE(t, pte_write(pte_at(child, KT_BASE)));
+	KTEST_EXPECT_TRUE(t, pte_write(kt_pte_at(child, KT_BASE)));
 	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&c->page));
 	KTEST_EXPECT_EQ(t, folio_mapcount(c), 1);
 	KTEST_EXPECT_EQ(t, bytes(c)[100], 'p');
@@ -296,13 +279,13 @@ static void cow_copies_then_reuses(struct ktest *t)
 	KTEST_EXPECT_EQ(t, folio_mapcount(f), 1);
 	KTEST_EXPECT_EQ(t, page_ref_count(&f->page), 1);
 	KTEST_EXPECT_FALSE(t, PageAnonExclusive(&f->page));
-	KTEST_EXPECT_FALSE(t, pte_write(pte_at(parent, KT_BASE)));
+	KTEST_EXPECT_FALSE(t, pte_write(kt_pte_at(parent, KT_BASE)));
 
 	/* The parent's write: the same page, no copy, exclusive again (v6.10's reuse). */
-	unsigned long pfn = pte_pfn(pte_at(parent, KT_BASE));
+	unsigned long pfn = pte_pfn(kt_pte_at(parent, KT_BASE));
 	KTEST_EXPECT_EQ(t, write_fault(parent, KT_BASE), 0U);
-	KTEST_EXPECT_EQ(t, pte_pfn(pte_at(parent, KT_BASE)), pfn);
-	KTEST_EXPECT_TRUE(t, pte_write(pte_at(parent, KT_BASE)));
+	KTEST_EXPECT_EQ(t, pte_pfn(kt_pte_at(parent, KT_BASE)), pfn);
+	KTEST_EXPECT_TRUE(t, pte_write(kt_pte_at(parent, KT_BASE)));
 	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&f->page));
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon0 + 1);
 	bool ax = false;
@@ -329,14 +312,14 @@ static void exclusive_again_after_child_exit(struct ktest *t)
 	e = pagemap(child, KT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, (e & PM_PRESENT) && !(e & PM_MMAP_EXCLUSIVE) && !ax);
 	mmput(child);			/* the child exits */
-	struct folio *f = folio_at(parent, KT_BASE + P(2));
+	struct folio *f = kt_folio_at(parent, KT_BASE + P(2));
 	KTEST_EXPECT_EQ(t, folio_mapcount(f), 1);
 	e = pagemap(parent, KT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, e & PM_MMAP_EXCLUSIVE);	/* mapped once */
 	KTEST_EXPECT_FALSE(t, ax);			/* but not yet marked exclusive */
 	unsigned long free0 = nr_free_pages_and_pcp();
 	KTEST_EXPECT_EQ(t, write_fault(parent, KT_BASE + P(2)), 0U);
-	KTEST_EXPECT_TRUE(t, folio_at(parent, KT_BASE + P(2)) == f);	/* no copy */
+	KTEST_EXPECT_TRUE(t, kt_folio_at(parent, KT_BASE + P(2)) == f);	/* no copy */
 	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0);
 	e = pagemap(parent, KT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, (e & PM_MMAP_EXCLUSIVE) && ax);
@@ -404,7 +387,7 @@ static void fork_out_of_memory_undone(struct ktest *t)
 		KTEST_EXPECT_LE(t, free_and_slab(), mem);	/* a slab may keep a new page */
 		KTEST_EXPECT_GE(t, free_and_slab() + 2, mem);
 		for (int i = 0; i < 3; i++) {
-			struct folio *f = folio_at(parent, KT_BASE + i * OOM_STRIDE);
+			struct folio *f = kt_folio_at(parent, KT_BASE + i * OOM_STRIDE);
 
 			KTEST_EXPECT_EQ(t, folio_mapcount(f), 1);
 			KTEST_EXPECT_EQ(t, page_ref_count(&f->page), 1);
@@ -418,7 +401,7 @@ static void fork_out_of_memory_undone(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, child != NULL);
 	if (child) {
 		lru_add_drain();
-		KTEST_EXPECT_EQ(t, folio_mapcount(folio_at(parent, KT_BASE + 2 * OOM_STRIDE)), 2);
+		KTEST_EXPECT_EQ(t, folio_mapcount(kt_folio_at(parent, KT_BASE + 2 * OOM_STRIDE)), 2);
 		mmput(child);
 	}
 	mmput(parent);

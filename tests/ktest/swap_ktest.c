@@ -29,6 +29,7 @@
 #include "tinymm/memory-failure.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
+#include "ktest_mm.h"
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
@@ -137,28 +138,10 @@ static struct mm_struct *filled_mm(struct ktest *t)
 	return mm;
 }
 
-static pte_t pte_at(struct mm_struct *mm, unsigned long addr)
-{
-	pte_t *ptep, pte;
-
-	spin_lock(&mm->page_table_lock);
-	ptep = user_pte_lookup(mm, addr);
-	pte = ptep ? ptep_get(ptep) : __pte(0);
-	spin_unlock(&mm->page_table_lock);
-	return pte;
-}
-
-static struct folio *folio_at(struct mm_struct *mm, unsigned long addr)
-{
-	pte_t pte = pte_at(mm, addr);
-
-	return pte_present(pte) ? page_folio(pfn_to_page(pte_pfn(pte))) : NULL;
-}
-
 /* The swap entry at @addr, or .val 0 if the pte is not one. */
 static swp_entry_t entry_at(struct mm_struct *mm, unsigned long addr)
 {
-	pte_t pte = pte_at(mm, addr);
+	pte_t pte = kt_pte_at(mm, addr);
 
 	if (!is_swap_pte(pte) || is_hwpoison_entry(pte_to_swp_entry(pte)))
 		return (swp_entry_t){ 0 };
@@ -175,16 +158,6 @@ static bool all_bytes(const void *p, unsigned char c)
 	return true;
 }
 
-static vm_fault_t fault(struct mm_struct *mm, unsigned long addr, unsigned int flags)
-{
-	vm_fault_t ret;
-
-	mutex_lock(&mm->mmap_lock);
-	ret = handle_mm_fault(vma_lookup(mm, addr), addr, flags | FAULT_FLAG_USER);
-	mutex_unlock(&mm->mmap_lock);
-	return ret;
-}
-
 /*
  * The mapped anonymous folio at @addr through reclaim until it is freed: a first pass finds
  * the fault's young bit (kept, referenced), the second puts it in the swap cache, unmaps it
@@ -192,7 +165,7 @@ static vm_fault_t fault(struct mm_struct *mm, unsigned long addr, unsigned int f
  */
 static bool swap_out(struct ktest *t, struct mm_struct *mm, unsigned long addr)
 {
-	struct folio *folio = folio_at(mm, addr);
+	struct folio *folio = kt_folio_at(mm, addr);
 	unsigned long freed = 0;
 
 	KTEST_EXPECT_TRUE(t, folio != NULL);
@@ -239,11 +212,11 @@ static void out_and_back(struct ktest *t)
 	KTEST_EXPECT_EQ(t, total_swapcache_pages(), 0UL);
 
 	/* A read fault: back exact, read-only, still cached with its slot. */
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE, 0), VM_FAULT_MAJOR);
-	f = folio_at(mm, KT_BASE);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE, 0), VM_FAULT_MAJOR);
+	f = kt_folio_at(mm, KT_BASE);
 	KTEST_ASSERT_TRUE(t, f != NULL);
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's'));
-	KTEST_EXPECT_FALSE(t, pte_write(pte_at(mm, KT_BASE)));
+	KTEST_EXPECT_FALSE(t, pte_write(kt_pte_at(mm, KT_BASE)));
 	KTEST_EXPECT_TRUE(t, folio_test_swapcache(f));
 	KTEST_EXPECT_TRUE(t, folio_test_anon(f));
 	KTEST_EXPECT_FALSE(t, PageAnonExclusive(&f->page));
@@ -255,20 +228,20 @@ static void out_and_back(struct ktest *t)
 
 	/* A write fault: the same frame, made exclusive, its slot freed. */
 	unsigned long pfn = page_to_pfn(&f->page);
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE, FAULT_FLAG_WRITE), 0U);
-	f = folio_at(mm, KT_BASE);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE, FAULT_FLAG_WRITE), 0U);
+	f = kt_folio_at(mm, KT_BASE);
 	KTEST_ASSERT_TRUE(t, f != NULL);
 	KTEST_EXPECT_EQ(t, page_to_pfn(&f->page), pfn);
-	KTEST_EXPECT_TRUE(t, pte_write(pte_at(mm, KT_BASE)));
+	KTEST_EXPECT_TRUE(t, pte_write(kt_pte_at(mm, KT_BASE)));
 	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&f->page));
 	KTEST_EXPECT_FALSE(t, folio_test_swapcache(f));
 	KTEST_EXPECT_EQ(t, swap_map_value(e[0]), 0U);
 
 	/* A write to a page readahead brought in: no I/O, exclusive at once. */
 	unsigned long in1 = global_vm_event(PSWPIN);
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(1), FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(1), FAULT_FLAG_WRITE), 0U);
 	KTEST_EXPECT_EQ(t, global_vm_event(PSWPIN), in1);
-	f = folio_at(mm, KT_BASE + P(1));
+	f = kt_folio_at(mm, KT_BASE + P(1));
 	KTEST_ASSERT_TRUE(t, f != NULL);
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's' + 1));
 	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&f->page));
@@ -289,7 +262,7 @@ static void fault_finds_cached_folio(struct ktest *t)
 	struct folio *folio;
 
 	KTEST_ASSERT_TRUE(t, mm != NULL);
-	folio = folio_at(mm, KT_BASE + P(1));
+	folio = kt_folio_at(mm, KT_BASE + P(1));
 	KTEST_ASSERT_TRUE(t, folio != NULL);
 	KTEST_EXPECT_TRUE(t, folio_test_uptodate(folio));
 	folio_get(folio);		/* so reclaim cannot free it */
@@ -300,9 +273,9 @@ static void fault_finds_cached_folio(struct ktest *t)
 	KTEST_EXPECT_NE(t, e.val, 0UL);
 	KTEST_EXPECT_TRUE(t, folio_test_swapcache(folio));
 	KTEST_EXPECT_FALSE(t, folio_mapped(folio));
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(1), 0), 0U);	/* minor: no read */
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(1), 0), 0U);	/* minor: no read */
 	KTEST_EXPECT_EQ(t, global_vm_event(PSWPIN), in0);
-	KTEST_EXPECT_TRUE(t, folio_at(mm, KT_BASE + P(1)) == folio);
+	KTEST_EXPECT_TRUE(t, kt_folio_at(mm, KT_BASE + P(1)) == folio);
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&folio->page), 's' + 1));
 	KTEST_EXPECT_EQ(t, folio_mapcount(folio), 1);
 	folio_put(folio);
@@ -328,20 +301,20 @@ static void fork_shares_slot(struct ktest *t)
 	KTEST_EXPECT_EQ(t, __swap_count(e), 2U);
 	KTEST_EXPECT_EQ(t, get_mm_counter(child, MM_SWAPENTS), 1L);
 	/* The child's read fault, then the parent's: one folio, both read-only. */
-	KTEST_EXPECT_EQ(t, fault(child, KT_BASE + P(2), 0) & ~VM_FAULT_MAJOR, 0U);
+	KTEST_EXPECT_EQ(t, kt_fault(child, KT_BASE + P(2), 0) & ~VM_FAULT_MAJOR, 0U);
 	KTEST_EXPECT_EQ(t, __swap_count(e), 1U);
 	KTEST_EXPECT_EQ(t, entry_at(parent, KT_BASE + P(2)).val, e.val);
-	KTEST_EXPECT_EQ(t, fault(parent, KT_BASE + P(2), 0), 0U);	/* a cache hit */
-	fp = folio_at(parent, KT_BASE + P(2));
-	fc = folio_at(child, KT_BASE + P(2));
+	KTEST_EXPECT_EQ(t, kt_fault(parent, KT_BASE + P(2), 0), 0U);	/* a cache hit */
+	fp = kt_folio_at(parent, KT_BASE + P(2));
+	fc = kt_folio_at(child, KT_BASE + P(2));
 	KTEST_ASSERT_TRUE(t, fp && fc);
 	KTEST_EXPECT_TRUE(t, fp == fc);
 	KTEST_EXPECT_EQ(t, folio_mapcount(fp), 2);
 	KTEST_EXPECT_EQ(t, __swap_count(e), 0U);
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&fp->page), 's' + 2));
 	/* The child's write copies: the parent keeps the folio and its bytes. */
-	KTEST_EXPECT_EQ(t, fault(child, KT_BASE + P(2), FAULT_FLAG_WRITE), 0U);
-	fc = folio_at(child, KT_BASE + P(2));
+	KTEST_EXPECT_EQ(t, kt_fault(child, KT_BASE + P(2), FAULT_FLAG_WRITE), 0U);
+	fc = kt_folio_at(child, KT_BASE + P(2));
 	KTEST_ASSERT_TRUE(t, fc != NULL);
 	KTEST_EXPECT_TRUE(t, fc != fp);
 	memset(page_address(&fc->page), 'c', PAGE_SIZE);
@@ -388,11 +361,11 @@ static void full_swap_keeps_folio(struct ktest *t)
 		slots[taken++] = off;
 	KTEST_EXPECT_EQ(t, taken, si->pages);
 	KTEST_EXPECT_EQ(t, get_nr_swap_pages(), 0L);
-	struct folio *f = folio_at(mm, KT_BASE);
+	struct folio *f = kt_folio_at(mm, KT_BASE);
 	KTEST_ASSERT_TRUE(t, f != NULL);
 	for (int pass = 0; pass < 3; pass++)
 		KTEST_EXPECT_EQ(t, reclaim_folio_for_test(f, false, false), 0UL);
-	KTEST_EXPECT_TRUE(t, folio_at(mm, KT_BASE) == f);
+	KTEST_EXPECT_TRUE(t, kt_folio_at(mm, KT_BASE) == f);
 	KTEST_EXPECT_FALSE(t, folio_test_swapcache(f));
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's'));
 	KTEST_EXPECT_EQ(t, global_vm_event(PSWPOUT), out0);
@@ -414,13 +387,13 @@ static void read_error_is_sigbus(struct ktest *t)
 	KTEST_EXPECT_NE(t, e.val, 0UL);
 	KTEST_ASSERT_TRUE(t, bdev->bd_ops->test_inject != NULL);
 	KTEST_EXPECT_EQ(t, bdev->bd_ops->test_inject(bdev, "read-error"), 0);
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(3), 0) & VM_FAULT_SIGBUS, VM_FAULT_SIGBUS);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(3), 0) & VM_FAULT_SIGBUS, VM_FAULT_SIGBUS);
 	KTEST_EXPECT_EQ(t, entry_at(mm, KT_BASE + P(3)).val, e.val);
 	KTEST_EXPECT_EQ(t, __swap_count(e), 1U);
 	/* The failed folio left the cache: the next fault reads the slot again, exact. */
 	KTEST_EXPECT_TRUE(t, swap_cache_get_folio(e) == NULL);
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(3), 0) & ~VM_FAULT_MAJOR, 0U);
-	struct folio *f = folio_at(mm, KT_BASE + P(3));
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(3), 0) & ~VM_FAULT_MAJOR, 0U);
+	struct folio *f = kt_folio_at(mm, KT_BASE + P(3));
 	KTEST_ASSERT_TRUE(t, f != NULL);
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's' + 3));
 	mmput(mm);
@@ -446,7 +419,7 @@ static void hwpoison_swapcache(struct ktest *t)
 		KTEST_EXPECT_TRUE(t, swap_out(t, mm, KT_BASE + P(i)));
 		e[i] = entry_at(mm, KT_BASE + P(i));
 	}
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE, 0), VM_FAULT_MAJOR);	/* 1-3 read ahead */
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE, 0), VM_FAULT_MAJOR);	/* 1-3 read ahead */
 	/* Clean. */
 	f = swap_cache_get_folio(e[2]);
 	KTEST_ASSERT_TRUE(t, f != NULL);
@@ -458,8 +431,8 @@ static void hwpoison_swapcache(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, swap_cache_get_folio(e[2]) == NULL);
 	KTEST_EXPECT_EQ(t, swap_map_value(e[2]), 1U);		/* the pte's count, no cache */
 	KTEST_EXPECT_EQ(t, unpoison_memory(clean_pfn), 0);
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(2), 0), VM_FAULT_MAJOR);
-	f = folio_at(mm, KT_BASE + P(2));
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(2), 0), VM_FAULT_MAJOR);
+	f = kt_folio_at(mm, KT_BASE + P(2));
 	KTEST_ASSERT_TRUE(t, f != NULL);
 	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&f->page), 's' + 2));
 	/* Dirty. */
@@ -478,7 +451,7 @@ static void hwpoison_swapcache(struct ktest *t)
 		KTEST_EXPECT_FALSE(t, folio_test_uptodate(f));
 		folio_put(f);
 	}
-	KTEST_EXPECT_EQ(t, fault(mm, KT_BASE + P(3), 0), VM_FAULT_HWPOISON);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(3), 0), VM_FAULT_HWPOISON);
 	KTEST_EXPECT_EQ(t, entry_at(mm, KT_BASE + P(3)).val, e[3].val);
 	mmput(mm);			/* the entry zapped: the slot and the cache's hold go */
 	KTEST_EXPECT_EQ(t, swap_map_value(e[3]), 0U);
