@@ -13,7 +13,7 @@
  * kernel: each is detached and freed when it ends (tinymm has no init to reparent them to).
  * The waiter sleeps until a child's kthread_exit() wakes it (the child's ->joiner is its
  * parent).
- * Locking: the family links change under tasklist_lock; ->exited is set by the child with a
+ * Locking: the family links, and ->mm going NULL, change under tasklist_lock; ->exited is set by the child with a
  * full barrier before it wakes its waiter (kthread_exit()), and read under that lock.
  */
 #include <limits.h>
@@ -39,13 +39,15 @@ __noreturn void do_exit(long status)
 	if (mm) {
 		unsigned long flags;
 
-		local_irq_save(flags);
+		/* Under tasklist_lock: a for_each_task() walker (swapoff's, the OOM killer's) that
+		 * sees ->mm may take a reference, the task's own still holding it. */
+		spin_lock_irqsave(&tasklist_lock, flags);
 		tsk->mm = NULL;
 		if (active_mm == mm) {
 			switch_mm(mm, &init_mm);
 			active_mm = &init_mm;
 		}
-		local_irq_restore(flags);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
 		mmput(mm);
 	}
 	if (tsk->files && exit_files)

@@ -38,7 +38,7 @@
  * Where tinymm differs from v6.10, and why: no early kill (PF_MCE_EARLY,
  * vm.memory_failure_early_kill): every other task learns at its next touch; the caller's kill
  * is delivered when its system call returns (v6.10: on the way back to user mode, the same
- * moment seen from user space); no hugetlb, DAX or swap cache; a mapping can write back when
+ * moment seen from user space); no hugetlb or DAX; a mapping can write back when
  * its a_ops can write (v6.10 asks the backing device).  madvise
  * needs no CAP_SYS_ADMIN (tinymm has no credentials); it passes MF_ACTION_REQUIRED as Linux
  * does since its 2024 change to madvise_inject_error; soft offline of an anonymous page is
@@ -130,6 +130,13 @@ bool hwpoison_user_mappings(struct folio *folio, struct page *p, unsigned long p
 		return true;
 	if (!folio_mapped(folio))
 		return true;
+	/* A swap-cache folio's ptes become its swap entries, not hwpoison ones: a clean one's slot
+	 * has the data (me_swapcache_clean drops the folio, the next touch reads it back); a dirty
+	 * one stays in the cache poisoned and its next touch is SIGBUS (me_swapcache_dirty). */
+	if (folio_test_swapcache(folio)) {
+		pr_err("%#lx: keeping poisoned page in swap cache\n", pfn);
+		ttu &= ~TTU_HWPOISON;
+	}
 
 	/*
 	 * The dirty bits of the ptes go to the folio first: they decide between killing and only

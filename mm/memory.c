@@ -268,7 +268,11 @@ static vm_fault_t do_fault(struct vm_fault *vmf)
 		entry = pte_mkwrite(pte_mkdirty(mk_pte(copy, vm_get_page_prot(vma->vm_flags))), vma);
 		folio = copy;
 	} else {
-		entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags & ~VM_WRITE));
+		/* Read-only however the area may be written: the private entry of its flags (a
+		 * private area's entries never write; a shared one's write-notify, as v6.10's
+		 * vma_set_page_prot drops VM_SHARED) - not the flags without VM_WRITE, which for a
+		 * write-only area would be no access at all and fault for ever. */
+		entry = mk_pte(folio, vm_get_page_prot(vma->vm_flags & ~VM_SHARED));
 	}
 	spin_lock(&vma->vm_mm->page_table_lock);
 	done = fault_set_pte(vmf, entry, folio, write);
@@ -441,14 +445,14 @@ static vm_fault_t do_swap_page(struct vm_fault *vmf)
 		goto out_retry;
 	}
 	swap_free(entry);			/* the pte's hold: the mapping takes its place */
-	if ((vmf->flags & FAULT_FLAG_WRITE) || (vma->vm_flags & VM_LOCKED) || vm_swap_full() ||
-	    folio_test_mlocked(folio)) {
+	if ((vmf->flags & (FAULT_FLAG_WRITE | FAULT_FLAG_SWAPOFF)) || (vma->vm_flags & VM_LOCKED) ||
+	    vm_swap_full() || folio_test_mlocked(folio)) {
 		/* The cache's reference and ours: nobody else has it. */
 		if (page_ref_count(&folio->page) == 2 || !(vmf->flags & FAULT_FLAG_WRITE))
 			folio_free_swap(folio);
 	}
 	exclusive = !folio_test_swapcache(folio) && page_ref_count(&folio->page) == 1;
-	pte = mk_pte(folio, vm_get_page_prot(vma->vm_flags & ~VM_WRITE));
+	pte = mk_pte(folio, vm_get_page_prot(vma->vm_flags));	/* private: read-only (COW) */
 	if (exclusive && (vmf->flags & FAULT_FLAG_WRITE))
 		pte = pte_mkwrite(pte_mkdirty(pte), vma);
 	folio_add_anon_rmap_pte(folio, &folio->page, vma, vmf->address, exclusive);
@@ -468,7 +472,9 @@ out_retry:
 /*
  * swapoff's swap-in (v6.10's unuse_pte): the swap entry at @address brought back and mapped
  * whatever the area's protection, so a PROT_NONE area's pages come back too (a fault could
- * not: access_permitted).  0 if the pte holds no swap entry (any more); else do_swap_page's
+ * not: access_permitted); the folio leaves the swap cache at once when no other pte names its
+ * slot (v6.10's folio_free_swap in unuse_pte_range), so reclaim cannot send it back to the
+ * area being emptied.  0 if the pte holds no swap entry (any more); else do_swap_page's
  * result.  mmap_lock held.
  */
 vm_fault_t swapin_unuse_pte(struct vm_area_struct *vma, unsigned long address)
@@ -476,7 +482,7 @@ vm_fault_t swapin_unuse_pte(struct vm_area_struct *vma, unsigned long address)
 	struct mm_struct *mm = vma->vm_mm;
 	struct vm_fault vmf = {
 		.vma = vma, .address = address & PAGE_MASK, .real_address = address,
-		.pgoff = linear_page_index(vma, address & PAGE_MASK),
+		.pgoff = linear_page_index(vma, address & PAGE_MASK), .flags = FAULT_FLAG_SWAPOFF,
 	};
 
 	lockdep_assert_held(&mm->mmap_lock);

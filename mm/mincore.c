@@ -5,9 +5,9 @@
  * Resident, as v6.10 says it: a present pte is 1; where the pte is none (or no pte table is),
  * a file area asks the page cache whether it holds an uptodate folio at that file index
  * (mincore_page: a referenced lookup that does not mark the folio accessed, so asking does not
- * change what reclaim keeps); an anonymous area's is 0 (no swap cache to ask).  A pte neither
- * none nor present cannot occur here (tinymm has no swap, migration or hwpoison entries in user
- * ptes); v6.10 reports such non-swap entries as 1, and so would this.
+ * change what reclaim keeps); an anonymous area's hole is 0.  A swap entry is 1 while its
+ * slot's folio is in the swap cache and uptodate (v6.10's mincore_swap); a hwpoison entry is 1
+ * (v6.10's "non-swap entries are always uptodate").
  * Arguments as v6.10: an unaligned start -EINVAL; a range past user space -ENOMEM; a vector
  * past user space -EFAULT before anything is done; then the range is done area by area, at
  * most PAGE_SIZE pages per step: a page not in any area is -ENOMEM and a vector the copy
@@ -24,6 +24,7 @@
 #include "tinymm/err.h"
 #include "tinymm/lockdep.h"
 #include "tinymm/mm.h"
+#include "tinymm/swapfile.h"
 #include "tinymm/mm_fault.h"
 #include "tinymm/mmap.h"
 #include "tinymm/page_alloc.h"
@@ -53,6 +54,20 @@ static unsigned char mincore_page(struct address_space *mapping, pgoff_t index)
  * The bytes of at most @pages pages from @addr, stopping at the end of the area holding @addr:
  * how many were filled in @vec, or -ENOMEM if no area holds @addr (v6.10's do_mincore).
  */
+
+/* A swapped-out page is in core if its folio is still (or already) in the swap cache. */
+static unsigned char mincore_swap(swp_entry_t entry)
+{
+	struct folio *folio = swap_cache_get_folio(entry);
+	unsigned char present;
+
+	if (!folio)
+		return 0;
+	present = folio_test_uptodate(folio);
+	folio_put(folio);
+	return present;
+}
+
 static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long pages,
 		       unsigned char *vec)
 {
@@ -77,8 +92,14 @@ static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long p
 			pte_t entry = pte ? ptep_get(pte++) : __pte(0);
 
 			/* Present, or a hwpoison entry (v6.10: a non-swap entry is "always
-			 * uptodate"): 1.  No swap entries here. */
-			vec[i] = pte_none(entry) ? MINCORE_ASK_CACHE : 1;
+			 * uptodate"): 1.  A swap entry: whether its slot's folio is in the swap
+			 * cache and uptodate (v6.10's mincore_swap). */
+			if (pte_none(entry))
+				vec[i] = MINCORE_ASK_CACHE;
+			else if (!pte_present(entry) && !is_hwpoison_entry(pte_to_swp_entry(entry)))
+				vec[i] = mincore_swap(pte_to_swp_entry(entry));
+			else
+				vec[i] = 1;
 		}
 		spin_unlock(&mm->page_table_lock);
 	}

@@ -497,7 +497,9 @@ int file_check_and_advance_wb_err(struct address_space *mapping, errseq_t *f_wb_
  */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty)
 {
-	unsigned long avail = nr_free_pages() + global_node_page_state(NR_FILE_PAGES);
+	/* The file pages: NR_FILE_PAGES counts the swap cache too (v6.10's), which is not. */
+	unsigned long avail = nr_free_pages() + global_node_page_state(NR_FILE_PAGES) -
+			      global_node_page_state(NR_SWAPCACHE);
 	unsigned long thresh = avail / 100 * vm_dirty_ratio + avail % 100 * vm_dirty_ratio / 100;
 	unsigned long bg = avail / 100 * dirty_background_ratio +
 		avail % 100 * dirty_background_ratio / 100;

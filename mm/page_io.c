@@ -91,7 +91,7 @@ static void end_swap_bio_read(struct bio *bio)
 	bio_put(bio);
 }
 
-void swap_read_folio(struct folio *folio)
+int swap_read_folio(struct folio *folio)
 {
 	swp_entry_t entry = folio_swap_entry(folio);
 	struct swap_info_struct *si = swp_swap_info(entry);
@@ -99,13 +99,12 @@ void swap_read_folio(struct folio *folio)
 
 	lockdep_assert_folio_locked(folio);
 	bio = si ? bio_alloc(si->bdev, 1, REQ_OP_READ, GFP_KERNEL) : NULL;
-	if (!bio) {
-		folio_unlock(folio);		/* not uptodate: the fault fails, nothing is lost */
-		return;
-	}
+	if (!bio)
+		return -ENOMEM;			/* not started: still locked, the caller's to undo */
 	bio->bi_sector = swap_slot_sector(swp_offset(entry));
 	bio->bi_end_io = end_swap_bio_read;
 	bio_add_page(bio, &folio->page, PAGE_SIZE, 0);
 	count_vm_events(PSWPIN, 1);
 	submit_bio(bio);
+	return 0;
 }

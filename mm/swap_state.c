@@ -255,6 +255,14 @@ static struct folio *__read_swap_cache_async(swp_entry_t entry, gfp_t gfp, bool 
 	return folio;
 }
 
+/* A read that could not start (no bio): the locked, never-filled folio out of the cache and
+ * unlocked, so the next touch tries again rather than taking it for a failed read. */
+static void abandon_read(struct folio *folio)
+{
+	delete_from_swap_cache(folio);
+	folio_unlock(folio);
+}
+
 /* A neighbour of the faulting slot read too, without waiting (v6.10's readahead). */
 static void swap_readahead_one(swp_entry_t entry)
 {
@@ -267,8 +275,8 @@ static void swap_readahead_one(swp_entry_t entry)
 	folio = __read_swap_cache_async(entry, GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, &new_folio);
 	if (!folio)
 		return;
-	if (new_folio)
-		swap_read_folio(folio);
+	if (new_folio && swap_read_folio(folio))
+		abandon_read(folio);
 	folio_put(folio);
 }
 
@@ -283,7 +291,11 @@ struct folio *swapin_folio(swp_entry_t entry, bool readahead)
 	folio = __read_swap_cache_async(entry, GFP_HIGHUSER_MOVABLE, &new_folio);
 	if (!folio || !new_folio)
 		return folio;
-	swap_read_folio(folio);			/* the target first: the task waits for it */
+	if (swap_read_folio(folio)) {		/* the target first: the task waits for it */
+		abandon_read(folio);
+		folio_put(folio);
+		return NULL;			/* no memory: the fault says so (VM_FAULT_OOM) */
+	}
 	if (readahead && READ_ONCE(page_cluster)) {
 		unsigned long offset = swp_offset(entry), mask = (1UL << READ_ONCE(page_cluster)) - 1;
 		unsigned long start = offset & ~mask, end = start + mask;

@@ -310,14 +310,17 @@ struct mm_list {
 	bool truncated;
 };
 
-/* for_each_task's callback (interrupts masked): each mm once (a user task's, or one a kernel
- * thread borrowed with kthread_use_mm), with a reference. */
+/* for_each_task's callback (tasklist_lock held, under which an exiting task clears ->mm before
+ * its mmput: a non-NULL ->mm still has the task's reference): each mm once (a user task's, or
+ * one a kernel thread borrowed with kthread_use_mm), with a reference. */
 static void collect_mm(struct task_struct *p, void *arg)
 {
 	struct mm_list *l = arg;
 	struct mm_struct *mm = p->mm;
 
-	if (!mm)
+	/* Only an mm with swap entries has anything to bring back (and a list of 64 taken up by
+	 * mms without any would make every pass see the same 64). */
+	if (!mm || !get_mm_counter(mm, MM_SWAPENTS))
 		return;
 	for (int i = 0; i < l->nr; i++)
 		if (l->mm[i] == mm)
@@ -405,7 +408,10 @@ int try_to_unuse(unsigned int type)
 
 static unsigned long swapoff_available_pages(void)
 {
-	unsigned long avail = nr_free_pages() + global_node_page_state(NR_FILE_PAGES);
+	/* The page cache can make room; the swap cache (counted in NR_FILE_PAGES, as v6.10)
+	 * holds the very pages coming back. */
+	unsigned long avail = nr_free_pages() + global_node_page_state(NR_FILE_PAGES) -
+			      global_node_page_state(NR_SWAPCACHE);
 	unsigned long min = 0;
 
 	for (int i = 0; i < MAX_NR_ZONES; i++)

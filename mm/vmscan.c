@@ -82,13 +82,20 @@ unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec *lruvec
 		struct folio *folio = page_folio(page);
 
 		scan += folio_nr_pages(folio);
-		if (!atomic_read(&folio->_refcount) || !folio_test_lru(folio)) {
-			page_list_del(src, page);	/* being freed: let its putter have it */
+		/* A reference only if the count is not 0 (its last put may be racing us to
+		 * __page_cache_release, which waits for this lock to unlink it: leave it to that),
+		 * then PG_lru claimed (v6.10's folio_try_get + folio_test_clear_lru). */
+		if (!folio_try_get(folio)) {
+			page_list_del(src, page);
 			page_list_add(&busy, page);
 			continue;
 		}
-		folio_get(folio);
-		folio_clear_lru(folio);
+		if (!folio_test_clear_lru(folio)) {
+			folio_put(folio);		/* not the last: whoever cleared PG_lru holds one */
+			page_list_del(src, page);
+			page_list_add(&busy, page);
+			continue;
+		}
 		lruvec_del_folio(lruvec, folio);
 		page_list_add(dst, &folio->page);
 		taken += folio_nr_pages(folio);
@@ -125,8 +132,13 @@ unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list *list)
 		bool culled = false;
 
 		page_list_del(list, page);
-		if (atomic_read(&folio->_refcount) == 1) {
-			/* Ours is the last: no list.  Its LRU flags go as __folio_clear_lru_flags. */
+		/* PG_lru before our put, as v6.10: if another holder's put is the last, its
+		 * __page_cache_release must find the folio listed (it waits for this lock). */
+		folio_set_lru(folio);
+		if (atomic_dec_and_test(&folio->_refcount)) {
+			/* Ours was the last (truncated or unmapped meanwhile): no list.  Its LRU flags
+			 * go as __folio_clear_lru_flags; freed below, outside the lock. */
+			folio_clear_lru(folio);
 			folio_clear_active(folio);
 			folio_clear_unevictable(folio);
 			page_list_add(&free, page);
@@ -139,9 +151,7 @@ unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list *list)
 			folio_set_unevictable(folio);
 			culled = true;
 		}
-		folio_set_lru(folio);
 		lruvec_add_folio(lruvec, folio);
-		atomic_dec(&folio->_refcount);	/* not the last: checked above, under the lock */
 		if (!culled)
 			moved += folio_nr_pages(folio);
 	}
@@ -149,7 +159,7 @@ unsigned long move_folios_to_lru(struct lruvec *lruvec, struct page_list *list)
 	while (!page_list_empty(&free)) {
 		struct page *page = link_to_page(free.first);
 		page_list_del(&free, page);
-		folio_put(page_folio(page));
+		__folio_put(page_folio(page));	/* the count is 0 already */
 	}
 	return moved;
 }
@@ -344,6 +354,10 @@ unsigned long shrink_folio_list(struct page_list *list, struct scan_control *sc,
 				goto activate_locked;
 			}
 			if (references == FOLIOREF_RECLAIM_CLEAN || !sc->may_writepage || !mapping)
+				goto keep_locked;
+			/* Swap I/O only where the allocation allows I/O (v6.10's may_enter_fs for a
+			 * swap-cache folio): a GFP_NOIO caller may hold what the disk's path needs. */
+			if (folio_test_swapbacked(folio) && !(sc->gfp_mask & __GFP_IO))
 				goto keep_locked;
 			switch (pageout(folio, mapping)) {
 			case PAGE_KEEP:

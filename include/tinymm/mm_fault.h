@@ -38,6 +38,7 @@ typedef unsigned int vm_fault_t;
 #define FAULT_FLAG_WRITE	(1U << 0)	/* a write access */
 #define FAULT_FLAG_USER		(1U << 6)	/* from user mode */
 #define FAULT_FLAG_INSTRUCTION	(1U << 8)	/* an instruction fetch */
+#define FAULT_FLAG_SWAPOFF	(1U << 16)	/* tinymm's: swapoff's swap-in (swapin_unuse_pte) */
 
 /* v6.10's struct vm_fault, reduced: what the handlers pass along. */
 struct vm_fault {

@@ -201,8 +201,9 @@ static inline unsigned long total_swapcache_pages(void)
 /* The swap cache's writepage: the folio (locked, dirty cleared for I/O) written to its slot,
  * unlocked; writeback ends in interrupt context. */
 int swap_writepage(struct folio *folio, struct writeback_control *wbc);
-/* Start reading @folio (locked, in the cache) from its slot: unlocked when done, uptodate
- * if the read worked. */
-void swap_read_folio(struct folio *folio);
+/* Start reading @folio (locked, in the cache) from its slot: 0, and the folio is unlocked when
+ * done, uptodate if the read worked; -ENOMEM if no bio could be had: nothing started, the folio
+ * still locked (the caller takes it out of the cache, so no one takes it for a failed read). */
+int swap_read_folio(struct folio *folio);
 
 #endif

@@ -21,7 +21,8 @@
  *   - a slot that cannot be read (brd's read-error injection): the fault is SIGBUS, one line
  *     says which slot, the pte stays a swap entry, and the next fault reads it back exact;
  *   - memory_failure() of a clean swap-cache folio (out of the cache, read again exact) and of
- *     a dirty one (kept poisoned, the fault is VM_FAULT_HWPOISON).
+ *     a dirty one (kept poisoned, the fault is VM_FAULT_HWPOISON);
+ *   - a write-only area's page comes back with the protection its first touch had.
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
@@ -459,6 +460,40 @@ static void hwpoison_swapcache(struct ktest *t)
 	swap_teardown(t);
 }
 
+/* The protection bits of a pte (its frame number taken out). */
+static pteval_t prot_bits(pte_t pte)
+{
+	return pte_val(pte) ^ pte_val(pfn_pte(pte_pfn(pte), __pgprot(0)));
+}
+
+/*
+ * A write-only private area (mmap PROT_WRITE: VM_WRITE without VM_READ) gets its page back with
+ * the bits a first touch gives it: a swap-in once built its pte from the flags without
+ * VM_WRITE, which for such an area is no access at all, and the task faulted for ever.
+ */
+static void write_only_area_back_writable(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = mm_alloc();
+	unsigned long flags = VM_WRITE | VM_MAYWRITE;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	mutex_lock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, mmap_region(mm, KT_BASE, P(2), flags, NULL, 0), (long)KT_BASE);
+	mutex_unlock(&mm->mmap_lock);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE, FAULT_FLAG_WRITE), 0U);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(1), FAULT_FLAG_WRITE), 0U);
+	pte_t first = kt_pte_at(mm, KT_BASE + P(1));
+	KTEST_EXPECT_TRUE(t, swap_out(t, mm, KT_BASE));
+	KTEST_EXPECT_NE(t, entry_at(mm, KT_BASE).val, 0UL);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE, FAULT_FLAG_WRITE) & ~VM_FAULT_MAJOR, 0U);
+	pte_t back = kt_pte_at(mm, KT_BASE);
+	KTEST_EXPECT_TRUE(t, pte_present(back) && pte_write(back));
+	KTEST_EXPECT_EQ(t, prot_bits(back), prot_bits(first));
+	mmput(mm);
+	swap_teardown(t);
+}
+
 static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(out_and_back),
 	KTEST_CASE(fault_finds_cached_folio),
@@ -467,6 +502,7 @@ static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(full_swap_keeps_folio),
 	KTEST_CASE(read_error_is_sigbus),
 	KTEST_CASE(hwpoison_swapcache),
+	KTEST_CASE(write_only_area_back_writable),
 	{}
 };
 KTEST_SUITE(swap, swap_cases);
