@@ -114,6 +114,7 @@ set_source_files_properties(drivers/brd_image.S PROPERTIES
 set(HOST_BRD_SRCS drivers/brd.c drivers/brd_image.S block/blk_cmd.c)
 # The `ext2` KTAP suite (tests/ktest/ext2_*.c) over ram0, e2fsck -fn after every case.
 add_executable(ext2_test tests/host/ext2_test.c tests/ktest/ext2_ktest.c tests/ktest/ext2_fixture.c
+  tests/ktest/ext2_dir_ktest.c
   ${HOST_BRD_SRCS} ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(ext2_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The MBR parser alone (pure) over sfdisk's tables (tests/host/msdos_images.sh).

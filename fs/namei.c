@@ -20,12 +20,15 @@
  * no permission checks (one user), no RCU walk, no LOOKUP_AUTOMOUNT; rename takes the parents
  * by address (v6.10: ancestor first under s_vfs_rename_mutex, as the brief of issue 32 asks
  * address order and rename's "into itself" check is done under both locks); O_CREAT of a
- * dangling symlink's target is -ENOENT (v6.10 creates the target).
+ * dangling symlink's target is -ENOENT (v6.10 creates the target); a directory that comes back
+ * as the child of its own operation (a corrupt disk's alias) is -ELOOP where the child's lock
+ * would be taken, not at lookup (v6.10's d_splice_alias), since the dcache keeps no alias list.
  */
 #include <string.h>
 #include "tinymm/errno.h"
 #include "tinymm/err.h"
 #include "tinymm/lockdep.h"
+#include "tinymm/printk.h"
 #include "tinymm/slab.h"
 #include "internal.h"
 
@@ -544,6 +547,23 @@ int vfs_link(const char *oldpath, const char *newpath)
 	return err;
 }
 
+/*
+ * A directory met again as the child of a directory operation whose parents are already
+ * locked: only a corrupt filesystem does that (a directory entry naming its own directory, or a
+ * directory with two names: ext2 has no hard links to directories), and locking the child
+ * would take the same i_rwsem twice.  One line and -ELOOP, as v6.10's d_splice_alias refuses
+ * such an alias at lookup ("would have caused loop"); tinymm's dcache keeps no alias list, so
+ * the check is made here, where the locks are taken.
+ */
+static int child_is_parent(struct inode *child, struct inode *a, struct inode *b)
+{
+	if (!child || (child != a && child != b))
+		return 0;
+	pr_err("VFS: directory inode %lu reached again through an entry in itself or its parent: corrupt filesystem\n",
+	       child->i_ino);
+	return -ELOOP;
+}
+
 /* unlink (@rmdir false) and rmdir: the checks both share, then the victim locked too. */
 static int do_remove(const char *path, bool rmdir)
 {
@@ -577,6 +597,8 @@ static int do_remove(const char *path, bool rmdir)
 		err = -EBUSY;
 	else if (!dir->i_op || !(rmdir ? dir->i_op->rmdir : dir->i_op->unlink))
 		err = -EPERM;
+	else
+		err = child_is_parent(inode, dir, NULL);
 	if (!err) {
 		mutex_lock(&inode->i_rwsem);
 		if (rmdir)
@@ -686,6 +708,10 @@ int vfs_rename(const char *oldpath, const char *newpath)
 	err = rename_check(on, nn, old, new);
 	if (!err && (!odir->i_op || !odir->i_op->rename))
 		err = -EPERM;
+	if (!err)
+		err = child_is_parent(old->d_inode, odir, ndir);
+	if (!err)
+		err = child_is_parent(new->d_inode, odir, ndir);
 	char *buf = NULL;
 	if (!err)
 		buf = d_move_prepare(&new->d_name, &err);

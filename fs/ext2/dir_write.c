@@ -5,8 +5,9 @@
  * holds anything but "." and ".." (ext2_empty_dir).  Linux v6.10 fs/ext2/dir.c's writers.
  *
  * A change to a chunk goes through the directory's page cache as a write would: the chunk's
- * bytes are prepared with block_write_begin() (which maps, or for a new block allocates and
- * zeroes, the block), changed with dir_block.c's functions, and committed with
+ * folio is read (and checked) as a lookup's is, locked, its block mapped with
+ * __block_write_begin() (a new block past i_size: block_write_begin() allocates and zeroes
+ * it), changed with dir_block.c's functions, and committed with
  * generic_write_end(), which dirties the folio and its buffer and moves i_size up: the
  * directory's writeback writes it like file data.  A directory grows one block at a time, past its size.
  * Where tinymm differs from v6.10, and why: a name is placed in the first chunk with room,
@@ -22,9 +23,41 @@
 #include "dir_block.h"
 #include "ext2.h"
 
+/*
+ * The chunk at @pos, its folio locked and referenced with the chunk's bytes valid.  A chunk
+ * inside the directory is read (and checked) first, as v6.10 changes only a folio it got from
+ * ext2_get_folio(): block_write_begin() reads only the blocks a write covers in part, and a
+ * chunk is always written whole, so on a folio reclaim dropped since the caller's lookup the
+ * change would be made to whatever the new frame held and that written over the block.  A
+ * chunk past i_size is new: block_write_begin() allocates and zeroes it, and the op fills it.
+ */
 static int ext2_prepare_chunk(struct inode *dir, loff_t pos, unsigned int len, struct folio **foliop)
 {
-	return block_write_begin(dir->i_mapping, pos, len, foliop, ext2_get_block);
+	struct folio *folio;
+	int err;
+
+	if (pos >= dir->i_size)
+		return block_write_begin(dir->i_mapping, pos, len, foliop, ext2_get_block);
+	for (;;) {
+		folio = ext2_get_dir_folio(dir, (unsigned long)(pos >> PAGE_SHIFT));
+		if (IS_ERR(folio))
+			return (int)PTR_ERR(folio);
+		folio_lock(folio);
+		/* Our reference keeps reclaim from freeing it and i_rwsem truncation; a folio
+		 * taken out of the cache all the same (memory failure) is looked up again. */
+		if (folio->mapping == dir->i_mapping)
+			break;
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	err = folio_test_uptodate(folio) ? __block_write_begin(folio, pos, len, ext2_get_block) : -EIO;
+	if (err) {
+		folio_unlock(folio);
+		folio_put(folio);
+		return err;
+	}
+	*foliop = folio;
+	return 0;
 }
 
 static void ext2_commit_chunk(struct inode *dir, struct folio *folio, loff_t pos, unsigned int len)

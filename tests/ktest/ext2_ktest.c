@@ -12,7 +12,8 @@
  * buffer-head code and ext2_check_folio() set them (and not on a folio with a hole); writes,
  * appends, truncation, files reaching the indirect and double-indirect blocks, free counts
  * restored by unlink; mkdir/rmdir/rename/link/unlink, an unlinked open file, fast and slow
- * symlinks, a directory growing past a block; ENOSPC keeping what was written, ENAMETOOLONG,
+ * symlinks, a directory growing past a block, a directory changed after reclaim dropped its
+ * folio (ext2_dir_ktest.c); ENOSPC keeping what was written, ENAMETOOLONG,
  * EROFS with the image unchanged, EBUSY; and the image check shown failing on a bad count.
  */
 #include <string.h>
@@ -672,6 +673,7 @@ EXT2_CASE(mkdir_rmdir_rename, 0)
 EXT2_CASE(link_unlink_open_file, 0)
 EXT2_CASE(symlinks_fast_and_slow, 0)
 EXT2_CASE(directory_grows_past_a_block, 0)
+EXT2_CASE(e2kt_dir_change_after_reclaim, 0)
 EXT2_CASE(enospc_keeps_what_was_written, 0)
 EXT2_CASE(name_too_long, 0)
 EXT2_CASE(read_only_mount_changes_nothing, 0)
@@ -692,6 +694,7 @@ static const struct ktest_case ext2_cases[] = {
 	{ "link_unlink_open_file", link_unlink_open_file_case },
 	{ "symlinks_fast_and_slow", symlinks_fast_and_slow_case },
 	{ "directory_grows_past_a_block", directory_grows_past_a_block_case },
+	{ "dir_change_after_reclaim", e2kt_dir_change_after_reclaim_case },
 	{ "enospc_keeps_what_was_written", enospc_keeps_what_was_written_case },
 	{ "name_too_long", name_too_long_case },
 	{ "read_only_mount_changes_nothing", read_only_mount_changes_nothing_case },

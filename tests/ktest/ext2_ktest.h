@@ -73,4 +73,7 @@ unsigned long e2kt_ino(const char *path, bool follow);
 /* An open that should fail: its error (a file opened by mistake is closed again). */
 int e2kt_try_open(const char *path, unsigned int flags);
 
+/* ext2_dir_ktest.c: a directory entry changed after reclaim dropped the folio it was found in. */
+void e2kt_dir_change_after_reclaim(struct ktest *t);
+
 #endif

@@ -53,7 +53,7 @@ boot_test(${H}.ktest.lockdep ${H} --mem 8G --append "tinymm.test=lockdep" --time
 boot_test(${H}.ktest.bad_page ${H} --mem 8G --append "tinymm.test=bad_page" --timeout 60
   --expect "^# totals: pass:4 fail:0 skip:0$" --reject "^    not ok")
 boot_test(${H}.ktest.ext2 ${H} --mem 8G --append "tinymm.test=ext2" --timeout 60
-  --expect "^# totals: pass:18 fail:0 skip:0$" --reject "^    not ok")
+  --expect "^# totals: pass:19 fail:0 skip:0$" --reject "^    not ok")
 # A failing case powers off with status 1 through semihosting, and the KTAP check catches it.
 add_test(NAME ${H}.ktest.must_fail_is_caught COMMAND sh -c
   "out=$(${CHECK} --board ${H} --mem 8G --append tinymm.test=ktest_must_fail --status 1 --ktap)$<SEMICOLON> rc=$?
@@ -209,7 +209,7 @@ boot_test(${O}.ktest.lockdep ${O} --mem 1G --append "tinymm.test=lockdep" --time
 boot_test(${O}.ktest.bad_page ${O} --mem 1G --append "tinymm.test=bad_page" --timeout 60
   --expect "^# totals: pass:4 fail:0 skip:0$" --reject "^    not ok")
 boot_test(${O}.ktest.ext2 ${O} --mem 1G --append "tinymm.test=ext2" --timeout 60
-  --expect "^# totals: pass:18 fail:0 skip:0$" --reject "^    not ok")
+  --expect "^# totals: pass:19 fail:0 skip:0$" --reject "^    not ok")
 
 # Entered from U-Boot's bootm in HYP mode; the DTB is the one U-Boot relocated high in RAM
 # (vetted from r2 and mapped by entry.S), not one at the start of RAM.

@@ -59,7 +59,7 @@ boot_test(${R}.ktest.lockdep ${R} --mem 1G --append "tinymm.test=lockdep" --time
 boot_test(${R}.ktest.bad_page ${R} --mem 1G --append "tinymm.test=bad_page" --timeout 60
   --expect "^# totals: pass:4 fail:0 skip:0$" --reject "^    not ok")
 boot_test(${R}.ktest.ext2 ${R} --mem 1G --append "tinymm.test=ext2" --timeout 60
-  --expect "^# totals: pass:18 fail:0 skip:0$" --reject "^    not ok")
+  --expect "^# totals: pass:19 fail:0 skip:0$" --reject "^    not ok")
 add_test(NAME ${R}.ktest.must_fail_is_caught COMMAND sh -c
   "out=$(${CHECK} --board ${R} --mem 1G --append tinymm.test=ktest_must_fail --status 1 --ktap)$<SEMICOLON> rc=$?
    printf '%s\\n' \"$out\" | tail -n 3
