@@ -217,7 +217,7 @@ static int blk_read(int argc, char **argv)
  * sunxi-mmc makes its next request unanswered (no-answer), its interrupt lost (lose-irq) or its
  * card reset behind its back (reset-card). */
 #define BLK_INJECT_USAGE \
-	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|reset-card (mmc) | read-error (ram)"
+	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|late-irq|reset-card (mmc) | read-error (ram)"
 static int blk_inject(int argc, char **argv)
 {
 	struct block_device *bdev;
