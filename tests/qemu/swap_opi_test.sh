@@ -32,6 +32,7 @@
 # --sdimg FILE --rootfs --append mem=32M).
 # MIB (environment): each anonhog's size; SWAP_OPI_KEEP=DIR keeps the card and console there.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/swap_lib.sh"
 tm_init swap_opi
 MKSWAP=${MKSWAP:-$(command -v mkswap || echo /sbin/mkswap)}
 SFDISK=${SFDISK:-$(command -v sfdisk || echo /sbin/sfdisk)}
@@ -92,37 +93,6 @@ t0=$SECONDS
 make_card "$dir/card.img"
 cp --sparse=always "$dir/card.img" "$dir/before.img"
 
-# field NAME: the number after "NAME" (meminfo "Name:" or vmstat "name") in $out, or "".
-field() { awk -v k="$1" '$1 == k { print $2; exit }' <<<"$out"; }
-meminfo_swap() {
-  tm_cmd meminfo
-  swap_total=$(field SwapTotal:) swap_free=$(field SwapFree:)
-  [ -n "$swap_total" ] && [ -n "$swap_free" ] || tm_fail "meminfo lacks SwapTotal: or SwapFree:"
-}
-# swap_drained WHEN: SwapFree equals SwapTotal again, or the slots still used are all the swap
-# cache's (a few tries, 300 ms of the board's apart; a slot held by anything else is a leak).
-swap_drained() {
-  local cached
-  for _ in 1 2 3 4 5; do
-    meminfo_swap
-    cached=$(field SwapCached:)
-    # Every slot free, or held only by the swap cache: a folio whose write was still in flight
-    # when its task exited keeps its slot until reclaim or swapoff frees it (v6.10's too).
-    [ "$swap_free" = "$swap_total" ] && return 0
-    [ -n "$cached" ] && [ $((swap_total - swap_free)) -le "$cached" ] && return 0
-    tm_cmd "sleep 300"
-  done
-  tm_fail "SwapFree ${swap_free} kB is not SwapTotal ${swap_total} kB less SwapCached ${cached:-?} kB: slots leaked ($1)"
-}
-ok_cmd() {
-  tm_cmd "$1"
-  ! tm_out_has "^(\\[ *[0-9.]+\\] )?${1%% *}: " || tm_fail "'$1' was refused: $out"
-}
-in_swaps() {
-  tm_cmd swaps
-  swaps_line=$(grep -E "^/dev/$1 " <<<"$out")
-  [ -n "$swaps_line" ]
-}
 bg() {
   tm_cmd "exec -b $1"
   sed -nE 's|^/bin/[a-z]+: pid ([0-9]+)$|\1|p' <<<"$out" | grep -q . || tm_fail "exec -b $1 printed no pid: $out"

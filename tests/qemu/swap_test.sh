@@ -53,6 +53,7 @@
 # "swap-in of ... failed" or "Read-error on swap-device" line (ioerr: only the victim's and the
 # read errors), and no anonhog "mismatch" line (one would mean a page came back wrong).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/swap_lib.sh"
 tm_init swap
 [ $# = 1 ] || [ $# = 2 ] || tm_usage "usage: swap_test.sh BOARD [pressure|partition|bad|noroom|oom|ioerr|sysfuzz]"
 board=$1 case=${2:-pressure}
@@ -72,35 +73,6 @@ area_kb=262140		# a 256 MiB area: 65535 slots after the header page
 mkswap_img() {
   rm -f "$1" && truncate -s "$2" "$1" && "$MKSWAP" -q "$1" >/dev/null || tm_fail "mkswap $1 failed"
 }
-# field NAME: the number after "NAME" (meminfo "Name:" or vmstat "name") in $out, or "".
-field() { awk -v k="$1" '$1 == k { print $2; exit }' <<<"$out"; }
-# meminfo_swap: meminfo, its SwapTotal and SwapFree in $swap_total, $swap_free (kB).
-meminfo_swap() {
-  tm_cmd meminfo
-  swap_total=$(field SwapTotal:) swap_free=$(field SwapFree:)
-  [ -n "$swap_total" ] && [ -n "$swap_free" ] && [ -n "$(field SwapCached:)" ] ||
-    tm_fail "meminfo lacks SwapTotal:, SwapFree: or SwapCached:"
-}
-# swap_drained: SwapFree equals SwapTotal again, or the slots still used are all the swap
-# cache's (a few tries, 300 ms apart; a slot held by anything else is a leak).
-swap_drained() {
-  local cached
-  for _ in 1 2 3 4 5; do
-    meminfo_swap
-    cached=$(field SwapCached:)
-    # Every slot free, or held only by the swap cache: a folio whose write was still in flight
-    # when its task exited keeps its slot until reclaim or swapoff frees it (v6.10's too).
-    [ "$swap_free" = "$swap_total" ] && return 0
-    [ -n "$cached" ] && [ $((swap_total - swap_free)) -le "$cached" ] && return 0
-    tm_cmd "sleep 300"
-  done
-  tm_fail "SwapFree ${swap_free} kB is not SwapTotal ${swap_total} kB less SwapCached ${cached:-?} kB: slots leaked ($1)"
-}
-# ok_cmd CMD: CMD printed none of its "cmd: " refusal lines.
-ok_cmd() {
-  tm_cmd "$1"
-  ! tm_out_has "^(\\[ *[0-9.]+\\] )?${1%% *}: " || tm_fail "'$1' was refused: $out"
-}
 # refused CMD DEV: CMD printed exactly one line, "swapon: DEV: <reason>" (or swapoff's; DEV
 # with or without /dev/; a kernel log line's timestamp allowed before it).
 refused() {
@@ -113,12 +85,6 @@ refused() {
 }
 # kernel_lines: the console's timestamped (kernel log) lines, the timestamp taken off.
 kernel_lines() { tm_console | sed -nE 's/^\[ *[0-9]+\.[0-9]+\] //p'; }
-# in_swaps DEV: `swaps` lists /dev/DEV; $swaps_line is its line.
-in_swaps() {
-  tm_cmd swaps
-  swaps_line=$(grep -E "^/dev/$1[[:space:]]" <<<"$out")
-  [ -n "$swaps_line" ]
-}
 # boot_with_swap: booted with 32 MiB of RAM, the root on vda and a 256 MiB swap disk vdb.
 boot_with_swap() {
   mkswap_img "$dir/swap.img" 256M
