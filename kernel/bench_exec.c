@@ -8,11 +8,13 @@
  *                the waiter's wake-up from kthread_join().  Whole-system instructions
  *                (arch_instret), so the switches and anything else that ran are in it too.
  * Needs /bin/hello: tools/bench boots the virt boards with the root filesystem
- * (tools/run --rootfs); without the file the row is left out, said in one line.
+ * (tools/run --rootfs); without the file, or when the disk fails with EIO mid-run (a loaded host
+ * under -icount, below), the row is left out, said in one line.
  * Locking: none (may sleep).
  */
 #include "tinymm/arch.h"
 #include "tinymm/bench.h"
+#include "tinymm/errno.h"
 #include "tinymm/exec.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
@@ -38,6 +40,14 @@ int bench_exec(void)
 		int err, status;
 
 		p = user_task_spawn(HELLO, argv, envp, &err);
+		if (!p && err == -EIO) {
+			/* The disk failed under us: tools/bench's -icount with sleep=off can run the
+			 * virtual clock past virtio-blk's 30 s timeout while a loaded host keeps QEMU's
+			 * I/O thread waiting (the driver has said so).  Not exec's fault: left out. */
+			kprintf("bench: exec-hello left out: %s: %s (the disk failed)\n", HELLO,
+				exec_strerror(err));
+			return 0;
+		}
 		if (!p) {
 			kprintf("bench: exec-hello: %s: %s\n", HELLO, exec_strerror(err));
 			return 1;
