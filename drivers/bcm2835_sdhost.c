@@ -270,6 +270,19 @@ static const struct mmc_host_ops sdhost_card_ops = {
 };
 
 /*
+ * A FIFO that is not ready yet: spin for the first ~100 us (a real card's next words), then
+ * sleep a tick at a time, so a card that stalls does not keep the CPU from every task below
+ * the worker's priority until the bound.
+ */
+static void sdhost_wait_a_little(unsigned int *idle)
+{
+	if ((*idle)++ < 100)
+		udelay(1);
+	else
+		msleep(1);
+}
+
+/*
  * Move @bio's data through the FIFO, word by word, until it is all moved, the host reports an
  * error or @deadline passes.  0, or -EIO with the reason in @why.
  */
@@ -278,6 +291,7 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned long deadli
 {
 	bool write = bio_op(bio) == REQ_OP_WRITE;
 	uint32_t edm = 0, hsts;
+	unsigned int idle = 0;
 
 	for (unsigned int v = 0; v < bio->bi_vcnt; v++) {
 		const struct bio_vec *bv = &bio->bi_io_vec[v];
@@ -303,9 +317,10 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned long deadli
 						  (unsigned int)hsts, SDEDM_FIFO_LEVEL(edm));
 					return -EIO;
 				}
-				udelay(1);
+				sdhost_wait_a_little(&idle);
 				continue;
 			}
+			idle = 0;
 			if (n > words)
 				n = words;
 			words -= n;
@@ -331,7 +346,7 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned long deadli
 				  SDEDM_FIFO_LEVEL(edm), SDEDM_FSM(edm));
 			return -EIO;
 		}
-		udelay(1);
+		sdhost_wait_a_little(&idle);
 		edm = sdhost_readl(host, SDEDM);
 	}
 	return 0;
@@ -585,7 +600,7 @@ static void sdhost_probe(const struct dt *dt, int node)
 		pr_info("bcm2835-sdhost 0x%08llx: no usable card: %s\n", (unsigned long long)addr, why);
 		goto out_free;
 	}
-	host->wq = alloc_workqueue("mmcblk0", DEFAULT_PRIO);
+	host->wq = alloc_workqueue("mmcblk0", WORKER_PRIO);
 	if (!host->wq) {
 		pr_err("bcm2835-sdhost 0x%08llx: no worker thread; not used\n", (unsigned long long)addr);
 		goto out_free;
