@@ -11,22 +11,26 @@
  *
  * Probe (boot, polled): power the card (SDVDD), a slow identification clock, then the card's
  * identification (drivers/mmc_core.c), a 25 MHz clock and the widest bus.  Requests: one at a
- * time, CMD17/CMD24 for one block, CMD18/CMD25 then CMD12 for more, the data moved word by word
- * through the 16-word FIFO (SDDATA) by programmed I/O in this driver's own worker thread.
- * PIO, because QEMU's model of this host has no DMA request line (v6.10 uses the DMA engine
- * for large transfers, PIO for small ones), and polled: with PIO the CPU moves every word
- * anyway, and QEMU completes each command and refills the FIFO within the register access, so
- * the controller's interrupt (the DTB's, not requested) would only add a context switch.
+ * time, CMD17/CMD24 for one block, CMD18/CMD25 then CMD12 for more, run by this driver's own
+ * worker thread: the DMA engine channel the node's dmas names (drivers/bcm2835_dma.c) moves
+ * all but the last 64 bytes between the segments and the 16-word FIFO (SDDATA), then the CPU
+ * moves the last FIFO's worth word by word (PIO), waiting for each word: QEMU's DMA engine
+ * ignores the FIFO's DREQ and would read an empty FIFO's zeros from a card that stalls, so the
+ * PIO tail is what proves the card delivered (or took) everything.  Without a DMA engine,
+ * every word goes by PIO (as v6.10 does for small transfers).  Polled, not by interrupt: QEMU
+ * completes each command, DMA chain and FIFO refill inside the register access, so the
+ * controller's and the engine's interrupts (the DTB's, not requested) would only add a
+ * context switch; a wait that is not over at once spins ~100 us, then sleeps a tick at a time.
  * Every wait is bounded: a command by 100 ms, a request's data by tinymm.bcm2835_sdhost_timeout_ms
- * (default 1000 ms).  A card that does not answer, a CRC or FIFO error, or data that does not
- * come ends the request with -EIO in one line; then the controller is reset (FIFO drained) and
- * the card brought back to the transfer state (mmc_sd_recover_card) before the next request;
- * a card that cannot be brought back fails the disk (blk_mark_failed): later requests get
- * -ENXIO at once.
+ * (default 1000 ms).  A card that does not answer, a CRC or FIFO error, a DMA engine error, or
+ * data that does not come ends the request with -EIO in one line; then the controller is reset
+ * (FIFO drained) and the card brought back to the transfer state (mmc_sd_recover_card) before
+ * the next request; a card that cannot be brought back fails the disk (blk_mark_failed): later
+ * requests get -ENXIO at once.
  *
  * Where it differs from v6.10's bcm2835.c: no clock framework (the VPU core clock is taken as
- * the 250 MHz the firmware sets), no DMA, no interrupt, no card detect, no SDIO; the card's
- * side is drivers/mmc_core.c's.
+ * the 250 MHz the firmware sets), no dmaengine (the channel is driven directly), no interrupt,
+ * no card detect, no SDIO; the card's side is drivers/mmc_core.c's.
  *
  * Locking: host->ctrl_lock (a mutex) makes the controller one thread's: the worker's for a
  * whole request and its recovery; every register helper asserts it, or host->probing (the
@@ -54,6 +58,8 @@
 #include "tinymm/spinlock.h"
 #include "tinymm/timer.h"
 #include "tinymm/workqueue.h"
+#include "tinymm/dma-mapping.h"
+#include "bcm2835_dma.h"
 #include "mmc_core.h"
 
 /* Registers (offsets from the controller's base), v6.10's names. */
@@ -106,6 +112,8 @@
 #define TRANSFER_HZ		25000000u
 #define CMD_POLL_US		100000		/* one polled command, at most */
 #define MAX_BLOCKS		256		/* a request's blocks (SDHBLC has 9 bits) */
+#define MAX_SEGS		(MAX_BLOCKS * SECTOR_SIZE / PAGE_SIZE)
+#define PIO_TAIL		(FIFO_WORDS * 4)	/* a request's last bytes, always by PIO */
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_RESET_CARD	2	/* CMD0 first: the card forgets its RCA, as one swapped */
@@ -114,6 +122,11 @@
 struct sdhost {
 	uintptr_t base;
 	phys_addr_t phys;
+	struct device dev;		/* for the DMA engine's mappings */
+	struct bcm2835_dma_chan *dma;	/* NULL: PIO only */
+	uint32_t fifo_bus;		/* SDDATA's bus address, as the DMA engine sees it */
+	dma_addr_t seg_dma[MAX_SEGS];	/* the request's DMA mappings (ctrl_lock) */
+	uint32_t seg_len[MAX_SEGS];
 	struct mmc_card card;
 	struct block_device disk;
 	struct mutex ctrl_lock;		/* the controller is the holder's */
@@ -283,11 +296,11 @@ static void sdhost_wait_a_little(unsigned int *idle)
 }
 
 /*
- * Move @bio's data through the FIFO, word by word, until it is all moved, the host reports an
- * error or @deadline passes.  0, or -EIO with the reason in @why.
+ * Move @bio's data after its first @skip bytes through the FIFO, word by word, until it is all
+ * moved, the host reports an error or @deadline passes.  0, or -EIO with the reason in @why.
  */
-static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned long deadline, char *why,
-		      size_t len)
+static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned int skip,
+		      unsigned long deadline, char *why, size_t len)
 {
 	bool write = bio_op(bio) == REQ_OP_WRITE;
 	uint32_t edm = 0, hsts;
@@ -296,7 +309,11 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned long deadli
 	for (unsigned int v = 0; v < bio->bi_vcnt; v++) {
 		const struct bio_vec *bv = &bio->bi_io_vec[v];
 		uint8_t *p = (uint8_t *)page_address(bv->bv_page) + bv->bv_offset;
-		unsigned int words = bv->bv_len / 4;
+		unsigned int words = bv->bv_len / 4, from = skip < bv->bv_len ? skip : bv->bv_len;
+
+		skip -= from;	/* moved by the DMA engine already */
+		p += from;
+		words -= from / 4;
 
 		while (words) {
 			unsigned int n;
@@ -352,6 +369,59 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned long deadli
 	return 0;
 }
 
+/*
+ * Move all of @bio's data but its last PIO_TAIL bytes with the DMA engine (ctrl_lock held, the
+ * data command sent): each segment mapped, one control block each, the chain polled until it
+ * ends, an engine error or @deadline, then every mapping undone before the CPU touches the
+ * buffers again (the tail, by PIO, after).  0, or -EIO with the reason in @why.
+ */
+static int sdhost_dma(struct sdhost *host, struct bio *bio, unsigned long deadline, char *why,
+		      size_t len)
+{
+	enum dma_data_direction dir = bio_op(bio) == REQ_OP_WRITE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+	unsigned int left = bio->bi_size - PIO_TAIL, n = 0, idle = 0;
+	int ret = 0;
+
+	for (unsigned int v = 0; v < bio->bi_vcnt && left; v++) {
+		const struct bio_vec *bv = &bio->bi_io_vec[v];
+		unsigned int l = bv->bv_len < left ? bv->bv_len : left;
+
+		host->seg_dma[n] = dma_map_page(&host->dev, bv->bv_page, bv->bv_offset, l, dir);
+		if (dma_mapping_error(&host->dev, host->seg_dma[n])) {
+			ksnprintf(why, len, "cannot map segment %u for DMA", v);
+			ret = -EIO;
+			break;
+		}
+		host->seg_len[n++] = l;
+		left -= l;
+	}
+	if (!ret && bcm2835_dma_start(host->dma, host->seg_dma, host->seg_len, n, host->fifo_bus,
+				      dir == DMA_TO_DEVICE)) {
+		ksnprintf(why, len, "%u segments are more than the DMA chain holds", n);
+		ret = -EIO;
+	}
+	while (!ret) {
+		int done = bcm2835_dma_poll(host->dma, why, len);
+
+		if (done)
+			ret = done < 0 ? -EIO : 0;
+		if (done)
+			break;
+		if (time_after(jiffies, deadline)) {
+			bcm2835_dma_abort(host->dma);
+			ksnprintf(why, len, "the DMA did not end (status 0x%03x, FIFO %u words)",
+				  (unsigned int)sdhost_readl(host, SDHSTS),
+				  SDEDM_FIFO_LEVEL(sdhost_readl(host, SDEDM)));
+			ret = -EIO;
+			break;
+		}
+		sdhost_wait_a_little(&idle);
+	}
+	while (n--)
+		dma_unmap_page(&host->dev, host->seg_dma[n], host->seg_len[n], dir);
+	return ret;
+}
+
 /* Run @bio on the card (the worker, ctrl_lock held): 0, or -EIO with the reason in @why. */
 static int sdhost_transfer(struct sdhost *host, struct bio *bio, unsigned int inject, char *why,
 			   size_t len)
@@ -386,7 +456,16 @@ static int sdhost_transfer(struct sdhost *host, struct bio *bio, unsigned int in
 		ksnprintf(why, len, "card status 0x%08x", (unsigned int)resp[0]);
 		return -EIO;
 	}
-	ret = sdhost_pio(host, bio, deadline, why, len);
+	/* The DMA engine for the bulk; the last FIFO's worth by PIO, whose wait for each word
+	 * also proves the card delivered (or took) everything: QEMU's engine ignores DREQ, so a
+	 * card that stalls would leave it moving an empty FIFO's zeros without a word said. */
+	if (host->dma && bio->bi_size > PIO_TAIL) {
+		ret = sdhost_dma(host, bio, deadline, why, len);
+		if (ret)
+			return ret;
+	}
+	ret = sdhost_pio(host, bio, host->dma && bio->bi_size > PIO_TAIL ? bio->bi_size - PIO_TAIL : 0,
+			 deadline, why, len);
 	if (ret)
 		return ret;
 	if (multi && sdhost_cmd(host, SD_STOP_TRANSMISSION, 0, MMC_RSP_R1B, 0, resp)) {
@@ -475,10 +554,14 @@ static void sdhost_describe(struct block_device *bdev, char *buf, size_t len)
 {
 	struct sdhost *host = bdev->bd_private;
 
-	ksnprintf(buf, len, "bcm2835-sdhost@0x%08llx, %s, rca 0x%04x, %u-bit bus, PIO, "
+	char how[40] = "PIO";
+
+	if (host->dma)
+		ksnprintf(how, sizeof(how), "DMA channel %u", bcm2835_dma_chan_nr(host->dma));
+	ksnprintf(buf, len, "bcm2835-sdhost@0x%08llx, %s, rca 0x%04x, %u-bit bus, %s, "
 		  "%lu errors, %lu recoveries", (unsigned long long)host->phys,
 		  host->card.high_capacity ? "SDHC" : "SDSC", (unsigned int)host->card.rca,
-		  host->card.bus_width, host->errors, host->recoveries);
+		  host->card.bus_width, how, host->errors, host->recoveries);
 }
 
 static int sdhost_inject(struct block_device *bdev, const char *what)
@@ -558,7 +641,7 @@ static int sdhost_apply_pinctrl(struct sdhost *host, const struct dt *dt, int no
 static void sdhost_probe(const struct dt *dt, int node)
 {
 	struct sdhost *host;
-	uint64_t addr, size;
+	uint64_t addr, size, bus = 0;
 	char why[120];
 	int ret;
 
@@ -588,6 +671,13 @@ static void sdhost_probe(const struct dt *dt, int node)
 		pr_err("bcm2835-sdhost 0x%08llx: %s; not used\n", (unsigned long long)addr, why);
 		goto out_free;
 	}
+	/* The DMA engine (the node's dmas) for the bulk of each request; without it, PIO. */
+	dma_dev_init(&host->dev, "mmc0", dt, node);
+	if (!dt_reg(dt, node, 0, &bus, &size) && !dma_set_mask_and_coherent(&host->dev, DMA_BIT_MASK(32)))
+		host->dma = bcm2835_dma_request(dt, node, &host->dev, why, sizeof(why));
+	if (!host->dma)
+		pr_info("bcm2835-sdhost 0x%08llx: no DMA (%s): PIO only\n", (unsigned long long)addr, why);
+	host->fifo_bus = (uint32_t)bus + SDDATA;
 	/* Boot, interrupts off, no disk yet: the controller is the probe's without the mutex
 	 * (which would sleep); the waits count udelay()s, not jiffies. */
 	host->probing = true;
@@ -607,7 +697,7 @@ static void sdhost_probe(const struct dt *dt, int node)
 	}
 	host->disk.bd_nr_sectors = host->card.nr_sectors;
 	host->disk.bd_logical_block_size = SECTOR_SIZE;
-	host->disk.bd_max_segments = MAX_BLOCKS * SECTOR_SIZE / PAGE_SIZE;
+	host->disk.bd_max_segments = MAX_SEGS;
 	host->disk.bd_ops = &sdhost_ops;
 	host->disk.bd_private = host;
 	strcpy(host->disk.bd_name, "mmcblk0");
@@ -615,13 +705,13 @@ static void sdhost_probe(const struct dt *dt, int node)
 		pr_err("bcm2835-sdhost 0x%08llx: cannot register mmcblk0\n", (unsigned long long)addr);
 		return;	/* the worker thread stays: a workqueue is never freed */
 	}
-	pr_info("bcm2835-sdhost %s: %llu bytes (%llu sectors), %s, %u-bit bus, %u kHz, PIO, "
+	pr_info("bcm2835-sdhost %s: %llu bytes (%llu sectors), %s, %u-bit bus, %u kHz, %s, "
 		"at 0x%08llx, GPIO %u-%u function %u\n", host->disk.bd_name,
 		(unsigned long long)bdev_nr_bytes(&host->disk),
 		(unsigned long long)host->disk.bd_nr_sectors,
 		host->card.high_capacity ? "SDHC" : "SDSC", host->card.bus_width,
-		TRANSFER_HZ / 1000, (unsigned long long)addr, host->pin_first,
-		host->pin_first + host->pin_count - 1, host->pin_func);
+		TRANSFER_HZ / 1000, host->dma ? "DMA + PIO" : "PIO", (unsigned long long)addr,
+		host->pin_first, host->pin_first + host->pin_count - 1, host->pin_func);
 	return;
 
 out_free:	/* nothing of a controller not used stays allocated or mapped */

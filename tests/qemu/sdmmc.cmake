@@ -32,9 +32,9 @@ set(RPI_CARD ${CMAKE_SOURCE_DIR}/build/raspi2b/sdcard.img)
 # The card found on the SD host once GPIO 48-53 are ALT0 (the node's pinctrl-0): one boot line,
 # its partitions, `blk list`.
 boot_test(raspi2b.sdmmc.probe raspi2b --sdimg ${RPI_CARD} --append "tinymm.run=blk list"
-  --expect "^\\[ *[0-9.]+\\] bcm2835-sdhost mmcblk0: 67108864 bytes \\(131072 sectors\\), SDSC, 4-bit bus, 25000 kHz, PIO, at 0x3f202000, GPIO 48-53 function 4$"
+  --expect "^\\[ *[0-9.]+\\] bcm2835-sdhost mmcblk0: 67108864 bytes \\(131072 sectors\\), SDSC, 4-bit bus, 25000 kHz, DMA \\+ PIO, at 0x3f202000, GPIO 48-53 function 4$"
   --expect "mmcblk0: mmcblk0p1 mmcblk0p2$"
-  --expect "^mmcblk0: 67108864 bytes \\(131072 sectors\\), logical block 512, max segments 32, bcm2835-sdhost@0x3f202000, SDSC, rca 0x[0-9a-f]{4}, 4-bit bus, PIO, 0 errors, 0 recoveries, ok$"
+  --expect "^mmcblk0: 67108864 bytes \\(131072 sectors\\), logical block 512, max segments 32, bcm2835-sdhost@0x3f202000, SDSC, rca 0x[0-9a-f]{4}, 4-bit bus, DMA channel 2, 0 errors, 0 recoveries, ok$"
   --reject "I/O error")
 # No card in the slot: one line, at once, and the boot goes on without mmcblk0.
 boot_test(raspi2b.sdmmc.no_card raspi2b --append "tinymm.run=blk list" --timeout 30
