@@ -9,6 +9,9 @@
  * memset modes.  QEMU's model ignores DREQ and runs a chain to its end inside the write that
  * starts it: the user must start it after the peripheral has its command.
  *
+ * Register accesses are kept few (each traps in QEMU): DEBUG is cleared at request and after
+ * an error, not before every chain.
+ *
  * Locking: none of its own; the channel is its user's, who serialises start/poll/abort.
  */
 #include "tinymm/errno.h"
@@ -145,7 +148,6 @@ int bcm2835_dma_start(struct bcm2835_dma_chan *chan, const dma_addr_t *mem, cons
 		cb->stride = 0;
 		cb->next = i + 1 < n ? (uint32_t)(chan->cb_dma + (i + 1) * sizeof(*cb)) : 0;
 	}
-	chan_writel(chan, DMA_DEBUG, DMA_DEBUG_ERRORS);
 	chan_writel(chan, DMA_CONBLK_AD, (uint32_t)chan->cb_dma);
 	wmb();	/* the control blocks and the buffers' maintenance before the engine starts */
 	chan_writel(chan, DMA_CS, DMA_CS_ACTIVE | DMA_CS_END | DMA_CS_WAIT_WRITES |

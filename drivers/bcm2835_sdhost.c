@@ -13,10 +13,10 @@
  * identification (drivers/mmc_core.c), a 25 MHz clock and the widest bus.  Requests: one at a
  * time, CMD17/CMD24 for one block, CMD18/CMD25 then CMD12 for more, run by this driver's own
  * worker thread: the DMA engine channel the node's dmas names (drivers/bcm2835_dma.c) moves
- * all but the last 64 bytes between the segments and the 16-word FIFO (SDDATA), then the CPU
- * moves the last FIFO's worth word by word (PIO), waiting for each word: QEMU's DMA engine
- * ignores the FIFO's DREQ and would read an empty FIFO's zeros from a card that stalls, so the
- * PIO tail is what proves the card delivered (or took) everything.  Without a DMA engine,
+ * all but the last word between the segments and the 16-word FIFO (SDDATA), then the CPU
+ * moves that word (PIO), waiting for it: QEMU's DMA engine ignores the FIFO's DREQ and would
+ * read an empty FIFO's zeros from a card that stalls, so the PIO tail is what proves the card
+ * delivered (or took) everything.  Without a DMA engine,
  * every word goes by PIO (as v6.10 does for small transfers).  Polled, not by interrupt: QEMU
  * completes each command, DMA chain and FIFO refill inside the register access, so the
  * controller's and the engine's interrupts (the DTB's, not requested) would only add a
@@ -113,7 +113,7 @@
 #define CMD_POLL_US		100000		/* one polled command, at most */
 #define MAX_BLOCKS		256		/* a request's blocks (SDHBLC has 9 bits) */
 #define MAX_SEGS		(MAX_BLOCKS * SECTOR_SIZE / PAGE_SIZE)
-#define PIO_TAIL		(FIFO_WORDS * 4)	/* a request's last bytes, always by PIO */
+#define PIO_TAIL		4	/* a request's last word, always by PIO (see sdhost_transfer) */
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_RESET_CARD	2	/* CMD0 first: the card forgets its RCA, as one swapped */
@@ -206,17 +206,6 @@ static void sdhost_reset(struct sdhost *host, bool power)
 	sdhost_set_clock(host, power ? IDENT_HZ : TRANSFER_HZ);
 }
 
-/* Wait (bounded) for the host to take the last command: 0, or -ETIMEDOUT. */
-static int sdhost_wait_cmd(struct sdhost *host)
-{
-	for (int us = 0; sdhost_readl(host, SDCMD) & SDCMD_NEW_FLAG; us += 10) {
-		if (us >= CMD_POLL_US)
-			return -ETIMEDOUT;
-		udelay(10);
-	}
-	return 0;
-}
-
 /*
  * Send one command and wait for its response (ctrl_lock held).  @flags: SDCMD_READ_CMD or
  * SDCMD_WRITE_CMD for a data command.  0 and the response in @resp; -ETIMEDOUT when the card
@@ -225,7 +214,8 @@ static int sdhost_wait_cmd(struct sdhost *host)
 static int sdhost_cmd(struct sdhost *host, unsigned int opcode, uint32_t arg, unsigned int rsp,
 		      uint32_t flags, uint32_t resp[4])
 {
-	uint32_t hsts;
+	uint32_t hsts, cmd;
+	int us;
 
 	switch (rsp & 0xff) {
 	case MMC_RSP_NONE: flags |= SDCMD_NO_RESPONSE; break;
@@ -233,15 +223,18 @@ static int sdhost_cmd(struct sdhost *host, unsigned int opcode, uint32_t arg, un
 	case MMC_RSP_R2: flags |= SDCMD_LONG_RESPONSE; break;
 	default: break;
 	}
+	/* The previous command's wait (or the reset after one that never ended) left SDCMD
+	 * idle: no wait before, and as few register accesses as will do (each one traps in QEMU). */
 	host->fail_hsts = 0;
-	if (sdhost_wait_cmd(host))
-		return -ETIMEDOUT;
 	sdhost_writel(host, SDHSTS, SDHSTS_CLEAR);
 	sdhost_writel(host, SDARG, arg);
 	sdhost_writel(host, SDCMD, SDCMD_NEW_FLAG | flags | (opcode & 0x3f));
-	if (sdhost_wait_cmd(host))
-		return -ETIMEDOUT;
-	if (sdhost_readl(host, SDCMD) & SDCMD_FAIL_FLAG) {
+	for (us = 0; (cmd = sdhost_readl(host, SDCMD)) & SDCMD_NEW_FLAG; us += 10) {
+		if (us >= CMD_POLL_US)
+			return -ETIMEDOUT;
+		udelay(10);
+	}
+	if (cmd & SDCMD_FAIL_FLAG) {
 		hsts = sdhost_readl(host, SDHSTS);
 		sdhost_writel(host, SDHSTS, SDHSTS_CLEAR);
 		host->fail_hsts = hsts;
@@ -249,7 +242,7 @@ static int sdhost_cmd(struct sdhost *host, unsigned int opcode, uint32_t arg, un
 	}
 	if (flags & SDCMD_BUSYWAIT) {
 		/* The card may hold DAT0 low (programming): the host says when it lets go. */
-		for (int us = 0; !(sdhost_readl(host, SDHSTS) & SDHSTS_BUSY_IRPT); us += 10) {
+		for (us = 0; !(sdhost_readl(host, SDHSTS) & SDHSTS_BUSY_IRPT); us += 10) {
 			if (us >= CMD_POLL_US)
 				return -ETIMEDOUT;
 			udelay(10);
@@ -257,7 +250,7 @@ static int sdhost_cmd(struct sdhost *host, unsigned int opcode, uint32_t arg, un
 		sdhost_writel(host, SDHSTS, SDHSTS_BUSY_IRPT);
 	}
 	if (resp)
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < ((rsp & 0xff) == MMC_RSP_R2 ? 4 : 1); i++)
 			resp[i] = sdhost_readl(host, SDRSP0 + 4 * i);
 	return 0;
 }
@@ -456,9 +449,9 @@ static int sdhost_transfer(struct sdhost *host, struct bio *bio, unsigned int in
 		ksnprintf(why, len, "card status 0x%08x", (unsigned int)resp[0]);
 		return -EIO;
 	}
-	/* The DMA engine for the bulk; the last FIFO's worth by PIO, whose wait for each word
-	 * also proves the card delivered (or took) everything: QEMU's engine ignores DREQ, so a
-	 * card that stalls would leave it moving an empty FIFO's zeros without a word said. */
+	/* The DMA engine for the bulk; the last word by PIO, whose wait for it also proves the
+	 * card delivered (or took) everything: QEMU's engine ignores DREQ, so a card that stalls
+	 * would leave it moving an empty FIFO's zeros (or into a full one) without a word said. */
 	if (host->dma && bio->bi_size > PIO_TAIL) {
 		ret = sdhost_dma(host, bio, deadline, why, len);
 		if (ret)
