@@ -214,10 +214,11 @@ static int blk_read(int argc, char **argv)
 }
 
 /* Test hook: virtio-blk corrupts the next used-ring entry it reads, as a lying device would;
- * sunxi-mmc makes its next request unanswered (no-answer), its interrupt lost (lose-irq) or its
- * card reset behind its back (reset-card). */
+ * an SD host makes its next request unanswered (no-answer), its card reset behind its back
+ * (reset-card), its interrupt lost (lose-irq, sunxi-mmc) or its data never moved (stall,
+ * bcm2835-sdhost). */
 #define BLK_INJECT_USAGE \
-	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|late-irq|reset-card (mmc) | read-error (ram)"
+	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|late-irq|stall|reset-card (mmc) | read-error (ram)"
 static int blk_inject(int argc, char **argv)
 {
 	struct block_device *bdev;

@@ -38,7 +38,7 @@ file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
   kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c kernel/cacheops.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
-  drivers/sunxi_mmc.c drivers/sunxi_mmc_dma.c
+  drivers/mmc_core.c drivers/sunxi_mmc.c drivers/sunxi_mmc_dma.c drivers/bcm2835_sdhost.c drivers/bcm2835_dma.c
   drivers/brd.c drivers/brd_image.S
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
   block/partitions/core.c block/partitions/msdos.c
@@ -176,6 +176,13 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh)
   add_custom_command(TARGET tinymm.elf POST_BUILD
     COMMAND ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh ${BOARD_ARTIFACT} tinymm.bin
     COMMENT "${BOARD}: ${BOARD_ARTIFACT}, the flashable artifact")
+  # A board whose card slot is a disk, not the boot medium in QEMU (the Raspberry Pi 2B): a
+  # whole card with the artifact in its boot partition, which the tests put in the slot.
+  if(DEFINED BOARD_CARD)
+    add_custom_command(TARGET tinymm.elf POST_BUILD
+      COMMAND ${CMAKE_SOURCE_DIR}/board/${BOARD}/mkimage.sh --card ${BOARD_CARD} ${BOARD_ARTIFACT}
+      COMMENT "${BOARD}: ${BOARD_CARD}, a whole SD card")
+  endif()
 endif()
 
 # User programs and the root filesystem image build/<board>/rootfs.img (user/CMakeLists.txt).

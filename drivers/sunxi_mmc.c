@@ -3,9 +3,8 @@
  * models it at 0x01c0f000) and its SD card as the disk "mmcblk0" (docs/sunxi-mmc.md).
  *
  * Probe (boot, polled): map the registers, reset the controller, start the card clock, then the
- * SD card's identification: CMD0, CMD8 (v2 cards), ACMD41 until the card is ready (a bounded
- * number of tries), CMD2, CMD3 (the card's RCA), CMD9 (CSD: the capacity, SDSC or SDHC),
- * CMD7 (select), ACMD6 (4-bit bus), CMD16 (512-byte blocks).  Then a disk with block/.
+ * SD card's identification (drivers/mmc_core.c: CMD0, CMD8, ACMD41, CMD2, CMD3, CMD9, CMD7,
+ * ACMD6, CMD16) through this controller's polled command.  Then a disk with block/.
  * Requests: one at a time, CMD17/CMD24 for one block, CMD18/CMD25 with the controller's
  * auto-stop (CMD12) for more, through the IDMAC (drivers/sunxi_mmc_dma.c: descriptors in a
  * dma_alloc_coherent() ring, each segment dma_map_page()d).  Completion by interrupt; a timer
@@ -13,15 +12,14 @@
  * answer, answers with a CRC error or times out ends its request with -EIO (a request the timer
  * finds complete, its interrupt raised but not taken yet, ends as the interrupt would end it:
  * the timer's interrupt can come first after a stall past the deadline), the controller is
- * reset and the card brought back to the transfer state by a work item (CMD12, CMD13, CMD7 if
- * it was deselected, CMD13 again while it programs a stopped write) before the next request
- * starts.  A card that cannot be brought back fails the
+ * reset and the card brought back to the transfer state by a work item (mmc_sd_recover_card)
+ * before the next request starts.  A card that cannot be brought back fails the
  * disk (blk_mark_failed): later requests get -ENXIO at once.
  *
  * Where it differs from v6.10's sunxi-mmc.c: no clock framework, so the module clock is what
  * U-Boot left (the driver only divides it inside the controller: slow for identification,
  * undivided afterwards); no regulators, pinctrl, card detect, voltage switching, SDIO or
- * tuning; no mmc core: the card state machine is here, SD cards only (no MMC/eMMC); one
+ * tuning; the card's side is drivers/mmc_core.c's (SD cards only, no MMC/eMMC); one
  * request at a time (Linux's host also runs one).
  *
  * Locking: host->lock (irqs masked) guards the registers, the request in flight and the card
@@ -50,21 +48,8 @@
 #include "tinymm/spinlock.h"
 #include "tinymm/timer.h"
 #include "tinymm/workqueue.h"
+#include "mmc_core.h"
 #include "sunxi_mmc.h"
-
-/* SD commands (Physical Layer Simplified Specification). */
-#define SD_GO_IDLE_STATE	0
-#define SD_ALL_SEND_CID		2
-#define SD_SEND_RELATIVE_ADDR	3
-#define SD_SWITCH_BUS_WIDTH	6	/* ACMD6 */
-#define SD_SELECT_CARD		7
-#define SD_SEND_IF_COND		8
-#define SD_SEND_CSD		9
-#define SD_STOP_TRANSMISSION	12
-#define SD_SEND_STATUS		13
-#define SD_SET_BLOCKLEN		16
-#define SD_APP_OP_COND		41	/* ACMD41 */
-#define SD_APP_CMD		55
 
 /* Response shapes as command-register flags. */
 #define RSP_NONE	0u
@@ -72,22 +57,9 @@
 #define RSP_R2		(SDXC_RESP_EXPIRE | SDXC_LONG_RESPONSE | SDXC_CHECK_RESPONSE_CRC)
 #define RSP_R3		SDXC_RESP_EXPIRE	/* the OCR has no CRC */
 
-#define OCR_BUSY		(1u << 31)	/* set: power-up done */
-#define OCR_CCS			(1u << 30)	/* SDHC/SDXC: block addressing */
-#define OCR_VDD_32_34		0x00300000u
-#define R1_ERRORS		0xfdf90008u	/* the card status's error bits */
-#define R1_STATE(r)		(((r) >> 9) & 0xf)
-#define R1_STATE_STBY		3
-#define R1_STATE_TRAN		4
-#define R1_STATE_DATA		5
-#define R1_STATE_RCV		6
-#define R1_STATE_PRG		7	/* writing what it received: busy, then transfer */
-
 #define SDXC_CARD_DATA_BUSY	(1u << 9)	/* STAS: the card holds DAT0 low */
 #define CMD_POLL_US		100000		/* one polled command, at most */
-#define ACMD41_TRIES		100		/* 10 ms apart: a card has 1 s to power up */
 #define IDENT_DIVIDER		128		/* module clock / 256 while identifying */
-#define PRG_WAIT_TRIES		100		/* 10 ms apart: a card programming after a stop */
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_LOSE_IRQ		2	/* mask the next request's interrupt: only the timer ends it */
@@ -102,10 +74,7 @@ struct sunxi_mmc_host {
 	spinlock_t lock;
 	struct sunxi_mmc_ring *ring;
 	struct block_device disk;
-	/* the card */
-	uint32_t rca;
-	bool high_capacity;
-	unsigned int bus_width;
+	struct mmc_card card;		/* rca, addressing, bus width, capacity */
 	/* the request in flight */
 	struct bio *cur;
 	uint32_t rint, idst;		/* status gathered by the interrupt handler */
@@ -164,7 +133,7 @@ static int sunxi_mmc_reset_host(struct sunxi_mmc_host *host)
 	mmc_writel(host, SDXC_REG_TMOUT, 0xffffff40);	/* longest data timeout, 64-clock response */
 	mmc_writel(host, SDXC_REG_FTRGL, 0x20070008);	/* burst 8, rx watermark 7, tx 8 */
 	mmc_writel(host, SDXC_REG_GCTRL, SDXC_INTERRUPT_ENABLE);	/* AHB access bit clear: DMA */
-	mmc_writel(host, SDXC_REG_WIDTH, host->bus_width == 4 ? 1 : 0);
+	mmc_writel(host, SDXC_REG_WIDTH, host->card.bus_width == 4 ? 1 : 0);
 	return 0;
 }
 
@@ -227,120 +196,45 @@ static int sunxi_mmc_cmd(struct sunxi_mmc_host *host, unsigned int opcode, uint3
 	return 0;
 }
 
-static int sunxi_mmc_app_cmd(struct sunxi_mmc_host *host, unsigned int opcode, uint32_t arg,
-			     uint32_t flags, uint32_t resp[4])
+/* mmc_host_ops.cmd: the generic response shape as this controller's command bits. */
+static int sunxi_mmc_card_cmd(struct mmc_card *card, unsigned int opcode, uint32_t arg,
+			      unsigned int rsp, uint32_t resp[4])
 {
-	int ret = sunxi_mmc_cmd(host, SD_APP_CMD, host->rca << 16, RSP_R1, resp);
+	static const uint32_t flags[] = {
+		[MMC_RSP_NONE] = RSP_NONE, [MMC_RSP_R1] = RSP_R1, [MMC_RSP_R1B] = RSP_R1,
+		[MMC_RSP_R2] = RSP_R2, [MMC_RSP_R3] = RSP_R3,
+	};
 
-	return ret ? ret : sunxi_mmc_cmd(host, opcode, arg, flags, resp);
+	return sunxi_mmc_cmd(card->host, opcode, arg, flags[rsp & 0xff] |
+			     (rsp & MMC_CMD_INIT ? SDXC_SEND_INIT_SEQUENCE : 0), resp);
 }
 
-/* Bits @start.. @start + @n - 1 of a 128-bit response (resp[3] holds 127:96). */
-static uint32_t resp_bits(const uint32_t resp[4], unsigned int start, unsigned int n)
+static void sunxi_mmc_set_bus_width(struct mmc_card *card, unsigned int width)
 {
-	uint32_t v = 0;
+	struct sunxi_mmc_host *host = card->host;
 
-	for (unsigned int i = 0; i < n; i++) {
-		unsigned int b = start + i;
-
-		v |= ((resp[b / 32] >> (b % 32)) & 1u) << i;
-	}
-	return v;
+	mmc_writel(host, SDXC_REG_WIDTH, width == 4 ? 1 : 0);
 }
 
-/* The card's capacity in 512-byte sectors from its CSD; 0 for a CSD that makes no sense. */
-static uint64_t csd_sectors(const uint32_t csd[4])
-{
-	switch (resp_bits(csd, 126, 2)) {
-	case 0: {	/* CSD 1.0 (SDSC): (C_SIZE + 1) * 2^(C_SIZE_MULT + 2) * 2^READ_BL_LEN */
-		uint64_t c_size = resp_bits(csd, 62, 12), mult = resp_bits(csd, 47, 3);
-		unsigned int bl_len = resp_bits(csd, 80, 4);
-
-		if (bl_len < 9 || bl_len > 11)
-			return 0;
-		return ((c_size + 1) << (mult + 2 + bl_len)) >> SECTOR_SHIFT;
-	}
-	case 1:		/* CSD 2.0 (SDHC/SDXC): (C_SIZE + 1) * 512 KiB */
-		return ((uint64_t)resp_bits(csd, 48, 22) + 1) << 10;
-	default:
-		return 0;
-	}
-}
+static const struct mmc_host_ops sunxi_mmc_card_ops = {
+	.cmd = sunxi_mmc_card_cmd,
+	.set_bus_width = sunxi_mmc_set_bus_width,
+};
 
 /* Identify and select the card (probe, polled); 0, or -errno with the reason in @why. */
 static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t len)
 {
-	uint32_t resp[4], ocr = 0;
-	bool v2;
-	int ret, i;
+	int ret;
 
 	sunxi_mmc_assert_owner(host);
-	host->rca = 0;
-	host->bus_width = 1;
+	host->card.bus_width = 1;
 	if (sunxi_mmc_reset_host(host) || sunxi_mmc_set_clock(host, IDENT_DIVIDER)) {
 		ksnprintf(why, len, "the controller does not come out of reset");
 		return -EIO;
 	}
-	sunxi_mmc_cmd(host, SD_GO_IDLE_STATE, 0, RSP_NONE | SDXC_SEND_INIT_SEQUENCE, NULL);
-	/* CMD8: a v2 card echoes the check pattern; a v1 card does not answer. */
-	ret = sunxi_mmc_cmd(host, SD_SEND_IF_COND, 0x1aa, RSP_R1, resp);
-	v2 = !ret && (resp[0] & 0xfff) == 0x1aa;
-	for (i = 0; i < ACMD41_TRIES; i++) {
-		ret = sunxi_mmc_app_cmd(host, SD_APP_OP_COND, OCR_VDD_32_34 | (v2 ? OCR_CCS : 0),
-					RSP_R3, resp);
-		if (ret) {
-			ksnprintf(why, len, "no answer to ACMD41 (%s)", ret == -EIO ? "CRC" : "timeout");
-			return -EIO;
-		}
-		ocr = resp[0];
-		if (ocr & OCR_BUSY)
-			break;
-		mdelay(10);
-	}
-	if (!(ocr & OCR_BUSY)) {
-		ksnprintf(why, len, "not ready after %d ACMD41s (OCR 0x%08x)", ACMD41_TRIES,
-			  (unsigned int)ocr);
-		return -EIO;
-	}
-	host->high_capacity = v2 && (ocr & OCR_CCS);
-	if (sunxi_mmc_cmd(host, SD_ALL_SEND_CID, 0, RSP_R2, resp) ||
-	    sunxi_mmc_cmd(host, SD_SEND_RELATIVE_ADDR, 0, RSP_R1, resp)) {
-		ksnprintf(why, len, "no answer to CMD2/CMD3");
-		return -EIO;
-	}
-	host->rca = resp[0] >> 16;
-	if (sunxi_mmc_cmd(host, SD_SEND_CSD, host->rca << 16, RSP_R2, resp)) {
-		ksnprintf(why, len, "no answer to CMD9");
-		return -EIO;
-	}
-	host->disk.bd_nr_sectors = csd_sectors(resp);
-	if (!host->disk.bd_nr_sectors) {
-		ksnprintf(why, len, "its CSD makes no sense (%08x %08x %08x %08x)",
-			  (unsigned int)resp[3], (unsigned int)resp[2], (unsigned int)resp[1],
-			  (unsigned int)resp[0]);
-		return -EIO;
-	}
-	/* The OCR's CCS picks the addressing (sectors or bytes), the CSD's version the capacity:
-	 * a card whose two disagree could have every block read or written at the wrong place
-	 * (v6.10 lets the CSD decide both).  Not trusted: refused. */
-	if (host->high_capacity != (resp_bits(resp, 126, 2) == 1)) {
-		ksnprintf(why, len, "its OCR says %s but its CSD is version %u",
-			  host->high_capacity ? "SDHC/SDXC (sector addresses)" : "SDSC (byte addresses)",
-			  (unsigned int)resp_bits(resp, 126, 2) + 1);
-		return -EIO;
-	}
-	if (sunxi_mmc_cmd(host, SD_SELECT_CARD, host->rca << 16, RSP_R1, resp)) {
-		ksnprintf(why, len, "no answer to CMD7 (select)");
-		return -EIO;
-	}
-	/* 4-bit bus if the card takes ACMD6; else stay at one bit. */
-	if (!sunxi_mmc_app_cmd(host, SD_SWITCH_BUS_WIDTH, 2, RSP_R1, resp) && !(resp[0] & R1_ERRORS))
-		host->bus_width = 4;
-	mmc_writel(host, SDXC_REG_WIDTH, host->bus_width == 4 ? 1 : 0);
-	if (sunxi_mmc_cmd(host, SD_SET_BLOCKLEN, SECTOR_SIZE, RSP_R1, resp) || (resp[0] & R1_ERRORS)) {
-		ksnprintf(why, len, "CMD16 (512-byte blocks) refused");
-		return -EIO;
-	}
+	ret = mmc_sd_init_card(&host->card, why, len);
+	if (ret)
+		return ret;
 	if (sunxi_mmc_set_clock(host, 0)) {
 		ksnprintf(why, len, "the card clock does not change");
 		return -EIO;
@@ -354,34 +248,10 @@ static int sunxi_mmc_card_init(struct sunxi_mmc_host *host, char *why, size_t le
  */
 static int sunxi_mmc_recover_card(struct sunxi_mmc_host *host)
 {
-	uint32_t resp[4];
-	unsigned int state, busy = 0;
-
 	sunxi_mmc_assert_owner(host);
 	if (sunxi_mmc_reset_host(host) || sunxi_mmc_set_clock(host, 0))
 		return -EIO;
-	sunxi_mmc_cmd(host, SD_STOP_TRANSMISSION, 0, RSP_R1, NULL);	/* may not be needed */
-	for (int tries = 0; tries < 3; tries++) {
-		if (sunxi_mmc_cmd(host, SD_SEND_STATUS, host->rca << 16, RSP_R1, resp))
-			continue;
-		state = R1_STATE(resp[0]);
-		if (state == R1_STATE_TRAN)
-			return 0;
-		/* A write stopped by CMD12 leaves the card programming the blocks it took (v6.10's
-		 * mmc core polls CMD13 until it is done): wait, without spending a try. */
-		if (state == R1_STATE_PRG && busy++ < PRG_WAIT_TRIES) {
-			mdelay(10);
-			tries--;
-			continue;
-		}
-		if (state == R1_STATE_STBY)
-			sunxi_mmc_cmd(host, SD_SELECT_CARD, host->rca << 16, RSP_R1, resp);
-		else if (state == R1_STATE_DATA || state == R1_STATE_RCV)
-			sunxi_mmc_cmd(host, SD_STOP_TRANSMISSION, 0, RSP_R1, NULL);
-		else
-			return -EIO;	/* idle, ready, ident: the card was reset under us */
-	}
-	return -EIO;
+	return mmc_sd_recover_card(&host->card);
 }
 
 static void sunxi_mmc_recover_work(struct work_struct *work)
@@ -419,12 +289,12 @@ static void sunxi_mmc_recover_work(struct work_struct *work)
 /* Start @bio's data command (host->lock held, the controller idle). */
 static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 {
-	uint64_t arg = host->high_capacity ? bio->bi_sector : bio->bi_sector << SECTOR_SHIFT;
+	uint32_t arg;
 	uint32_t imask;
 	int ret;
 
 	lockdep_assert_held(&host->lock);
-	if (arg > 0xffffffffULL)
+	if (!mmc_data_arg(&host->card, bio->bi_sector, &arg))
 		return -EINVAL;
 	ret = sunxi_mmc_map_bio(host->ring, bio);
 	if (ret)
@@ -460,7 +330,7 @@ static int sunxi_mmc_start(struct sunxi_mmc_host *host, struct bio *bio)
 	mmc_writel(host, SDXC_REG_BCNTR, bio->bi_size);
 	mmc_writel(host, SDXC_REG_RINTR, 0xffffffff);
 	mmc_writel(host, SDXC_REG_IMASK, imask);
-	mmc_writel(host, SDXC_REG_CARG, (uint32_t)arg);
+	mmc_writel(host, SDXC_REG_CARG, arg);
 	mod_timer(&host->timeout, host->deadline);
 	wmb();	/* the descriptors and the buffers' maintenance before the controller starts */
 	mmc_writel(host, SDXC_REG_CMDR, sunxi_mmc_data_cmd(bio));
@@ -635,8 +505,8 @@ static void sunxi_mmc_describe(struct block_device *bdev, char *buf, size_t len)
 
 	ksnprintf(buf, len, "sunxi-mmc@0x%08llx irq %u, %s, rca 0x%04x, %u-bit bus, %u descriptors, "
 		  "%s DMA, %lu errors, %lu recoveries",
-		  (unsigned long long)host->phys, host->irq, host->high_capacity ? "SDHC" : "SDSC",
-		  (unsigned int)host->rca, host->bus_width, host->ring ? host->ring->nr_des : 0,
+		  (unsigned long long)host->phys, host->irq, host->card.high_capacity ? "SDHC" : "SDSC",
+		  (unsigned int)host->card.rca, host->card.bus_width, host->ring ? host->ring->nr_des : 0,
 		  host->dev.dma_coherent ? "coherent" : "non-coherent", host->errors, host->recoveries);
 }
 
@@ -701,6 +571,8 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	}
 	/* Before its interrupt exists the controller is the probe's alone: the card's
 	 * identification (up to a second for a slow card) polls with interrupts on. */
+	host->card.ops = &sunxi_mmc_card_ops;
+	host->card.host = host;
 	host->exclusive = true;
 	ret = sunxi_mmc_card_init(host, why, sizeof(why));
 	host->exclusive = false;
@@ -708,6 +580,7 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 		pr_info("sunxi-mmc 0x%08llx: no usable card: %s\n", (unsigned long long)addr, why);
 		goto out_free;
 	}
+	host->disk.bd_nr_sectors = host->card.nr_sectors;
 	host->disk.bd_logical_block_size = SECTOR_SIZE;
 	host->disk.bd_max_segments = host->ring->nr_des;
 	host->disk.bd_ops = &sunxi_mmc_ops;
@@ -728,8 +601,8 @@ static void sunxi_mmc_probe(const struct dt *dt, int node)
 	pr_info("sunxi-mmc %s: %llu bytes (%llu sectors), %s, %u-bit bus, "
 		"card clock = module clock (undivided), %s DMA, %u descriptors, at 0x%08llx irq %u\n",
 		host->disk.bd_name, (unsigned long long)bdev_nr_bytes(&host->disk),
-		(unsigned long long)host->disk.bd_nr_sectors, host->high_capacity ? "SDHC" : "SDSC",
-		host->bus_width, host->dev.dma_coherent ? "coherent" : "non-coherent",
+		(unsigned long long)host->disk.bd_nr_sectors, host->card.high_capacity ? "SDHC" : "SDSC",
+		host->card.bus_width, host->dev.dma_coherent ? "coherent" : "non-coherent",
 		host->ring->nr_des, (unsigned long long)addr, host->irq);
 	return;
 

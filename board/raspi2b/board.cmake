@@ -24,3 +24,6 @@ set(BOARD_SEMIHOSTING 1)
 # kernel7.img (tinymm.bin), config.txt, cmdline.txt and the DTB.
 set(BOARD_IMAGE tinymm.bin)
 set(BOARD_ARTIFACT boot)
+# The whole card (mkimage.sh --card): the boot folder in its FAT partition 1, an empty ext2
+# partition 2; the tests put it in QEMU's slot (tools/run --sdimg) as mmcblk0.
+set(BOARD_CARD sdcard.img)

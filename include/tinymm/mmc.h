@@ -1,11 +1,13 @@
 /*
- * mmc.h - SD/MMC host drivers (docs/sunxi-mmc.md).  sunxi_mmc_init() probes the device tree's
- * Allwinner SD/MMC host (the Orange Pi PC's card slot) and registers its card as mmcblk0.
+ * mmc.h - SD/MMC host drivers (docs/mmc.md).  Each probes the device tree's host of its kind
+ * and registers the card in it as mmcblk0: sunxi_mmc_init() the Allwinner host (the Orange Pi
+ * PC's card slot), bcm2835_sdhost_init() the BCM2835's SD host (the Raspberry Pi 2B's).
  */
 #ifndef TINYMM_MMC_H
 #define TINYMM_MMC_H
 
 struct dt;
 void sunxi_mmc_init(const struct dt *dt);
+void bcm2835_sdhost_init(const struct dt *dt);
 
 #endif

@@ -1,4 +1,4 @@
-# The Orange Pi PC's SD card through drivers/sunxi_mmc.c (docs/sunxi-mmc.md); included from the
+# The Orange Pi PC's SD card through drivers/sunxi_mmc.c (docs/mmc.md); included from the
 # end of tests/qemu/tests.cmake, so boot_test() and CHECK are known.  tests/qemu/sdmmc_test.sh
 # keeps tools/run's private copy of the card (--keep-sdimg) and checks it on the host.
 set(SDMMC_TEST ${CMAKE_SOURCE_DIR}/tests/qemu/sdmmc_test.sh)
@@ -24,3 +24,30 @@ endforeach()
 boot_test(orangepi-pc.sdmmc.ktest orangepi-pc --append "tinymm.test=virtio_blk tinymm.ktest_disk=mmcblk0"
   --timeout 120 --expect "^# totals: pass:7 fail:0 skip:0$" --reject "not ok")
 set_tests_properties(orangepi-pc.sdmmc.ktest PROPERTIES TIMEOUT 150)
+
+# The Raspberry Pi 2B's card through drivers/bcm2835_sdhost.c (docs/mmc.md): the board boots
+# from its folder; the card (build/raspi2b/sdcard.img: FAT partition 1 with the boot folder,
+# empty ext2 partition 2, board/raspi2b/mkimage.sh --card) is in the slot as a private copy.
+set(RPI_CARD ${CMAKE_SOURCE_DIR}/build/raspi2b/sdcard.img)
+# The card found on the SD host once GPIO 48-53 are ALT0 (the node's pinctrl-0): one boot line,
+# its partitions, `blk list`.
+boot_test(raspi2b.sdmmc.probe raspi2b --sdimg ${RPI_CARD} --append "tinymm.run=blk list"
+  --expect "^\\[ *[0-9.]+\\] bcm2835-sdhost mmcblk0: 67108864 bytes \\(131072 sectors\\), SDSC, 4-bit bus, 25000 kHz, DMA \\+ PIO, at 0x3f202000, GPIO 48-53 function 4$"
+  --expect "mmcblk0: mmcblk0p1 mmcblk0p2$"
+  --expect "^mmcblk0: 67108864 bytes \\(131072 sectors\\), logical block 512, max segments 32, bcm2835-sdhost@0x3f202000, SDSC, rca 0x[0-9a-f]{4}, 4-bit bus, DMA channel 2, 0 errors, 0 recoveries, ok$"
+  --reject "I/O error")
+# No card in the slot: one line, at once, and the boot goes on without mmcblk0.
+boot_test(raspi2b.sdmmc.no_card raspi2b --append "tinymm.run=blk list" --timeout 30
+  --expect "^\\[ *[0-9.]+\\] bcm2835-sdhost 0x3f202000: no usable card: no answer to ACMD41 \\(timeout\\)$"
+  --reject "^mmcblk0")
+# Raw writes and reads checked on the host; ext2 on partition 2 (e2fsck, debugfs); the card not
+# answering (EIO at once) or its data never moving (EIO at the 1000 ms bound), one line each
+# and recovered; a card reset behind the driver's back: EIO, the disk failed, then ENXIO.
+foreach(mode raw fs no-answer stall reset-card)
+  add_test(NAME raspi2b.sdmmc.${mode} COMMAND ${SDMMC_TEST} --board raspi2b --dir ${CMAKE_BINARY_DIR}/sdmmc/raspi2b-${mode} ${mode})
+  set_tests_properties(raspi2b.sdmmc.${mode} PROPERTIES TIMEOUT 90 LABELS qemu)
+endforeach()
+# The scratch-disk KTAP suite on the card (it overwrites the private copy's first 4 MiB).
+boot_test(raspi2b.sdmmc.ktest raspi2b --sdimg ${RPI_CARD} --append "tinymm.test=virtio_blk tinymm.ktest_disk=mmcblk0"
+  --timeout 120 --expect "^# totals: pass:7 fail:0 skip:0$" --reject "not ok")
+set_tests_properties(raspi2b.sdmmc.ktest PROPERTIES TIMEOUT 150)

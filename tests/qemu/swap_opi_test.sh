@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# swap_opi_test.sh [--write-outside | --card-only FILE] - swap end to end on the Orange Pi PC
-# (issue 39, docs/swap.md, docs/boards/orangepi-pc.md): the swap area is a partition of the SD
-# card the board boots from, written by the SD host's DMA (drivers/sunxi_mmc.c), not a virtio
-# disk.
-# The card: a sparse copy of build/orangepi-pc/sdcard.img (U-Boot, partition 1 ext2 boot files,
-# partition 2 the FAT uboot.env, 64 MiB) grown to 256 MiB (QEMU's SD model takes only a power
+# swap_opi_test.sh [--board B] [--write-outside | --card-only FILE] - swap end to end on a board
+# whose swap area is a partition of its SD card, not a virtio disk (issue 39, docs/swap.md):
+#   orangepi-pc (default)  the card it boots from, written by the SD host's DMA
+#       (drivers/sunxi_mmc.c, docs/boards/orangepi-pc.md);
+#   raspi2b  the card in its slot (it boots from the folder), written word by word by the SD
+#       host's PIO (drivers/bcm2835_sdhost.c, docs/boards/raspi2b.md).
+# The card: a sparse copy of build/<board>/sdcard.img (64 MiB; orangepi-pc: U-Boot, partition 1
+# ext2 boot files, partition 2 the FAT uboot.env; raspi2b: partition 1 the FAT boot folder,
+# partition 2 an empty ext2) grown to 256 MiB (QEMU's SD model takes only a power
 # of two), with a partition 3 appended by the host's sfdisk (util-linux's fdisk package): type
 # 0x82, 128 MiB from sector 131072 (64 MiB, the old card's end).  The host's mkswap (util-linux
 # 2.38 has no --offset) formats a 128 MiB file, dd writes it in at the partition's byte offset.
-# Partition 2 keeps its number, so U-Boot's environment and tools/run's --rescript (partition
-# 1) see the card they know; the swap partition is mmcblk0p3.
-# One boot (tools/run --sdimg, --keep-sdimg; root = RAM disk ram1, the user programs), mem=32M:
+# Partitions 1 and 2 keep their numbers, so U-Boot's environment and tools/run's --rescript
+# (partition 1) see the card they know; the swap partition is mmcblk0p3.
+# One boot (tools/run --sdimg, --keep-sdimg; root = RAM disk ram1, the user programs), mem=32M
+# (raspi2b: mem=20M, two passes per task, and the swapoff part's 8 and 28 become 5 and 18; see
+# ram= below):
 #   `swapon mmcblk0p3`; `swaps` lists "/dev/mmcblk0p3 partition 131068 0 <prio>"; meminfo
 #   SwapTotal/SwapFree 131068 kB.  Three /bin/anonhog $MIB (default 32: 96 MiB, 3x the 32 MiB
 #   of RAM; MemTotal is ~30000 kB under mem=32M, each task at least that) at once, two
@@ -23,12 +28,12 @@
 #   the swapoff.  buddycheck, slabcheck, `blk stats`: 0 errors on mmcblk0.
 # No BUG, WARNING, Oops, panic, Bad page, unhandled fault or anonhog "mismatch" on the console.
 # On the host after power-off (the card tools/run used, kept): everything outside partition 3
-# is exactly the card before the boot except partition 1 (tools/run rewrote its boot.scr;
-# e2fsck -fn must still pass), and partition 3's first page is still mkswap's header: swap I/O
-# stayed inside its partition.
+# is exactly the card before the boot (orangepi-pc: except partition 1, whose boot.scr tools/run
+# rewrote; e2fsck -fn must still pass), and partition 3's first page is still mkswap's header:
+# swap I/O stayed inside its partition.
 # --write-outside: the check's twin: no tasks; `blk write` puts 4 KiB at 8 MiB past partition
 # 3's end; the host's check must fail ("sectors ... of the card changed"; CTest expects it).
-# --card-only FILE: only make the card (for a boot by hand: tools/run --board orangepi-pc
+# --card-only FILE: only make the card (for a boot by hand: tools/run --board B
 # --sdimg FILE --rootfs --append mem=32M).
 # MIB (environment): each anonhog's size; SWAP_OPI_KEEP=DIR keeps the card and console there.
 . "$(dirname "$0")/lib.sh"
@@ -38,9 +43,23 @@ MKSWAP=${MKSWAP:-$(command -v mkswap || echo /sbin/mkswap)}
 SFDISK=${SFDISK:-$(command -v sfdisk || echo /sbin/sfdisk)}
 [ -x "$MKSWAP" ] || tm_fail "no mkswap at $MKSWAP: install Debian's util-linux"
 [ -x "$SFDISK" ] || tm_fail "no sfdisk at $SFDISK: install Debian's fdisk (tools/install-deps)"
-src=$TM_TOP/build/orangepi-pc/sdcard.img
-[ -f "$src" ] || tm_fail "no $src (make image BOARD=orangepi-pc)"
-mib=${MIB:-32}
+usage="usage: swap_opi_test.sh [--board orangepi-pc|raspi2b] [--write-outside | --card-only FILE]"
+board=orangepi-pc
+[ "${1:-}" = --board ] && board=${2:-} && shift 2
+# ram: mem=<ram>M; passes: each big anonhog's.  The Pi's is less work: every 4 KiB of its swap
+# I/O costs ~2.5 ms of QEMU's time (its DMA engine moves the card's FIFO a word at a time
+# through QEMU's MMIO dispatch, docs/mmc.md), ~7x the Orange Pi PC's, so 32 MiB with three
+# passes would take ~10 minutes; 20 MiB with two (fill, check) is still 3x the RAM, every page
+# out and back, in ~3.
+case $board in
+orangepi-pc) rewritten=1 ram=32 passes=3 ;;	# tools/run rewrites partition 1's boot.scr
+raspi2b) rewritten="" ram=20 passes=2 ;;	# the card is only a disk: nothing but the swap area may change
+*) tm_usage "$usage" ;;
+esac
+sleeper=$((ram / 4)) pusher=$((ram - ram / 8))	# 8 and 28 on 32 MiB
+src=$TM_TOP/build/$board/sdcard.img
+[ -f "$src" ] || tm_fail "no $src (make BOARD=$board)"
+mib=${MIB:-$ram}
 card_mib=256 p3_start=131072 p3_sectors=262144	# 64 MiB to 192 MiB of a 256 MiB card
 area_kb=$((p3_sectors / 2 - 4))			# mkswap's size: the header page left out
 died='swap-in of .* failed|[Uu]nhandled (signal|page fault)|anonhog: mismatch|killed by signal|I/O error'
@@ -72,14 +91,14 @@ if len(parts) >= n: print(parts[n - 1][sys.argv[2]])' "$2" "$3" 2>/dev/null
 region_sha() { tm_sha "$1" $(($2 * 512)) $(($3 * 512)); }
 
 if [ "${1:-}" = --card-only ]; then
-  [ $# = 2 ] || tm_usage "usage: swap_opi_test.sh [--write-outside | --card-only FILE]"
+  [ $# = 2 ] || tm_usage "$usage"
   make_card "$2"
   echo "swap_opi: $2: partition 3 (mmcblk0p3) is a ${area_kb} kB swap area"
   exit 0
 fi
 case=pressure
 [ "${1:-}" = --write-outside ] && case=spoil && shift
-[ $# = 0 ] || tm_usage "usage: swap_opi_test.sh [--write-outside | --card-only FILE]"
+[ $# = 0 ] || tm_usage "$usage"
 case $mib in '' | *[!0-9]*) tm_usage "MIB='$mib' is not a number of MiB" ;; esac
 
 if [ -n "${SWAP_OPI_KEEP:-}" ]; then
@@ -100,14 +119,14 @@ bg() {
 }
 fg_ok() {
   TM_TIMEOUT=240 tm_cmd "exec $1"
-  tm_out_has "anonhog: all ok \\($2 MiB, seed $3, 3 passes\\)" || tm_fail "exec $1 did not say all ok"
+  tm_out_has "anonhog: all ok \\($2 MiB, seed $3, ${4:-3} passes\\)" || tm_fail "exec $1 did not say all ok"
   tm_out_has '^/bin/anonhog: exited with status 0$' || tm_fail "exec $1 did not exit 0"
 }
 # wait_ok MIB SEED SECONDS: a background anonhog said all ok; a task killed (a failed swap-in)
 # or a wrong word fails at once rather than after SECONDS.
 wait_ok() {
   local end=$((SECONDS + $3))
-  until tm_console | grep -Eq "anonhog: all ok \\($1 MiB, seed $2, 3 passes\\)"; do
+  until tm_console | grep -Eq "anonhog: all ok \\($1 MiB, seed $2, ${4:-3} passes\\)"; do
     kill -0 "$TM_PID" 2>/dev/null || tm_fail "QEMU exited while anonhog -s $2 $1 ran"
     ! tm_console | grep -Eq "$died" || tm_fail "a task died: $(tm_console | grep -E "$died" | head -n 2)"
     [ $SECONDS -lt $end ] || tm_fail "anonhog -s $2 $1 did not say all ok within $3 s"
@@ -116,9 +135,9 @@ wait_ok() {
 }
 
 # --mem is not passed: the board's 1 GiB is fixed in QEMU; mem=32M cuts it in the kernel.
-tm_boot "$dir" --board orangepi-pc --sdimg "$dir/card.img" --keep-sdimg "$dir/kept.img" --rootfs --append "mem=32M"
+tm_boot "$dir" --board $board --sdimg "$dir/card.img" --keep-sdimg "$dir/kept.img" --rootfs --append "mem=${ram}M"
 t_boot=$SECONDS
-tm_console | grep -Eq 'mem=32768K: .* removed, 32768K of RAM left' || tm_fail "mem=32M did not cut the RAM to 32 MiB"
+tm_console | grep -Eq "mem=$((ram * 1024))K: .* removed, $((ram * 1024))K of RAM left" || tm_fail "mem=${ram}M did not cut the RAM to $ram MiB"
 tm_console | grep -Eq 'mmcblk0: mmcblk0p1 mmcblk0p2 mmcblk0p3' || tm_fail "the card's partition 3 was not found"
 meminfo_swap
 mem_total=$(field MemTotal:)
@@ -135,13 +154,13 @@ meminfo_swap
 if [ "$case" = pressure ]; then
   # 3x the RAM of anonymous memory at once: three tasks, the last in the foreground.
   t1=$SECONDS
-  bg "/bin/anonhog -s 1 $mib"
+  bg "/bin/anonhog -s 1 -p $passes $mib"
   p1=$bg_pid
-  bg "/bin/anonhog -s 2 $mib"
+  bg "/bin/anonhog -s 2 -p $passes $mib"
   p2=$bg_pid
-  fg_ok "/bin/anonhog -s 3 $mib" "$mib" 3
-  wait_ok "$mib" 1 240
-  wait_ok "$mib" 2 240
+  fg_ok "/bin/anonhog -s 3 -p $passes $mib" "$mib" 3 $passes
+  wait_ok "$mib" 1 240 $passes
+  wait_ok "$mib" 2 240 $passes
   wait_gone "$p1" "$p2"
   t_hogs=$((SECONDS - t1))
   tm_cmd swaps
@@ -154,12 +173,12 @@ if [ "$case" = pressure ]; then
   [ "$(field AnonPages:)" = 0 ] || tm_fail "AnonPages $(field AnonPages:) kB after the tasks, not 0"
 
   # swapoff with pages out: a sleeper pushed out by a bigger task, brought back by swapoff.
-  bg "/bin/anonhog -s 4 -w /go 8"
-  tm_wait 'anonhog: holding 8 MiB until /go exists' 1 120
-  fg_ok "/bin/anonhog -s 5 28" 28 5
+  bg "/bin/anonhog -s 4 -w /go $sleeper"
+  tm_wait "anonhog: holding $sleeper MiB until /go exists" 1 120
+  fg_ok "/bin/anonhog -s 5 $pusher" $pusher 5
   meminfo_swap
   used=$((swap_total - swap_free))
-  [ "$used" -gt 0 ] || tm_fail "nothing of the sleeping anonhog 8 is in swap (SwapFree = SwapTotal)"
+  [ "$used" -gt 0 ] || tm_fail "nothing of the sleeping anonhog $sleeper is in swap (SwapFree = SwapTotal)"
   tm_cmd vmstat
   in_before=$(field pswpin)
   TM_TIMEOUT=120 ok_cmd "swapoff mmcblk0p3"
@@ -169,7 +188,7 @@ if [ "$case" = pressure ]; then
   tm_cmd vmstat
   in_swapoff=$(field pswpin)
   tm_cmd "mkdir /go"
-  wait_ok 8 4 120
+  wait_ok $sleeper 4 120
   tm_cmd vmstat
   [ "$(field pswpin)" = "$in_swapoff" ] ||
     tm_fail "pswpin went from $in_swapoff to $(field pswpin) after swapoff: not everything had come back"
@@ -199,13 +218,18 @@ kept=$dir/kept.img
 p1_start=$(sfdisk_field "$kept" 1 start) p1_sectors=$(sfdisk_field "$kept" 1 size)
 [ -n "$p1_start" ] && [ -n "$p1_sectors" ] || tm_fail "the kept card has no partition 1"
 p1_end=$((p1_start + p1_sectors))
-for r in "0 $p1_start" "$p1_end $((p3_start - p1_end))" "$((p3_start + p3_sectors)) $((card_mib * 2048 - p3_start - p3_sectors))"; do
+regions=("0 $p1_start" "$p1_end $((p3_start - p1_end))")
+[ -n "$rewritten" ] || regions=("0 $p3_start")
+regions+=("$((p3_start + p3_sectors)) $((card_mib * 2048 - p3_start - p3_sectors))")
+for r in "${regions[@]}"; do
   # shellcheck disable=SC2086  # two numbers
   [ "$(region_sha "$kept" $r)" = "$(region_sha "$dir/before.img" $r)" ] ||
     tm_fail "sectors $r (start, count) of the card changed: swap I/O outside partition 3?"
 done
 [ "$(region_sha "$kept" $p3_start 8)" = "$(region_sha "$dir/before.img" $p3_start 8)" ] ||
   tm_fail "partition 3's header page is not mkswap's any more"
-dd if="$kept" of="$dir/p1.img" bs=512 skip="$p1_start" count="$p1_sectors" status=none
-e2fsck -fn "$dir/p1.img" >"$dir/e2fsck.txt" 2>&1 || { cat "$dir/e2fsck.txt"; tm_fail "partition 1 is not clean after the boot"; }
-echo "swap_opi: PASS (orangepi-pc, mem=32M, MemTotal $mem_total kB, 3x anonhog $mib on mmcblk0p3: pswpout $pswpout pswpin $pswpin in ${t_hogs} s; mmcblk0p3 ${p3_reads:-?} reads, ${p3_writes:-?} writes; swapoff brought back ${used} kB, pswpin $in_before -> $in_swapoff; ${t_all} s in all, boot $((t_boot - t0)) s)"
+if [ -n "$rewritten" ]; then
+  dd if="$kept" of="$dir/p1.img" bs=512 skip="$p1_start" count="$p1_sectors" status=none
+  e2fsck -fn "$dir/p1.img" >"$dir/e2fsck.txt" 2>&1 || { cat "$dir/e2fsck.txt"; tm_fail "partition 1 is not clean after the boot"; }
+fi
+echo "swap_opi: PASS ($board, mem=${ram}M, MemTotal $mem_total kB, 3x anonhog -p $passes $mib on mmcblk0p3: pswpout $pswpout pswpin $pswpin in ${t_hogs} s; mmcblk0p3 ${p3_reads:-?} reads, ${p3_writes:-?} writes; swapoff brought back ${used} kB, pswpin $in_before -> $in_swapoff; ${t_all} s in all, boot $((t_boot - t0)) s)"
