@@ -288,6 +288,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	vmstat_work_init();	/* the per-CPU lists' high decays once a second */
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 	sunxi_mmc_init(dt);	/* the Orange Pi PC's SD card, mmcblk0 */
+	mmc_spi_init(dt);	/* the HiFive Unleashed's SD card on SPI, mmcblk0 */
 	brd_init();		/* RAM disks, made when first named */
 
 	boot_args = args;
