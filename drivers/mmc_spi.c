@@ -390,8 +390,10 @@ static int mmc_spi_recover(struct mmc_spi_host *host, char *why, size_t len)
 	txn_end(host);
 	if (ret)
 		return -EIO;
-	if (r[0] & R1_IDLE) {
-		ksnprintf(why, len, "it answers from the idle state (reset or swapped)");
+	/* An initialised card always takes CMD13; idle, or calling it illegal (QEMU's card in
+	 * its idle state), means it was reset or swapped since the probe. */
+	if (r[0] & (R1_IDLE | R1_ILLEGAL)) {
+		ksnprintf(why, len, "CMD13 answered R1 0x%02x: reset or swapped", r[0]);
 		return -EIO;
 	}
 	return 0;

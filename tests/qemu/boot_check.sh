@@ -4,12 +4,15 @@
 #                 [--expect REGEX]... [--reject REGEX]... [--memcheck [--ram R]] [--ktap] [--ktap-skip N]
 #                 [--timeout S]
 #                 [--input PRINTF-STRING] [--qemu "EXTRA QEMU FLAGS"] [--disk IMG]... [--rootfs] [--irqsoff] [--keep-sdimg F]
+#                 [--sdimg F]
 # --input is typed at the console (printf escapes: \r, \x7f, \x03...) once the first prompt shows;
 # QEMU holds it back until the UART can take it, so none of it is lost.
 # --expect/--reject are extended regexes matched against whole lines (\r stripped).
 # --irqsoff: the irqsoff-tracer build, tracer on, under -icount (tools/run --irqsoff).
 # --rootfs: a private copy of build/<board>/rootfs.img as vda, tinymm.root=vda (tools/run --rootfs).
 # --keep-sdimg F: the SD-card board's private card copy made at F and kept (tools/run --keep-sdimg).
+# --sdimg F: the card image (tools/run --sdimg: the Orange Pi PC boots it, the HiFive
+# Unleashed's slot holds it as a data disk).
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.  --ram R: the
 # RAM the board's tree gives the CPU when it is less than QEMU's (the Raspberry Pi's GPU keeps
@@ -20,7 +23,7 @@
 tm_init boot_check
 top=$TM_TOP
 board="" mem=256M ram="" append="" dtb="" status=0 timeout=20 memcheck=0 input="" qemu="" ktap=0 ktap_skip=0
-expect=() reject=() disks=() irqsoff=() rootfs=() keep=()
+expect=() reject=() disks=() irqsoff=() rootfs=() keep=() sdimg=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --board) board=$2; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --irqsoff) irqsoff=(--irqsoff); shift ;;
     --rootfs) rootfs=(--rootfs); shift ;;
     --keep-sdimg) keep=(--keep-sdimg "$2"); shift 2 ;;
+    --sdimg) sdimg=(--sdimg "$2"); shift 2 ;;
     *) tm_usage "unknown option $1" ;;
   esac
 done
@@ -52,6 +56,7 @@ args=(--board "$board" --mem "$mem" --append "$append")
 [ ${#irqsoff[@]} -gt 0 ] && args+=("${irqsoff[@]}")
 [ ${#rootfs[@]} -gt 0 ] && args+=("${rootfs[@]}")
 [ ${#keep[@]} -gt 0 ] && args+=("${keep[@]}")
+[ ${#sdimg[@]} -gt 0 ] && args+=("${sdimg[@]}")
 # shellcheck disable=SC2206
 [ -n "$qemu" ] && args+=(-- $qemu)
 raw=$(mktemp)
