@@ -15,9 +15,10 @@
  * Every wait is bounded: at most NCR_MAX bytes for a command's response, 100 ms for a read's
  * data token, 500 ms for the card's busy after a write (the SD spec's limits for SDHC), and the
  * controller's own wait for a byte (spi-sifive.c).  A card that does not answer ends the
- * request with -EIO in one line; the worker then stops whatever the card was doing (CMD12) and
- * asks its status (CMD13): a card that answers from the idle state was reset or swapped, and
- * one that does not answer at all is gone: the disk is failed (blk_mark_failed) in one line.
+ * request with -EIO in one line; the worker then stops whatever the card was doing (CMD12)
+ * and asks its status (CMD13, twice: the first answer may report that CMD12).  A card that
+ * answers from the idle state was reset or swapped, one that does not answer at all is gone:
+ * the disk is failed (blk_mark_failed) in one line.
  *
  * The transfer is programmed I/O, a byte at a time, so it cannot run in submit_bio (queue
  * lock held, interrupts masked): submit_bio hands the bio to this disk's own worker thread
@@ -37,6 +38,7 @@
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
+#include "tinymm/bug.h"
 #include "tinymm/cacheflush.h"
 #include "tinymm/crc-itu-t.h"
 #include "tinymm/crc7.h"
@@ -107,6 +109,7 @@ struct mmc_spi_host {
 	spinlock_t lock;
 	struct bio *cur;		/* the worker's request; the bus is the worker's while set */
 	bool failed;
+	bool probing;			/* the probe owns the bus (before add_disk) */
 	unsigned int inject;
 	unsigned long errors, recoveries;
 	/* the card (set by the probe) */
@@ -131,6 +134,8 @@ static int read_byte(struct mmc_spi_host *host)
  * response (the card needs them to finish), deselected, and 8 more so it lets go of MISO. */
 static void txn_begin(struct mmc_spi_host *host)
 {
+	/* The bus is the probe's, or the worker's while it holds a request (the header). */
+	WARN_ON_ONCE(!host->probing && !READ_ONCE(host->cur));
 	host->spi.ops->set_cs(&host->spi, true);
 }
 
@@ -385,9 +390,13 @@ static int mmc_spi_recover(struct mmc_spi_host *host, char *why, size_t len)
 	mmc_spi_cmd(host, SD_STOP_TRANSMISSION, 0, r, 0, false, why, len);	/* may not be needed */
 	wait_not_busy(host, WRITE_BUSY_MS);
 	txn_end(host);
-	txn_begin(host);
-	ret = mmc_spi_cmd(host, SD_SEND_STATUS, 0, r, 1, false, why, len);
-	txn_end(host);
+	/* Twice: the first answer may still carry the error of the CMD12 just sent when the card
+	 * was not streaming (QEMU's card reports an illegal command in the next response too). */
+	for (int i = 0; i < 2; i++) {
+		txn_begin(host);
+		ret = mmc_spi_cmd(host, SD_SEND_STATUS, 0, r, 1, false, why, len);
+		txn_end(host);
+	}
 	if (ret)
 		return -EIO;
 	/* An initialised card always takes CMD13; idle, or calling it illegal (QEMU's card in
@@ -440,7 +449,8 @@ static void mmc_spi_io_work(struct work_struct *work)
 	bio_endio(bio);
 	local_irq_restore(flags);
 	if (failed) {
-		ksnprintf(line, sizeof(line), "mmc_spi %s: the card does not come back after an error (%s); disk failed",
+		ksnprintf(line, sizeof(line),
+			  "mmc_spi %s: the card does not come back after an error (%s); disk failed",
 			  host->disk.bd_name, why);
 		blk_mark_failed(&host->disk, line);
 	} else {
@@ -459,7 +469,9 @@ static int mmc_spi_submit(struct bio *bio)
 	for (unsigned int v = 0; v < bio->bi_vcnt; v++)
 		if (bio->bi_io_vec[v].bv_len % BLK)
 			return -EINVAL;	/* a block split across segments: not taken */
-	if (!host->high_capacity && ((bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT)) << SECTOR_SHIFT) > 0xffffffffULL)
+	/* An SDSC card's argument is a 32-bit byte address. */
+	if (!host->high_capacity &&
+	    ((bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT)) << SECTOR_SHIFT) > 0xffffffffULL)
 		return -EINVAL;
 	spin_lock_irqsave(&host->lock, flags);
 	if (host->failed) {
@@ -480,7 +492,8 @@ static void mmc_spi_describe(struct block_device *bdev, char *buf, size_t len)
 	char ctlr[48];
 
 	host->spi.ops->describe(&host->spi, ctlr, sizeof(ctlr));
-	ksnprintf(buf, len, "mmc_spi on %s, %s, SPI clock %u Hz, CRC %s, polled, %lu errors, %lu recoveries",
+	ksnprintf(buf, len,
+		  "mmc_spi on %s, %s, SPI clock %u Hz, CRC %s, polled, %lu errors, %lu recoveries",
 		  ctlr, host->high_capacity ? "SDHC" : "SDSC", host->spi.speed_hz,
 		  host->crc_on ? "on" : "off", host->errors, host->recoveries);
 }
@@ -606,7 +619,7 @@ static int mmc_spi_card_init(struct mmc_spi_host *host, char *why, size_t len)
 		ret = mmc_spi_cmd(host, SD_READ_OCR, 0, r, 4, false, why, len);
 		if (ret)
 			goto fail;
-		host->high_capacity = !r[0] && (r[1] << 24 & OCR_CCS);
+		host->high_capacity = !r[0] && ((uint32_t)r[1] << 24 & OCR_CCS);
 	}
 	ret = mmc_spi_cmd(host, SD_SEND_CSD, 0, r, 0, false, why, len);
 	if (!ret && r[0]) {
@@ -672,7 +685,9 @@ static void mmc_spi_probe(const struct dt *dt, int ctlr, int node)
 	host->spi.ops->describe(&host->spi, where, sizeof(where));
 	spin_lock_init(&host->lock);
 	INIT_WORK(&host->io_work, mmc_spi_io_work);
+	host->probing = true;
 	ret = mmc_spi_card_init(host, why, sizeof(why));
+	host->probing = false;
 	if (ret) {
 		pr_info("mmc_spi %s: no usable card: %s\n", where, why);
 		goto out_release;

@@ -36,10 +36,10 @@
 #                         it must print "anonhog: mismatch at page 5 word 3: ..." and exit 1
 #                         (the checker the swap tests rely on does catch a wrong word)
 # The virt boards only here.  The Orange Pi PC's swap (partition 3 of its SD card, mmcblk0p3)
-# is tests/qemu/swap_opi.cmake's swap.orangepi-pc.  raspi2b and hifive-unleashed get no swap
-# test: tinymm drives no disk on them (their root is the RAM disk ram1; the Pi's SD host
-# bcm2835-sdhost and the Unleashed's SPI SD slot have no driver), and an area on a RAM disk
-# would only move pages from RAM to RAM.
+# is tests/qemu/swap_opi.cmake's swap.orangepi-pc, the HiFive Unleashed's (partition 3 of the
+# card in its SPI slot) tests/qemu/swap_hifive.cmake's swap.hifive-unleashed.  raspi2b gets no
+# swap test here: tinymm drives no disk on it (its root is the RAM disk ram1, its SD host
+# bcm2835-sdhost has no driver), and an area on a RAM disk would only move pages from RAM to RAM.
 set(SWAP_TEST ${CMAKE_CURRENT_LIST_DIR}/swap_test.sh)
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME swap.${b} COMMAND ${SWAP_TEST} ${b} pressure)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# swap_lib.sh - what the swap tests share (swap_test.sh on the virt boards, swap_opi_test.sh on
+# swap_lib.sh - what the swap tests share (swap_test.sh on the virt boards, swap_sd_test.sh on
 # the Orange Pi PC): reading meminfo's swap lines and vmstat, the drained check, a command that
 # must not be refused, an area listed by `swaps`.  Sourced after lib.sh (tm_cmd, $out).
 # shellcheck disable=SC2154  # $out is lib.sh's: the last command's output

@@ -1,6 +1,6 @@
 # Swap on the Orange Pi PC (issue 39, docs/swap.md, docs/boards/orangepi-pc.md): the swap area
 # is partition 3 of the SD card the board boots from (mmcblk0p3, drivers/sunxi_mmc.c), not a
-# virtio disk.  tests/qemu/swap_opi_test.sh makes the card at test time: the board's
+# virtio disk.  tests/qemu/swap_sd_test.sh makes the card at test time: the board's
 # sdcard.img grown to 256 MiB (QEMU's SD model wants a power of two), a 128 MiB partition 3
 # appended by the host's sfdisk and formatted by the host's mkswap (util-linux).  One boot,
 # mem=32M (QEMU's board has 1 GiB, fixed):
@@ -15,12 +15,12 @@
 # Included from the end of tests/qemu/tests.cmake.
 find_program(MKSWAP_OPI mkswap PATHS /sbin /usr/sbin REQUIRED)
 find_program(SFDISK_OPI sfdisk PATHS /sbin /usr/sbin REQUIRED)
-add_test(NAME swap.orangepi-pc COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_opi_test.sh)
+add_test(NAME swap.orangepi-pc COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh)
 set_tests_properties(swap.orangepi-pc PROPERTIES TIMEOUT 300 LABELS qemu
   ENVIRONMENT "MKSWAP=${MKSWAP_OPI};SFDISK=${SFDISK_OPI}")
 # The host's check can fail: 4 KiB written 8 MiB past partition 3 (`blk write`, no tasks) must
 # be caught as a changed region of the card.
-add_test(NAME swap.orangepi-pc.catches_write_outside COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_opi_test.sh --write-outside)
+add_test(NAME swap.orangepi-pc.catches_write_outside COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --write-outside)
 set_tests_properties(swap.orangepi-pc.catches_write_outside PROPERTIES TIMEOUT 120 LABELS qemu
   ENVIRONMENT "MKSWAP=${MKSWAP_OPI};SFDISK=${SFDISK_OPI}"
-  PASS_REGULAR_EXPRESSION "swap_opi: FAIL: sectors [0-9]+ [0-9]+ \\(start, count\\) of the card changed")
+  PASS_REGULAR_EXPRESSION "swap_sd: FAIL: sectors [0-9]+ [0-9]+ \\(start, count\\) of the card changed")
