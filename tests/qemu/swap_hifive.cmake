@@ -10,8 +10,9 @@
 #                           buddycheck, slabcheck, no card errors; on the host the card outside
 #                           partition 3 unchanged, partition 3's header still mkswap's.
 #   swap.hifive-unleashed.catches_write_outside   that check fails on 4 KiB written past p3
-# The card moves about a byte a microsecond (programmed I/O through QEMU's SPI model): the
-# 270 MiB of swap traffic make it the slowest test (docs/boards/hifive-unleashed.md, "Swap").
+# The card moves 1-2 MiB/s (programmed I/O through QEMU's SPI model): ~190 MiB of swap traffic,
+# 130 s of wall time at a host load average of 7-10, 300 s beside a full build
+# (docs/boards/hifive-unleashed.md, "The SD card").
 # Included from the end of tests/qemu/tests.cmake, after swap_opi.cmake (MKSWAP_OPI, SFDISK_OPI).
 add_test(NAME swap.hifive-unleashed COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board hifive-unleashed)
 set_tests_properties(swap.hifive-unleashed PROPERTIES TIMEOUT 600 LABELS qemu
