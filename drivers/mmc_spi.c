@@ -77,6 +77,7 @@
 #define R1_IDLE			0x01
 #define R1_ILLEGAL		0x04
 #define R1_CRC_ERROR		0x08
+#define OCR_POWER_UP		(1u << 31)
 #define OCR_CCS			(1u << 30)
 #define OCR_VDD_32_34		0x00300000u
 
@@ -554,6 +555,7 @@ static uint64_t csd_sectors(const uint8_t csd[16])
 static int mmc_spi_card_init(struct mmc_spi_host *host, char *why, size_t len)
 {
 	uint8_t r[5], csd[16];
+	uint32_t ocr;
 	unsigned long end;
 	int ret, i;
 
@@ -619,7 +621,15 @@ static int mmc_spi_card_init(struct mmc_spi_host *host, char *why, size_t len)
 		ret = mmc_spi_cmd(host, SD_READ_OCR, 0, r, 4, false, why, len);
 		if (ret)
 			goto fail;
-		host->high_capacity = !r[0] && ((uint32_t)r[1] << 24 & OCR_CCS);
+		/* QEMU's card sets R1's idle bit in every R3/R7, whatever its state: only the
+		 * error bits count.  CCS means something once power-up is done (bit 31). */
+		if (r[0] & ~R1_IDLE) {
+			ksnprintf(why, len, "CMD58 refused: R1 0x%02x", r[0]);
+			ret = -EIO;
+			goto fail;
+		}
+		ocr = (uint32_t)r[1] << 24 | (uint32_t)r[2] << 16 | (uint32_t)r[3] << 8 | r[4];
+		host->high_capacity = (ocr & OCR_POWER_UP) && (ocr & OCR_CCS);
 	}
 	ret = mmc_spi_cmd(host, SD_SEND_CSD, 0, r, 0, false, why, len);
 	if (!ret && r[0]) {

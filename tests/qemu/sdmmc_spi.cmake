@@ -10,7 +10,8 @@
 #   bad-crc     a block's CRC-16 wrong: EIO naming both CRCs, recovered, the next read exact
 #   reset-card  the card reset behind the driver's back: EIO, the disk failed, then ENXIO
 #   ktest       the KTAP suite virtio_blk (tinymm.ktest_disk=mmcblk0) on the card
-foreach(mode probe raw fs no-answer bad-crc reset-card ktest)
+#   sdhc        a 4 GiB (sparse) card is SDHC: bytes written past 4 GB exact on the host
+foreach(mode probe raw fs no-answer bad-crc reset-card ktest sdhc)
   add_test(NAME hifive-unleashed.sdmmc.${mode} COMMAND ${SDMMC_TEST}
     --dir ${CMAKE_BINARY_DIR}/sdmmc-spi/${mode} --board hifive-unleashed ${mode})
   set_tests_properties(hifive-unleashed.sdmmc.${mode} PROPERTIES TIMEOUT 120 LABELS qemu)

@@ -41,6 +41,10 @@
 #     bad-crc   the next block read taken as arriving with a wrong CRC-16: EIO naming both
 #       CRCs, recovery, the next read exact, as no-answer.
 #     ktest     the KTAP suite that needs a scratch disk (virtio_blk) on the card's copy.
+#     sdhc      a 4 GiB card (QEMU makes it SDHC: sector addresses, CSD version 2): the boot
+#       line says SDHC and 8388608 sectors; 100000 bytes written at byte 4000000000 (past
+#       the 32-bit byte addresses an SDSC card has) read back through a dropped page cache,
+#       exact on the host.
 . "$(dirname "$0")/lib.sh"
 tm_init sdmmc_test
 top=$TM_TOP dir="" board=orangepi-pc
@@ -55,7 +59,7 @@ card=$dir/card.img
 gen=$top/tests/qemu/writeback_expect.py
 PATH=$PATH:/sbin:/usr/sbin
 case $board:$mode in
-orangepi-pc:probe | orangepi-pc:bad-crc | orangepi-pc:ktest | hifive-unleashed:lose-irq | hifive-unleashed:late-irq)
+orangepi-pc:probe | orangepi-pc:bad-crc | orangepi-pc:ktest | orangepi-pc:sdhc | hifive-unleashed:lose-irq | hifive-unleashed:late-irq)
   tm_usage "$mode: not a test for $board" ;;
 esac
 case $board in
@@ -177,6 +181,21 @@ probe)
     >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
   grep -E "$drv|mmcblk0" "$dir/log" | tr -d '\r'
   echo "probe: mmcblk0 and mmcblk0p1 found; the boot line and blk list as they should be"
+  ;;
+sdhc)
+  big=$dir/big.img off=4000000000 len=100000
+  truncate -s 4G "$big" || tm_fail "cannot make a 4 GiB sparse file in $dir"
+  "$TM_CHECK" --board hifive-unleashed --sdimg "$big" --qemu "-accel tcg,thread=single" --timeout 60 \
+    --input "blk write mmcblk0 $off $len 9\rsync\rdrop_caches\rblk sha256 mmcblk0 $off $len\rpoweroff\r" \
+    --expect "^\[ *[0-9.]+\] mmc_spi mmcblk0: 4294967296 bytes \(8388608 sectors\), SDHC, .*" \
+    --reject "I/O error|WARNING" >"$dir/log" 2>&1 || { cat "$dir/log"; rm -f "$big"; tm_fail "the boot failed"; }
+  grep -E "$drv|^[0-9a-f]{64}$" "$dir/log" | tr -d '\r'
+  python3 "$gen" stream 9 $len >"$dir/want"
+  want=$(sha256sum <"$dir/want" | cut -d' ' -f1)
+  grep -q "^$want" "$dir/log" || { rm -f "$big"; tm_fail "the kernel's read-back sha256 is not the stream's"; }
+  cmp -s -i "$off:0" -n $len "$big" "$dir/want" || { rm -f "$big"; tm_fail "the card does not hold the stream at byte $off"; }
+  rm -f "$big"
+  echo "sdhc: $len bytes at byte $off exact on a 4 GiB SDHC card"
   ;;
 ktest)
   # It overwrites the copy's first 4 MiB (the MBR, partition 1's start): the copy only.
