@@ -76,10 +76,8 @@
 /* R1, the first byte of every response (bit 7 clear). */
 #define R1_IDLE			0x01
 #define R1_ILLEGAL		0x04
-#define R1_CRC_ERROR		0x08
 #define OCR_POWER_UP		(1u << 31)
 #define OCR_CCS			(1u << 30)
-#define OCR_VDD_32_34		0x00300000u
 
 /* Data tokens and the data response. */
 #define TOKEN_START		0xfe	/* single block read/write, multiple block read */
@@ -115,7 +113,6 @@ struct mmc_spi_host {
 	unsigned long errors, recoveries;
 	/* the card (set by the probe) */
 	bool v2, high_capacity, crc_on;
-	uint8_t r2[2];			/* CMD13's last answer */
 };
 
 static int xfer(struct mmc_spi_host *host, const uint8_t *tx, uint8_t *rx, size_t len)
@@ -465,6 +462,7 @@ static int mmc_spi_submit(struct bio *bio)
 	unsigned long flags;
 	int ret = 0;
 
+	lockdep_assert_held(&bio->bi_bdev->bd_queue_lock);	/* queue lock -> host->lock */
 	if (bio_op(bio) == REQ_OP_FLUSH)
 		return 1;	/* no write cache: a write is done when the card is not busy */
 	for (unsigned int v = 0; v < bio->bi_vcnt; v++)
