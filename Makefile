@@ -27,7 +27,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Passed through the environment so quotes inside ARGS survive; QEMUFLAGS is split by the shell.
 export ARGS QEMUFLAGS
 
-.PHONY: all run image test gdb deps clean $(BOARDS) $(BOARDS:%=%-irqsoff) host check-board bench
+.PHONY: all run image test test-long test-all gdb deps clean $(BOARDS) $(BOARDS:%=%-irqsoff) host check-board bench
 
 all: $(BOARDS) host
 
@@ -63,7 +63,16 @@ gdb: check-board
 	@$(MAKE) --no-print-directory $(BOARD)
 	@tools/gdb $(BOARD)
 
+# `make test`: every test but those labelled long (each a repeat of a default test on another
+# board, at another CPU count or size: docs/shell-and-tests.md), so it stays near 15 minutes on
+# two cores; `make test-long` runs those, `make test-all` everything.
 test: all
+	@ctest --preset host -j $(JOBS) -LE long
+
+test-long: all
+	@ctest --preset host -j $(JOBS) -L long
+
+test-all: all
 	@ctest --preset host -j $(JOBS)
 
 # Instruction counts of the page allocator (tools/bench builds what it boots): rows on stdout,

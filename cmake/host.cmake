@@ -96,7 +96,7 @@ target_compile_definitions(binfmt_elf_test PRIVATE
   ELF_PROG_RV64="${CMAKE_BINARY_DIR}/elf_prog_rv64")
 target_link_libraries(binfmt_elf_test host_kernel ${CMOCKA})
 # The address space's areas (mm/mmap.c) through the `vma` KTAP suite, over the fake arch.
-add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c)
+add_executable(vma_test tests/host/vma_test.c mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c)
 target_sources(vma_test PRIVATE mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 target_sources(vma_test PRIVATE mm/pgtable-generic.c)	# folio_referenced's young helpers
 target_sources(vma_test PRIVATE ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})	# an area's file reference
@@ -131,7 +131,7 @@ target_link_libraries(brd_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The page-fault core (mm/memory.c) through the `fault` KTAP suite: a private mm over the fake
 # arch (three levels, and two: the root's entries are then the pte tables' pmds), anonymous
 # memory and a ramfs file mapped private.
-set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
+set(FAULT_TEST_SRCS tests/host/fault_test.c mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 list(APPEND FAULT_TEST_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 list(APPEND FAULT_TEST_SRCS mm/pgtable-generic.c)	# folio_referenced's young helpers
@@ -140,7 +140,7 @@ target_link_libraries(fault_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The PG_dcache_clean policies of both architectures over the host cache model
 # (docs/cacheflush.md): the fault path of fault_test, with arch/*/cacheflush.c built for the host.
 add_executable(cachemodel_test tests/host/cachemodel_test.c tests/host/cachemodel.c
-  arch/arm/cacheflush.c arch/riscv/cacheflush.c arch/riscv/cmo.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+  arch/arm/cacheflush.c arch/riscv/cacheflush.c arch/riscv/cmo.c mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c
   mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c ${TINYMM_VFS_SRCS}
   ${TINYMM_EXT2_SRCS})
 target_link_libraries(cachemodel_test host_core host_kernel ${CMOCKA} ${LIBFDT})
@@ -167,11 +167,11 @@ target_compile_definitions(fault_2level_test PRIVATE FAKE_PGTABLE_LEVELS=2)
 target_link_libraries(fault_2level_test host_core_2level host_kernel ${CMOCKA} ${LIBFDT})
 # Shared file mappings and the file side of rmap (docs/shared-mappings.md): the `rmap_file`
 # KTAP suite, two mms mapping one ramfs file, over the fake architecture.
-add_executable(rmap_file_test tests/host/rmap_file_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+add_executable(rmap_file_test tests/host/rmap_file_test.c mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c
   mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(rmap_file_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # mlock (docs/mlock.md): the `mlock` KTAP suite, one mm's VM_LOCKED areas over the fake arch.
-add_executable(mlock_test tests/host/mlock_test.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c
+add_executable(mlock_test tests/host/mlock_test.c mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c
   mm/mprotect.c mm/memory_shared.c mm/rmap_file.c mm/pgtable-generic.c mm/mlock_sys.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 target_link_libraries(mlock_test host_core host_kernel ${CMOCKA} ${LIBFDT})
@@ -180,7 +180,7 @@ target_link_libraries(mlock_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # loader, fs/binfmt_elf.c) loading qemu-virt-riscv64's /bin/hello from ramfs into a fake mm.
 set(HOST_USER_SRCS kernel/fork.c mm/fork_mm.c fs/file.c kernel/user_task.c fs/exec.c fs/binfmt_elf.c
   kernel/exit.c kernel/signal.c lib/usercopy.c mm/user_fault.c mm/oom_kill.c
-  tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
+  tests/host/host_uaccess.c mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS})
 list(APPEND HOST_USER_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 list(APPEND HOST_USER_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
@@ -207,7 +207,7 @@ target_sources(exec_test PRIVATE kernel/shell.c)	# `exec -b` sets the shell's $!
 # The system calls (issue 33: fs/sys_*.c, mm/mmap_sys.c, kernel/sys*.c, fs/file.c) called as a
 # user task would, with user addresses in a fake mm reached through tests/host/host_uaccess.c.
 add_executable(syscalls_test tests/host/syscalls_test.c tests/host/host_uaccess.c
-  mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c mm/user_fault.c mm/oom_kill.c mm/mmap_sys.c
+  mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/mprotect.c mm/user_fault.c mm/oom_kill.c mm/mmap_sys.c
   mm/mlock_sys.c
   kernel/fork.c mm/fork_mm.c kernel/exit.c kernel/sys.c kernel/sys_sched.c kernel/sys_time.c kernel/syscall_table.c lib/usercopy.c
   fs/file.c fs/sys_fd.c fs/sys_path.c ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS}

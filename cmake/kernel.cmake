@@ -52,7 +52,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kerne
 # <asm/pgtable.h>: ARM (LPAE) and RISC-V (Sv39, Sv32); with them `lkdtm`, whose tests need
 # vmalloc and the protections (docs/mmu.md, "lkdtm").
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
-  list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/rmap.c mm/rmap_anon.c mm/fork_mm.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
+  list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/fork_mm.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
     mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/sys_sched.c kernel/syscall_table.c kernel/signal.c

@@ -187,11 +187,9 @@ static void get_scan_count(struct lruvec *lruvec, struct scan_control *sc, unsig
 	}
 	denominator = ap + fp;
 	for (lru = LRU_INACTIVE_ANON; lru <= LRU_ACTIVE_FILE; lru++) {
-		unsigned long size = lruvec->nr_pages[lru], scan = size >> sc->priority;
+		unsigned long scan = lruvec->nr_pages[lru] >> sc->priority;
 		bool is_file = lru >= LRU_INACTIVE_FILE;
 
-		if (!scan && size && sc->priority < DEF_PRIORITY)
-			scan = min(size, SWAP_CLUSTER_MAX);	/* small lists are scanned too */
 		nr[lru] = scan * (is_file ? fp : ap) / denominator;
 	}
 }

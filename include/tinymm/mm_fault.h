@@ -63,6 +63,9 @@ void free_pgd_range(struct mm_struct *mm, unsigned long start, unsigned long end
 void free_pgtables(struct mm_struct *mm);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end);
 void exit_mmap(struct mm_struct *mm);
+/* The folio a present user pte maps, or NULL (not RAM: nothing tinymm maps there).  v6.10's
+ * takes the area and address too, for special and pfn mappings, which tinymm does not have. */
+struct folio *vm_normal_folio(pte_t pte);
 /* The pte mapping @addr in @mm, or NULL if no table holds one (callers hold page_table_lock). */
 pte_t *user_pte_lookup(struct mm_struct *mm, unsigned long addr);
 /* The pte for @addr in @mm, its tables made; NULL without memory.  page_table_lock held; it is

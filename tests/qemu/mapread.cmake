@@ -9,12 +9,20 @@
 #                                          (QEMU's -m on the HiFive, mem=64M on the two ARM
 #                                          boards, whose RAM is fixed at 1 GiB) of which vmalloc
 #                                          pins all but 3.5 MiB; no hot pages
+# By default qemu-virt-arm's and the Orange Pi PC's; the other four are label long
+# (`make test-long`).
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME user_sys.${b}.mapread COMMAND ${CMAKE_CURRENT_LIST_DIR}/mapread.sh ${b})
   set_tests_properties(user_sys.${b}.mapread PROPERTIES TIMEOUT 300 LABELS qemu
     ENVIRONMENT "MKE2FS=${MKE2FS}")
+  if(NOT b STREQUAL qemu-virt-arm)
+    set_tests_properties(user_sys.${b}.mapread PROPERTIES LABELS "qemu;long")
+  endif()
 endforeach()
 foreach(b hifive-unleashed orangepi-pc raspi2b)
   add_test(NAME user_ram.${b}.mapread COMMAND ${CMAKE_CURRENT_LIST_DIR}/mapread.sh ${b})
   set_tests_properties(user_ram.${b}.mapread PROPERTIES TIMEOUT 300 LABELS qemu)
+  if(NOT b STREQUAL orangepi-pc)
+    set_tests_properties(user_ram.${b}.mapread PROPERTIES LABELS "qemu;long")
+  endif()
 endforeach()

@@ -28,6 +28,8 @@
 #                         kill, swapoff works
 #   swap.<board>.sysfuzz  /bin/sysfuzz 1 20000 on 32 MiB with swap on and anonhog -p 8 40
 #                         swapping beside it: both end well, SwapFree back, swapoff works
+#   The six variants run by default on qemu-virt-arm; the RISC-V boards' are label long
+#   (`make test-long`), as the same code on another architecture.  swap.<board> runs on all.
 #   anonhog.<board>       /bin/anonhog -p 4 192 without swap on 256 MiB: the program's checks
 #                         pass on memory that never left RAM (4 passes, every order); then
 #                         anonhog -f /mnt/k 32 (pass 2 through write/read of a file) passes too
@@ -46,7 +48,11 @@ foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   set_tests_properties(swap.${b} PROPERTIES TIMEOUT 300 LABELS qemu)
   foreach(c partition bad noroom oom ioerr sysfuzz)
     add_test(NAME swap.${b}.${c} COMMAND ${SWAP_TEST} ${b} ${c})
-    set_tests_properties(swap.${b}.${c} PROPERTIES TIMEOUT 300 LABELS qemu)
+    if(b STREQUAL qemu-virt-arm)
+      set_tests_properties(swap.${b}.${c} PROPERTIES TIMEOUT 300 LABELS qemu)
+    else()
+      set_tests_properties(swap.${b}.${c} PROPERTIES TIMEOUT 300 LABELS "qemu;long")
+    endif()
   endforeach()
   boot_test(anonhog.${b} ${b} --rootfs
     --append "tinymm.run=exec /bin/anonhog -p 4 192$<SEMICOLON> exec /bin/anonhog -s 2 -f /mnt/k 32$<SEMICOLON> ls /mnt"

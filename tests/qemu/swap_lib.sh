@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # swap_lib.sh - what the swap tests share (swap_test.sh on the virt boards, swap_sd_test.sh on
-# the Orange Pi PC): reading meminfo's swap lines and vmstat, the drained check, a command that
-# must not be refused, an area listed by `swaps`.  Sourced after lib.sh (tm_cmd, $out).
+# the Orange Pi PC and the HiFive Unleashed): reading meminfo's swap lines and vmstat, the
+# drained check, waiting for tasks to be gone, a command that must not be refused, an area
+# listed by `swaps`.  Sourced after lib.sh (tm_cmd, $out).
 # shellcheck disable=SC2154  # $out is lib.sh's: the last command's output
 
 # field NAME: the number after "NAME" (meminfo "Name:" or vmstat "name") in $out, or "".
@@ -12,6 +13,20 @@ meminfo_swap() {
   swap_total=$(field SwapTotal:) swap_free=$(field SwapFree:)
   [ -n "$swap_total" ] && [ -n "$swap_free" ] && [ -n "$(field SwapCached:)" ] ||
     tm_fail "meminfo lacks SwapTotal:, SwapFree: or SwapCached:"
+}
+# wait_gone PID...: every task PID has left `ps` (within 60 s).  A background anonhog prints
+# "all ok" before it exits; until it is gone its last pages (the stack, zapped last) are still
+# counted, so the leak checks wait for this first (AnonPages 4 kB seen once).
+wait_gone() {
+  local end=$((SECONDS + 60)) p left
+  while :; do
+    tm_cmd ps
+    left=
+    for p in "$@"; do grep -Eq "^ *$p " <<<"$out" && left="$left $p"; done
+    [ -z "$left" ] && return 0
+    [ $SECONDS -lt $end ] || tm_fail "task(s)$left still in ps 60 s after saying all ok"
+    tm_cmd "sleep 200"
+  done
 }
 # swap_drained WHEN: SwapFree equals SwapTotal again, or the slots still used are all the swap
 # cache's (a few tries, 300 ms apart; a slot held by anything else is a leak).

@@ -124,7 +124,8 @@ cp --sparse=always "$dir/card.img" "$dir/before.img"
 
 bg() {
   tm_cmd "exec -b $1"
-  sed -nE 's|^/bin/[a-z]+: pid ([0-9]+)$|\1|p' <<<"$out" | grep -q . || tm_fail "exec -b $1 printed no pid: $out"
+  bg_pid=$(sed -nE 's|^/bin/[a-z]+: pid ([0-9]+)$|\1|p' <<<"$out")
+  [ -n "$bg_pid" ] || tm_fail "exec -b $1 printed no pid: $out"
 }
 fg_ok() {
   TM_TIMEOUT=240 tm_cmd "exec $1"
@@ -165,10 +166,13 @@ if [ "$case" = pressure ]; then
   # 3x the RAM of anonymous memory at once: three tasks, the last in the foreground.
   t1=$SECONDS
   bg "/bin/anonhog -s 1 -p $passes $mib"
+  p1=$bg_pid
   bg "/bin/anonhog -s 2 -p $passes $mib"
+  p2=$bg_pid
   fg_ok "/bin/anonhog -s 3 -p $passes $mib" "$mib" 3 "$passes"
   wait_ok "$mib" 1 240 "$passes"
   wait_ok "$mib" 2 240 "$passes"
+  wait_gone "$p1" "$p2"
   t_hogs=$((SECONDS - t1))
   tm_cmd swaps
   tm_cmd meminfo

@@ -147,6 +147,7 @@ pressure)
   fg_ok "/bin/anonhog -s 3 32" 32 3 3
   wait_ok 32 1 3 240 "$(pid_re "$p1")"
   wait_ok 32 2 3 240 "$(pid_re "$p2")"
+  wait_gone "$p1" "$p2"
   tm_cmd vmstat
   pswpout=$(field pswpout) pswpin=$(field pswpin)
   [ -n "$pswpout" ] && [ "$pswpout" -ge 2048 ] || tm_fail "vmstat pswpout '$pswpout' < 2048 (8 MiB out)"
@@ -254,6 +255,7 @@ noroom)
   [ "$swap_total" = "$total_before" ] || tm_fail "SwapTotal $swap_total kB after the refused swapoff, was $total_before"
   tm_cmd "mkdir /mnt/go"
   wait_ok 64 6 3 240 "$(pid_re "$holder")"
+  wait_gone "$holder"
   swap_drained "after anonhog 64"
   ok_cmd "swapoff vdb"
   ! in_swaps vdb || tm_fail "swaps still lists vdb after swapoff"
@@ -340,6 +342,7 @@ sysfuzz)
   tm_out_has '^sysfuzz: 20000 calls, [0-9]+ errors, [0-9]+ errnos:' || tm_fail "sysfuzz printed no summary"
   tm_out_has '^/bin/sysfuzz: exited with status 0$' || tm_fail "sysfuzz did not exit 0"
   wait_ok 40 8 8 240 "$(pid_re "$hog")"
+  wait_gone "$hog"
   tm_cmd vmstat
   [ "$(field pswpout)" -gt 0 ] 2>/dev/null && [ "$(field pswpin)" -gt 0 ] 2>/dev/null ||
     tm_fail "pswpout '$(field pswpout)' pswpin '$(field pswpin)': no swapping during the fuzz"
