@@ -1,7 +1,8 @@
 # tinymm - the thin front door.  The build is CMake (CMakePresets.json); this file only drives it.
 #   make run [BOARD=b] [MEM=m] [ARGS='...'] [QEMUFLAGS='...'] [DISK=img[,img]] [IRQSOFF=1]
 #            [SDIMG=card.img]   (orangepi-pc: boot another card image, ARGS in its boot script;
-#                               raspi2b: the card in the slot, mmcblk0)
+#                               raspi2b, hifive-unleashed: a private copy as the card in the
+#                               slot, mmcblk0)
 #            [ROOTFS=1]   (build/<b>/rootfs.img, the user programs, as the root: vda on a virt
 #                          board, the built-in RAM disk ram1 on the others: docs/user.md)
 #   make image [BOARD=b]   build only the board's artifact (build/<b>/sdcard.img on the Orange

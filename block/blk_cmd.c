@@ -216,9 +216,11 @@ static int blk_read(int argc, char **argv)
 /* Test hook: virtio-blk corrupts the next used-ring entry it reads, as a lying device would;
  * an SD host makes its next request unanswered (no-answer), its card reset behind its back
  * (reset-card), its interrupt lost (lose-irq, sunxi-mmc) or its data never moved (stall,
- * bcm2835-sdhost). */
+ * bcm2835-sdhost); mmc_spi loses its next command frame (no-answer), takes its next block's
+ * CRC as wrong (bad-crc) or resets the card (reset-card). */
 #define BLK_INJECT_USAGE \
-	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|late-irq|stall|reset-card (mmc) | read-error (ram)"
+	"usage: blk inject <dev> bad-used-id|bad-used-len|bad-used-idx (virtio) | no-answer|lose-irq|late-irq|stall|reset-card (mmc) | " \
+	"no-answer|bad-crc|reset-card (mmc_spi) | read-error (ram)"
 static int blk_inject(int argc, char **argv)
 {
 	struct block_device *bdev;

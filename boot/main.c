@@ -289,6 +289,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	virtio_mmio_init(dt);	/* disks: needs the slab, interrupts and the page allocator */
 	sunxi_mmc_init(dt);	/* the Orange Pi PC's SD card, mmcblk0 */
 	bcm2835_sdhost_init(dt);	/* the Raspberry Pi 2B's SD card, mmcblk0 */
+	mmc_spi_init(dt);	/* the HiFive Unleashed's SD card on SPI, mmcblk0 */
 	brd_init();		/* RAM disks, made when first named */
 
 	boot_args = args;

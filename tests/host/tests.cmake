@@ -34,6 +34,7 @@ set_tests_properties(host.xarray PROPERTIES TIMEOUT 120)	# a broken xa_find_afte
 # The kernel core's test never waits for the wall clock (simulated time): a hang is a bug.
 set_tests_properties(host.sched host.timer PROPERTIES TIMEOUT 120)
 add_test(NAME host.sha256 COMMAND sha256_test)
+add_test(NAME host.crc COMMAND crc_test)
 # shellcheck over every shell script in tests/ and tools/ (.shellcheckrc), and proof it can fail.
 add_test(NAME lint.shellcheck COMMAND ${CMAKE_SOURCE_DIR}/tests/lint/shellcheck.sh)
 add_test(NAME lint.shellcheck_catches_bugs COMMAND ${CMAKE_SOURCE_DIR}/tests/lint/shellcheck.sh --selftest)

@@ -86,7 +86,7 @@ foreach(b ${TINYMM_BOARDS})
     --expect "^blk read: offset 1048570 \\+ length 7 is past the end of vda \\(1048576 bytes\\)$"
     --expect "^blk read: offset 1048576 \\+ length 1 is past the end of vda \\(1048576 bytes\\)$"
     --expect "^blk read: invalid number 'zero'$"
-    --expect "^blk inject: usage: blk inject <dev> bad-used-id\\|bad-used-len\\|bad-used-idx \\(virtio\\) \\| no-answer\\|lose-irq\\|late-irq\\|stall\\|reset-card \\(mmc\\) \\| read-error \\(ram\\)$"
+    --expect "^blk inject: usage: blk inject <dev> bad-used-id\\|bad-used-len\\|bad-used-idx \\(virtio\\) \\| no-answer\\|lose-irq\\|late-irq\\|stall\\|reset-card \\(mmc\\) \\| no-answer\\|bad-crc\\|reset-card \\(mmc_spi\\) \\| read-error \\(ram\\)$"
     --expect "^vda +1 +512 +512 +0 +0 +0 +0 +0 +0 +0$")
 endforeach()
 

@@ -11,6 +11,8 @@
 # --rootfs: a private copy of build/<board>/rootfs.img as vda, tinymm.root=vda (tools/run --rootfs).
 # --sdimg F: the card to boot from or put in the slot (tools/run --sdimg: a private copy).
 # --keep-sdimg F: the SD-card board's private card copy made at F and kept (tools/run --keep-sdimg).
+# --sdimg F: the card image (tools/run --sdimg: the Orange Pi PC boots it, the HiFive
+# Unleashed's slot holds it as a data disk).
 # --memcheck: the `memmap` regions must add up to exactly --mem, and `meminfo`'s MemTotal must
 # equal the sum of the usable regions and the summary line's "available" figure.  --ram R: the
 # RAM the board's tree gives the CPU when it is less than QEMU's (the Raspberry Pi's GPU keeps

@@ -37,11 +37,9 @@
 #   anonhog.<board>.catches_mismatch   anonhog -x 5 8 flips one bit of page 5 after the fill:
 #                         it must print "anonhog: mismatch at page 5 word 3: ..." and exit 1
 #                         (the checker the swap tests rely on does catch a wrong word)
-# The virt boards only here.  The Orange Pi PC's and the Raspberry Pi 2B's swap (partition 3
-# of their SD cards, mmcblk0p3) are tests/qemu/swap_opi.cmake's swap.orangepi-pc and
-# swap.raspi2b.  hifive-unleashed gets no swap test here: tinymm drives no disk on it (its root
-# is the RAM disk ram1; its SPI SD slot has no driver), and an area on a RAM disk would only
-# move pages from RAM to RAM.
+# The virt boards only here.  The SD-card boards' swap (partition 3 of the card, mmcblk0p3,
+# tests/qemu/swap_sd_test.sh) is tests/qemu/swap_opi.cmake's swap.orangepi-pc and swap.raspi2b
+# and tests/qemu/swap_hifive.cmake's swap.hifive-unleashed.
 set(SWAP_TEST ${CMAKE_CURRENT_LIST_DIR}/swap_test.sh)
 foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
   add_test(NAME swap.${b} COMMAND ${SWAP_TEST} ${b} pressure)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# swap_lib.sh - what the swap tests share (swap_test.sh on the virt boards, swap_opi_test.sh on
-# the Orange Pi PC): reading meminfo's swap lines and vmstat, the drained check, waiting for tasks to be gone, a command that
-# must not be refused, an area listed by `swaps`.  Sourced after lib.sh (tm_cmd, $out).
+# swap_lib.sh - what the swap tests share (swap_test.sh on the virt boards, swap_sd_test.sh on
+# the Orange Pi PC and the HiFive Unleashed): reading meminfo's swap lines and vmstat, the
+# drained check, waiting for tasks to be gone, a command that must not be refused, an area
+# listed by `swaps`.  Sourced after lib.sh (tm_cmd, $out).
 # shellcheck disable=SC2154  # $out is lib.sh's: the last command's output
 
 # field NAME: the number after "NAME" (meminfo "Name:" or vmstat "name") in $out, or "".

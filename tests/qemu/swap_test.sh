@@ -59,7 +59,7 @@ tm_init swap
 board=$1 case=${2:-pressure}
 case $board in
   qemu-virt-*) sw=vdb ;;
-  *) tm_usage "swap needs a second disk: $board has none here (a virt board; the Orange Pi PC's is swap_opi_test.sh)" ;;
+  *) tm_usage "swap needs a second disk: $board has none here (a virt board; the Orange Pi PC's is swap_sd_test.sh)" ;;
 esac
 MKSWAP=${MKSWAP:-$(command -v mkswap || echo /sbin/mkswap)}
 SFDISK=${SFDISK:-$(command -v sfdisk || echo /sbin/sfdisk)}

@@ -199,6 +199,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/sched.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/smp.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/blk.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/sdmmc.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/sdmmc_spi.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/partitions.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/swapfile.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/pagecache.cmake)
@@ -238,6 +239,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/hwpoison_user.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/oom.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/swap.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/swap_opi.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/swap_hifive.cmake)
 
 # Multi-CPU boots under MTTCG run one host thread per guest CPU.  On the 2-core build machine a
 # ticket lock's next waiter is often a thread the host has not scheduled: every CPU spins until
