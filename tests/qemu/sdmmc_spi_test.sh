@@ -185,16 +185,16 @@ probe)
 sdhc)
   big=$dir/big.img off=4000000000 len=100000
   truncate -s 4G "$big" || tm_fail "cannot make a 4 GiB sparse file in $dir"
-  "$TM_CHECK" --board hifive-unleashed --sdimg "$big" --qemu "-accel tcg,thread=single" --timeout 60 \
+  "$TM_CHECK" --board hifive-unleashed --sdimg "$big" --keep-sdimg "$card" --qemu "-accel tcg,thread=single" --timeout 60 \
     --input "blk write mmcblk0 $off $len 9\rsync\rdrop_caches\rblk sha256 mmcblk0 $off $len\rpoweroff\r" \
     --expect "^\[ *[0-9.]+\] mmc_spi mmcblk0: 4294967296 bytes \(8388608 sectors\), SDHC, .*" \
-    --reject "I/O error|WARNING" >"$dir/log" 2>&1 || { cat "$dir/log"; rm -f "$big"; tm_fail "the boot failed"; }
+    --reject "I/O error|WARNING" >"$dir/log" 2>&1 || { cat "$dir/log"; rm -f "$big" "$card"; tm_fail "the boot failed"; }
   grep -E "$drv|^[0-9a-f]{64}$" "$dir/log" | tr -d '\r'
   python3 "$gen" stream 9 $len >"$dir/want"
   want=$(sha256sum <"$dir/want" | cut -d' ' -f1)
-  grep -q "^$want" "$dir/log" || { rm -f "$big"; tm_fail "the kernel's read-back sha256 is not the stream's"; }
-  cmp -s -i "$off:0" -n $len "$big" "$dir/want" || { rm -f "$big"; tm_fail "the card does not hold the stream at byte $off"; }
-  rm -f "$big"
+  grep -q "^$want" "$dir/log" || { rm -f "$big" "$card"; tm_fail "the kernel's read-back sha256 is not the stream's"; }
+  cmp -s -i "$off:0" -n $len "$card" "$dir/want" || { rm -f "$big" "$card"; tm_fail "the card does not hold the stream at byte $off"; }
+  rm -f "$big" "$card"
   echo "sdhc: $len bytes at byte $off exact on a 4 GiB SDHC card"
   ;;
 ktest)
