@@ -56,7 +56,7 @@ fs_check() {
 case $mode in
 raw)
   off=$((0x90000)) len=300000
-  "$TM_CHECK" --board $board "${run[@]}" --timeout 60 --keep-sdimg "$card" \
+  "$TM_CHECK" --board "$board" "${run[@]}" --timeout 60 --keep-sdimg "$card" \
     --input "blk write mmcblk0 $off $len 37\rsync\rdrop_caches\rblk sha256 mmcblk0 $off $len\rblk stats\rpoweroff\r" \
     --expect "^mmcblk0 .*" --reject "I/O error|WARNING" >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
   grep -E "$drv|^mmcblk0|^[0-9a-f]{64}$" "$dir/log" | tr -d '\r'
@@ -70,7 +70,7 @@ raw)
   echo "card: $len bytes of stream 37 at $off exact; the bytes before unchanged; partition $fsp clean"
   ;;
 fs)
-  "$TM_CHECK" --board $board "${run[@]}" --timeout 90 --keep-sdimg "$card" \
+  "$TM_CHECK" --board "$board" "${run[@]}" --timeout 90 --keep-sdimg "$card" \
     --input "mkdir /mnt\rmount mmcblk0p$fsp /mnt\rfwrite /mnt/a.bin 0 200000 5\rfwrite /mnt/b.bin 0 1234567 6\rsha256sum /mnt/a.bin /mnt/b.bin\rumount /mnt\rblk stats\rpoweroff\r" \
     --reject "I/O error|WARNING|: E[A-Z]+$" >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
   grep -E "$drv|^mmcblk0|/mnt/" "$dir/log" | tr -d '\r'
@@ -86,7 +86,7 @@ fs)
   echo "partition $fsp: e2fsck -fn clean; a.bin, b.bin exactly the streams"
   ;;
 no-answer|lose-irq|stall)
-  "$TM_CHECK" --board $board "${run[@]}" --timeout 60 --keep-sdimg "$card" \
+  "$TM_CHECK" --board "$board" "${run[@]}" --timeout 60 --keep-sdimg "$card" \
     --input "blk inject mmcblk0 $mode\rblk read mmcblk0 900000 4096\rblk read mmcblk0 432 80\rblk list\rblk stats\rpoweroff\r" \
     >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
   tr -d '\r' <"$dir/log" >"$dir/console"
@@ -110,7 +110,7 @@ no-answer|lose-irq|stall)
   echo "$mode: EIO after $ms ms, one line; recovered; the next read exact"
   ;;
 late-irq)
-  "$TM_CHECK" --board $board "${run[@]}" --timeout 60 --keep-sdimg "$card" \
+  "$TM_CHECK" --board "$board" "${run[@]}" --timeout 60 --keep-sdimg "$card" \
     --input "blk inject mmcblk0 late-irq\rblk read mmcblk0 432 80\rblk list\rpoweroff\r" \
     >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
   tr -d '\r' <"$dir/log" >"$dir/console"
@@ -124,7 +124,7 @@ late-irq)
   echo "late-irq: the timer came first and ended the request as done; the bytes exact"
   ;;
 reset-card)
-  "$TM_CHECK" --board $board "${run[@]}" --timeout 60 --keep-sdimg "$card" \
+  "$TM_CHECK" --board "$board" "${run[@]}" --timeout 60 --keep-sdimg "$card" \
     --input "blk inject mmcblk0 reset-card\rblk read mmcblk0 900000 4096\rblk read mmcblk0 0 16\rblk list\rpoweroff\r" \
     >"$dir/log" 2>&1 || { cat "$dir/log"; tm_fail "the boot failed"; }
   tr -d '\r' <"$dir/log" >"$dir/console"

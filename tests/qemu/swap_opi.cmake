@@ -32,7 +32,7 @@ set_tests_properties(swap.orangepi-pc.catches_write_outside PROPERTIES TIMEOUT 1
 add_test(NAME swap.raspi2b COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board raspi2b)
 # Label long (`make test-long`): ~200 s of QEMU's slow card model, the same checks as
 # swap.orangepi-pc in the default run; the driver's own tests (sdmmc.*) run by default.
-set_tests_properties(swap.raspi2b PROPERTIES TIMEOUT 300 LABELS "qemu;long"
+set_tests_properties(swap.raspi2b PROPERTIES TIMEOUT 1200 LABELS "qemu;long"
   ENVIRONMENT "MKSWAP=${MKSWAP_OPI};SFDISK=${SFDISK_OPI}")
 add_test(NAME swap.raspi2b.catches_write_outside COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board raspi2b --write-outside)
 set_tests_properties(swap.raspi2b.catches_write_outside PROPERTIES TIMEOUT 120 LABELS qemu
