@@ -114,6 +114,9 @@
 #define MAX_BLOCKS		256		/* a request's blocks (SDHBLC has 9 bits) */
 #define MAX_SEGS		(MAX_BLOCKS * SECTOR_SIZE / PAGE_SIZE)
 #define PIO_TAIL		4	/* a request's last word, always by PIO (see sdhost_transfer) */
+/* A multi-block read leaves the last (read threshold - 1) words to PIO, as v6.10's driver does:
+ * the host raises no DREQ for fewer words than its threshold at the end of such a transfer. */
+#define PIO_TAIL_MULTI_READ	12
 
 #define INJECT_NO_ANSWER	1	/* deselect the card: the next data command is unanswered */
 #define INJECT_RESET_CARD	2	/* CMD0 first: the card forgets its RCA, as one swapped */
@@ -348,7 +351,9 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned int skip,
 			}
 		}
 	}
-	/* A write's last words leave the FIFO for the card before the state machine rests. */
+	/* A write's last words leave the FIFO for the card before the state machine rests (read
+	 * now: the value above predates the last words written). */
+	edm = sdhost_readl(host, SDEDM);
 	while (write && (SDEDM_FIFO_LEVEL(edm) ||
 			 (SDEDM_FSM(edm) != SDEDM_FSM_DATAMODE && SDEDM_FSM(edm) != SDEDM_FSM_IDENTMODE))) {
 		if (time_after(jiffies, deadline)) {
@@ -363,16 +368,16 @@ static int sdhost_pio(struct sdhost *host, struct bio *bio, unsigned int skip,
 }
 
 /*
- * Move all of @bio's data but its last PIO_TAIL bytes with the DMA engine (ctrl_lock held, the
+ * Move all of @bio's data but its last @tail bytes with the DMA engine (ctrl_lock held, the
  * data command sent): each segment mapped, one control block each, the chain polled until it
  * ends, an engine error or @deadline, then every mapping undone before the CPU touches the
  * buffers again (the tail, by PIO, after).  0, or -EIO with the reason in @why.
  */
-static int sdhost_dma(struct sdhost *host, struct bio *bio, unsigned long deadline, char *why,
-		      size_t len)
+static int sdhost_dma(struct sdhost *host, struct bio *bio, unsigned int tail, unsigned long deadline,
+		      char *why, size_t len)
 {
 	enum dma_data_direction dir = bio_op(bio) == REQ_OP_WRITE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
-	unsigned int left = bio->bi_size - PIO_TAIL, n = 0, idle = 0;
+	unsigned int left = bio->bi_size - tail, n = 0, idle = 0;
 	int ret = 0;
 
 	for (unsigned int v = 0; v < bio->bi_vcnt && left; v++) {
@@ -449,15 +454,17 @@ static int sdhost_transfer(struct sdhost *host, struct bio *bio, unsigned int in
 		ksnprintf(why, len, "card status 0x%08x", (unsigned int)resp[0]);
 		return -EIO;
 	}
-	/* The DMA engine for the bulk; the last word by PIO, whose wait for it also proves the
+	/* The DMA engine for the bulk; the last word(s) by PIO, whose wait for them also proves the
 	 * card delivered (or took) everything: QEMU's engine ignores DREQ, so a card that stalls
 	 * would leave it moving an empty FIFO's zeros (or into a full one) without a word said. */
-	if (host->dma && bio->bi_size > PIO_TAIL) {
-		ret = sdhost_dma(host, bio, deadline, why, len);
+	unsigned int tail = multi && !write ? PIO_TAIL_MULTI_READ : PIO_TAIL;
+
+	if (host->dma && bio->bi_size > tail) {
+		ret = sdhost_dma(host, bio, tail, deadline, why, len);
 		if (ret)
 			return ret;
 	}
-	ret = sdhost_pio(host, bio, host->dma && bio->bi_size > PIO_TAIL ? bio->bi_size - PIO_TAIL : 0,
+	ret = sdhost_pio(host, bio, host->dma && bio->bi_size > tail ? bio->bi_size - tail : 0,
 			 deadline, why, len);
 	if (ret)
 		return ret;
@@ -518,6 +525,15 @@ static void sdhost_work(struct work_struct *work)
 	}
 }
 
+/* The PIO and DMA paths move whole 32-bit words: a segment of another length is refused. */
+static bool segments_in_words(const struct bio *bio)
+{
+	for (unsigned int v = 0; v < bio->bi_vcnt; v++)
+		if (bio->bi_io_vec[v].bv_len % 4)
+			return false;
+	return true;
+}
+
 static int sdhost_submit(struct bio *bio)
 {
 	struct sdhost *host = bio->bi_bdev->bd_private;
@@ -533,7 +549,8 @@ static int sdhost_submit(struct bio *bio)
 	else if (host->cur)
 		ret = -EBUSY;	/* kept queued; blk_queue_run() when the worker is done */
 	else if (!mmc_data_arg(&host->card, bio->bi_sector, &arg) ||
-		 bio->bi_size % SECTOR_SIZE || bio->bi_size / SECTOR_SIZE > MAX_BLOCKS)
+		 bio->bi_size % SECTOR_SIZE || bio->bi_size / SECTOR_SIZE > MAX_BLOCKS ||
+		 !segments_in_words(bio))
 		ret = -EINVAL;
 	else
 		host->cur = bio;

@@ -468,9 +468,8 @@ static int mmc_spi_submit(struct bio *bio)
 	for (unsigned int v = 0; v < bio->bi_vcnt; v++)
 		if (bio->bi_io_vec[v].bv_len % BLK)
 			return -EINVAL;	/* a block split across segments: not taken */
-	/* An SDSC card's argument is a 32-bit byte address. */
-	if (!host->high_capacity &&
-	    ((bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT)) << SECTOR_SHIFT) > 0xffffffffULL)
+	/* An SDSC card's argument is a 32-bit byte address: the first block's must fit. */
+	if (!host->high_capacity && (bio->bi_sector << SECTOR_SHIFT) > 0xffffffffULL)
 		return -EINVAL;
 	spin_lock_irqsave(&host->lock, flags);
 	if (host->failed) {
@@ -605,8 +604,13 @@ static int mmc_spi_card_init(struct mmc_spi_host *host, char *why, size_t len)
 		}
 		if (ret)
 			goto fail;
-		if (!(r[0] & R1_IDLE))
-			break;
+		if (!r[0])
+			break;		/* ready: idle bit clear and no error bit */
+		if (r[0] != R1_IDLE) {
+			ksnprintf(why, len, "ACMD41 answered R1 0x%02x", r[0]);
+			ret = -EIO;
+			goto fail;
+		}
 		if (time_after(jiffies, end)) {
 			ksnprintf(why, len, "still idle after %u ms of ACMD41", ACMD41_MS);
 			ret = -EIO;

@@ -241,6 +241,8 @@ int sifive_spi_setup(struct spi_device *spi, const struct dt *dt, int ctlr, int 
 	spi->controller = s;
 	spi->ops = &sifive_spi_ops;
 	spi->max_speed_hz = dt_getprop_u32(dt, node, "spi-max-frequency", 400000);
+	if (!spi->max_speed_hz)
+		spi->max_speed_hz = 400000;	/* a tree saying 0: the identification speed */
 	/* Its interrupt is known but not used (polled: the header says why). */
 	spi->irq = irq_of_parse_and_map(dt, ctlr, 0);
 	spi_writel(s, IE, 0);
