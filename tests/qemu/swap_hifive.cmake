@@ -17,7 +17,7 @@
 add_test(NAME swap.hifive-unleashed COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board hifive-unleashed)
 # Label long (`make test-long`): ~130 s of QEMU's slow card model, the same checks as
 # swap.orangepi-pc in the default run; the driver's own tests (sdmmc.*) run by default.
-set_tests_properties(swap.hifive-unleashed PROPERTIES TIMEOUT 1200 LABELS "qemu;long"
+set_tests_properties(swap.hifive-unleashed PROPERTIES TIMEOUT 2400 LABELS "qemu;long"
   ENVIRONMENT "MKSWAP=${MKSWAP_OPI};SFDISK=${SFDISK_OPI}")
 add_test(NAME swap.hifive-unleashed.catches_write_outside
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board hifive-unleashed --write-outside)

@@ -27,12 +27,12 @@ set_tests_properties(swap.orangepi-pc.catches_write_outside PROPERTIES TIMEOUT 1
 # The same on the Raspberry Pi 2B (docs/boards/raspi2b.md, "Swap"): its card in the slot
 # (build/raspi2b/sdcard.img grown the same way, partition 3 appended), written by the SD host's
 # DMA engine and a PIO tail (drivers/bcm2835_sdhost.c); the board boots from its folder, so
-# nothing outside partition 3 may change at all.  mem=20M and three anonhog -p 2 20 (3x the RAM,
+# nothing outside partition 3 may change at all.  mem=32M and three anonhog -p 2 32 (3x the RAM,
 # fill and check): this board's 4 KiB swap I/O costs QEMU ~7x the Orange Pi PC's.
 add_test(NAME swap.raspi2b COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board raspi2b)
-# Label long (`make test-long`): ~200 s of QEMU's slow card model, the same checks as
+# Label long (`make test-long`): 5-10 minutes of QEMU's slow card model, the same checks as
 # swap.orangepi-pc in the default run; the driver's own tests (sdmmc.*) run by default.
-set_tests_properties(swap.raspi2b PROPERTIES TIMEOUT 1200 LABELS "qemu;long"
+set_tests_properties(swap.raspi2b PROPERTIES TIMEOUT 2400 LABELS "qemu;long"
   ENVIRONMENT "MKSWAP=${MKSWAP_OPI};SFDISK=${SFDISK_OPI}")
 add_test(NAME swap.raspi2b.catches_write_outside COMMAND ${CMAKE_CURRENT_LIST_DIR}/swap_sd_test.sh --board raspi2b --write-outside)
 set_tests_properties(swap.raspi2b.catches_write_outside PROPERTIES TIMEOUT 120 LABELS qemu
