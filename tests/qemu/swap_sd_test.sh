@@ -7,7 +7,8 @@
 # boots from the folder), moved by the DMA engine with a PIO tail (drivers/bcm2835_sdhost.c),
 # with two passes per task (at `ram=` below: why).  HiFive Unleashed
 # (docs/boards/hifive-unleashed.md): the card in the SPI slot, a data disk beside the kernel's
-# RAM-disk root, written a byte at a time (drivers/mmc_spi.c), booted under single-threaded TCG (docs/mmc-spi.md says why).
+# RAM-disk root, written a byte at a time (drivers/mmc_spi.c), booted under single-threaded
+# TCG (docs/mmc-spi.md says why).
 # The card, 256 MiB (QEMU's SD model takes only a power of two), partition 3 of type 0x82 at
 # 128 MiB from sector 131072 (64 MiB) added by the host's sfdisk (util-linux's fdisk package);
 # the host's mkswap (util-linux 2.38 has no --offset) formats a 128 MiB file, dd writes it in
