@@ -46,13 +46,6 @@ int dt_boot_cpu_node(const struct dt *dt, uint64_t hwid)
 	return -1;
 }
 
-static bool node_enabled(const struct dt *dt, int node)
-{
-	const char *st = dt_getprop_str(dt, node, "status");
-
-	return !st || !strcmp(st, "okay") || !strcmp(st, "ok");
-}
-
 static int add_memory_node(const struct dt *dt, int node, char *err, size_t errlen)
 {
 	char path[64];
@@ -152,7 +145,7 @@ static int reserve_memory_nodes(const struct dt *dt, char *err, size_t errlen)
 		uint64_t base, size;
 		int i, ret;
 
-		if (!node_enabled(dt, n))
+		if (!dt_node_is_available(dt, n))
 			continue;
 		/* OpenSBI names the region that holds itself "mmode_resv<N>". */
 		if (!strncmp(name, "mmode_resv", strlen("mmode_resv")))
@@ -190,7 +183,7 @@ int dt_memory_init(const struct dt *dt, phys_addr_t dtb_pa, phys_addr_t kstart, 
 	memblock_reset();
 	for (int n = dt_first_child(dt, dt_root(dt)); n >= 0; n = dt_next_sibling(dt, n)) {
 		const char *dtype = dt_getprop_str(dt, n, "device_type");
-		if (!dtype || strcmp(dtype, "memory") || !node_enabled(dt, n))
+		if (!dtype || strcmp(dtype, "memory") || !dt_node_is_available(dt, n))
 			continue;
 		int ret = add_memory_node(dt, n, err, errlen);
 		if (ret)

@@ -735,9 +735,7 @@ void bcm2835_sdhost_init(const struct dt *dt)
 	/* The first available one: the Raspberry Pi's card slot. */
 	for (int node = dt_find_compatible(dt, -1, "brcm,bcm2835-sdhost"); node >= 0;
 	     node = dt_find_compatible(dt, node, "brcm,bcm2835-sdhost")) {
-		const char *st = dt_getprop_str(dt, node, "status");
-
-		if (st && strcmp(st, "okay") && strcmp(st, "ok"))
+		if (!dt_node_is_available(dt, node))
 			continue;
 		sdhost_probe(dt, node);
 		return;

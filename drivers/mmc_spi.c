@@ -736,14 +736,9 @@ void mmc_spi_init(const struct dt *dt)
 	for (int node = dt_find_compatible(dt, -1, "mmc-spi-slot"); node >= 0;
 	     node = dt_find_compatible(dt, node, "mmc-spi-slot")) {
 		int ctlr = dt_parent(dt, node);
-		const char *st = ctlr >= 0 ? dt_getprop_str(dt, ctlr, "status") : NULL;
 
-		if (ctlr < 0 || !dt_is_compatible(dt, ctlr, "sifive,spi0"))
-			continue;
-		if (st && strcmp(st, "okay") && strcmp(st, "ok"))
-			continue;
-		st = dt_getprop_str(dt, node, "status");
-		if (st && strcmp(st, "okay") && strcmp(st, "ok"))
+		if (ctlr < 0 || !dt_is_compatible(dt, ctlr, "sifive,spi0") ||
+		    !dt_node_is_available(dt, ctlr) || !dt_node_is_available(dt, node))
 			continue;
 		mmc_spi_probe(dt, ctlr, node);
 		return;

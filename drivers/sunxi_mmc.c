@@ -619,9 +619,7 @@ void sunxi_mmc_init(const struct dt *dt)
 	/* The first available controller with a card: mmc0, the card slot on the Orange Pi PC. */
 	for (int node = dt_find_compatible(dt, -1, "allwinner,sun7i-a20-mmc"); node >= 0;
 	     node = dt_find_compatible(dt, node, "allwinner,sun7i-a20-mmc")) {
-		const char *st = dt_getprop_str(dt, node, "status");
-
-		if (st && strcmp(st, "okay") && strcmp(st, "ok"))
+		if (!dt_node_is_available(dt, node))
 			continue;
 		sunxi_mmc_probe(dt, node);
 		return;

@@ -474,13 +474,12 @@ static void smp_setup_cpu_maps(const struct dt *dt)
 	__cpu_logical_map[0] = boot_cpu_hwid;
 	for (int n = cpus >= 0 ? dt_first_child(dt, cpus) : -1; n >= 0; n = dt_next_sibling(dt, n)) {
 		const char *type = dt_getprop_str(dt, n, "device_type");
-		const char *status = dt_getprop_str(dt, n, "status");
 		uint64_t reg, size;
 		bool dup = false;
 
 		if (!type || strcmp(type, "cpu"))
 			continue;
-		if (status && strcmp(status, "okay") && strcmp(status, "ok"))
+		if (!dt_node_is_available(dt, n))
 			continue;		/* disabled (the HiFive's monitor hart) */
 		if (dt_reg(dt, n, 0, &reg, &size)) {
 			pr_err("smp: %s has no reg: ignored\n", dt_node_name(dt, n));

@@ -302,6 +302,15 @@ const char *dt_getprop_str(const struct dt *dt, int node, const char *name)
 	return v && len > 0 && find_byte(v, '\0', (size_t)len) ? v : NULL;
 }
 
+bool dt_node_is_available(const struct dt *dt, int node)
+{
+	int len;
+	const char *st = dt_getprop(dt, node, "status", &len);
+
+	/* The value with its NUL: "okay" is 5 bytes, "ok" 3. */
+	return !st || (len == 5 && same(st, "okay", 5)) || (len == 3 && same(st, "ok", 3));
+}
+
 uint32_t dt_getprop_u32(const struct dt *dt, int node, const char *name, uint32_t def)
 {
 	int len;

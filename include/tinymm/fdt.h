@@ -76,6 +76,8 @@ int dt_next_prop(const struct dt *dt, int prop);
 const void *dt_prop_at(const struct dt *dt, int prop, const char **name, int *len);
 /* String property (must be NUL-terminated inside its value), NULL otherwise. */
 const char *dt_getprop_str(const struct dt *dt, int node, const char *name);
+/* Linux's of_device_is_available(): no "status", or "okay"/"ok". */
+bool dt_node_is_available(const struct dt *dt, int node);
 /* u32 property of exactly 4 bytes; returns @def if absent or malformed. */
 uint32_t dt_getprop_u32(const struct dt *dt, int node, const char *name, uint32_t def);
 
