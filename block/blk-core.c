@@ -408,3 +408,11 @@ void blk_mark_failed(struct block_device *bdev, const char *reason)
 		b->bi_status = -ENXIO;
 	end_list(queued);
 }
+
+unsigned int blk_inject_lookup(const char *what, const char *const *names)
+{
+	for (unsigned int i = 0; names[i]; i++)
+		if (!strcmp(what, names[i]))
+			return i + 1;
+	return 0;
+}

@@ -578,9 +578,9 @@ static int sdhost_inject(struct block_device *bdev, const char *what)
 {
 	struct sdhost *host = bdev->bd_private;
 	unsigned long flags;
-	unsigned int inject = !strcmp(what, "no-answer") ? INJECT_NO_ANSWER :
-			      !strcmp(what, "reset-card") ? INJECT_RESET_CARD :
-			      !strcmp(what, "stall") ? INJECT_STALL : 0;
+	/* In INJECT_* order. */
+	static const char *const names[] = { "no-answer", "reset-card", "stall", NULL };
+	unsigned int inject = blk_inject_lookup(what, names);
 
 	if (!inject)
 		return -EINVAL;

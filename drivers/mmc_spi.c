@@ -500,9 +500,9 @@ static int mmc_spi_inject(struct block_device *bdev, const char *what)
 {
 	struct mmc_spi_host *host = bdev->bd_private;
 	unsigned long flags;
-	unsigned int inject = !strcmp(what, "no-answer") ? INJECT_NO_ANSWER :
-			      !strcmp(what, "reset-card") ? INJECT_RESET_CARD :
-			      !strcmp(what, "bad-crc") ? INJECT_BAD_CRC : 0;
+	/* In INJECT_* order. */
+	static const char *const names[] = { "no-answer", "reset-card", "bad-crc", NULL };
+	unsigned int inject = blk_inject_lookup(what, names);
 
 	if (!inject)
 		return -EINVAL;

@@ -515,10 +515,9 @@ static int sunxi_mmc_inject(struct block_device *bdev, const char *what)
 	struct sunxi_mmc_host *host = bdev->bd_private;
 	unsigned long flags;
 
-	unsigned int inject = !strcmp(what, "no-answer") ? INJECT_NO_ANSWER :
-			      !strcmp(what, "lose-irq") ? INJECT_LOSE_IRQ :
-			      !strcmp(what, "reset-card") ? INJECT_RESET_CARD :
-			      !strcmp(what, "late-irq") ? INJECT_LATE_IRQ : 0;
+	/* In INJECT_* order. */
+	static const char *const names[] = { "no-answer", "lose-irq", "reset-card", "late-irq", NULL };
+	unsigned int inject = blk_inject_lookup(what, names);
 
 	if (!inject)
 		return -EINVAL;

@@ -98,6 +98,9 @@ struct block_device_operations {
 	int (*test_inject)(struct block_device *bdev, const char *what);
 };
 
+/* For a test_inject: @what's 1-based index in the NULL-terminated @names, 0 if not there. */
+unsigned int blk_inject_lookup(const char *what, const char *const *names);
+
 struct address_space;
 struct block_device {
 	char bd_name[16];			/* "vda", "vda1", "mmcblk0p1" */
