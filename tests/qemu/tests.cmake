@@ -240,6 +240,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/oom.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/swap.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/swap_opi.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/swap_hifive.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/compaction.cmake)
 
 # Multi-CPU boots under MTTCG run one host thread per guest CPU.  On the 2-core build machine a
 # ticket lock's next waiter is often a thread the host has not scheduled: every CPU spins until
