@@ -100,10 +100,10 @@ static inline const struct movable_operations *page_movable_ops(const struct pag
 	return (const struct movable_operations *)((unsigned long)page->mapping & ~PAGE_MAPPING_FLAGS);
 }
 
-int migrate_pages(struct list_head *from, new_folio_t get_new_folio, free_folio_t put_new_folio,
+int migrate_pages(struct page_list *from, new_folio_t get_new_folio, free_folio_t put_new_folio,
 		  unsigned long private, enum migrate_mode mode, int reason,
 		  unsigned int *nr_succeeded);
-void putback_movable_pages(struct list_head *list);
+void putback_movable_pages(struct page_list *list);
 bool isolate_movable_page(struct page *page, isolate_mode_t mode);
 
 /* The parts a movable_operations->migrate_page or a mapping's own move uses (mm/migrate.c). */
