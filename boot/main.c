@@ -19,6 +19,7 @@
 #include "tinymm/board_config.h"
 #include "tinymm/cache.h"
 #include "tinymm/cmdline.h"
+#include "tinymm/compaction.h"
 #include "tinymm/console.h"
 #include "tinymm/devicetree.h"
 #include "tinymm/fixmap.h"
@@ -283,6 +284,7 @@ void kmain(unsigned long hartid, uintptr_t dtb_pa)
 	writeback_init();	/* the flusher's workqueue, before the first disk can be dirtied */
 	workingset_init();	/* the shadow clock's buckets and the shadow-node shrinker */
 	kswapd_run();		/* reclaim: kswapd and the allocator's direct-reclaim hook */
+	kcompactd_run();	/* compaction: kcompactd and the allocator's direct-compaction hook */
 	oom_init();		/* the allocator's OOM-killer hook (mm/oom_kill.c) */
 	page_reporting_init();	/* reporting passes as delayed work, before a balloon registers */
 	vmstat_work_init();	/* the per-CPU lists' high decays once a second */

@@ -36,7 +36,7 @@ file(GLOB TINYMM_KTEST_SRCS CONFIGURE_DEPENDS tests/ktest/*.c)
 file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
-  kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c kernel/cacheops.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
+  kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c kernel/bench_compact.c kernel/cacheops.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
   drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
   drivers/mmc_core.c drivers/sunxi_mmc.c drivers/sunxi_mmc_dma.c drivers/bcm2835_sdhost.c drivers/bcm2835_dma.c
   drivers/spi-sifive.c drivers/mmc_spi.c lib/crc7.c lib/crc-itu-t.c
@@ -46,7 +46,7 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kerne
   fs/buffer.c fs/buffer_aops.c
   mm/readahead.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/vmscan_node.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/mkswap.c mm/page_reporting_work.c mm/vmstat_work.c
-  mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
+  mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c mm/compaction.c mm/compaction_frag.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS} fs/fs_cmd.c fs/bench_fs.c
   ${TINYMM_IRQCHIP_SRCS})
 # The page-table walkers, vmalloc and its commands (docs/mmu.md) where the arch has

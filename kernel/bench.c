@@ -619,6 +619,8 @@ static int cmd_bench(int argc, char **argv)
 		ret = bench_user();
 	if (!ret && bench_exec)		/* weak: built where user tasks are (cmake/kernel.cmake) */
 		ret = bench_exec();
+	if (!ret)			/* last: it takes all free memory for a while */
+		ret = bench_compact();
 	return ret;
 }
 SHELL_COMMAND(bench, "[pcp [quick]|smp]",

@@ -22,12 +22,15 @@
  * of its own here because the thread and its watermarks are one idea and the list scanning
  * another.  One node, so its pglist_data is two plain structures (pgdat, reclaim's flags and
  * failure count, mm/internal.h; kswapd_pgdat below, the thread's) and its zones are zones[].
- * No compaction, so no kcompactd wake-up and no order reset once enough was freed; no
- * watermark boosting; no kswapd_try_to_sleep() nap: kswapd sleeps as soon as the work it was
+ * kcompactd (mm/compaction.c) is woken through kcompactd_wakeup_hook, as v6.10 does: by a
+ * waker with enough free memory but a failed high order (unless it compacts itself: direct
+ * reclaim allowed), and by kswapd after a high-order run; no order reset once enough was
+ * freed; no watermark boosting; no kswapd_try_to_sleep() nap: kswapd sleeps as soon as the work it was
  * woken for is done, and a waker does not look whether it is asleep (a pending request is
  * enough).  pgdat_balanced() compares free pages with the high watermark plus the request's
  * size and the lowmem reserve, without __zone_watermark_ok()'s per-order free-area walk.
  */
+#include "tinymm/compaction.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/printk.h"
 #include "tinymm/sched.h"
@@ -136,6 +139,9 @@ static int kswapd(void *unused)
 		kswapd_pgdat.kswapd_highest_zoneidx = -1;
 		spin_unlock_irqrestore(&kswapd_pgdat.kswapd_wait.lock, flags);
 		balance_pgdat(order, highest);
+		/* v6.10's kswapd_try_to_sleep(): reclaim made room, compaction makes the block. */
+		if (order && kcompactd_wakeup_hook)
+			kcompactd_wakeup_hook(order, highest);
 		/* Still short after a full run that achieved nothing: sleep until woken again
 		 * (wakeup_kswapd stops waking a hopeless node after MAX_RECLAIM_RETRIES). */
 	}
@@ -152,11 +158,17 @@ static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 	int idx = (int)(z - zones);
 	unsigned long flags;
 
-	(void)gfp;
 	if (!kswapd_pgdat.kswapd)
 		return;
-	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES || pgdat_balanced(order, idx))
+	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES)
 		return;
+	if (pgdat_balanced(order, idx)) {
+		/* Memory enough, no block: fragmentation, which kcompactd is for (a caller that
+		 * may reclaim compacts itself: v6.10's rule). */
+		if (order && !(gfp & __GFP_DIRECT_RECLAIM) && kcompactd_wakeup_hook)
+			kcompactd_wakeup_hook(order, idx);
+		return;
+	}
 	spin_lock_irqsave(&kswapd_pgdat.kswapd_wait.lock, flags);
 	if (order > kswapd_pgdat.kswapd_order)
 		kswapd_pgdat.kswapd_order = order;

@@ -24,17 +24,22 @@
  * v6.10 warns about; tinymm picks MOVABLE.  The zone below its high watermark (ZONE_BELOW_HIGH)
  * is noted at pcp refills and on the general path, because the fast path skips the zonelist walk
  * where v6.10 notes it.  should_reclaim_retry() is simplified: a costly order gets no retries
- * (v6.10 retries those only with compaction, which tinymm lacks); all rounds are capped at 4x
+ * (v6.10's should_compact_retry() loop is reduced to one asynchronous compaction before reclaim
+ * and one synchronous-light one after each reclaim round, mm/compaction.c); all rounds are capped at 4x
  * MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop forever; v6.10's stop
  * when free + reclaimable pages could not meet the min watermark is left out.  When reclaim
  * has failed, the OOM killer (mm/oom_kill.c) gets at most MAX_OOM_ROUNDS tries before the
  * allocation fails, where v6.10 retries as long as it makes progress: tinymm has no oom reaper
  * to end a wait on a victim that cannot exit.  kswapd's wakeup, direct reclaim, the OOM killer
- * and the page-reporting notify are function pointers, not calls (reasons at each).
+ * and the page-reporting notify are function pointers, not calls (reasons at each); so is
+ * direct compaction (direct_compact_hook, set by kcompactd_run()).  A costly order that fails
+ * wakes kswapd even above the low watermark, as v6.10's slow path does, so it can hand the
+ * request to kcompactd (mm/kswapd.c).
  */
 #include <string.h>
 #include "tinymm/cache.h"
 #include "tinymm/cmdline.h"
+#include "tinymm/compaction.h"
 #include "tinymm/errno.h"
 #include "tinymm/gfp.h"
 #include "tinymm/memblock.h"
@@ -433,6 +438,10 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, int mt
 }
 
 long (*direct_reclaim_hook)(gfp_t gfp, unsigned int order);	/* a pointer: see reclaim_wakeup_hook */
+/* Compaction's (mm/compaction.c's kcompactd_run() sets both), pointers the same way. */
+enum compact_result (*direct_compact_hook)(gfp_t gfp, unsigned int order,
+					   enum compact_priority prio);
+void (*kcompactd_wakeup_hook)(unsigned int order, int highest_zoneidx);
 bool (*alloc_pages_oom_hook)(gfp_t gfp, unsigned int order);	/* mm/oom_kill.c's, the same way */
 
 /* v6.10's __alloc_pages_may_oom(): not for a costly order, nor for a caller that would rather
@@ -450,6 +459,31 @@ static bool oom_reserves_allowed(gfp_t gfp)
 {
 	return current && !in_interrupt() && tsk_is_oom_victim(current) &&
 	       !(gfp & __GFP_NOMEMALLOC);
+}
+
+/*
+ * v6.10's __alloc_pages_direct_compact(): for an order above PAGE_ALLOC_COSTLY_ORDER, a caller
+ * that may sleep and is not inside reclaim, compact at @prio, then try again.  compact_stall,
+ * then compact_success or compact_fail, count the attempts compaction did not skip.
+ */
+static struct page *alloc_pages_direct_compact(gfp_t gfp, unsigned int order, int mt,
+					       enum compact_priority prio)
+{
+	struct page *page;
+
+	if (!direct_compact_hook || order <= PAGE_ALLOC_COSTLY_ORDER ||
+	    !(gfp & __GFP_DIRECT_RECLAIM) || !current || in_interrupt() || in_atomic() ||
+	    irqs_disabled() || (current->flags & PF_MEMALLOC))
+		return NULL;
+	current->flags |= PF_MEMALLOC;	/* the frames migration allocates never compact again */
+	enum compact_result result = direct_compact_hook(gfp, order, prio);
+	current->flags &= ~PF_MEMALLOC;
+	if (result == COMPACT_SKIPPED || result == COMPACT_NOT_SUITABLE_ZONE)
+		return NULL;
+	count_vm_events(COMPACTSTALL, 1);
+	page = get_page_from_freelist(gfp, order, mt, ALLOC_WMARK_MIN);
+	count_vm_events(page ? COMPACTSUCCESS : COMPACTFAIL, 1);
+	return page;
 }
 
 /*
@@ -482,6 +516,13 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 		return NULL;
 	}
 	page = get_page_from_freelist(gfp, order, mt, ALLOC_WMARK_MIN);
+	/* A costly order: kswapd passes a fragmented zone to kcompactd; direct compaction,
+	 * asynchronous first, before any reclaim (v6.10's costly-order path). */
+	if (!page && order > PAGE_ALLOC_COSTLY_ORDER) {
+		if (gfp & __GFP_KSWAPD_RECLAIM)
+			wakeup_kswapd(preferred_zone ? preferred_zone : &zones[ZONE_NORMAL], order, gfp);
+		page = alloc_pages_direct_compact(gfp, order, mt, INIT_COMPACT_PRIORITY);
+	}
 	/* __alloc_pages_direct_reclaim() in a loop, while should_reclaim_retry() says so.
 	 * The hook decides whether this context may reclaim at all; inside reclaim (PF_MEMALLOC)
 	 * it answers RECLAIM_USE_RESERVES instead: such a task may ignore the watermarks
@@ -509,6 +550,9 @@ __attribute__((noinline)) struct page *alloc_pages_slowpath(gfp_t gfp, unsigned 
 			if (progress < 0)
 				break;		/* may not reclaim here (atomic, no __GFP_DIRECT_RECLAIM) */
 			page = get_page_from_freelist(gfp, order, mt, ALLOC_WMARK_MIN);
+			if (!page)	/* reclaim freed frames; compaction may join them */
+				page = alloc_pages_direct_compact(gfp, order, mt,
+								  MIN_COMPACT_COSTLY_PRIORITY);
 			if (page)
 				break;
 			if (should_reclaim_retry(gfp, order, progress, &no_progress, ++rounds))

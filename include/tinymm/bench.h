@@ -25,6 +25,9 @@ int bench_core(void);
 int bench_fs(void);
 /* The page-fault rows (kernel/bench_fault.c): fault-anon, fault-file-minor.  0 or 1. */
 int bench_fault(void);
+/* compact-64mib (kernel/bench_compact.c): compact_node() over a zone with 64 MiB fragmented.
+ * 0 or 1. */
+int bench_compact(void);
 /* `bench pcp [quick]`: order-0 calls and zone-lock holds per pcp batch and scale
  * (kernel/bench_pcp.c).  0 or 1. */
 int bench_pcp(bool quick);

@@ -52,7 +52,7 @@ enum compact_result compact_zone_order(struct zone *zone, unsigned int order, gf
 				       enum compact_priority prio);
 /* What compact_node() did, for the shell's one-line summary and the tests. */
 struct compact_totals {
-	unsigned long migrate_scanned, free_scanned, isolated, migrated, failed;
+	unsigned long migrate_scanned, free_scanned, isolated, migrated, failed, pinned;
 };
 void compact_node(struct compact_totals *totals);
 void wakeup_kcompactd(unsigned int order, int highest_zoneidx);
@@ -63,6 +63,15 @@ void kcompactd_run(void);	/* boot: the thread, and the allocator's and kswapd's 
 extern enum compact_result (*direct_compact_hook)(gfp_t gfp, unsigned int order,
 						  enum compact_priority prio);
 extern void (*kcompactd_wakeup_hook)(unsigned int order, int highest_zoneidx);
+
+/* ---- a fragmented zone made on purpose (mm/compaction_frag.c: tests, bench, `fragment`) ---- */
+struct folio;
+int fragment_zone(struct zone *zone, unsigned long nr_blocks);	/* 0, -EBUSY, -ENOSPC, -ENOMEM */
+unsigned long fragment_nr_folios(void);
+struct folio *fragment_folio(unsigned long idx, unsigned long *pfn_made);	/* referenced */
+bool fragment_folio_is_ours(const struct folio *folio);
+unsigned long fragment_check(unsigned long *moved);	/* folios wrong or missing */
+unsigned long fragment_release(void);		/* folios still held by someone */
 
 /* ---- fragmentation indices (mm/vmstat_extfrag.c, v6.10's mm/vmstat.c) ---- */
 struct contig_page_info {

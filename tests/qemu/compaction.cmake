@@ -11,3 +11,12 @@ foreach(b ${TINYMM_BOARDS})
     PROPERTIES TIMEOUT 120 LABELS qemu)
   set_tests_properties(${b}.extfrag.check_catches_skew PROPERTIES WILL_FAIL TRUE)
 endforeach()
+# The shell flow (tests/qemu/compaction_test.sh): `fragment 32`, `fragmap` and `extfrag` before
+# and after `compact` (no wholly free pageblock before, one after; the top order's fragmentation
+# index from positive to -1.000), buddycheck, the release.  The `compaction` KTAP suite (the
+# same fixture: a failing order-9 allocation made to succeed by hand, by direct compaction and
+# by kcompactd, data exact, a pinned folio left in place) runs in ktest.all.
+foreach(b ${TINYMM_BOARDS})
+  add_test(NAME ${b}.compaction.shell_fragmap COMMAND ${CMAKE_CURRENT_LIST_DIR}/compaction_test.sh ${b})
+  set_tests_properties(${b}.compaction.shell_fragmap PROPERTIES TIMEOUT 150 LABELS qemu)
+endforeach()

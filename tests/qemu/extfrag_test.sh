@@ -13,7 +13,7 @@ out=$("$TM_CHECK" --board "$board" --mem 64M --status 1 --timeout 60 \
   --expect '^unusable_index:$' --expect '^extfrag_index:$' --expect '^alloc: failed after')
 rc=$?
 [ $rc = 0 ] || { printf '%s\n' "$out"; tm_fail "boot"; }
-res=$(printf '%s\n' "$out" | python3 "$TM_QEMU/extfrag_check.py" $skew) || {
+res=$(printf '%s\n' "$out" | python3 "$TM_QEMU/extfrag_check.py" ${skew:+"$skew"}) || {
   printf '%s\n' "$res"; tm_fail "extfrag does not match buddyinfo"; }
 printf '%s\n' "$res"
 # After the order-10 blocks are gone the top order cannot be served: a real index there.
