@@ -36,13 +36,14 @@ static bool cp_free_block_of(unsigned int order)
 }
 
 /* Pageblocks the window needs: enough free frames (half of each) for the low watermark plus
- * compaction's gap, twice over, and never less than 8. */
+ * compaction's gap, twice over, and never less than 16 (the cache's own nodes and a
+ * pinned folio spoil a few pageblocks). */
 static unsigned long cp_window_blocks(const struct zone *z)
 {
 	unsigned long need = 2 * (z->_watermark[WMARK_LOW] + (2UL << CP_ORDER) +
 				  z->lowmem_reserve[MAX_NR_ZONES - 1]);
 
-	return max(8UL, need / (pageblock_nr_pages / 2) + 1);
+	return max(16UL, need / (pageblock_nr_pages / 2) + 1);
 }
 
 /* The fixture, and the fragmentation is real: nothing of CP_ORDER free, an allocation fails. */
