@@ -5,7 +5,7 @@
  *
  * compact_zone() runs two scanners towards each other, a pageblock at a time:
  *   - the migrate scanner (isolate_migratepages) from the zone's first frame up: LRU folios
- *     taken off their list (mf_folio_isolate_lru) and non-LRU movable pages (a balloon's:
+ *     taken off their list (folio_isolate_lru) and non-LRU movable pages (a balloon's:
  *     isolate_movable_page), COMPACT_CLUSTER_MAX at a time;
  *   - the free scanner (isolate_freepages) from the zone's last pageblock down: free buddy
  *     blocks taken off the lists (__isolate_free_page) and split into order-0 frames, only
@@ -30,7 +30,7 @@
  * migrate_pages() moved it or putback_movable_pages() returned it.  The free scanner never
  * scans the pageblock the migrate scanner is in.
  * Locking: zone->lock (irqsave) while the free scanner takes blocks off one pageblock's lists
- * and when leftover frames go back; lruvec.lru_lock inside mf_folio_isolate_lru(); never both,
+ * and when leftover frames go back; lruvec.lru_lock inside folio_isolate_lru(); never both,
  * and neither across migrate_pages(), which sleeps.  Everything here runs in process context.
  *
  * Where tinymm differs from v6.10, and why: no skip hints, no deferral (compact_defer_shift),
@@ -316,7 +316,7 @@ static unsigned long isolate_migratepages_block(struct compact_control *cc, unsi
 			folio_put(folio);	/* asynchronous: never wait for I/O */
 			continue;
 		}
-		if (!mf_folio_isolate_lru(folio)) {	/* someone else took it off first */
+		if (!folio_isolate_lru(folio)) {	/* someone else took it off first */
 			folio_put(folio);
 			continue;
 		}
