@@ -403,6 +403,7 @@ static enum compact_result compaction_suitable(struct zone *z, unsigned int orde
 static enum compact_result compact_zone(struct compact_control *cc)
 {
 	struct zone *zone = cc->zone;
+	unsigned long last_migrated_pfn = 0;	/* in the pageblock last migrated from; 0: none */
 	enum compact_result ret;
 
 	page_list_init(&cc->freepages);
@@ -415,16 +416,29 @@ static enum compact_result compact_zone(struct compact_control *cc)
 	cc->free_pfn = pageblock_start_pfn(zone_end_pfn(zone) - 1);
 	cc->free_cursor = max(cc->free_pfn, zone->zone_start_pfn);
 
-	while ((ret = compact_finished(cc)) == COMPACT_CONTINUE) {
+	for (;;) {
 		unsigned int nr_succeeded = 0;
 		int err;
 
+		/* The migrate scanner left the pageblock it last moved folios out of: the frames
+		 * they left went to the per-CPU lists; drained, they merge and compact_finished()
+		 * sees the block at once (v6.10 drains at the same point). */
+		if (last_migrated_pfn &&
+		    pageblock_start_pfn(cc->migrate_pfn) > pageblock_start_pfn(last_migrated_pfn)) {
+			drain_all_pages(zone);
+			last_migrated_pfn = 0;
+		}
+		ret = compact_finished(cc);
+		if (ret != COMPACT_CONTINUE)
+			break;
 		isolate_migratepages(cc);
 		if (!cc->nr_migratepages)
 			continue;		/* the scanners met: compact_finished says so */
 		err = migrate_pages(&cc->migratepages, compaction_alloc, compaction_free,
 				    (unsigned long)cc, cc->mode, MR_COMPACTION, &nr_succeeded);
 		cc->nr_migrated += nr_succeeded;
+		if (nr_succeeded)
+			last_migrated_pfn = cc->migrate_pfn - 1;
 		if (err > 0)		/* tried and left in place (-ENOMEM: the rest never tried) */
 			cc->nr_failed += (unsigned long)err;
 		cc->nr_migratepages = 0;
@@ -442,6 +456,8 @@ static enum compact_result compact_zone(struct compact_control *cc)
 		}
 	}
 	release_freepages(cc);
+	if (last_migrated_pfn)		/* the last pageblock's freed frames, as above */
+		drain_all_pages(zone);
 	count_vm_events(COMPACTMIGRATE_SCANNED, (long)cc->total_migrate_scanned);
 	count_vm_events(COMPACTFREE_SCANNED, (long)cc->total_free_scanned);
 	count_vm_events(COMPACTISOLATED, (long)(cc->nr_isolated_migrate + cc->nr_isolated_free));
