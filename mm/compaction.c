@@ -594,6 +594,15 @@ static void kcompactd_do_work(unsigned int order, int highest)
 	}
 }
 
+static bool kcompactd_running;		/* inside kcompactd_do_work() */
+
+/* Nothing asked of kcompactd and nothing in progress (for tests: wait for it to finish). */
+bool kcompactd_idle(void)
+{
+	return READ_ONCE(kcompactd_pgdat.kcompactd_highest_zoneidx) < 0 &&
+	       !READ_ONCE(kcompactd_running);
+}
+
 static bool kcompactd_work_requested(void)
 {
 	return READ_ONCE(kcompactd_pgdat.kcompactd_highest_zoneidx) >= 0;
@@ -608,12 +617,14 @@ static int kcompactd(void *unused)
 		wait_event_interruptible(kcompactd_pgdat.kcompactd_wait, kcompactd_work_requested());
 		count_vm_events(KCOMPACTD_WAKE, 1);
 		spin_lock_irqsave(&kcompactd_pgdat.kcompactd_wait.lock, flags);
+		WRITE_ONCE(kcompactd_running, true);	/* before the request is seen taken */
 		unsigned int order = kcompactd_pgdat.kcompactd_max_order;
 		int highest = kcompactd_pgdat.kcompactd_highest_zoneidx;
 		kcompactd_pgdat.kcompactd_max_order = 0;
 		kcompactd_pgdat.kcompactd_highest_zoneidx = -1;
 		spin_unlock_irqrestore(&kcompactd_pgdat.kcompactd_wait.lock, flags);
 		kcompactd_do_work(order, highest);
+		WRITE_ONCE(kcompactd_running, false);
 	}
 	return 0;
 }

@@ -5,11 +5,16 @@
  * fragment_zone(zone, nr_blocks):
  *   - every free block of every zone is taken off the buddy lists and held, so nothing outside
  *     the window below is free (and nothing held is movable: the frames are not on the LRU);
- *   - the window: @nr_blocks wholly free MIGRATE_MOVABLE pageblocks of @zone, highest first;
+ *   - the window: @nr_blocks wholly free pageblocks of @zone (made MIGRATE_MOVABLE if they
+ *     were not: they are on no list), highest first;
  *     in each, every even frame is freed again and every odd one becomes a clean page-cache
  *     folio of a private mapping, filled with a pattern of its index.
- * Free memory is then only order-0 frames between LRU folios: no block above order 0 is free
- * anywhere, and compaction can make one by moving the folios.  fragment_check() finds every
+ *   - one more pageblock becomes an unmovable reserve: retyped MIGRATE_UNMOVABLE, two of its
+ *     quarters free (order pageblock_order - 2, their buddies held), so the kernel's own
+ *     unmovable allocations meanwhile need not fall back to the window's blocks.
+ * Free memory is then only order-0 frames between LRU folios, and the reserve's two quarters:
+ * no block of pageblock_order - 1 or more is free anywhere, and compaction can make one by
+ * moving the folios.  fragment_check() finds every
  * folio at its index with its bytes and counts those that moved; fragment_release() gives
  * everything back (the folios dropped from the cache, the held blocks freed).
  *
@@ -35,6 +40,8 @@ static unsigned long *frag_pfn;		/* each index's frame when made */
 static size_t frag_pfn_size;
 static unsigned long frag_nr;		/* folios made */
 static bool frag_active;
+static unsigned long frag_reserve_pfn;	/* the unmovable reserve's pageblock, 0: none */
+static int frag_reserve_mt;		/* its type before */
 
 static int frag_read_folio(struct address_space *m, struct folio *folio)
 {
@@ -102,8 +109,16 @@ static unsigned long frag_pick_window(struct zone *zone, unsigned long *window, 
 
 		n = page_list_next(p);
 		if (p->private != pageblock_order || page_zone(p) != zone ||
-		    pageblock_mt(zone, pfn) != MIGRATE_MOVABLE)
+		    !zone_spans_pfn(zone, pfn + pageblock_nr_pages - 1))
 			continue;
+		/* Wholly free and on no list: it may simply become MIGRATE_MOVABLE. */
+		if (pageblock_mt(zone, pfn) != MIGRATE_MOVABLE) {
+			unsigned long flags;
+
+			spin_lock_irqsave(&zone->lock, flags);
+			set_pageblock_migratetype(zone, pfn, MIGRATE_MOVABLE);
+			spin_unlock_irqrestore(&zone->lock, flags);
+		}
 		page_list_del(&frag_held, p);
 		p->private = 0;
 		window[got++] = pfn;
@@ -145,6 +160,31 @@ int fragment_zone(struct zone *zone, unsigned long nr_blocks)
 		frag_release_held();
 		err = -ENOSPC;
 		goto out;
+	}
+	/* The unmovable reserve: one more pageblock, retyped MIGRATE_UNMOVABLE, its first and third
+	 * quarters free (the others held, so they do not merge).  Without it every unmovable
+	 * allocation (a slab page, a stack) would have to fall back to the window and would take
+	 * the largest free block there: the very block compaction just made. */
+	if (frag_pick_window(zone, &frag_reserve_pfn, 1)) {
+		unsigned int q = pageblock_order - 2;
+
+		spin_lock_irqsave(&zone->lock, flags);
+		frag_reserve_mt = pageblock_mt(zone, frag_reserve_pfn);
+		move_freepages_block(zone, frag_reserve_pfn, frag_reserve_mt, MIGRATE_UNMOVABLE);
+		for (unsigned long k = 0; k < 4; k++) {
+			unsigned long pfn = frag_reserve_pfn + (k << q);
+			struct page *p = pfn_to_page(pfn);
+
+			if (k & 1) {
+				p->private = q;
+				page_list_add(&frag_held, p);
+			} else {
+				__free_one_page(p, pfn, zone, q, MIGRATE_UNMOVABLE, FPI_NONE);
+			}
+		}
+		spin_unlock_irqrestore(&zone->lock, flags);
+	} else {
+		frag_reserve_pfn = 0;
 	}
 	/* Even frames free again; their odd buddies stay in use, so nothing merges.  (The window
 	 * is an array: a freed frame's lru words belong to the free lists.) */
@@ -258,6 +298,18 @@ unsigned long fragment_release(void)
 	invalidate_mapping_pages(&frag_mapping, 0, ~0UL);
 	left = frag_mapping.nrpages;
 	frag_release_held();
+	if (frag_reserve_pfn) {		/* the reserve's pageblock gets its type back */
+		struct zone *z = page_zone(pfn_to_page(frag_reserve_pfn));
+		unsigned long flags;
+
+		/* From the type it has now: a reclaimable fallback may have claimed it meanwhile. */
+		spin_lock_irqsave(&z->lock, flags);
+		int mt = pageblock_mt(z, frag_reserve_pfn);
+		if (mt != frag_reserve_mt)
+			move_freepages_block(z, frag_reserve_pfn, mt, frag_reserve_mt);
+		spin_unlock_irqrestore(&z->lock, flags);
+		frag_reserve_pfn = 0;
+	}
 	free_pages_exact(frag_pfn, frag_pfn_size);
 	frag_pfn = NULL;
 	frag_active = false;

@@ -160,11 +160,10 @@ static void wakeup_kswapd(struct zone *z, unsigned int order, gfp_t gfp)
 
 	if (!kswapd_pgdat.kswapd)
 		return;
-	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES)
-		return;
-	if (pgdat_balanced(order, idx)) {
-		/* Memory enough, no block: fragmentation, which kcompactd is for (a caller that
-		 * may reclaim compacts itself: v6.10's rule). */
+	if (pgdat.kswapd_failures >= MAX_RECLAIM_RETRIES || pgdat_balanced(order, idx)) {
+		/* A hopeless node, or memory enough but no block: fragmentation, which kcompactd
+		 * is for; compaction_suitable() decides (a caller that may reclaim compacts
+		 * itself: v6.10's rule). */
 		if (order && !(gfp & __GFP_DIRECT_RECLAIM) && kcompactd_wakeup_hook)
 			kcompactd_wakeup_hook(order, idx);
 		return;

@@ -56,6 +56,7 @@ struct compact_totals {
 };
 void compact_node(struct compact_totals *totals);
 void wakeup_kcompactd(unsigned int order, int highest_zoneidx);
+bool kcompactd_idle(void);	/* nothing asked of kcompactd, nothing in progress */
 void kcompactd_run(void);	/* boot: the thread, and the allocator's and kswapd's hooks */
 
 /* The hooks (pointers because mm/page_alloc.c and mm/kswapd.c also link without compaction:
