@@ -24,9 +24,9 @@
  * v6.10 warns about; tinymm picks MOVABLE.  The zone below its high watermark (ZONE_BELOW_HIGH)
  * is noted at pcp refills and on the general path, because the fast path skips the zonelist walk
  * where v6.10 notes it.  should_reclaim_retry() is simplified: a costly order gets no retries
- * (v6.10's should_compact_retry() loop is reduced to one asynchronous compaction before reclaim
- * and one synchronous-light one after each reclaim round, mm/compaction.c); all rounds are capped at 4x
- * MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop forever; v6.10's stop
+ * (v6.10's should_compact_retry() loop is reduced to one asynchronous compaction before
+ * reclaim and one synchronous-light one after each reclaim round, mm/compaction.c); all rounds
+ * are capped at 4x MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop forever; v6.10's stop
  * when free + reclaimable pages could not meet the min watermark is left out.  When reclaim
  * has failed, the OOM killer (mm/oom_kill.c) gets at most MAX_OOM_ROUNDS tries before the
  * allocation fails, where v6.10 retries as long as it makes progress: tinymm has no oom reaper
@@ -488,7 +488,8 @@ static struct page *alloc_pages_direct_compact(gfp_t gfp, unsigned int order, in
 
 /*
  * Another round unless the caller asked for one only (__GFP_NORETRY; a costly order without
- * __GFP_RETRY_MAYFAIL: no compaction to make it worth it), or MAX_RECLAIM_RETRIES rounds in a
+ * __GFP_RETRY_MAYFAIL: its one round has already compacted, see the header), or
+ * MAX_RECLAIM_RETRIES rounds in a
  * row made no progress (progress on a costly order does not count: freed small pages need not
  * add up to a big block).  All rounds are capped (4x), so the allocation fails with NULL,
  * never hangs (see the header).
