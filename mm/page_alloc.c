@@ -26,8 +26,9 @@
  * where v6.10 notes it.  should_reclaim_retry() is simplified: a costly order gets no retries
  * (v6.10's should_compact_retry() loop is reduced to one asynchronous compaction before
  * reclaim and one synchronous-light one after each reclaim round, mm/compaction.c); all rounds
- * are capped at 4x MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop forever; v6.10's stop
- * when free + reclaimable pages could not meet the min watermark is left out.  When reclaim
+ * are capped at 4x MAX_RECLAIM_RETRIES so a reclaimer whose pages others take cannot loop
+ * forever; v6.10's stop when free + reclaimable pages could not meet the min watermark is left
+ * out.  When reclaim
  * has failed, the OOM killer (mm/oom_kill.c) gets at most MAX_OOM_ROUNDS tries before the
  * allocation fails, where v6.10 retries as long as it makes progress: tinymm has no oom reaper
  * to end a wait on a victim that cannot exit.  kswapd's wakeup, direct reclaim, the OOM killer
