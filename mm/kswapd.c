@@ -23,10 +23,10 @@
  * another.  One node, so its pglist_data is two plain structures (pgdat, reclaim's flags and
  * failure count, mm/internal.h; kswapd_pgdat below, the thread's) and its zones are zones[].
  * kcompactd (mm/compaction.c) is woken through kcompactd_wakeup_hook, as v6.10 does: by a
- * waker with enough free memory but a failed high order (unless it compacts itself: direct
- * reclaim allowed), and by kswapd after a high-order run; no order reset once enough was
- * freed; no watermark boosting; no kswapd_try_to_sleep() nap: kswapd sleeps as soon as the work it was
- * woken for is done, and a waker does not look whether it is asleep (a pending request is
+ * waker with enough free memory (or on a hopeless node) but a failed high order, unless it
+ * compacts itself (direct reclaim allowed), and by kswapd after a high-order run.  No order
+ * reset once enough was freed; no watermark boosting; no kswapd_try_to_sleep() nap: kswapd
+ * sleeps as soon as the work it was woken for is done, and a waker does not look whether it is asleep (a pending request is
  * enough).  pgdat_balanced() compares free pages with the high watermark plus the request's
  * size and the lowmem reserve, without __zone_watermark_ok()'s per-order free-area walk.
  */

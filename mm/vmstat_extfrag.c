@@ -22,7 +22,7 @@
 #include "tinymm/shell.h"
 #include "internal.h"
 
-/* Count the free blocks of @zone, the frames in them and the blocks of @suitable_order they hold. */
+/* The free blocks of @zone, the frames in them, and the blocks of @suitable_order they hold. */
 void fill_contig_page_info(const struct zone *zone, unsigned int suitable_order,
 			   struct contig_page_info *info)
 {

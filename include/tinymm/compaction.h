@@ -7,7 +7,8 @@
  *        order above PAGE_ALLOC_COSTLY_ORDER that found no block (through direct_compact_hook)
  *   compact_zone_order(zone, order, gfp, prio)  one zone, until a free block of @order exists or
  *        the scanners meet
- *   compact_node()   every populated zone fully (the shell's `compact`: /proc/sys/vm/compact_memory)
+ *   compact_node()   every populated zone fully (the shell's `compact`, Linux's
+ *        /proc/sys/vm/compact_memory)
  *   wakeup_kcompactd(order, highest_zoneidx)  ask the node's kcompactd to compact in the background
  *        (kswapd does, through kcompactd_wakeup_hook, when a high-order allocation failed)
  *   fragmentation_index(zone, order)  Mel Gorman's index in thousandths (-1000: a block is free)
