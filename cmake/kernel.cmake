@@ -61,7 +61,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c mm/mlock_sys.c kernel/sys_time.c
     # exec (docs/binfmt_elf.md) and the shell's user-task commands
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
-    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c kernel/bench_swap.c)
+    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c kernel/bench_swap.c
+    kernel/bench_migrate.c)
   list(APPEND TINYMM_CORE_SRCS ${TINYMM_DMA_SRCS})	# the DMA API (docs/dma.md)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
   list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c
