@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# balloon_inflate_test.sh - the virtio balloon inflated and deflated through QEMU's monitor, seen
+# from the guest (meminfo, kpageflags through page-types' table) and from QEMU (`info balloon`)
+# (tests/qemu/balloon.cmake; docs/balloon.md).
+#   balloon_inflate_test.sh --board B [--mode device|nodevice]
+# A 256 MiB guest with -device virtio-balloon-device,free-page-reporting=on and tools/run
+# --monitor.  `balloon 192` is sent to the monitor (64 MiB less: a target of 16384 pages); once the
+# shell's `balloon` says 16384 pages are in: MemTotal must have fallen by exactly 65536 kB,
+# MemAvailable by 60-68 MiB, `kpageflags` over all of RAM through tools/kpageflags-extract and
+# tools/pagemap.py (page-types' table) must count 16384 offline frames, and `info balloon` must say
+# actual=192.  Then `balloon 256` (and `drain`: the frames come back through the per-CPU lists,
+# which MemAvailable does not count): MemTotal back to what it was, MemAvailable within 4 MiB,
+# no offline frame, actual=256, and the free page reporting line still at boot.
+# nodevice: the same without the device (the monitor refuses `balloon`); the meminfo check must
+# fail: it is the twin that shows the check can.
+. "$(dirname "$0")/lib.sh"
+tm_init balloon_inflate_test
+board="" mode=device
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --board) board=$2; shift 2 ;;
+    --mode) mode=$2; shift 2 ;;
+    *) tm_usage "unknown option $1" ;;
+  esac
+done
+case "$mode" in
+  device) qemu=(-- -device "virtio-balloon-device,free-page-reporting=on") ;;
+  nodevice) qemu=() ;;
+  *) tm_usage "unknown mode '$mode'" ;;
+esac
+[ -n "$board" ] || tm_usage "no --board"
+fail() { tm_fail "$@"; }
+first=0x80000
+[ "$board" = qemu-virt-arm ] && first=0x40000
+pages=65536		# 256 MiB of 4 KiB frames
+
+dir=$(mktemp -d) TM_RMDIR=1
+mon=$dir/monitor.sock
+tm_boot "$dir" --board "$board" --mem 256M --monitor "$mon" "${qemu[@]}"
+monitor() { "$TM_QEMU/qemu_monitor.py" "$mon" "$@" || fail "QEMU's monitor: $*"; }
+kb() { awk -v n="$1" '$1 == n":" { print $2 }' <<<"$out"; }
+meminfo() { tm_cmd meminfo; total=$(kb MemTotal); avail=$(kb MemAvailable); }
+# balloon_at N: the shell's `balloon` says N pages are in (within 20 s).
+balloon_at() {
+  local end=$((SECONDS + 20))
+  while :; do
+    tm_cmd balloon
+    tm_out_has "^balloon: $1 pages " && return 0
+    [ $SECONDS -lt $end ] || fail "the balloon did not reach $1 pages within 20 s: $out"
+    sleep 0.5
+  done
+}
+# offline_frames: kpageflags over all of RAM -> the binary file -> page-types' table: the pages
+# of every row whose flags include offline.
+offline_frames() {
+  local log=$dir/kpf.log
+  tm_cmd "kpageflags $first $pages"
+  printf '%s\n' "$out" >"$log"
+  "$TM_TOP/tools/kpageflags-extract" "$log" "$dir/kpf.bin" >/dev/null || fail "kpageflags-extract failed"
+  "$TM_TOP/tools/pagemap.py" -a "$first+$pages" "$dir/kpf.bin" >"$dir/page-types.txt" ||
+    fail "pagemap.py failed"
+  awk -F'\t' '$NF ~ /(^|,)offline(,|$)/ { n += $2 } END { print n + 0 }' "$dir/page-types.txt"
+}
+
+meminfo
+total0=$total avail0=$avail
+[ -n "$total0" ] && [ -n "$avail0" ] || fail "no MemTotal/MemAvailable line"
+t0=$(date +%s%3N)
+if [ "$mode" = device ]; then
+  monitor "balloon 192"
+  balloon_at 16384
+else
+  "$TM_QEMU/qemu_monitor.py" "$mon" "balloon 192"
+  sleep 2
+fi
+ms=$(( $(date +%s%3N) - t0 ))
+meminfo
+echo "balloon_inflate_test: $board: balloon 192: MemTotal $total0 -> $total kB, MemAvailable $avail0 -> $avail kB (${ms} ms)"
+[ $((total0 - total)) = 65536 ] || fail "MemTotal fell $((total0 - total)) kB, want 65536"
+drop=$((avail0 - avail))
+[ "$drop" -ge 61440 ] && [ "$drop" -le 69632 ] || fail "MemAvailable fell $drop kB, want 60-68 MiB"
+off=$(offline_frames)
+echo "balloon_inflate_test: $board: page-types counts $off offline frames"
+[ "$off" = 16384 ] || fail "page-types counts $off offline frames, want 16384"
+info=$(monitor "info balloon")
+[ "$info" = "balloon: actual=192" ] || fail "QEMU's info balloon says '$info', want 'balloon: actual=192'"
+
+monitor "balloon 256"
+balloon_at 0
+# The frames went back one by one through put_page(), so most wait on the per-CPU lists, which
+# MemFree and MemAvailable do not count (as in Linux): `drain` gives them to the buddy lists.
+tm_cmd drain
+meminfo
+echo "balloon_inflate_test: $board: balloon 256: MemTotal $total kB, MemAvailable $avail kB"
+[ "$total" = "$total0" ] || fail "MemTotal $total kB after deflating, want $total0"
+[ $((avail0 - avail)) -le 4096 ] && [ $((avail - avail0)) -le 4096 ] ||
+  fail "MemAvailable $avail kB after deflating, want within 4 MiB of $avail0"
+off=$(offline_frames)
+[ "$off" = 0 ] || fail "$off offline frames after deflating"
+info=$(monitor "info balloon")
+[ "$info" = "balloon: actual=256" ] || fail "QEMU's info balloon says '$info', want 'balloon: actual=256'"
+tm_cmd buddycheck
+tm_out_has "^buddycheck: ok " || fail "buddycheck: $out"
+TM_TIMEOUT=10 tm_poweroff 0
+con=$(tm_console)
+tm_no_complaints "$con"
+grep -Eq 'virtio-balloon virtio-mmio@0x[0-9a-f]+: free page reporting on \(queue 3 ' <<<"$con" ||
+  fail "no 'free page reporting on (queue 3 ...' line: reporting is not on beside inflation"
+grep -q 'timed out\|device error' <<<"$con" && fail "a device error line"
+echo "balloon_inflate_test: PASS"
