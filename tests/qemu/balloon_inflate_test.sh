@@ -13,6 +13,12 @@
 # no offline frame, actual=256, and the free page reporting line still at boot.
 # nodevice: the same without the device (the monitor refuses `balloon`); the meminfo check must
 # fail: it is the twin that shows the check can.
+# cap: `balloon 1` asks for 65280 pages, more than the guest manages: one line says it is capped,
+#   the balloon takes what the allocator gives, one line says it is out of puff (and retries),
+#   the shell still answers; `balloon 256` brings MemTotal back.  Each line exactly once.
+# bad_used: tinymm.balloon_inject=inflate-bad-used-len, `balloon 192`: the first inflate request
+#   comes back with a used length the ring refuses: one line, the device failed, the balloon's
+#   pages back with the guest (MemTotal as before), reporting off.
 . "$(dirname "$0")/lib.sh"
 tm_init balloon_inflate_test
 board="" mode=device
@@ -23,8 +29,11 @@ while [ $# -gt 0 ]; do
     *) tm_usage "unknown option $1" ;;
   esac
 done
+append=()
 case "$mode" in
-  device) qemu=(-- -device "virtio-balloon-device,free-page-reporting=on") ;;
+  device|cap) qemu=(-- -device "virtio-balloon-device,free-page-reporting=on") ;;
+  bad_used) qemu=(-- -device "virtio-balloon-device,free-page-reporting=on")
+    append=(--append "tinymm.balloon_inject=inflate-bad-used-len") ;;
   nodevice) qemu=() ;;
   *) tm_usage "unknown mode '$mode'" ;;
 esac
@@ -36,7 +45,7 @@ pages=65536		# 256 MiB of 4 KiB frames
 
 dir=$(mktemp -d) TM_RMDIR=1
 mon=$dir/monitor.sock
-tm_boot "$dir" --board "$board" --mem 256M --monitor "$mon" "${qemu[@]}"
+tm_boot "$dir" --board "$board" --mem 256M --monitor "$mon" "${append[@]}" "${qemu[@]}"
 monitor() { "$TM_QEMU/qemu_monitor.py" "$mon" "$@" || fail "QEMU's monitor: $*"; }
 kb() { awk -v n="$1" '$1 == n":" { print $2 }' <<<"$out"; }
 meminfo() { tm_cmd meminfo; total=$(kb MemTotal); avail=$(kb MemAvailable); }
@@ -65,6 +74,49 @@ offline_frames() {
 meminfo
 total0=$total avail0=$avail
 [ -n "$total0" ] && [ -n "$avail0" ] || fail "no MemTotal/MemAvailable line"
+log_re='^(tinymm> )?\[ *[0-9]+\.[0-9]{6}\] virtio-balloon virtio-mmio@0x[0-9a-f]+: '
+if [ "$mode" = cap ]; then
+  monitor "balloon 1"
+  tm_wait "${log_re}out of puff: " 1 20
+  sleep 1		# retries every 200 ms: still one line each
+  tm_cmd balloon
+  tm_out_has '^balloon: [0-9]+ pages \([0-9]+ MiB\) inflated, target 65280 pages' || fail "balloon: $out"
+  echo "balloon_inflate_test: $board: balloon 1: $(grep '^balloon: ' <<<"$out")"
+  meminfo
+  echo "balloon_inflate_test: $board: balloon 1: MemTotal $total0 -> $total kB"
+  [ "$total" -lt $((total0 - 150000)) ] || fail "MemTotal $total kB: the balloon took less than 150 MB"
+  monitor "balloon 256"
+  balloon_at 0
+  meminfo
+  [ "$total" = "$total0" ] || fail "MemTotal $total kB after deflating, want $total0"
+  TM_TIMEOUT=10 tm_poweroff 0
+  con=$(tm_console)
+  tm_no_complaints "$con"
+  n=$(grep -Ec "${log_re}target 65280 pages is above the guest's [0-9]+; capped to [0-9]+$" <<<"$con")
+  [ "$n" = 1 ] || fail "$n 'capped' lines, want exactly 1"
+  n=$(grep -Ec "${log_re}out of puff: no free page for the balloon at [0-9]+ of [0-9]+ pages; retrying every 200 ms$" <<<"$con")
+  [ "$n" = 1 ] || fail "$n 'out of puff' lines, want exactly 1"
+  echo "balloon_inflate_test: PASS"
+  exit 0
+fi
+if [ "$mode" = bad_used ]; then
+  monitor "balloon 192"
+  tm_wait "${log_re}device error: used ring len " 1 20
+  balloon_at 0
+  tm_cmd balloon
+  tm_out_has '^balloon: 0 pages \(0 MiB\) inflated, target 0 pages, 0 isolated, device failed$' || fail "balloon: $out"
+  meminfo
+  [ "$total" = "$total0" ] || fail "MemTotal $total kB after the device failed, want $total0"
+  tm_cmd reporting
+  tm_out_has '^reporting: off' || fail "reporting still on: $out"
+  TM_TIMEOUT=10 tm_poweroff 0
+  con=$(tm_console)
+  tm_no_complaints "$con"
+  grep -Eq "${log_re}device error: used ring len [0-9]+ .*; device failed, the balloon's [0-9]+ pages go back to the guest, free page reporting off$" <<<"$con" ||
+    fail "no 'device error ... device failed' line"
+  echo "balloon_inflate_test: PASS"
+  exit 0
+fi
 t0=$(date +%s%3N)
 if [ "$mode" = device ]; then
   monitor "balloon 192"
