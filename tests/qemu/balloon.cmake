@@ -69,3 +69,12 @@ foreach(b ${TINYMM_BOARDS})
   boot_test(${b}.balloon.ktest_inflate ${b} --qemu "${BALLOON_DEV}"
     --append "tinymm.test=balloon_inflate" --ktap)
 endforeach()
+# The suite without a device, on every board: the virt boards here, the real ones at their RAM.
+foreach(b ${TINYMM_BOARDS})
+  boot_test(${b}.balloon.ktest_nodevice ${b} --append "tinymm.test=balloon_inflate" --ktap)
+endforeach()
+boot_test(hifive-unleashed.balloon.ktest hifive-unleashed --mem 8G --timeout 60
+  --append "tinymm.test=balloon_inflate" --ktap)
+foreach(b orangepi-pc raspi2b)
+  boot_test(${b}.balloon.ktest ${b} --mem 1G --timeout 60 --append "tinymm.test=balloon_inflate" --ktap)
+endforeach()
