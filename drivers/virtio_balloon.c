@@ -91,6 +91,8 @@ struct virtio_balloon {
 	struct delayed_work update_work;	/* toward the target (config change, retries) */
 	struct page_report_block *blocks;	/* the report being added (virtballoon_get_buf) */
 	uint32_t pfns[VIRTIO_BALLOON_ARRAY_PFNS_MAX];	/* the inflate/deflate request; lock */
+	struct page *batch[VIRTIO_BALLOON_ARRAY_PFNS_MAX];	/* the update work's own (not on
+								 * its stack: 1-2 KiB) */
 	unsigned int num_pfns;			/* entries of pfns in the request; lock */
 	unsigned long num_pages;		/* frames in the balloon, told to the device; lock */
 	unsigned long guest_pages;		/* managed frames at probe: the most it may take */
@@ -325,7 +327,7 @@ static unsigned long virtballoon_target(struct virtio_balloon *vb)
  * ends the batch early (*@short_of set). */
 static unsigned long fill_balloon(struct virtio_balloon *vb, unsigned long num, bool *short_of)
 {
-	struct page *pages[VIRTIO_BALLOON_ARRAY_PFNS_MAX];
+	struct page **pages = vb->batch;	/* only the update work fills or leaks */
 	unsigned int n = 0;
 
 	num = min(num, (unsigned long)VIRTIO_BALLOON_ARRAY_PFNS_MAX);
@@ -371,7 +373,7 @@ static void release_pages_balloon(struct virtio_balloon *vb, struct page **pages
 /* Up to @num frames out of the balloon, the host told first: how many came out. */
 static unsigned long leak_balloon(struct virtio_balloon *vb, unsigned long num)
 {
-	struct page *pages[VIRTIO_BALLOON_ARRAY_PFNS_MAX];
+	struct page **pages = vb->batch;	/* only the update work fills or leaks */
 	unsigned int n = 0;
 
 	num = min(num, (unsigned long)VIRTIO_BALLOON_ARRAY_PFNS_MAX);
