@@ -48,11 +48,10 @@ void balloon_page_insert(struct balloon_dev_info *balloon, struct page *page)
 
 /*
  * pages_lock held, @page locked.  An isolated page is on the migration core's list, not ours
- * (the migratepage callback's case): it keeps PAGE_MAPPING_MOVABLE for the core to see, as
- * v6.10's __ClearPageMovable() leaves it.  A page leaving from our list goes back to the
- * allocator soon: its mapping is cleared here, where v6.10's free_pages_prepare() clears
- * mapping flags and tinymm's does not (a non-NULL mapping is a bad page there).  A racing
- * isolate_movable_page() then finds it not movable once it has the page lock.
+ * (the migratepage callback's case): it only leaves the isolated count (the callback does that).
+ * The mapping goes to NULL, where v6.10's __ClearPageMovable() keeps PAGE_MAPPING_MOVABLE and
+ * its free_pages_prepare() clears it: tinymm's free path calls any mapping a bad page, and the
+ * page goes back to the allocator soon.  A racing isolate_movable_page() finds it not movable.
  */
 void balloon_page_delete(struct page *page)
 {
@@ -60,13 +59,11 @@ void balloon_page_delete(struct page *page)
 
 	lockdep_assert_held(&b->pages_lock);
 	__ClearPageOffline(page);
+	page->mapping = NULL;
 	page->private = 0;
 	if (!PageIsolated(page)) {
-		page->mapping = NULL;
 		page_list_del(&b->pages, page);
 		b->nr_pages--;
-	} else {
-		__ClearPageMovable(page);
 	}
 }
 

@@ -24,7 +24,9 @@
  * compressed links over page->lru: struct page has no list_head), so the list-taking variants
  * (balloon_page_list_enqueue/dequeue) are not here: drivers keep a batch in an array.  No
  * BALLOON_INFLATE/DEFLATE/MIGRATE vm events.  No balloon_page_finalize(): the old page's
- * reference is dropped by the driver's migratepage, as v6.10 itself does.
+ * reference is dropped by the driver's migratepage, as v6.10 itself does.  balloon_page_delete()
+ * sets page->mapping to NULL (v6.10 keeps PAGE_MAPPING_MOVABLE until free_pages_prepare() clears
+ * it; tinymm's free path does not).
  */
 #ifndef TINYMM_BALLOON_COMPACTION_H
 #define TINYMM_BALLOON_COMPACTION_H
