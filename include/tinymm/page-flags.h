@@ -491,10 +491,14 @@ static inline struct address_space *folio_mapping(const struct folio *folio)
 	return folio_test_anon(folio) ? NULL : folio->mapping;
 }
 
-/* The folio's mapcount (v6.10's folio_mapcount for a small folio): page-table mappings. */
+/* The folio's mapcount (v6.10's folio_mapcount for a small folio): page-table mappings.  A
+ * typed page (buddy, offline, table, slab) has the type in _mapcount's place and is unmapped
+ * (v6.10's page_mapcount_is_type()). */
 static inline int folio_mapcount(const struct folio *folio)
 {
-	return atomic_read(&folio->_mapcount) + 1;
+	int mapcount = atomic_read(&folio->_mapcount) + 1;
+
+	return page_type_has_type((unsigned int)(mapcount - 1)) ? 0 : mapcount;
 }
 
 static inline bool folio_mapped(const struct folio *folio)
