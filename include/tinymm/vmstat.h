@@ -65,6 +65,15 @@ enum vm_event_item {
 	PGFAULT,		/* user page faults handled (mm/memory.c: handle_mm_fault) */
 	PGMAJFAULT,		/* ... of them that waited for I/O (VM_FAULT_MAJOR) */
 	PGROTATED,		/* ... to the inactive tail after writeback (folio_rotate_reclaimable) */
+	PGMIGRATE_SUCCESS,	/* folios migrate_pages() moved (mm/migrate.c) */
+	PGMIGRATE_FAIL,		/* ... it gave up on (left in place) */
+	COMPACTMIGRATE_SCANNED,	/* compaction (mm/compaction.c): pages the migrate scanner looked at */
+	COMPACTFREE_SCANNED,	/* ... the free scanner looked at */
+	COMPACTISOLATED,	/* ... pages isolated by either scanner */
+	COMPACTSTALL,		/* direct compaction entered from the allocator's slow path */
+	COMPACTFAIL,		/* ... that did not make the allocation succeed */
+	COMPACTSUCCESS,		/* ... that did */
+	KCOMPACTD_WAKE,		/* kcompactd woken */
 	ALLOCSTALL,		/* direct reclaim entered (one counter: see the header) */
 	PGREFILL,		/* active folios scanned (shrink_active_list) */
 	PGSCAN_KSWAPD,		/* reclaim: inactive folios scanned and reclaimed, by kswapd / direct */
