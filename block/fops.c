@@ -344,7 +344,8 @@ static const char *blkdev_mapping_name(struct address_space *mapping)
 /* error_remove_folio: tinymm's own (the header says why).  dirty_folio and invalidate_folio
  * are v6.10's, for the metadata buffers a filesystem keeps here (fs/buffer.c); release_folio
  * is left to filemap_release_folio()'s default, try_to_free_buffers(), which is what v6.10's
- * blkdev_release_folio() calls. */
+ * blkdev_release_folio() calls; migrate_folio moves a folio with its buffers when none is in
+ * use (v6.10's buffer_migrate_folio_norefs). */
 static const struct address_space_operations def_blk_aops = {
 	.read_folio = blkdev_read_folio,
 	.readahead = blkdev_readahead,
@@ -356,6 +357,7 @@ static const struct address_space_operations def_blk_aops = {
 	.name = blkdev_mapping_name,
 	.dirty_folio = block_dirty_folio,
 	.invalidate_folio = block_invalidate_folio,
+	.migrate_folio = buffer_migrate_folio,
 };
 
 int blkdev_init_mapping(struct block_device *bdev)

@@ -56,9 +56,9 @@ endforeach()
 set(HOST_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/sched.c kernel/kthread.c kernel/timer.c
   kernel/wait.c kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c
   mm/filemap.c mm/readahead.c mm/page-writeback.c mm/fs-writeback.c
-  mm/truncate.c mm/vmscan.c mm/vmscan_node.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/mkswap.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c
+  mm/truncate.c mm/vmscan.c mm/vmscan_node.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/mkswap.c mm/memory-failure.c mm/hwpoison_actions.c mm/soft-offline.c mm/migrate.c
   block/blk-core.c block/fops.c block/partitions/core.c block/partitions/msdos.c
-  fs/buffer.c fs/buffer_aops.c
+  fs/buffer.c fs/buffer_aops.c fs/buffer_migrate.c
   tests/host/host_sched_arch.c
   # kthread.c's vmalloc stacks: linked, never taken (host_sched_arch.c: arch_vmap_stack_usable())
   mm/pagewalk.c mm/vmalloc.c tests/host/fake_pgtable.c)

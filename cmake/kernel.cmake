@@ -43,17 +43,17 @@ set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kerne
   drivers/brd.c drivers/brd_image.S
   block/blk-core.c block/fops.c block/blk_cmd.c block/blk-stress.c
   block/partitions/core.c block/partitions/msdos.c
-  fs/buffer.c fs/buffer_aops.c
+  fs/buffer.c fs/buffer_aops.c fs/buffer_migrate.c
   mm/readahead.c
   mm/page-writeback.c mm/fs-writeback.c mm/truncate.c mm/vmscan.c mm/vmscan_node.c mm/kswapd.c mm/swap_state.c mm/page_io.c mm/mkswap.c mm/page_reporting_work.c mm/vmstat_work.c
-  mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c
+  mm/memory-failure.c mm/hwpoison_actions.c mm/hwpoison_cmd.c mm/soft-offline.c mm/migrate.c mm/migrate_cmd.c
   ${TINYMM_VFS_SRCS} ${TINYMM_EXT2_SRCS} fs/fs_cmd.c fs/bench_fs.c
   ${TINYMM_IRQCHIP_SRCS})
 # The page-table walkers, vmalloc and its commands (docs/mmu.md) where the arch has
 # <asm/pgtable.h>: ARM (LPAE) and RISC-V (Sv39, Sv32); with them `lkdtm`, whose tests need
 # vmalloc and the protections (docs/mmu.md, "lkdtm").
 if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
-  list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/fork_mm.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
+  list(APPEND TINYMM_CORE_SRCS mm/mmap.c mm/memory.c mm/memory_zap.c mm/rmap.c mm/rmap_anon.c mm/rmap_migrate.c mm/fork_mm.c mm/mprotect.c mm/pagewalk.c mm/set_memory.c mm/vmalloc.c mm/vmalloc_cmd.c mm/ioremap.c
     mm/kernel_map.c mm/kernel_fault.c kernel/lkdtm.c kernel/lkdtm_rodata.c
     # user tasks (docs/user.md): their mm, exit, system calls, uaccess, user faults
     kernel/fork.c kernel/exit.c kernel/sys.c kernel/sys_sched.c kernel/syscall_table.c kernel/signal.c

@@ -224,13 +224,14 @@ uint64_t pagemap_entry(struct mm_struct *mm, unsigned long addr, bool *anon_excl
 			e |= PM_MMAP_EXCLUSIVE;
 		*anon_exclusive = PageAnon(page) && PageAnonExclusive(page);
 	} else if (is_swap_pte(pte)) {
-		/* A swap entry, or a hwpoison one (shown as v6.10 shows a pfn swap entry): PM_SWAP,
-		 * the type and the offset (the pfn); PM_FILE by the page a hwpoison entry names. */
+		/* A swap entry, or a hwpoison or migration one (shown as v6.10 shows a pfn swap
+		 * entry): PM_SWAP, the type and the offset (the pfn); PM_FILE by the page a pfn entry
+		 * names. */
 		swp_entry_t entry = pte_to_swp_entry(pte);
 
 		e = PM_SWAP | (((uint64_t)swp_type(entry) |
 				((uint64_t)swp_offset(entry) << MAX_SWAPFILES_SHIFT)) & PM_PFRAME_MASK);
-		if (is_hwpoison_entry(entry)) {
+		if (non_swap_entry(entry)) {
 			struct page *page = pfn_swap_entry_to_page(entry);
 
 			if (page && !PageAnon(page))

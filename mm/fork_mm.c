@@ -113,7 +113,16 @@ static int copy_pte_range(struct vm_area_struct *dst_vma, struct vm_area_struct 
 			 * swap entry too, one more holder of its slot (v6.10's copy_nonpresent_pte). */
 			swp_entry_t entry = pte_to_swp_entry(pte);
 
-			if (!is_hwpoison_entry(entry)) {
+			if (is_migration_entry(entry)) {
+				/* The folio on the move is the child's too (its ptes come back through
+				 * rmap, which finds the child's area); in a copy-on-write area both
+				 * entries become read-only, as v6.10's copy_nonpresent_pte. */
+				rss[mm_counter(pfn_swap_entry_folio(entry))]++;
+				if (!is_readable_migration_entry(entry) && is_cow_mapping(src_vma->vm_flags)) {
+					pte = swp_entry_to_pte(make_readable_migration_entry(swp_offset(entry)));
+					set_pte_at(src_mm, addr, src_pte, pte);
+				}
+			} else if (!is_hwpoison_entry(entry)) {
 				if (swap_duplicate(entry) < 0) {
 					err = -ENOMEM;	/* the slot's count is full: fork fails */
 					break;

@@ -6,7 +6,7 @@
  * error_remove_folio, else invalidation), a dirty one with -EIO recorded on the mapping first;
  * everything else fails.  Each action unlocks the folio, and its outcome goes to action_result()
  * (mm/memory-failure.c), which counts, records and prints it.  folio_isolate_lru() is here as
- * mf_folio_isolate_lru(); soft offline (mm/soft-offline.c) uses it too.  docs/hwpoison.md.
+ * folio_isolate_lru() (mm/vmscan.c), as soft offline and migration.  docs/hwpoison.md.
  *
  * Invariants:
  *   - an action is entered with the folio locked and memory_failure()'s reference held, and
@@ -40,24 +40,11 @@
 #include "tinymm/swapfile.h"
 #include "internal.h"
 
-/* folio_isolate_lru() (Linux's is in mm/vmscan.c): off its list, PG_lru cleared, our reference. */
-bool mf_folio_isolate_lru(struct folio *folio)
-{
-	unsigned long flags;
-
-	if (!folio_test_clear_lru(folio))
-		return false;
-	folio_get(folio);
-	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
-	lruvec_del_folio(&node_lruvec, folio);		/* the list's count and node stat too */
-	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
-	return true;
-}
 
 /* Off the LRU for good, with the flags the free check hates. */
 static int delete_from_lru_cache(struct folio *folio)
 {
-	if (mf_folio_isolate_lru(folio)) {
+	if (folio_isolate_lru(folio)) {
 		folio_clear_active(folio);
 		folio_clear_unevictable(folio);
 		folio_put(folio);			/* the isolation's reference */

@@ -450,10 +450,8 @@ void snapshot_refaults(struct lruvec *lruvec);
 long direct_reclaim(gfp_t gfp, unsigned int order);
 
 /* mm/memory-failure.c, shared with mm/soft-offline.c: get_hwpoison_page() (per-CPU
- * lists drained; 1 in use with a reference taken, 0 free, -EBUSY/-EIO unhandlable) and
- * folio_isolate_lru() (off the LRU with a reference of ours; false if not on it). */
+ * lists drained; 1 in use with a reference taken, 0 free, -EBUSY/-EIO unhandlable). */
 int get_hwpoison_page(struct page *p, int flags);
-bool mf_folio_isolate_lru(struct folio *folio);	/* mm/hwpoison_actions.c */
 /* mm/memory-failure.c and mm/hwpoison_actions.c, under mf_mutex: the folio's action by
  * error_states[] (entered with the folio locked, left with it unlocked), and the outcome counted,
  * recorded and printed ("recovery action for <state>: <result>"); both return 0 for Recovered

@@ -376,7 +376,30 @@ static vm_fault_t do_wp_page(struct vm_fault *vmf)
 }
 
 /*
- * A non-present entry (v6.10's do_swap_page).  A hwpoison entry: memory_failure() left it
+ * A migration entry: the folio is on the move (mm/migrate.c), locked from before the entry
+ * was set until it is replaced.  Wait for that lock, then let the access fault again (v6.10's
+ * migration_entry_wait).  The reference keeps the folio from being freed and reused while we
+ * wait; a count frozen for the switch (or already zero) means the move is about to end, so
+ * the fault is simply retried.
+ */
+static void migration_entry_wait(struct vm_fault *vmf, swp_entry_t entry)
+{
+	struct mm_struct *mm = vmf->vma->vm_mm;
+	struct folio *folio = pfn_swap_entry_folio(entry);
+	bool got;
+
+	spin_lock(&mm->page_table_lock);
+	got = pte_val(ptep_get(vmf->pte)) == pte_val(vmf->orig_pte) && folio_try_get(folio);
+	spin_unlock(&mm->page_table_lock);
+	if (!got)
+		return;
+	folio_wait_locked(folio);
+	folio_put(folio);
+}
+
+/*
+ * A non-present entry (v6.10's do_swap_page).  A migration entry: wait for the move (above).
+ * A hwpoison entry: memory_failure() left it
  * where a page it poisoned was mapped, and the task touching it gets SIGBUS (BUS_MCEERR_AR,
  * mm/user_fault.c).  A swap entry: the folio comes from the swap cache or is read into it
  * (with its neighbours, mm/swap_state.c), and is mapped where the entry was, which gives up the
@@ -398,6 +421,10 @@ static vm_fault_t do_swap_page(struct vm_fault *vmf)
 
 	if (is_hwpoison_entry(entry))
 		return VM_FAULT_HWPOISON;
+	if (is_migration_entry(entry)) {
+		migration_entry_wait(vmf, entry);
+		return 0;
+	}
 	if (!swp_swap_info(entry))
 		return VM_FAULT_SIGBUS;		/* not a slot of any area: logged there */
 	folio = swap_cache_get_folio(entry);
@@ -492,7 +519,7 @@ vm_fault_t swapin_unuse_pte(struct vm_area_struct *vma, unsigned long address)
 	if (!vmf.pte)
 		return 0;
 	vmf.orig_pte = ptep_get(vmf.pte);
-	if (!is_swap_pte(vmf.orig_pte) || is_hwpoison_entry(pte_to_swp_entry(vmf.orig_pte)))
+	if (!is_swap_pte(vmf.orig_pte) || non_swap_entry(pte_to_swp_entry(vmf.orig_pte)))
 		return 0;
 	return do_swap_page(&vmf);
 }

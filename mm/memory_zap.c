@@ -96,11 +96,14 @@ void unmap_page_range(struct mm_struct *mm, unsigned long start, unsigned long e
 			pte_clear(mm, addr, pte);
 			cleared = true;
 			/* A hwpoison entry holds no page and no reference: cleared, nothing more.  A
-			 * swap entry gives up its hold on the slot (v6.10's zap_nonpresent_ptes). */
+			 * swap entry gives up its hold on the slot, a migration entry its place in
+			 * the RSS (v6.10's zap_nonpresent_ptes). */
 			if (!pte_present(ptent)) {
 				swp_entry_t entry = pte_to_swp_entry(ptent);
 
-				if (!is_hwpoison_entry(entry)) {
+				if (is_migration_entry(entry)) {
+					rss[mm_counter(pfn_swap_entry_folio(entry))]--;
+				} else if (!is_hwpoison_entry(entry)) {
 					free_swap_and_cache(entry);
 					rss[MM_SWAPENTS]--;
 				}

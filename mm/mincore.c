@@ -91,12 +91,12 @@ static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long p
 		for (; a < next; a += PAGE_SIZE, i++) {
 			pte_t entry = pte ? ptep_get(pte++) : __pte(0);
 
-			/* Present, or a hwpoison entry (v6.10: a non-swap entry is "always
-			 * uptodate"): 1.  A swap entry: whether its slot's folio is in the swap
+			/* Present, or a hwpoison or migration entry (v6.10: a non-swap entry is
+			 * "always uptodate"): 1.  A swap entry: whether its slot's folio is in the swap
 			 * cache and uptodate (v6.10's mincore_swap). */
 			if (pte_none(entry))
 				vec[i] = MINCORE_ASK_CACHE;
-			else if (!pte_present(entry) && !is_hwpoison_entry(pte_to_swp_entry(entry)))
+			else if (!pte_present(entry) && !non_swap_entry(pte_to_swp_entry(entry)))
 				vec[i] = mincore_swap(pte_to_swp_entry(entry));
 			else
 				vec[i] = 1;

@@ -607,9 +607,11 @@ void __folio_put(struct folio *folio)
 		mod_node_page_state(NR_MLOCK, -nr);
 		count_vm_events(UNEVICTABLE_PGCLEARED, nr);
 	}
-	/* An anonymous folio's mapping is its owner with PAGE_MAPPING_ANON (mm/memory.c), not an
-	 * address_space: v6.10's free_pages_prepare() clears such a mapping, and so does this. */
-	if (folio_test_anon(folio))
+	/* An anonymous folio's mapping is its owner with PAGE_MAPPING_ANON (mm/memory.c), a
+	 * driver's movable page's its ops with PAGE_MAPPING_MOVABLE (mm/migrate.c), not an
+	 * address_space: v6.10's free_pages_prepare() clears such a mapping (PageMappingFlags),
+	 * and so does this. */
+	if ((unsigned long)folio->mapping & PAGE_MAPPING_FLAGS)
 		folio->mapping = NULL;
 	free_the_page(&folio->page, folio_order(folio));
 }

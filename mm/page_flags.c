@@ -56,11 +56,11 @@
  * flag names its file here.  PG_arch_2, PG_arch_3 (arm64 MTE) and PG_private_2 (fscache) have
  * no user on tinymm's architectures and stay "-".
  */
-#define PF_USED_BY_locked	"include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/slab.h:slab_lock,mm/soft-offline.c,mm/swap_state.c"
+#define PF_USED_BY_locked	"include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/migrate.c,mm/slab.h:slab_lock,mm/swap_state.c"
 #define PF_USED_BY_writeback	"mm/page-writeback.c"
 #define PF_USED_BY_referenced	"mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_uptodate	"include/tinymm/page-flags.h:folio_mark_uptodate"
-#define PF_USED_BY_dirty	"mm/page-writeback.c,mm/page_io.c,mm/rmap.c,mm/swap_state.c"
+#define PF_USED_BY_dirty	"mm/page-writeback.c,mm/page_io.c,mm/rmap.c,mm/rmap_migrate.c,mm/swap_state.c"
 #define PF_USED_BY_lru		"mm/mlock.c,mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_head		"mm/page_flags.c"
 #define PF_USED_BY_waiters	"mm/filemap.c"
@@ -68,7 +68,7 @@
 #define PF_USED_BY_workingset	"mm/vmscan_node.c,mm/workingset.c"
 #define PF_USED_BY_owner_priv_1	"-"
 #define PF_USED_BY_checked	"fs/ext2/dir.c"
-#define PF_USED_BY_swapcache	"mm/swap_state.c"
+#define PF_USED_BY_swapcache	"mm/migrate.c,mm/swap_state.c"
 #define PF_USED_BY_arch_1	"-"
 #define PF_USED_BY_dcache_clean	"arch/arm/cacheflush.c,arch/riscv/cacheflush.c"
 #define PF_USED_BY_reserved	"mm/memmap.c,mm/mm_init.c"
@@ -78,8 +78,8 @@
 #define PF_USED_BY_anon_exclusive "mm/rmap.c,mm/memory.c"
 #define PF_USED_BY_reclaim	"mm/vmscan.c"
 #define PF_USED_BY_readahead	"mm/readahead.c"
-#define PF_USED_BY_isolated	"-"
-#define PF_USED_BY_swapbacked	"mm/rmap.c,mm/swap_state.c"
+#define PF_USED_BY_isolated	"mm/migrate.c"
+#define PF_USED_BY_swapbacked	"mm/migrate.c,mm/rmap.c,mm/swap_state.c"
 #define PF_USED_BY_unevictable	"mm/mlock.c,mm/swap.c,mm/vmscan.c"
 #define PF_USED_BY_mlocked	"mm/mlock.c"
 #define PF_USED_BY_uncached	"mm/vmalloc.c"

@@ -12,12 +12,17 @@
  * folio->index is its linear page index in every area of the family (fork copies vm_pgoff; a
  * split or merge keeps an anonymous page's index, as v6.10's).  So every pte mapping the folio
  * is in an area on its anon_vma's list, at vma_address() of folio->index.
- * Lifetime: the anon_vma is freed when its last area leaves (unlink_anon_vmas).  A folio that
- * is no longer mapped may still point at it (v6.10 keeps the anon_vma alive for such folios
- * with SLAB_TYPESAFE_BY_RCU and folio_lock_anon_vma_read); tinymm walks only mapped folios,
- * and an area leaves only after its ptes are zapped under its mm's mmap_lock, so a walker
- * holding the folio mapped (its caller holds that folio's mm mmap_lock, or the folio's ptes
- * cannot go away meanwhile) never sees a freed anon_vma.
+ * Lifetime: the anon_vma is freed when its last area leaves (unlink_anon_vmas) and nobody
+ * holds a reference (folio_get_anon_vma: migration, whose folio is unmapped while it moves).
+ * A folio that is no longer mapped may still point at it (v6.10 keeps the anon_vma alive for
+ * such folios with SLAB_TYPESAFE_BY_RCU and folio_lock_anon_vma_read); tinymm walks only
+ * mapped folios, or ones whose walker holds a reference (@anon_held), and an area leaves only
+ * after its ptes are zapped under its mm's mmap_lock, so a walker holding the folio mapped
+ * (its caller holds that folio's mm mmap_lock, or the folio's ptes cannot go away meanwhile)
+ * never sees a freed anon_vma.  folio_get_anon_vma() and the last put meet under
+ * anon_vma_ref_lock: a folio seen mapped under it has an area on the list (its ptes are zapped
+ * before its area leaves), so the anon_vma was not freed, and the put that frees it comes
+ * after the zap, so a taker after it sees the folio unmapped.
  * Locking: anon_vma->lock (a spinlock: the callbacks do not sleep) guards the list; it nests
  * inside mmap_lock and outside page_table_lock (rmap.h's order).
  */
@@ -39,7 +44,40 @@ static struct anon_vma *anon_vma_alloc(void)
 	spin_lock_init(&av->lock);
 	INIT_LIST_HEAD(&av->head);
 	av->nr_vmas = 0;
+	atomic_set(&av->refcount, 1);
 	return av;
+}
+
+/* folio_get_anon_vma() against the put that frees: see the header.  A leaf lock. */
+static DEFINE_SPINLOCK(anon_vma_ref_lock);
+
+struct anon_vma *folio_get_anon_vma(const struct folio *folio)
+{
+	struct anon_vma *av = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&anon_vma_ref_lock, flags);
+	if (folio_mapped(folio)) {
+		av = folio_anon_vma(folio);
+		if (av)
+			atomic_inc(&av->refcount);
+	}
+	spin_unlock_irqrestore(&anon_vma_ref_lock, flags);
+	return av;
+}
+
+void put_anon_vma(struct anon_vma *av)
+{
+	unsigned long flags;
+	bool last;
+
+	spin_lock_irqsave(&anon_vma_ref_lock, flags);
+	last = atomic_dec_and_test(&av->refcount);
+	spin_unlock_irqrestore(&anon_vma_ref_lock, flags);
+	if (last) {
+		WARN_ON(!list_empty(&av->head));
+		kfree(av);
+	}
 }
 
 void anon_vma_link(struct vm_area_struct *vma, struct anon_vma *av)
@@ -88,10 +126,8 @@ void unlink_anon_vmas(struct vm_area_struct *vma)
 	last = --av->nr_vmas == 0;
 	spin_unlock(&av->lock);
 	vma->anon_vma = NULL;
-	if (last) {
-		WARN_ON(!list_empty(&av->head));
-		kfree(av);
-	}
+	if (last)
+		put_anon_vma(av);	/* the areas' reference */
 }
 
 void anon_vma_merge(struct vm_area_struct *keep, struct vm_area_struct *gone)
@@ -119,7 +155,8 @@ static unsigned long vma_address(const struct vm_area_struct *vma, unsigned long
  * v6.10's rmap_walk_anon(): @rwc->rmap_one for every area of the folio's family that covers
  * its index, until it returns false.  The callback checks the pte itself (v6.10's
  * page_vma_mapped_walk): an area of the family need not map this folio.  A folio no longer
- * mapped has nothing to visit (and its anon_vma may be gone: see the header).
+ * mapped has nothing to visit (and its anon_vma may be gone: see the header), unless the
+ * walker holds the anon_vma (@anon_held: migration's entries are in its ptes).
  */
 void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc)
 {
@@ -127,7 +164,7 @@ void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc)
 	struct vm_area_struct *vma;
 
 	VM_WARN_ON(!folio_test_locked(folio));
-	if (!av || !folio_mapped(folio))
+	if (!av || (!folio_mapped(folio) && !rwc->anon_held))
 		return;
 	spin_lock(&av->lock);
 	list_for_each_entry(vma, &av->head, anon_vma_node) {

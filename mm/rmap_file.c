@@ -167,6 +167,16 @@ static void zap_file_range(struct vm_area_struct *vma, unsigned long start, unsi
 
 			if (pte_none(ptent))
 				continue;
+			if (is_migration_pte(ptent)) {
+				/* A folio on the move: zapped as the pte it stands for would be (v6.10's
+				 * should_zap_folio), its RSS with it; migration finds it gone. */
+				folio = pfn_swap_entry_folio(pte_to_swp_entry(ptent));
+				if ((only && folio != only) || (folio_test_anon(folio) && !even_cows))
+					continue;
+				pte_clear(mm, addr, pte);
+				add_mm_counter(mm, mm_counter(folio), -1);
+				continue;
+			}
 			if (!pte_present(ptent)) {
 				/* A hwpoison entry maps no folio, a swap entry names a private copy's
 				 * slot: cleared only when the private copies go too (truncation), as

@@ -9,10 +9,10 @@
  * the per-CPU lists and the LRU batches):
  *   free, on the buddy lists or a per-CPU list -> taken off (take_page_off_buddy, through
  *       page_handle_poison(page, true, false)), marked, held: nothing to copy;
- *   a page-cache folio on the LRU -> moved: locked, its writeback waited for, isolated from the
- *       LRU; a new folio of the same order gets its bytes and flags and takes its slot in
- *       mapping->i_pages; the new folio goes on the LRU, the old frame is marked and held
- *       (page_handle_poison(page, false, true));
+ *   a folio on the LRU (page cache, swap cache or anonymous, mapped or not), or a driver's
+ *       movable page -> moved by migrate_pages(MIGRATE_SYNC, MR_MEMORY_FAILURE) (mm/migrate.c:
+ *       its ptes become migration entries, a new folio gets its bytes, flags, slot and
+ *       mappings), the old frame is marked and held (page_handle_poison(page, false, true));
  *   anything else (kernel, slab, reserved, a tail of a non-compound block) -> refused, -EIO,
  *       "Memory failure: 0x<pfn>: unhandlable page.", nothing changes.
  *
@@ -39,19 +39,11 @@
  *   lru_lock only outside xa_lock (isolation, folio_add_lru); the zone lock inside
  *   take_page_off_buddy().  Never from interrupt context.
  *
- * Where tinymm differs from v6.10, and why: v6.10 moves an in-use folio with migrate_pages();
- * tinymm has no migration, so migrate_cache_folio() below is the smallest replacement that is
- * correct for what tinymm has: page-cache folios, a mapped one unmapped first under its lock
- * (try_to_unmap: its tasks refault onto the new frame, where v6.10 leaves migration entries
- * and maps the new frame back); an anonymous folio is refused (-EBUSY, "page migration
- * failed": it would need migration entries); buffer heads are freed first, as
- * fallback_migrate_folio() does.  PG_mlocked moves as a flag (v6.10 rebuilds it from the
- * VM_LOCKED mappings in remove_migration_ptes), and a pass that finds the folio busy sleeps
- * before the next (v6.10 just retries; on one CPU the holder runs only if we sleep).  A large
- * folio is moved whole (v6.10 splits it first with try_to_split_thp_page; tinymm cannot split,
- * and its page cache holds order-0 folios only).  A clean folio is always moved, never
- * dropped with mapping_evict_folio() as v6.10 tries first ("invalidated"): the cache stays
- * warm and the bytes stay in memory at their index (docs/hwpoison.md, "Soft offline").
+ * Where tinymm differs from v6.10, and why: a large folio is not split first (v6.10's
+ * try_to_split_thp_page; tinymm cannot split, and maps and caches order-0 folios only), so
+ * migrate_pages() refuses it.  A clean folio is always moved, never dropped with
+ * mapping_evict_folio() as v6.10 tries first ("invalidated"): the cache stays warm and the
+ * bytes stay in memory at their index (docs/hwpoison.md, "Soft offline").
  * hwpoison_filter() (hwpoison-inject's) does not exist: every valid frame is online.
  */
 #include <string.h>
@@ -59,6 +51,7 @@
 #include "tinymm/delay.h"
 #include "tinymm/errno.h"
 #include "tinymm/memory-failure.h"
+#include "tinymm/migrate.h"
 #include "tinymm/mutex.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
@@ -67,16 +60,9 @@
 #include "tinymm/swap.h"
 #include "internal.h"
 
-/* migrate_pages()'s retry count. */
-#define NR_MAX_MIGRATE_PAGES_RETRY	10
-
 /* What the frame holds: get_hwpoison_page() (mm/memory-failure.c, Linux's get_any_page() and
  * its helpers) decides, with the per-CPU lists drained: 1 (in use, referenced), 0 (free),
  * -EBUSY or -EIO (cannot be handled). */
-
-/* mm/rmap.c, linked where there are user page tables (not in the host's page-cache tests,
- * whose folios are never mapped). */
-void try_to_unmap(struct folio *folio, enum ttu_flags flags) __attribute__((weak));
 
 /* The caller's reference (MF_COUNT_INCREASED) goes on an early exit. */
 static void put_ref_page(unsigned long pfn, int flags)
@@ -85,156 +71,21 @@ static void put_ref_page(unsigned long pfn, int flags)
 		put_page(pfn_to_page(pfn));
 }
 
-/* ---- the LRU: folio_isolate_lru() is mm/hwpoison_actions.c's mf_folio_isolate_lru();
- * Linux's folio_putback_lru() (mm/swap.c) here ---- */
-
-static void so_folio_putback_lru(struct folio *folio)
-{
-	folio_add_lru(folio);
-	folio_put(folio);		/* the isolation's reference */
-}
-
-/* Isolation takes its own reference, so get_any_page()'s goes
+/* v6.10's isolate_page() for soft offline: an LRU folio off its list, or a driver's movable
+ * page isolated, onto @list with a reference of its own; get_any_page()'s reference goes
  * whatever the outcome. */
-static bool mf_isolate_folio(struct folio *folio)
+static bool so_isolate_folio(struct folio *folio, struct page_list *list)
 {
-	bool isolated = mf_folio_isolate_lru(folio);
+	bool isolated;
 
+	if (__PageMovable(&folio->page))
+		isolated = isolate_movable_page(&folio->page, ISOLATE_UNEVICTABLE);
+	else
+		isolated = folio_isolate_lru(folio);
+	if (isolated)
+		page_list_add_tail(list, &folio->page);
 	folio_put(folio);
 	return isolated;
-}
-
-/* ---- moving a page-cache folio (tinymm's stand-in for migrate_pages(): see the header) ---- */
-
-/*
- * folio_migrate_mapping() + folio_migrate_flags() for an unmapped page-cache folio:
- * @src is locked, not under writeback, isolated (our reference); @dst is new and private.
- * The bytes and PG_uptodate first, while @dst is still ours alone; then under xa_lock, if
- * nobody but the cache and us holds @src, @dst takes its slot, its cache reference, its
- * mapping and index, its dirt and its LRU and age flags.  @dst is returned locked (kept so
- * until the move is done).  true if moved; false (Linux's -EAGAIN: someone else holds
- * @src, or it left its mapping) leaves @dst as it was.
- */
-static bool move_cache_folio(struct folio *dst, struct folio *src)
-{
-	struct address_space *mapping = src->mapping;
-	unsigned long flags;
-	void *old;
-
-	lockdep_assert_folio_locked(src);
-	if (!mapping)
-		return false;
-	/* Buffer heads point into @src: v6.10's fallback_migrate_folio() frees them first, and a
-	 * folio whose buffers stay (dirty or in use) is not moved in this pass. */
-	if (!filemap_release_folio(src, GFP_KERNEL))
-		return false;
-	memcpy(page_address(&dst->page), page_address(&src->page), folio_nr_pages(src) * PAGE_SIZE);
-	if (folio_test_uptodate(src))
-		folio_mark_uptodate(dst);	/* the barrier: the bytes before the flag */
-	__folio_set_locked(dst);
-
-	/* Frozen at the cache's reference and ours: a lockless lookup (filemap.c) cannot take one
-	 * while the slot changes hands, and finds @dst after. */
-	spin_lock_irqsave(&mapping->i_pages.xa_lock, flags);
-	if (src->mapping != mapping || !folio_ref_freeze(src, 2)) {
-		spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-		__folio_clear_locked(dst);
-		__folio_clear_uptodate(dst);
-		return false;
-	}
-	dst->index = src->index;
-	dst->mapping = mapping;
-	folio_get(dst);				/* the cache's reference */
-	/* folio_migrate_flags(); PG_dirty moves here, before @dst is visible, so the
-	 * DIRTY mark it keeps and NR_FILE_DIRTY stay true throughout. */
-	if (folio_test_clear_dirty(src))
-		folio_set_dirty(dst);
-	if (folio_test_referenced(src))
-		folio_set_referenced(dst);
-	if (folio_test_clear_active(src))
-		folio_set_active(dst);
-	else if (folio_test_clear_unevictable(src))
-		folio_set_unevictable(dst);
-	if (folio_test_workingset(src))
-		folio_set_workingset(dst);
-	if (folio_test_owner_priv_1(src))	/* PG_checked */
-		folio_set_owner_priv_1(dst);
-	if (folio_test_mappedtodisk(src))
-		folio_set_mappedtodisk(dst);
-	if (folio_test_young(src))
-		folio_set_young(dst);
-	if (folio_test_idle(src))
-		folio_set_idle(dst);
-	if (folio_test_readahead(src))
-		folio_set_readahead(dst);
-	/* PG_dcache_clean is not copied (v6.10's folio_migrate_flags leaves PG_arch_1 behind):
-	 * the copy's lines were written by the kernel, and the next executable pte must do
-	 * the maintenance for them (docs/cacheflush.md). */
-	/* No VM_LOCKED mappings to rebuild PG_mlocked from: the flag itself moves, and
-	 * folio_add_lru() puts @dst where it belongs. */
-	if (folio_test_clear_mlocked(src))
-		folio_set_mlocked(dst);
-	/* The same slot: no node is allocated, the marks stay, and the workingset's node
-	 * accounting sees one folio for another (no change). */
-	old = xa_store(&mapping->i_pages, src->index, dst, GFP_ATOMIC);
-	VM_BUG_ON_PAGE(old != src, &src->page);
-	src->mapping = NULL;
-	src->private = 0;
-	spin_unlock_irqrestore(&mapping->i_pages.xa_lock, flags);
-	folio_ref_unfreeze(src, 1);		/* the cache's gone; ours is left */
-	return true;
-}
-
-/*
- * Move isolated @src (we hold its isolation reference) to a new folio of the same order, as
- * migrate_pages(MIGRATE_SYNC, MR_MEMORY_FAILURE) would: up to 10 passes while someone
- * else holds it; each pass locks it and waits for its writeback.  On success @src keeps only
- * our reference, for page_handle_poison() (migrate_folio_done() does not put it for
- * MR_MEMORY_FAILURE).  0; 1 (not moved: the count of folios that failed); -ENOMEM.
- */
-static long migrate_cache_folio(struct folio *src)
-{
-	struct folio *dst = NULL;
-	bool moved = false;
-
-	for (int pass = 0; pass < NR_MAX_MIGRATE_PAGES_RETRY && !moved; pass++) {
-		/* One CPU: a holder we wait for runs only if we sleep. */
-		if (pass)
-			msleep(1);
-		if (page_ref_count(&src->page) == 1) {
-			/* Truncated meanwhile, and ours is the last reference: nothing to move
-			 * (migrate_folio_unmap(): "freed from under us"). */
-			folio_clear_active(src);
-			folio_clear_unevictable(src);
-			moved = true;
-			break;
-		}
-		if (!dst) {
-			/* alloc_migration_target() for MR_MEMORY_FAILURE; before the lock, as
-			 * Linux allocates before locking the source. */
-			dst = folio_alloc(GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL, folio_order(src));
-			if (!dst)
-				return -ENOMEM;
-		}
-		folio_lock(src);
-		folio_wait_writeback(src);
-		/* Its ptes go first (v6.10 leaves migration entries; tinymm's tasks refault onto
-		 * the new frame), their dirt into the folio, which carries it over. */
-		if (folio_mapped(src) && try_to_unmap)
-			try_to_unmap(src, TTU_IGNORE_MLOCK);
-		lru_add_drain_all();	/* a batch's reference would make every pass fail */
-		moved = move_cache_folio(dst, src);
-		if (moved) {
-			folio_add_lru(dst);	/* its list is chosen from its flags at the drain */
-			folio_unlock(dst);
-			folio_put(dst);		/* ours: the cache's and the batch's remain */
-			dst = NULL;
-		}
-		folio_unlock(src);
-	}
-	if (dst)
-		folio_put(dst);
-	return moved ? 0 : 1;
 }
 
 /* For a referenced, in-use @page (get_any_page() said 1). */
@@ -242,6 +93,7 @@ static int soft_offline_in_use_page(struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page);
 	struct folio *folio = page_folio(page);
+	struct page_list pagelist;
 	char type[160];
 	long ret;
 
@@ -257,26 +109,21 @@ static int soft_offline_in_use_page(struct page *page)
 	}
 	/* No mapping_evict_folio() attempt: a clean folio is moved too (see the header). */
 	folio_unlock(folio);
-	/* An anonymous folio would need migration entries in its ptes (the header says why). */
-	if (folio_test_anon(folio)) {
-		folio_put(folio);
-		format_page_flags(type, sizeof(type), page->flags);
-		pr_info("soft offline: %#lx: page migration failed 1, type %s\n", pfn, type);
-		return -EBUSY;
-	}
-
-	if (!mf_isolate_folio(folio)) {
+	page_list_init(&pagelist);
+	if (!so_isolate_folio(folio, &pagelist)) {
 		format_page_flags(type, sizeof(type), page->flags);
 		pr_info("soft offline: %#lx: page isolation failed, page count %d, type %s\n",
 			pfn, page_ref_count(page), type);
 		return -EBUSY;
 	}
-	ret = migrate_cache_folio(folio);
+	/* MR_MEMORY_FAILURE: a moved folio keeps our reference, for page_handle_poison(). */
+	ret = migrate_pages(&pagelist, alloc_migration_target, NULL, 0, MIGRATE_SYNC,
+			    MR_MEMORY_FAILURE, NULL);
 	if (!ret) {
 		if (!page_handle_poison(page, false, true))
 			ret = -EBUSY;
 	} else {
-		so_folio_putback_lru(folio);
+		putback_movable_pages(&pagelist);
 		format_page_flags(type, sizeof(type), page->flags);
 		pr_info("soft offline: %#lx: page migration failed %ld, type %s\n", pfn, ret, type);
 		if (ret > 0)

@@ -110,6 +110,21 @@ unsigned long isolate_lru_folios(unsigned long nr_to_scan, struct lruvec *lruvec
 	return taken;
 }
 
+/* v6.10's folio_isolate_lru(): @folio off its LRU list, PG_lru cleared, with a reference of
+ * the caller's; false if it was not on a list (another isolator has it, or an LRU batch). */
+bool folio_isolate_lru(struct folio *folio)
+{
+	unsigned long flags;
+
+	if (!folio_test_clear_lru(folio))
+		return false;
+	folio_get(folio);
+	spin_lock_irqsave(&node_lruvec.lru_lock, flags);
+	lruvec_del_folio(&node_lruvec, folio);		/* the list's count and node stat too */
+	spin_unlock_irqrestore(&node_lruvec.lru_lock, flags);
+	return true;
+}
+
 /*
  * Each folio back onto the list its flags say (an evictable-no-
  * more folio to the unevictable list, as folio_putback_lru would); reclaim's reference goes.

@@ -94,6 +94,7 @@ const struct address_space_operations ext2_aops = {
 	.invalidate_folio = block_invalidate_folio,
 	.error_remove_folio = generic_error_remove_folio,
 	.name = ext2_mapping_name,
+	.migrate_folio = buffer_migrate_folio,
 };
 
 /* Where inode @ino lives: its buffer (referenced) and the raw inode in it. */

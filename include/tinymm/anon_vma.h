@@ -17,6 +17,9 @@
  *   unlink_anon_vmas(vma)      @vma leaves its family; the last area out frees the anon_vma
  *   anon_vma_compatible(a, b)  may areas @a and @b become one (v6.10's is_mergeable_anon_vma)
  *   anon_vma_merge(keep, gone) @gone is merged into @keep: @keep takes its anon_vma if it has none
+ *   folio_get_anon_vma(folio)  a reference on a mapped anonymous folio's anon_vma, so it
+ *                              outlives the folio's ptes (migration: mm/migrate.c); NULL if
+ *                              the folio is not mapped; put_anon_vma() gives it back
  * Locking: mmap_lock of the area's mm held (checked); anon_vma->lock, taken inside, guards the
  * list (a walker holds it while it visits; lock order in rmap.h).  The areas of a family live in
  * different mms, so the list needs its own lock, not any one mmap_lock.
@@ -32,13 +35,16 @@
 struct anon_vma {
 	spinlock_t lock;		/* the list below */
 	struct list_head head;		/* every area of the family (vma->anon_vma_node) */
-	int nr_vmas;			/* areas on it: the last one out frees it */
+	int nr_vmas;			/* areas on it */
+	atomic_t refcount;		/* the areas' one, and each folio_get_anon_vma(): 0 frees */
 };
 
 int anon_vma_prepare(struct vm_area_struct *vma);
 void anon_vma_link(struct vm_area_struct *vma, struct anon_vma *av);
 void unlink_anon_vmas(struct vm_area_struct *vma);
 void anon_vma_merge(struct vm_area_struct *keep, struct vm_area_struct *gone);
+struct anon_vma *folio_get_anon_vma(const struct folio *folio);
+void put_anon_vma(struct anon_vma *av);
 
 static inline bool anon_vma_compatible(const struct vm_area_struct *a, const struct vm_area_struct *b)
 {

@@ -143,6 +143,10 @@ struct buffer_head *folio_create_buffers(struct folio *folio, struct inode *inod
 /* Free a locked folio's buffers if none is dirty, locked or referenced, and it is not under
  * writeback (release_folio): true if it has none left (PG_private clear). */
 bool try_to_free_buffers(struct folio *folio);
+/* a_ops->migrate_folio for folios with buffers (fs/buffer_migrate.c, mm/migrate.c): the bytes,
+ * the slot and the buffers to @dst; 0, -EAGAIN (the folio is held) or -EBUSY (a buffer is). */
+int buffer_migrate_folio(struct address_space *mapping, struct folio *dst, struct folio *src,
+			 enum migrate_mode mode);
 
 /*
  * address_space_operations helpers for a filesystem whose data blocks get_block maps; the

@@ -36,6 +36,7 @@
 #include "gfp.h"
 #include "kernel.h"
 #include "list.h"
+#include "migrate_mode.h"
 #include "mm_types.h"
 #include "mutex.h"
 #include "rwsem.h"
@@ -87,6 +88,11 @@ struct address_space_operations {
 	bool (*dirty_folio)(struct address_space *mapping, struct folio *folio);
 	bool (*release_folio)(struct folio *folio, gfp_t gfp);
 	void (*invalidate_folio)(struct folio *folio, size_t offset, size_t len);
+	/* Optional, Linux's: move a locked folio with private data to @dst (mm/migrate.c calls it;
+	 * buffer_migrate_folio, fs/buffer_migrate.c): 0, -EAGAIN (someone holds it) or -EBUSY
+	 * (its private data is in use).  Without it such a folio's data is released first. */
+	int (*migrate_folio)(struct address_space *mapping, struct folio *dst, struct folio *src,
+			     enum migrate_mode mode);
 };
 
 struct block_device;

@@ -23,6 +23,9 @@
  *                              -errno (then @src stays and is put back)
  *   putback_page(page)         a page isolated and not moved goes back to its owner
  *
+ * The lists are struct page_list (mmzone.h; mm/internal.h has page_list_add_tail & co), linked
+ * through folio->lru as tinymm's LRU and free lists are: v6.10's take a struct list_head.
+ *
  * Locking: migrate_pages() sleeps (folio locks, writeback); never from interrupt context or
  * with a spinlock held.  isolate_movable_page() and the movable_operations run with the page
  * locked (trylock) and no other lock of migrate.c held.
@@ -31,16 +34,11 @@
 #define TINYMM_MIGRATE_H
 
 #include <stdbool.h>
-#include "list.h"
+#include "migrate_mode.h"
 #include "mm_types.h"
+#include "mmzone.h"
 #include "page-flags.h"
 
-/* v6.10's include/linux/migrate_mode.h. */
-enum migrate_mode {
-	MIGRATE_ASYNC,		/* never block: a busy folio is skipped */
-	MIGRATE_SYNC_LIGHT,	/* may block on folio locks, not on writeback */
-	MIGRATE_SYNC,		/* may block on both */
-};
 
 /* Why a folio moved: v6.10's enum migrate_reason, the ones tinymm has first. */
 enum migrate_reason {
@@ -100,14 +98,38 @@ static inline const struct movable_operations *page_movable_ops(const struct pag
 	return (const struct movable_operations *)((unsigned long)page->mapping & ~PAGE_MAPPING_FLAGS);
 }
 
-int migrate_pages(struct list_head *from, new_folio_t get_new_folio, free_folio_t put_new_folio,
+int migrate_pages(struct page_list *from, new_folio_t get_new_folio, free_folio_t put_new_folio,
 		  unsigned long private, enum migrate_mode mode, int reason,
 		  unsigned int *nr_succeeded);
-void putback_movable_pages(struct list_head *list);
+void putback_movable_pages(struct page_list *list);
+/* A new folio for @src anywhere (@private unused): migrate_pages()'s usual @get_new_folio. */
+struct folio *alloc_migration_target(struct folio *src, unsigned long private);
 bool isolate_movable_page(struct page *page, isolate_mode_t mode);
+
+/* Why a folio was given up on (counted per reason; the shell's `migrate` prints them). */
+enum migrate_fail {
+	MIGRATE_FAIL_REFS,	/* "pinned": someone else holds a reference */
+	MIGRATE_FAIL_LOCKED,	/* "locked": its lock stayed busy through every pass */
+	MIGRATE_FAIL_WRITEBACK,	/* "writeback": under writeback, and the mode may not wait */
+	MIGRATE_FAIL_MAPPED,	/* "mapped": a pte could not be made a migration entry */
+	MIGRATE_FAIL_BUFFERS,	/* "buffers": buffer heads that could not be released */
+	MIGRATE_FAIL_REFUSED,	/* "refused": a movable page's owner said no */
+	MIGRATE_FAIL_NOMEM,	/* "nomem": no frame to move it to */
+	MIGRATE_FAIL_LARGE,	/* "large": a large folio (tinymm moves order 0 only) */
+	MIGRATE_FAIL_REASONS
+};
+unsigned long migrate_fail_count(enum migrate_fail reason);
+const char *migrate_fail_name(enum migrate_fail reason);
 
 /* The parts a movable_operations->migrate_page or a mapping's own move uses (mm/migrate.c). */
 void folio_migrate_flags(struct folio *dst, struct folio *src);
 void folio_migrate_copy(struct folio *dst, struct folio *src);
+/* v6.10's folio_migrate_mapping(), for a page-cache or swap-cache folio: @dst (locked, private)
+ * gets @src's bytes and PG_uptodate, then @src's slot, mapping, index, PG_dirty (and
+ * PG_swapbacked, PG_swapcache, the entry) under xa_lock with @src's count frozen at the
+ * cache's, the caller's and @extra_count more (private data's); 0, or -EAGAIN if someone else
+ * holds @src (nothing changed).  A mapping's migrate_folio (buffer_migrate_folio) calls it. */
+int folio_migrate_mapping(struct address_space *mapping, struct folio *dst, struct folio *src,
+			  int extra_count);
 
 #endif

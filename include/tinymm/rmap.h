@@ -35,6 +35,8 @@ struct rmap_walk_control {
 			 void *arg);
 	bool try_lock;		/* give up (contended = true) rather than wait for an rmap lock */
 	bool contended;
+	bool anon_held;		/* the caller holds the anon_vma (folio_get_anon_vma): walk even
+				 * an unmapped folio (migration) */
 };
 
 enum ttu_flags {
@@ -48,6 +50,10 @@ enum ttu_flags {
 pte_t *page_vma_mapped_pte(struct folio *folio, struct vm_area_struct *vma, unsigned long address);
 int folio_referenced(struct folio *folio, int is_locked, unsigned long *vm_flags);
 void try_to_unmap(struct folio *folio, enum ttu_flags flags);
+/* Migration's walks (mm/rmap_migrate.c): the locked folio's ptes to migration entries, and
+ * the entries naming @src back to ptes of @dst (== @src after a failed move). */
+void try_to_migrate(struct folio *folio);
+void remove_migration_ptes(struct folio *src, struct folio *dst);
 
 void rmap_walk_anon(struct folio *folio, struct rmap_walk_control *rwc);
 void rmap_walk_file(struct folio *folio, struct rmap_walk_control *rwc);

@@ -93,6 +93,7 @@ void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio);
 void lruvec_del_folio(struct lruvec *lruvec, struct folio *folio);
 
 void folio_add_lru(struct folio *folio);
+bool folio_isolate_lru(struct folio *folio);	/* mm/vmscan.c: off the LRU with our reference */
 void lru_add_drain(void);
 void lru_add_drain_all(void);
 void folio_mark_accessed(struct folio *folio);

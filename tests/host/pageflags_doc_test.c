@@ -520,8 +520,9 @@ static void misspelt_function_fails(void **state)
 	/* one problem per section: every :tinymm: field has the bogus name */
 	expect_problem(doc, (int)pageflag_table_len, "__SetPageResreved(), which tinymm does not define");
 	free(doc);
-	/* Linux's, not (yet) tinymm's (folio_mkclean, the example before, came with issue 34) */
-	doc = doc_from_table("try_to_migrate() / folio_add_anon_rmap_ptes()");
+	/* Linux's, not (yet) tinymm's (folio_mkclean and try_to_migrate, the examples before,
+	 * came with issues 34 and 40) */
+	doc = doc_from_table("folio_try_share_anon_rmap_pte() / folio_add_anon_rmap_ptes()");
 	expect_problem(doc, 2 * (int)pageflag_table_len, "folio_add_anon_rmap_ptes()");
 	free(doc);
 }

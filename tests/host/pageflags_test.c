@@ -282,9 +282,10 @@ static void page_flags_command_lists_every_name(void **state)
 	 * young and idle (host.pageflags_users holds the whole
 	 * column to the code) */
 	static const char *const unused[] = { "arch_1",
-		"arch_2", "arch_3", "isolated", "private_2" };
+		"arch_2", "arch_3", "private_2" };
 	for (unsigned int i = 0; i < ARRAY_SIZE(unused); i++)
 		assert_used_by(unused[i], "-");
+	assert_used_by("isolated", "mm/migrate.c");	/* movable pages (docs/migration.md) */
 	assert_used_by("reserved", "mm/memmap.c,mm/mm_init.c");
 	assert_used_by("mlocked", "mm/mlock.c");
 	assert_used_by("dcache_clean", "arch/arm/cacheflush.c,arch/riscv/cacheflush.c");
@@ -292,12 +293,12 @@ static void page_flags_command_lists_every_name(void **state)
 	assert_used_by("private", "include/tinymm/pagemap.h:folio_attach_private");
 	assert_used_by("mappedtodisk", "fs/buffer_aops.c");
 	assert_used_by("anon_exclusive", "mm/rmap.c,mm/memory.c");
-	assert_used_by("swapbacked", "mm/rmap.c,mm/swap_state.c");
-	assert_used_by("swapcache", "mm/swap_state.c");	/* the swap cache (docs/swap.md) */
+	assert_used_by("swapbacked", "mm/migrate.c,mm/rmap.c,mm/swap_state.c");
+	assert_used_by("swapcache", "mm/migrate.c,mm/swap_state.c");	/* the swap cache (docs/swap.md) */
 	assert_used_by("checked", "fs/ext2/dir.c");
 	assert_used_by("young", "mm/page_idle.c");	/* idle page tracking (docs/page_idle.md) */
 	assert_used_by("idle", "mm/page_idle.c");
-	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/slab.h:slab_lock,mm/soft-offline.c,mm/swap_state.c");
+	assert_used_by("locked", "include/tinymm/pagemap.h:folio_trylock,mm/filemap.c,mm/migrate.c,mm/slab.h:slab_lock,mm/swap_state.c");
 	assert_int_equal(shim_run("page-flags now"), 2);
 	assert_string_equal(shim_console, "page-flags: unexpected argument 'now'\n");
 	assert_int_equal(shim_run("help page-flags"), 0);

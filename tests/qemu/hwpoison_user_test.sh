@@ -7,7 +7,8 @@
 #               hwpoison:<its pid>", "recovery action for dirty LRU page: Recovered", and it dies
 #               of SIGBUS at once with code 4 (BUS_MCEERR_AR) at the page's address (the
 #               action-required caller); the parent's other pages are intact, a second madvise
-#               is -EFAULT (v6.10's GUP at a hwpoison entry), MADV_SOFT_OFFLINE of an anonymous page -EBUSY, a forked child
+#               is -EFAULT (v6.10's GUP at a hwpoison entry), MADV_SOFT_OFFLINE of an anonymous page 0 (migrated,
+#               bytes kept), a forked child
 #               touching the page dies of SIGBUS (fork copied the hwpoison entry), one that
 #               munmaps it exits 0, write(2) from it is EFAULT (no kill: the 'MCE: Killing'
 #               lines count only user touches), and the parent touching page+5 dies of SIGBUS at
@@ -25,8 +26,8 @@
 #   unevictable a ramfs page (AS_UNEVICTABLE, no writeback: no other copy) mapped MAP_SHARED and
 #               poisoned: "clean unevictable LRU page: Recovered", the caller not killed (clean),
 #               the pte a hwpoison entry: the owner dies of SIGBUS touching it;
-# Then `hwpoison list` (the anonymous frame named so, three soft-offlined frames), HardwareCorrupted
-# 28 kB (7 frames), buddycheck and slabcheck clean, no BUG/WARNING/Oops.  On the virt boards the
+# Then `hwpoison list` (the anonymous frame named so, four soft-offlined frames), HardwareCorrupted
+# 32 kB (8 frames), buddycheck and slabcheck clean, no BUG/WARNING/Oops.  On the virt boards the
 # host then checks the image: e2fsck clean, /c the pattern, /d the pattern fsync'd before the
 # loss (the lost rewrite never reached the disk), /s page 2 the write after soft offline.
 . "$(dirname "$0")/lib.sh"
@@ -121,9 +122,10 @@ has "^hwpoison: fsync: EIO$" "fsync did not report the lost dirty page"
 has "${ts}Memory failure: 0x[0-9a-f]+: recovery action for clean unevictable LRU page: Recovered$" "the ramfs page was not 'clean unevictable LRU page: Recovered'"
 has "^hwpoison: ramfs page poisoned, the caller lives$" "the ramfs page's poisoner did not survive"
 
-# soft offline: two frames retired.
-[ "$(count '^0x[0-9a-f]+: soft offline \(soft-offlined page, software\)$')" = 3 ] || tm_fail "not three soft-offlined frames in hwpoison list"
-has '^HardwareCorrupted: +28 kB$' "HardwareCorrupted is not 28 kB (7 frames)"
+# soft offline: four frames retired (file-clean's, soft's two, anon's migrated one).
+has "^hwpoison: anonymous page soft-offlined$" "the anonymous page was not soft-offlined"
+[ "$(count '^0x[0-9a-f]+: soft offline \(soft-offlined page, software\)$')" = 4 ] || tm_fail "not four soft-offlined frames in hwpoison list"
+has '^HardwareCorrupted: +32 kB$' "HardwareCorrupted is not 32 kB (8 frames)"
 has '^buddycheck: ok \(0 problems\)' "buddycheck did not pass"
 has '^slabcheck: ok \(0 problems\)' "slabcheck did not pass"
 
