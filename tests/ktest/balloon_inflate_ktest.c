@@ -5,8 +5,11 @@
  * through QEMU's monitor: tests/qemu/balloon_inflate_test.sh).  A frame in the balloon is
  * PageOffline, movable through balloon_mops, owned by the balloon (page->private), KPF_OFFLINE in
  * kpageflags, and out of the managed count while the test holds it out as the driver does; it
- * comes back clean.  Isolation and putback go through the migration core's entry points.  The
- * suite leaves every frame and the managed count as it found them.
+ * comes back clean.  Isolation and putback through balloon_mops directly, then through the
+ * migration core (mm/migrate.c): isolate_movable_page() sets PG_isolated, migrate_pages() with a
+ * new-frame callback moves a balloon page through a device-less migratepage (the virtio driver's
+ * less its requests), an owner that refuses keeps its page.  The suite leaves every frame and the
+ * managed count as it found them.
  */
 #include "tinymm/balloon_compaction.h"
 #include "tinymm/errno.h"
@@ -15,6 +18,7 @@
 #include "tinymm/mm.h"
 #include "tinymm/page_alloc.h"
 #include "tinymm/pagemap.h"
+#include "../../mm/internal.h"
 
 #define NR_BALLOON	8
 
@@ -183,12 +187,141 @@ static void migrate_without_callback_refuses(struct ktest *t)
 	KTEST_EXPECT_EQ(t, leak(), 1);
 }
 
+/* ---- through the migration core (mm/migrate.c) ---- */
+
+static struct page *moved_to;		/* the frame test_migratepage took */
+static unsigned int migratepage_calls;
+
+/* The driver's callback without a device (drivers/virtio_balloon.c's, less the requests). */
+static int test_migratepage(struct balloon_dev_info *b, struct page *newpage, struct page *page,
+			    enum migrate_mode mode)
+{
+	unsigned long flags;
+
+	(void)mode;
+	migratepage_calls++;
+	get_page(newpage);
+	if (page_zonenum(page) != page_zonenum(newpage)) {
+		adjust_managed_page_count(page, 1);
+		adjust_managed_page_count(newpage, -1);
+	}
+	spin_lock_irqsave(&b->pages_lock, flags);
+	balloon_page_insert(b, newpage);
+	b->isolated_pages--;
+	spin_unlock_irqrestore(&b->pages_lock, flags);
+	spin_lock_irqsave(&b->pages_lock, flags);
+	balloon_page_delete(page);
+	spin_unlock_irqrestore(&b->pages_lock, flags);
+	put_page(page);
+	moved_to = newpage;
+	return MIGRATEPAGE_SUCCESS;
+}
+
+static struct folio *new_frame(struct folio *src, unsigned long private)
+{
+	struct page *page = balloon_page_alloc();
+
+	(void)src;
+	(void)private;
+	return page ? page_folio(page) : NULL;
+}
+
+/* isolate_movable_page() sets PG_isolated and takes the page off the balloon's list; a second
+ * isolation fails; putback_movable_pages() gives it back, PG_isolated clear. */
+static void core_isolates_and_puts_back(struct ktest *t)
+{
+	struct page *pages[2];
+	struct page_list list;
+	unsigned int n = fill(t, pages, 2);
+
+	KTEST_ASSERT_EQ(t, n, 2);
+	page_list_init(&list);
+	KTEST_ASSERT_TRUE(t, isolate_movable_page(pages[0], 0));
+	page_list_add_tail(&list, pages[0]);
+	KTEST_EXPECT_TRUE(t, PageIsolated(pages[0]));
+	KTEST_EXPECT_FALSE(t, PageIsolated(pages[1]));
+	KTEST_EXPECT_EQ(t, test_balloon.isolated_pages, 1);
+	KTEST_EXPECT_EQ(t, test_balloon.nr_pages, 1);
+	KTEST_EXPECT_EQ(t, page_ref_count(pages[0]), 2);	/* the balloon's and the isolation's */
+	KTEST_EXPECT_FALSE(t, isolate_movable_page(pages[0], 0));
+	putback_movable_pages(&list);
+	KTEST_EXPECT_FALSE(t, PageIsolated(pages[0]));
+	KTEST_EXPECT_TRUE(t, PageOffline(pages[0]));
+	KTEST_EXPECT_EQ(t, page_ref_count(pages[0]), 1);
+	KTEST_EXPECT_EQ(t, test_balloon.isolated_pages, 0);
+	KTEST_EXPECT_EQ(t, test_balloon.nr_pages, 2);
+	KTEST_EXPECT_EQ(t, leak(), 2);
+}
+
+/* migrate_pages() moves a balloon page: the new frame is in the balloon (Offline, owned,
+ * KPF_OFFLINE, one reference), the old one is freed clean, the counts are as before. */
+static void migration_moves_a_balloon_page(struct ktest *t)
+{
+	struct page *pages[2];
+	struct page_list list;
+	unsigned long total0 = totalram_pages();
+	unsigned int n = fill(t, pages, 2), ok = 0;
+
+	KTEST_ASSERT_EQ(t, n, 2);
+	test_balloon.migratepage = test_migratepage;
+	moved_to = NULL;
+	migratepage_calls = 0;
+	page_list_init(&list);
+	KTEST_ASSERT_TRUE(t, isolate_movable_page(pages[0], 0));
+	KTEST_EXPECT_TRUE(t, PageIsolated(pages[0]));
+	page_list_add_tail(&list, pages[0]);
+	KTEST_EXPECT_EQ(t, migrate_pages(&list, new_frame, NULL, 0, MIGRATE_SYNC, MR_COMPACTION, &ok), 0);
+	KTEST_EXPECT_EQ(t, ok, 1);
+	KTEST_EXPECT_EQ(t, migratepage_calls, 1);
+	KTEST_EXPECT_TRUE(t, page_list_first(&list) == NULL);
+	KTEST_ASSERT_TRUE(t, moved_to != NULL && moved_to != pages[0]);
+	KTEST_EXPECT_TRUE(t, PageBalloon(moved_to));
+	KTEST_EXPECT_TRUE(t, balloon_page_device(moved_to) == &test_balloon);
+	KTEST_EXPECT_EQ(t, page_ref_count(moved_to), 1);
+	KTEST_EXPECT_FALSE(t, PageIsolated(moved_to) || PageLocked(moved_to));
+	KTEST_EXPECT_EQ(t, stable_page_flags(moved_to) & (1ULL << KPF_OFFLINE), 1ULL << KPF_OFFLINE);
+	/* the old frame: freed, nothing of the balloon left on it */
+	KTEST_EXPECT_EQ(t, page_ref_count(pages[0]), 0);
+	KTEST_EXPECT_FALSE(t, PageIsolated(pages[0]));
+	KTEST_EXPECT_TRUE(t, clean_again(pages[0]));
+	KTEST_EXPECT_EQ(t, test_balloon.isolated_pages, 0);
+	KTEST_EXPECT_EQ(t, test_balloon.nr_pages, 2);
+	KTEST_EXPECT_EQ(t, totalram_pages(), total0 - 2);
+	KTEST_EXPECT_EQ(t, leak(), 2);
+	KTEST_EXPECT_EQ(t, totalram_pages(), total0);
+}
+
+/* An owner that says no (no migratepage: -EAGAIN through every pass) keeps its page: it stays
+ * on the caller's list, isolated, and goes back with putback_movable_pages(). */
+static void refused_migration_keeps_the_page(struct ktest *t)
+{
+	struct page *pages[1];
+	struct page_list list;
+	unsigned int n = fill(t, pages, 1), ok = 5;
+
+	KTEST_ASSERT_EQ(t, n, 1);
+	page_list_init(&list);
+	KTEST_ASSERT_TRUE(t, isolate_movable_page(pages[0], 0));
+	page_list_add_tail(&list, pages[0]);
+	KTEST_EXPECT_EQ(t, migrate_pages(&list, new_frame, NULL, 0, MIGRATE_ASYNC, MR_COMPACTION, &ok), 1);
+	KTEST_EXPECT_EQ(t, ok, 0);
+	KTEST_EXPECT_TRUE(t, page_list_first(&list) == pages[0]);
+	KTEST_EXPECT_TRUE(t, PageIsolated(pages[0]) && PageOffline(pages[0]));
+	putback_movable_pages(&list);
+	KTEST_EXPECT_FALSE(t, PageIsolated(pages[0]));
+	KTEST_EXPECT_EQ(t, test_balloon.isolated_pages, 0);
+	KTEST_EXPECT_EQ(t, leak(), 1);
+}
+
 static const struct ktest_case balloon_inflate_cases[] = {
 	KTEST_CASE(enqueue_makes_offline_movable_pages),
 	KTEST_CASE(dequeue_skips_locked_and_poisoned),
 	KTEST_CASE(managed_count_follows_the_balloon),
 	KTEST_CASE(isolate_and_putback),
 	KTEST_CASE(migrate_without_callback_refuses),
+	KTEST_CASE(core_isolates_and_puts_back),
+	KTEST_CASE(migration_moves_a_balloon_page),
+	KTEST_CASE(refused_migration_keeps_the_page),
 	{ 0 },
 };
 KTEST_SUITE(balloon_inflate, balloon_inflate_cases);

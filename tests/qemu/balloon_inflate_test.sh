@@ -8,7 +8,9 @@
 # shell's `balloon` says 16384 pages are in: MemTotal must have fallen by exactly 65536 kB,
 # MemAvailable by 60-68 MiB, `kpageflags` over all of RAM through tools/kpageflags-extract and
 # tools/pagemap.py (page-types' table) must count 16384 offline frames, and `info balloon` must say
-# actual=192.  Then `balloon 256` (and `drain`: the frames come back through the per-CPU lists,
+# actual=192.  One balloon frame is moved with `migrate <pfn>` (the migration core and the driver's
+# migratepage): the old frame is not offline any more, the new one is, the balloon, MemTotal and
+# actual unchanged.  Then `balloon 256` (and `drain`: the frames come back through the per-CPU lists,
 # which MemAvailable does not count): MemTotal back to what it was, MemAvailable within 4 MiB,
 # no offline frame, actual=256, and the free page reporting line still at boot.
 # nodevice: the same without the device (the monitor refuses `balloon`); the meminfo check must
@@ -136,6 +138,29 @@ echo "balloon_inflate_test: $board: page-types counts $off offline frames"
 [ "$off" = 16384 ] || fail "page-types counts $off offline frames, want 16384"
 info=$(monitor "info balloon")
 [ "$info" = "balloon: actual=192" ] || fail "QEMU's info balloon says '$info', want 'balloon: actual=192'"
+# One balloon frame moved by the migration core (`migrate <pfn>`): the driver inflates the new
+# frame and deflates the old one; the balloon keeps its size, MemTotal stays, the offline frame
+# is the new one now.
+old_pfn=$(python3 -c 'import array, sys
+w = array.array("Q"); w.frombytes(open(sys.argv[1], "rb").read())
+print(hex(next(p for p in range(len(w)) if w[p] >> 23 & 1)))' "$dir/kpf.bin") || fail "no offline frame in kpf.bin"
+tm_cmd "migrate $old_pfn"
+tm_out_has "^migrate: $old_pfn -> 0x[0-9a-f]+ \(movable" || fail "migrate $old_pfn: $out"
+new_pfn=$(sed -nE "s/^migrate: $old_pfn -> (0x[0-9a-f]+) .*/\1/p" <<<"$out")
+echo "balloon_inflate_test: $board: balloon frame $old_pfn migrated to $new_pfn"
+tm_cmd "kpageflags $old_pfn 1"
+kpf_old=$(sed -nE "s/^$old_pfn (0x[0-9a-f]+)$/\1/p" <<<"$out")
+tm_cmd "kpageflags $new_pfn 1"
+kpf_new=$(sed -nE "s/^$new_pfn (0x[0-9a-f]+)$/\1/p" <<<"$out")
+[ -n "$kpf_old" ] && [ -n "$kpf_new" ] || fail "no kpageflags line for $old_pfn or $new_pfn"
+[ $(( kpf_old >> 23 & 1 )) = 0 ] || fail "the old frame $old_pfn is still offline ($kpf_old)"
+[ $(( kpf_new >> 23 & 1 )) = 1 ] || fail "the new frame $new_pfn is not offline ($kpf_new)"
+tm_cmd balloon
+tm_out_has '^balloon: 16384 pages \(64 MiB\) inflated, target 16384 pages, 0 isolated$' || fail "balloon: $out"
+meminfo
+[ $((total0 - total)) = 65536 ] || fail "MemTotal fell $((total0 - total)) kB after the migration, want 65536"
+info=$(monitor "info balloon")
+[ "$info" = "balloon: actual=192" ] || fail "after the migration QEMU's info balloon says '$info'"
 
 monitor "balloon 256"
 balloon_at 0
