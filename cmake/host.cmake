@@ -185,6 +185,9 @@ set(HOST_USER_SRCS kernel/fork.c mm/fork_mm.c fs/file.c kernel/user_task.c fs/ex
 list(APPEND HOST_USER_SRCS mm/memory_shared.c mm/rmap_file.c)	# shared mappings, i_mmap
 list(APPEND HOST_USER_SRCS mm/pgtable-generic.c)	# the young helpers (docs/young.md)
 add_executable(uaccess_test tests/host/uaccess_test.c ${HOST_USER_SRCS})
+# Page migration (docs/migration.md): the `migrate` KTAP suite over the fake arch, under ASan.
+add_executable(migrate_test tests/host/migrate_test.c ${HOST_USER_SRCS} mm/rmap_migrate.c fs/task_mmu.c)
+target_link_libraries(migrate_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 target_link_libraries(uaccess_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # Idle page tracking (docs/page_idle.md): the `page_idle` KTAP suite over the fake arch (its
 # live-MMU case through host_uaccess.c's walk) and the command's lines.
@@ -196,7 +199,7 @@ add_executable(swapfile_ktest_test tests/host/swapfile_ktest_test.c mm/swapon.c 
   ${HOST_BRD_SRCS} ${HOST_USER_SRCS})
 target_link_libraries(swapfile_ktest_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 # The `swap` KTAP suite (anonymous memory out to ram3 and back) the same way.
-add_executable(swap_ktest_test tests/host/swap_ktest_test.c mm/swapon.c ${HOST_BRD_SRCS}
+add_executable(swap_ktest_test tests/host/swap_ktest_test.c mm/swapon.c mm/rmap_migrate.c ${HOST_BRD_SRCS}
   ${HOST_USER_SRCS})
 target_link_libraries(swap_ktest_test host_core host_kernel ${CMOCKA} ${LIBFDT})
 add_executable(exec_test tests/host/exec_test.c fs/task_mmu.c kernel/user_task_cmd.c

@@ -37,7 +37,7 @@ file(GLOB TINYMM_IRQCHIP_SRCS CONFIGURE_DEPENDS drivers/irq-*.c)
 # The kernel core (threads, interrupts, timers) runs only on a target: it switches stacks.
 set(TINYMM_CORE_SRCS kernel/irq.c kernel/cpu.c kernel/smp.c kernel/sched.c kernel/kthread.c kernel/timer.c kernel/wait.c
   kernel/mutex.c kernel/rwsem.c kernel/completion.c kernel/workqueue.c kernel/sched_show.c kernel/bench_core.c kernel/bench_compact.c kernel/cacheops.c drivers/console_input.c drivers/rtc-goldfish.c drivers/rtc-pl031.c drivers/rtc.c drivers/bcm2835_wdt.c mm/filemap.c
-  drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c
+  drivers/virtio_mmio.c drivers/virtio_ring.c drivers/virtio_blk.c drivers/virtio_balloon.c mm/balloon_compaction.c
   drivers/mmc_core.c drivers/sunxi_mmc.c drivers/sunxi_mmc_dma.c drivers/bcm2835_sdhost.c drivers/bcm2835_dma.c
   drivers/spi-sifive.c drivers/mmc_spi.c lib/crc7.c lib/crc-itu-t.c
   drivers/brd.c drivers/brd_image.S
@@ -62,7 +62,8 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/arch/${TINYMM_ARCH}/include/asm/pgtable.h)
     fs/file.c fs/sys_fd.c fs/sys_path.c mm/mmap_sys.c mm/mlock_sys.c kernel/sys_time.c
     # exec (docs/binfmt_elf.md) and the shell's user-task commands
     fs/exec.c fs/binfmt_elf.c fs/task_mmu.c kernel/user_task.c kernel/user_task_cmd.c
-    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c kernel/bench_swap.c)
+    kernel/bench_fault.c kernel/bench_exec.c kernel/bench_fork.c kernel/bench_swap.c
+    kernel/bench_migrate.c)
   list(APPEND TINYMM_CORE_SRCS ${TINYMM_DMA_SRCS})	# the DMA API (docs/dma.md)
   # shared file mappings and the file side of rmap (docs/shared-mappings.md)
   list(APPEND TINYMM_CORE_SRCS mm/memory_shared.c mm/rmap_file.c mm/msync.c

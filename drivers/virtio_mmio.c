@@ -133,10 +133,17 @@ static irqreturn_t vm_interrupt(int irq, void *dev_id)
 	if (!status)
 		return IRQ_NONE;
 	vm_write(vdev, VIRTIO_MMIO_INTERRUPT_ACK, status);
-	/* Config changes (capacity resize) are acknowledged and ignored: the disk keeps the size
-	 * it was registered with, which is always the safe side of a check. */
-	if ((status & VIRTIO_MMIO_INT_VRING) && vdev->vq && vdev->vq->callback)
-		vdev->vq->callback(vdev->vq);
+	/* Config changes go to the driver that asked for them (the balloon's target); others
+	 * (a disk's capacity resize) are acknowledged and ignored: the disk keeps the size it was
+	 * registered with, which is always the safe side of a check. */
+	if ((status & VIRTIO_MMIO_INT_CONFIG) && vdev->config_changed)
+		vdev->config_changed(vdev);
+	/* One interrupt for every queue: each callback looks at its own used ring (its waiter
+	 * does), so calling one whose ring did not move costs a wake-up, nothing more. */
+	if (status & VIRTIO_MMIO_INT_VRING)
+		for (unsigned int i = 0; i < vdev->nvqs; i++)
+			if (vdev->vqs[i]->callback)
+				vdev->vqs[i]->callback(vdev->vqs[i]);
 	return IRQ_HANDLED;
 }
 
@@ -162,6 +169,11 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 	size_t avail_off, used_off;
 	char *ring;
 
+	if (vdev->nvqs == VIRTIO_MAX_VQS) {
+		ksnprintf(err, errlen, "queue %u: a driver sets up at most %u queues", index,
+			  VIRTIO_MAX_VQS);
+		return NULL;
+	}
 	vm_write(vdev, VIRTIO_MMIO_QUEUE_SEL, index);
 	if (vm_read(vdev, VIRTIO_MMIO_QUEUE_READY)) {
 		ksnprintf(err, errlen, "queue %u already in use after reset", index);
@@ -214,7 +226,9 @@ struct virtqueue *virtio_find_vq(struct virtio_device *vdev, unsigned int index,
 	write_addr(vdev, VIRTIO_MMIO_QUEUE_AVAIL_LOW, __pa(vq->avail));
 	write_addr(vdev, VIRTIO_MMIO_QUEUE_USED_LOW, __pa(vq->used));
 	vm_write(vdev, VIRTIO_MMIO_QUEUE_READY, 1);
-	vdev->vq = vq;
+	if (!vdev->vq)
+		vdev->vq = vq;
+	vdev->vqs[vdev->nvqs++] = vq;
 	return vq;
 }
 
@@ -227,6 +241,12 @@ void virtio_device_ready(struct virtio_device *vdev)
 uint32_t virtio_cread32(struct virtio_device *vdev, unsigned int off)
 {
 	return vm_read(vdev, VIRTIO_MMIO_CONFIG + off);
+}
+
+/* A 32-bit config field the driver writes (the balloon's `actual`). */
+void virtio_cwrite32(struct virtio_device *vdev, unsigned int off, uint32_t val)
+{
+	vm_write(vdev, VIRTIO_MMIO_CONFIG + off, val);
 }
 
 int virtio_cread64(struct virtio_device *vdev, unsigned int off, uint64_t *val)

@@ -615,6 +615,8 @@ static int cmd_bench(int argc, char **argv)
 		ret = bench_fork();
 	if (!ret && bench_swap)		/* weak: built where user tasks are (cmake/kernel.cmake) */
 		ret = bench_swap();
+	if (!ret && bench_migrate)	/* weak: built where user tasks are (cmake/kernel.cmake) */
+		ret = bench_migrate();
 	if (!ret && bench_user)		/* weak: built where the arch has its user program */
 		ret = bench_user();
 	if (!ret && bench_exec)		/* weak: built where user tasks are (cmake/kernel.cmake) */

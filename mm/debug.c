@@ -123,6 +123,7 @@ void format_gfp_flags(char *buf, size_t len, gfp_t gfp)
 /* __def_pagetype_names, for the types tinymm has. */
 static const struct { unsigned int mask; const char *name; } pagetype_names[] = {
 	{ PG_buddy, "buddy" },
+	{ PG_offline, "offline" },
 	{ PG_table, "table" },
 	{ PG_slab, "slab" },
 };

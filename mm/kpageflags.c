@@ -134,9 +134,12 @@ u64 stable_page_flags_in(const struct page *page, const struct page *map, unsign
 		u |= KPF(KPF_BUDDY);
 
 	/* KPF_SLAB on every page of a slab (folio_test_slab); the type sits on the head.
-	 * KPF_PGTABLE on a page-table frame (mm/pagewalk.c).  KPF_OFFLINE: no offline pages yet. */
+	 * KPF_PGTABLE on a page-table frame (mm/pagewalk.c), KPF_OFFLINE on a frame an inflated
+	 * balloon gave away (mm/balloon_compaction.c). */
 	if (folio_test_slab(folio))
 		u |= KPF(KPF_SLAB);
+	if (PageOffline(page))
+		u |= KPF(KPF_OFFLINE);
 	if (PageTable(page))
 		u |= KPF(KPF_PGTABLE);
 

@@ -1,8 +1,10 @@
 /*
  * meminfo.c - the `meminfo` command: /proc/meminfo's lines in Linux v6.10's format and order
  * ("Name:" padded to 16 columns, the value 8 wide, " kB").  MemTotal is the frames the page
- * allocator manages, MemFree the frames on the buddy lists (NR_FREE_PAGES: not those on the
- * per-CPU lists), Buffers the page cache of block devices, Cached the files' (every other page
+ * allocator manages (an inflated balloon's frames are not: adjust_managed_page_count), MemFree
+ * the frames on the buddy lists (NR_FREE_PAGES: not those on the per-CPU lists), MemAvailable
+ * v6.10's si_mem_available() estimate (free less the reserves, plus the page cache and
+ * reclaimable slab that reclaim could free, each less what the low watermarks keep), Buffers the page cache of block devices, Cached the files' (every other page
  * of the page cache less the swap cache), SwapCached the swap cache (mm/swap_state.c),
  * SwapTotal and SwapFree the swap areas' slots (mm/swapfile.c), Slab and its parts the frames in
  * slabs, HardwareCorrupted the frames memory_failure() poisoned (num_poisoned_pages,
@@ -21,10 +23,43 @@
 #include "tinymm/slab.h"
 #include "tinymm/swapfile.h"
 #include "tinymm/vmstat.h"
+#include "internal.h"
 
 static void show_val_kb(const char *name, unsigned long long bytes)
 {
 	kprintf("%-16s%8llu kB\n", name, bytes >> 10);
+}
+
+/*
+ * v6.10's si_mem_available().  totalreserve_pages is worked out here from the zones as they are
+ * now (v6.10's calculate_totalreserve_pages() at set-up): a zone's largest lowmem_reserve plus
+ * its high watermark, at most its managed frames.
+ */
+static unsigned long si_mem_available(void)
+{
+	unsigned long wmark_low = 0, reserve = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		const struct zone *z = &zones[i];
+		unsigned long managed = READ_ONCE(z->managed_pages), max = 0;
+
+		if (!managed)
+			continue;
+		wmark_low += z->_watermark[WMARK_LOW];
+		for (int j = i; j < MAX_NR_ZONES; j++)
+			max = max(max, z->lowmem_reserve[j]);
+		max += z->_watermark[WMARK_HIGH];
+		reserve += min(max, managed);
+	}
+	long available = (long)nr_free_pages() - (long)reserve;
+	unsigned long pagecache = global_node_page_state(NR_ACTIVE_FILE) +
+				  global_node_page_state(NR_INACTIVE_FILE);
+	pagecache -= min(pagecache / 2, wmark_low);
+	available += (long)pagecache;
+	unsigned long reclaimable = slab_pages_reclaimable();
+	reclaimable -= min(reclaimable / 2, wmark_low);
+	available += (long)reclaimable;
+	return available < 0 ? 0 : (unsigned long)available;
 }
 
 static phys_addr_t memtotal;
@@ -49,6 +84,7 @@ static int cmd_meminfo(int argc, char **argv)
 	if (totalram_pages()) {
 		show_val_kb("MemTotal:", (unsigned long long)totalram_pages() << PAGE_SHIFT);
 		show_val_kb("MemFree:", (unsigned long long)nr_free_pages() << PAGE_SHIFT);
+		show_val_kb("MemAvailable:", (unsigned long long)si_mem_available() << PAGE_SHIFT);
 		/* Linux counts a block device's page cache in Buffers, the files' in Cached. */
 		unsigned long file = global_node_page_state(NR_FILE_PAGES);
 		unsigned long bdev = blockdev_pages ? blockdev_pages() : 0;

@@ -118,6 +118,20 @@ static void free_range_to_buddy(struct zone *z, unsigned long s, unsigned long e
 	spin_unlock(&z->lock);
 }
 
+/*
+ * v6.10 adds atomically; tinymm's managed_pages is a plain word written under the zone lock
+ * (readers take a racy snapshot, READ_ONCE, as they do of free_pages).
+ */
+void adjust_managed_page_count(struct page *page, long count)
+{
+	struct zone *z = page_zone(page);
+	unsigned long flags;
+
+	spin_lock_irqsave(&z->lock, flags);
+	WRITE_ONCE(z->managed_pages, z->managed_pages + (unsigned long)count);
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
 void zone_dma_limit_from_firmware(phys_addr_t limit)
 {
 	if (!zone_dma_limit && limit)		/* tinymm.zone_dma_limit wins */

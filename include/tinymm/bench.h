@@ -62,5 +62,7 @@ int bench_fork(void) __attribute__((weak));
 uint32_t bench_copy_cost(uint32_t overhead);
 /* The swap rows (kernel/bench_swap.c): swapout-4k, swapin-4k, on ram3.  Weak, as bench_fork. */
 int bench_swap(void) __attribute__((weak));
+/* The migration row (kernel/bench_migrate.c): migrate-4k.  Weak, as bench_fork. */
+int bench_migrate(void) __attribute__((weak));
 
 #endif

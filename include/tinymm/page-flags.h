@@ -361,10 +361,13 @@ void prep_compound_page(struct page *page, unsigned int order);
  * _refcount 0.  This is v6.10's encoding: Linux 6.11 moved the type bits to the top of the word
  * and 6.12 made the type a byte value (PGTY_buddy).  PG_table marks a frame that holds a page
  * table (pagetable_alloc(), mm/pagewalk.c), as v6.10's PAGE_TYPE_OPS(Table, table, pgtable).
+ * PG_offline marks a frame the guest gave away: an inflated balloon's (mm/balloon_compaction.c),
+ * as v6.10's PAGE_TYPE_OPS(Offline, offline, offline); /proc/kpageflags reports it as KPF_OFFLINE.
  */
 #define PAGE_TYPE_BASE		0xf0000000U
 #define PAGE_MAPCOUNT_RESERVE	(-128)
 #define PG_buddy		0x00000080U
+#define PG_offline		0x00000100U	/* Linux's value: given to the hypervisor (balloon) */
 #define PG_table		0x00000200U	/* Linux's value: a page-table frame (mm/pagewalk.c) */
 #define PG_slab			0x00001000U	/* Linux's value: a slab's head page (mm/slub.c) */
 
@@ -390,6 +393,29 @@ static inline void __ClearPageBuddy(struct page *page)
 {
 	VM_BUG_ON_PAGE(!PageBuddy(page), page);
 	page->page_type |= PG_buddy;
+}
+
+/* An offline frame (an inflated balloon's): order 0, never mapped, so the type word is free. */
+static inline bool PageOffline(const struct page *page)
+{
+	return PageType(page, PG_offline);
+}
+
+static inline bool folio_test_offline(const struct folio *folio)
+{
+	return PageOffline(&folio->page);
+}
+
+static inline void __SetPageOffline(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageType(page, 0), page);
+	page->page_type &= ~PG_offline;
+}
+
+static inline void __ClearPageOffline(struct page *page)
+{
+	VM_BUG_ON_PAGE(!PageOffline(page), page);
+	page->page_type |= PG_offline;
 }
 
 /* A page-table frame: order 0, never mapped to user space, so the type word is free. */
@@ -465,10 +491,14 @@ static inline struct address_space *folio_mapping(const struct folio *folio)
 	return folio_test_anon(folio) ? NULL : folio->mapping;
 }
 
-/* The folio's mapcount (v6.10's folio_mapcount for a small folio): page-table mappings. */
+/* The folio's mapcount (v6.10's folio_mapcount for a small folio): page-table mappings.  A
+ * typed page (buddy, offline, table, slab) has the type in _mapcount's place and is unmapped
+ * (v6.10's page_mapcount_is_type()). */
 static inline int folio_mapcount(const struct folio *folio)
 {
-	return atomic_read(&folio->_mapcount) + 1;
+	int mapcount = atomic_read(&folio->_mapcount) + 1;
+
+	return page_type_has_type((unsigned int)(mapcount - 1)) ? 0 : mapcount;
 }
 
 static inline bool folio_mapped(const struct folio *folio)

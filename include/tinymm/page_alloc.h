@@ -103,6 +103,9 @@ void vmstat_work_init(void);	/* mm/vmstat_work.c: at boot, after workqueue_init(
 struct zone;
 void drain_all_pages(struct zone *zone);
 unsigned long totalram_pages(void);
+/* @count frames more (or, negative, fewer) in @page's zone's managed_pages: a balloon gives frames
+ * to the hypervisor and takes them back (v6.10's; mm/mm_init.c).  Takes the zone lock. */
+void adjust_managed_page_count(struct page *page, long count);
 int get_pageblock_migratetype(const struct zone *z, unsigned long pfn);
 
 /* Verify every invariant (see mm/page_alloc.c's header); prints each violation; returns their

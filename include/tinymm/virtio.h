@@ -129,6 +129,8 @@ unsigned int vring_size(unsigned int num, size_t *avail_off, size_t *used_off);
 /* -EINVAL for an unknown name; the next used entry the driver reads is corrupted. */
 int virtqueue_inject(struct virtqueue *vq, const char *what);
 
+#define VIRTIO_MAX_VQS	4		/* the most queues one device's driver sets up */
+
 struct virtio_device {
 	uintptr_t base;			/* the transport's registers */
 	phys_addr_t phys;		/* their physical address, for messages */
@@ -136,7 +138,11 @@ struct virtio_device {
 	uint32_t device_id, vendor_id;
 	uint64_t features;		/* the device's offer */
 	uint64_t negotiated;		/* what FEATURES_OK accepted */
-	struct virtqueue *vq;		/* tinymm's drivers use one queue */
+	struct virtqueue *vq;		/* the first queue set up (virtio-blk's only one) */
+	struct virtqueue *vqs[VIRTIO_MAX_VQS];	/* every queue set up, in order (the interrupt's) */
+	unsigned int nvqs;
+	/* Configuration change interrupt (InterruptStatus bit 1), hard-irq context; NULL: ignored. */
+	void (*config_changed)(struct virtio_device *vdev);
 	void *priv;			/* the driver's */
 	char name[32];			/* "virtio-mmio@0x0a003e00" */
 };
@@ -168,6 +174,7 @@ void virtio_set_failed(struct virtio_device *vdev);
  * ConfigGeneration changes, at most a few times: 0, or -EIO if it never settles. */
 uint32_t virtio_cread32(struct virtio_device *vdev, unsigned int off);
 int virtio_cread64(struct virtio_device *vdev, unsigned int off, uint64_t *val);
+void virtio_cwrite32(struct virtio_device *vdev, unsigned int off, uint32_t val);
 
 /* Drivers the transport knows (one device type each). */
 int virtio_blk_probe(struct virtio_device *vdev);

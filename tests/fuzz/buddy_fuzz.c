@@ -6,7 +6,7 @@
  * 4 MiB-aligned, bank 0 [0, 6M) with a 64 KiB "kernel", a hole, bank 1 [8M, 16M).  Its first
  * byte picks ZONE_DMA's limit (none, unaligned, pageblock-aligned, across the hole), page
  * poisoning and the page checks; the rest, read round and round for at least OPS_PER_INPUT
- * operations (a boot costs as much as many of them), decodes to operations (op byte % 8):
+ * operations (a boot costs as much as many of them), decodes to operations (op byte % 10):
  *   0, 1  alloc_pages(gfp, order): order mostly 0-3, sometimes up to 12 (> MAX_PAGE_ORDER: NULL)
  *   2     drop one reference to a held block (__free_pages, folio_put or put_page on a tail page,
  *         free_pages_exact); the last one frees it, and (v6.10) __free_pages() of a
@@ -16,6 +16,14 @@
  *   5     alloc_pages_exact(size, gfp), size 0 to 65 pages, sometimes past the largest block
  *   6     take_page_off_buddy() on any frame: true exactly when the model says the frame is free
  *   7     drain the per-CPU lists, or free everything held
+ *   8     migration at the allocator's level (mm/migrate.c's moves through mm/compaction.c's
+ *         free scanner): a held order-0 block's contents moved into a frame taken from the
+ *         top of its zone as compaction's isolate_freepages_block() takes it (the highest free
+ *         block, __isolate_free_page(), split to order-0 frames, each prepared as an
+ *         allocation), the old frame freed, the unused frames put back
+ *         (__putback_isolated_page(), as compaction's release_freepages());
+ *   9     a compaction pass of op 8: up to 16 moves, lowest held frame first, while the free
+ *         frame found is above it (the scanners have not met)
  * A model of every frame (free, held, taken; reserved ones from PG_reserved) catches a frame
  * handed out twice.  After every operation: buddy_check() finds nothing, held + free + taken
  * frames == managed frames, no bad page and no poison mismatch was reported.  At the end
@@ -65,7 +73,7 @@ static struct held held[MAX_HELD];
 static int nr_held;
 static unsigned long held_frames, taken_frames, bad0, poison0, op_index;
 static unsigned long boot_nr_free[MAX_NR_ZONES][NR_PAGE_ORDERS];
-static unsigned long long total_ops, total_inputs;
+static unsigned long long total_ops, total_inputs, total_migrated;
 static int break_mode;
 
 static void __attribute__((noreturn)) fuzz_fail(int line, const char *what)
@@ -81,7 +89,8 @@ static void __attribute__((noreturn)) fuzz_fail(int line, const char *what)
 
 static void report(void)
 {
-	fprintf(stderr, "buddy_fuzz: %llu operations in %llu inputs\n", total_ops, total_inputs);
+	fprintf(stderr, "buddy_fuzz: %llu operations in %llu inputs, %llu blocks migrated\n",
+		total_ops, total_inputs, total_migrated);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -268,6 +277,107 @@ static void take_op(struct input *in)
 	}
 }
 
+static void check_all(void);
+
+/* The free scanner (mm/compaction.c): the highest free block of @z taken off its list and split
+ * to order-0 frames on @list; how many (0: none, or the zone at its min watermark). */
+static unsigned long isolate_top_free(struct zone *z, struct page_list *list)
+{
+	unsigned long flags, n = 0;
+
+	spin_lock_irqsave(&z->lock, flags);
+	for (unsigned long pfn = zone_end_pfn(z); pfn-- > z->zone_start_pfn;) {
+		struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+
+		if (!page || !PageBuddy(page))
+			continue;
+		n = __isolate_free_page(page, buddy_order(page));
+		for (unsigned long i = 0; i < n; i++) {
+			page[i].private = 0;
+			page_list_add_tail(list, &page[i]);
+		}
+		break;
+	}
+	spin_unlock_irqrestore(&z->lock, flags);
+	return n;
+}
+
+/* Frames the free scanner took and nobody used, back (compaction's release_freepages()). */
+static void put_back_free(struct zone *z, struct page_list *list)
+{
+	unsigned long flags;
+	struct page *page;
+
+	spin_lock_irqsave(&z->lock, flags);
+	while ((page = page_list_first(list))) {
+		page_list_del(list, page);
+		__putback_isolated_page(page, 0, false);
+	}
+	spin_unlock_irqrestore(&z->lock, flags);
+}
+
+/* Move held[i] (order 0, one reference) up into a frame the free scanner finds; true if the
+ * frame found was above it and the move was made. */
+static bool migrate_one_block(int i)
+{
+	struct held *h = &held[i];
+	struct page *old = h->page, *new;
+	struct zone *z = page_zone(old);
+	struct page_list free;
+
+	if (h->order || h->kind == EXACT || h->refs != 1)
+		return false;
+	page_list_init(&free);
+	if (!isolate_top_free(z, &free))
+		return false;
+	new = page_list_first(&free);
+	if (page_to_pfn(new) < page_to_pfn(old)) {	/* the scanners met */
+		put_back_free(z, &free);
+		return false;
+	}
+	page_list_del(&free, new);
+	/* Prepared as compaction_alloc() prepares it: an allocation's checks, one reference. */
+	set_page_pcp_mt(new, pageblock_mt(z, page_to_pfn(new)));
+	CHECK(!page_checks || check_new_pages(new, 0));
+	CHECK(!page_poisoning_enabled || check_poison_pages(new, 1));
+	atomic_set(&new->_refcount, 1);
+	mark(new, 1, FREE, HELD);
+	memcpy(page_address(new), page_address(old), PAGE_SIZE);
+	((unsigned long *)page_address(new))[0] = page_to_pfn(new);	/* the owner's, moved */
+	h->page = new;
+	mark(old, 1, HELD, FREE);
+	if (h->kind == FOLIO)
+		folio_put((struct folio *)old);
+	else
+		__free_pages(old, 0);
+	put_back_free(z, &free);
+	total_migrated++;
+	return true;
+}
+
+static void migrate_op(struct input *in, bool pass)
+{
+	unsigned int b = byte(in);
+
+	if (!nr_held)
+		return;
+	if (!pass) {
+		migrate_one_block((int)(b % (unsigned int)nr_held));
+		return;
+	}
+	for (int n = 0; n < 16; n++) {
+		int lowest = -1;
+
+		for (int i = 0; i < nr_held; i++)
+			if (!held[i].order && held[i].kind != EXACT && held[i].refs == 1 &&
+			    (lowest < 0 || held[i].page < held[lowest].page))
+				lowest = i;
+		if (lowest < 0 || !migrate_one_block(lowest))
+			break;
+		check_all();
+	}
+}
+
 static void check_all(void)
 {
 	CHECK(nr_bad_pages == bad0);		/* the fuzzer never frees a bad page */
@@ -284,7 +394,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	boot(size ? byte(&in) : 0);
 	total_inputs++;
 	for (op_index = 0; op_index < ops; op_index++, total_ops++) {
-		unsigned int op = byte(&in) % 8, b;
+		unsigned int op = byte(&in) % 10, b;
 		switch (op) {
 		case 0: case 1: case 3:
 			if (nr_held < MAX_HELD)
@@ -317,6 +427,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			else
 				while (nr_held)
 					put_one(nr_held - 1, 0);
+			break;
+		case 8: case 9:
+			migrate_op(&in, op == 9);
 			break;
 		}
 		check_all();

@@ -64,7 +64,7 @@ static void ktest_suite_passes(void **state)
 	if (failed)
 		fprintf(stderr, "%s", shim_console);
 	assert_int_equal(failed, 0);
-	assert_console_has("# totals: pass:12 fail:0 skip:0\n");
+	assert_console_has("# totals: pass:13 fail:0 skip:0\n");
 }
 
 static void kernel_frames_are_reserved(void **state)

@@ -116,8 +116,10 @@ static void dump_page_of_a_hand_made_page(void **state)
 		"[    0.000000] raw: 0000000000000000 0000000000000000\n");
 	/* A typed page (v6.10's encoding: the type is a cleared bit): mapcount 0, a page_type line. */
 	static const struct { unsigned int type; const char *text; } types[] = {
-		{ 0xffffff7f, "0xffffff7f(buddy)" }, { 0xfffffe7f, "0xfffffe7f(buddy|0x100)" },
-		{ 0xfffffeff, "0xfffffeff(0x100)" },
+		{ 0xffffff7f, "0xffffff7f(buddy)" }, { 0xfffffe7f, "0xfffffe7f(buddy|offline)" },
+		{ 0xfffffeff, "0xfffffeff(offline)" },
+		/* v6.10's PG_guard (0x400): a type tinymm does not have, printed as a number */
+		{ 0xfffffb7f, "0xfffffb7f(buddy|0x400)" }, { 0xfffffbff, "0xfffffbff(0x400)" },
 	};
 	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
 		char want[512];

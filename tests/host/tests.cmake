@@ -140,6 +140,7 @@ add_test(NAME cachemodel.riscv.cmo_select COMMAND cachemodel_test riscv 64 cmo_s
 add_test(NAME host.fault_2level COMMAND fault_2level_test)
 add_test(NAME host.rmap_file COMMAND rmap_file_test)
 add_test(NAME host.mlock COMMAND mlock_test)
+add_test(NAME host.migrate COMMAND migrate_test)
 add_test(NAME host.uaccess COMMAND uaccess_test)
 add_test(NAME host.page_idle COMMAND page_idle_test)
 add_test(NAME host.swapfile_ktest COMMAND swapfile_ktest_test)

@@ -218,6 +218,21 @@ static void buddy_type_encoding(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, PageBuddy(&one_page));
 }
 
+/* An inflated balloon's frame (v6.10's PG_offline, 0x100): KPF_OFFLINE (23) and nothing else. */
+static void offline_type_is_kpf_offline(struct ktest *t)
+{
+	kpf_init_pages(&one_page, 1);
+	__SetPageOffline(&one_page);
+	KTEST_EXPECT_EQ(t, one_page.page_type, 0xfffffeffU);
+	KTEST_EXPECT_TRUE(t, PageOffline(&one_page));
+	KTEST_EXPECT_FALSE(t, PageBuddy(&one_page));
+	KTEST_EXPECT_FALSE(t, PageTable(&one_page));
+	KTEST_EXPECT_EQ(t, stable_page_flags(&one_page), 0x800000);
+	__ClearPageOffline(&one_page);
+	KTEST_EXPECT_FALSE(t, PageOffline(&one_page));
+	KTEST_EXPECT_EQ(t, stable_page_flags(&one_page), 0);
+}
+
 static void buddy_block_every_page(struct ktest *t)
 {
 	kpf_init_pages(buddy_pages, 16);
@@ -266,6 +281,7 @@ static const struct ktest_case kpageflags_cases[] = {
 	KTEST_CASE(hwpoison_stays_per_page),
 	KTEST_CASE(anon_large_folio_is_thp),
 	KTEST_CASE(buddy_type_encoding),
+	KTEST_CASE(offline_type_is_kpf_offline),
 	KTEST_CASE(buddy_block_every_page),
 	KTEST_CASE(buddy_search_stays_inside_the_map),
 	{ 0 },

@@ -22,12 +22,17 @@
  *     says which slot, the pte stays a swap entry, and the next fault reads it back exact;
  *   - memory_failure() of a clean swap-cache folio (out of the cache, read again exact) and of
  *     a dirty one (kept poisoned, the fault is VM_FAULT_HWPOISON);
- *   - a write-only area's page comes back with the protection its first touch had.
+ *   - a write-only area's page comes back with the protection its first touch had;
+ *   - migration of a mapped swap-cache folio (mm/migrate.c): the new folio takes its slot in
+ *     the swap cache (the same entry, PG_swapcache), its pte and bytes; the old one is freed,
+ *     SwapCached unchanged.
  */
 #include <string.h>
 #include "tinymm/blkdev.h"
 #include "tinymm/errno.h"
 #include "tinymm/memory-failure.h"
+#include "tinymm/migrate.h"
+#include "../../mm/internal.h"
 #include "tinymm/fork.h"
 #include "tinymm/ktest.h"
 #include "ktest_mm.h"
@@ -494,6 +499,51 @@ static void write_only_area_back_writable(struct ktest *t)
 	swap_teardown(t);
 }
 
+static void swapcache_folio_migrates(struct ktest *t)
+{
+	KTEST_ASSERT_TRUE(t, swap_setup(t));
+	struct mm_struct *mm = filled_mm(t);
+	struct page_list list;
+	unsigned int moved = 0;
+
+	KTEST_ASSERT_TRUE(t, mm != NULL);
+	struct folio *f = kt_folio_at(mm, KT_BASE + P(2));
+	KTEST_ASSERT_TRUE(t, f != NULL);
+	folio_get(f);			/* so reclaim cannot free it */
+	for (int pass = 0; pass < 2; pass++)
+		KTEST_EXPECT_EQ(t, reclaim_folio_for_test(f, false, false), 0UL);
+	folio_wait_writeback(f);
+	swp_entry_t e = entry_at(mm, KT_BASE + P(2));
+	KTEST_EXPECT_NE(t, e.val, 0UL);
+	KTEST_EXPECT_EQ(t, kt_fault(mm, KT_BASE + P(2), 0), 0U);	/* mapped again, still cached */
+	folio_put(f);
+	KTEST_ASSERT_TRUE(t, kt_folio_at(mm, KT_BASE + P(2)) == f);
+	KTEST_ASSERT_TRUE(t, folio_test_swapcache(f));
+	unsigned long cached0 = total_swapcache_pages(), pfn = page_to_pfn(&f->page);
+
+	lru_add_drain();
+	page_list_init(&list);
+	KTEST_ASSERT_TRUE(t, folio_isolate_lru(f));
+	page_list_add_tail(&list, &f->page);
+	KTEST_EXPECT_EQ(t, migrate_pages(&list, alloc_migration_target, NULL, 0, MIGRATE_SYNC,
+					 MR_SYSCALL, &moved), 0);
+	KTEST_EXPECT_EQ(t, moved, 1U);
+	struct folio *g = kt_folio_at(mm, KT_BASE + P(2));
+	KTEST_ASSERT_TRUE(t, g != NULL && g != f);
+	KTEST_EXPECT_TRUE(t, folio_test_swapcache(g) && folio_test_anon(g));
+	KTEST_EXPECT_EQ(t, folio_swap_entry(g).val, e.val);
+	struct folio *c = swap_cache_get_folio(e);
+	KTEST_EXPECT_TRUE(t, c == g);
+	if (c)
+		folio_put(c);
+	KTEST_EXPECT_EQ(t, total_swapcache_pages(), cached0);
+	KTEST_EXPECT_TRUE(t, all_bytes(page_address(&g->page), 's' + 2));
+	KTEST_EXPECT_EQ(t, folio_mapcount(g), 1);
+	KTEST_EXPECT_EQ(t, page_ref_count(pfn_to_page(pfn)), 0);
+	mmput(mm);
+	swap_teardown(t);
+}
+
 static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(out_and_back),
 	KTEST_CASE(fault_finds_cached_folio),
@@ -503,6 +553,7 @@ static const struct ktest_case swap_cases[] = {
 	KTEST_CASE(read_error_is_sigbus),
 	KTEST_CASE(hwpoison_swapcache),
 	KTEST_CASE(write_only_area_back_writable),
+	KTEST_CASE(swapcache_folio_migrates),
 	{}
 };
 KTEST_SUITE(swap, swap_cases);

@@ -36,6 +36,7 @@ pid=$(sed -n 's|^/bin/migtest: pid \([1-9][0-9]*\)$|\1|p' <<<"$out")
 [ -n "$pid" ] || tm_fail "exec -b printed no '/bin/migtest: pid <n>' line"
 tm_wait "migtest: ready$" 1 60
 line=$(tm_console | grep -o "migtest: pid $pid anon 0x[0-9a-f]* shared 0x[0-9a-f]* private 0x[0-9a-f]* cow 0x[0-9a-f]*" | head -n 1)
+# shellcheck disable=SC2034  # read through ${!area} below
 read -r _ _ _ _ anon _ shared _ private _ cow <<<"$line"
 [ -n "$cow" ] || tm_fail "migtest did not print its areas"
 
@@ -80,7 +81,7 @@ for round in 1 2; do
       [ "$pfn" = "$new" ] || tm_fail "$area page $i: pagemap shows $pfn after the move to $new"
       [ "$excl" = "$want_excl" ] || tm_fail "$area page $i: pagemap bits $excl after the move, want $want_excl"
       kpf "$new"
-      if [ $kind = anon ]; then want="1 1 1"; else want="1 0 0"; fi
+      if [ "$kind" = anon ]; then want="1 1 1"; else want="1 0 0"; fi
       [ "$(bit 11) $(bit 12) $(bit 14)" = "$want" ] ||
         tm_fail "$area page $i: kpageflags of the new frame $new: mmap/anon/swapbacked $(bit 11) $(bit 12) $(bit 14), want $want"
       kpf "$old"
@@ -98,6 +99,7 @@ for round in 1 2; do
   fi
 done
 
+# shellcheck disable=SC1090  # the board's QEMU settings name its nm
 nm=$(. "$TM_TOP/board/$board/qemu.conf" && echo "${NM:-nm}")
 start_pa=$("$nm" "$TM_TOP/build/$board/tinymm.elf" | awk '$3 == "_start_pa" { print $1 }')
 [ -n "$start_pa" ] || tm_fail "no _start_pa in build/$board/tinymm.elf"
