@@ -30,6 +30,7 @@ set(ops order0-alloc order0-free order0-alloc-refill order3-alloc order3-free or
   spin-lock-irqsave mutex-lock-unlock folio-lock-unlock wake-up-empty hrtimer-start-cancel
   yield-roundtrip pagecache-hit vmalloc-16k vfree-16k memcpy-4k memset-4k ext2-read-hit-4k ext2-lookup
   fault-anon fault-file-minor fault-cow fork-exit folio-referenced swapout-4k swapin-4k
+  migrate-4k compact-64mib
   syscall-getpid)
 set(want)
 set(optional exec-hello exec-hello-nocheck)	# checked for form when present (see above)
