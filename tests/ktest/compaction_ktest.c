@@ -7,8 +7,12 @@
  * compaction, or kcompactd) and the case checks that the allocation succeeds, that every
  * folio's bytes are exact at its index wherever it moved, that a folio held by an extra
  * reference (pinned) did not move and was counted (pgmigrate_fail), and that buddy_check() and
- * lru_check() find nothing wrong once the fixture is released.
+ * lru_check() find nothing wrong once the fixture is released.  A balloon's pages placed in the
+ * window (mm/balloon_compaction.c, a device-less balloon) move too: compaction isolates them
+ * (PG_isolated, seen by the balloon's migratepage), the balloon keeps its size, every page of
+ * it still Offline and the balloon's.
  */
+#include "tinymm/balloon_compaction.h"
 #include "tinymm/compaction.h"
 #include "tinymm/delay.h"
 #include "tinymm/errno.h"
@@ -206,8 +210,115 @@ static void compact_node_whole_zone(struct ktest *t)
 	cp_teardown(t);
 }
 
+/* ---- a balloon's pages move too ---- */
+
+#define CP_BALLOON_PAGES	64
+static struct balloon_dev_info cp_balloon;
+static unsigned int cp_balloon_moves, cp_balloon_isolated_seen;
+
+/* The driver's migratepage without a device (drivers/virtio_balloon.c's, less the requests;
+ * one zone, so the managed count does not move). */
+static int cp_balloon_migratepage(struct balloon_dev_info *b, struct page *newpage,
+				  struct page *page, enum migrate_mode mode)
+{
+	unsigned long flags;
+
+	(void)mode;
+	if (PageIsolated(page))		/* isolate_movable_page() marked it */
+		cp_balloon_isolated_seen++;
+	get_page(newpage);		/* the balloon's reference */
+	spin_lock_irqsave(&b->pages_lock, flags);
+	balloon_page_insert(b, newpage);
+	b->isolated_pages--;
+	balloon_page_delete(page);
+	spin_unlock_irqrestore(&b->pages_lock, flags);
+	put_page(page);			/* the balloon's reference on the old frame */
+	cp_balloon_moves++;
+	return MIGRATEPAGE_SUCCESS;
+}
+
+/* Free order-0 frame @pfn off the buddy lists, prepared as an allocation (one reference), as
+ * compaction's free scanner and compaction_alloc() take one; NULL if it is not such a frame. */
+static struct page *cp_take_free_frame(unsigned long pfn)
+{
+	struct page *page = pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
+	struct zone *z = page ? page_zone(page) : NULL;
+	unsigned long flags, n = 0;
+
+	if (!page)
+		return NULL;
+	spin_lock_irqsave(&z->lock, flags);
+	if (PageBuddy(page) && buddy_order(page) == 0)
+		n = __isolate_free_page(page, 0);
+	spin_unlock_irqrestore(&z->lock, flags);
+	if (!n)
+		return NULL;
+	page->private = 0;
+	set_page_pcp_mt(page, pageblock_mt(z, pfn));
+	if ((page_checks && !check_new_pages(page, 0)) ||
+	    (page_poisoning_enabled && !check_poison_pages(page, 1)))
+		return NULL;		/* bad: reported and leaked, as the allocator does */
+	atomic_set(&page->_refcount, 1);
+	return page;
+}
+
+static void balloon_pages_move(struct ktest *t)
+{
+	struct compact_totals tot = { 0 };
+	unsigned long before[CP_BALLOON_PAGES], moved = 0, n = 0;
+	struct page *page;
+
+	if (!cp_setup(t))
+		return;
+	balloon_devinfo_init(&cp_balloon);
+	cp_balloon.migratepage = cp_balloon_migratepage;
+	cp_balloon_moves = cp_balloon_isolated_seen = 0;
+	/* The balloon's pages are free frames of the window's lowest quarter, taken off the buddy
+	 * lists as an allocation would take them (the allocator itself hands out the top of the
+	 * window first, which the free scanner consumes before the scanners meet). */
+	unsigned long lo = ~0UL, hi = 0, pfn;
+	for (unsigned long i = 0; i < fragment_nr_folios(); i++) {
+		struct folio *f = fragment_folio(i, &pfn);
+		if (f)
+			folio_put(f);
+		lo = min(lo, pfn);
+		hi = max(hi, pfn);
+	}
+	for (pfn = lo; n < CP_BALLOON_PAGES && pfn < lo + (hi - lo) / 4; pfn++) {
+		page = cp_take_free_frame(pfn);
+		if (page) {
+			before[n++] = pfn;
+			balloon_page_enqueue(&cp_balloon, page);
+		}
+	}
+	KTEST_EXPECT_EQ(t, n, (unsigned long)CP_BALLOON_PAGES);
+	compact_node(&tot);
+	KTEST_EXPECT_GT(t, cp_balloon_moves, 0U);
+	KTEST_EXPECT_EQ(t, cp_balloon_isolated_seen, cp_balloon_moves);
+	KTEST_EXPECT_EQ(t, cp_balloon.nr_pages, n);
+	KTEST_EXPECT_EQ(t, cp_balloon.isolated_pages, 0UL);
+	KTEST_EXPECT_TRUE(t, cp_free_block_of(CP_ORDER));
+	for (page = page_list_first(&cp_balloon.pages); page; page = page_list_next(page)) {
+		bool was_there = false;
+
+		KTEST_EXPECT_TRUE(t, PageBalloon(page) && balloon_page_device(page) == &cp_balloon);
+		KTEST_EXPECT_FALSE(t, PageIsolated(page));
+		for (unsigned long i = 0; i < n; i++)
+			was_there |= before[i] == page_to_pfn(page);
+		moved += !was_there;
+	}
+	KTEST_EXPECT_EQ(t, moved, (unsigned long)cp_balloon_moves);
+	kprintf("    # %u of %lu balloon pages moved\n", cp_balloon_moves, n);
+	while ((page = balloon_page_dequeue(&cp_balloon)))
+		put_page(page);
+	KTEST_EXPECT_EQ(t, cp_balloon.nr_pages, 0UL);
+	cp_check_data(t);
+	cp_teardown(t);
+}
+
 static const struct ktest_case compaction_cases[] = {
 	KTEST_CASE(compact_zone_makes_high_order_block),
+	KTEST_CASE(balloon_pages_move),
 	KTEST_CASE(direct_compaction_in_slow_path),
 	KTEST_CASE(kcompactd_woken_by_failed_allocation),
 	KTEST_CASE(compact_node_whole_zone),
