@@ -317,7 +317,7 @@ unsigned long fragment_release(void)
 	return left;
 }
 
-/* `fragment <MiB>|release`: the fixture in the highest populated zone (the shell's way to make
+/* `fragment <MiB>|check|release`: the fixture in the highest populated zone (the shell's way to make
  * `compact` and `extfrag` show something). */
 static int cmd_fragment(int argc, char **argv)
 {
@@ -325,11 +325,22 @@ static int cmd_fragment(int argc, char **argv)
 	int err;
 
 	if (argc != 2)
-		return shell_usage_error(argv[0], "usage: fragment <MiB>|release");
+		return shell_usage_error(argv[0], "usage: fragment <MiB>|check|release");
 	if (!strcmp(argv[1], "release")) {
 		unsigned long left = fragment_release();
 		kprintf("fragment: released%s\n", left ? " (some folios still held)" : "");
 		return 0;
+	}
+	if (!strcmp(argv[1], "check")) {
+		unsigned long moved = 0, wrong;
+
+		if (!frag_active) {
+			kprintf("fragment: nothing to check (no fixture)\n");
+			return 1;
+		}
+		wrong = fragment_check(&moved);
+		kprintf("fragment: %lu folios, %lu moved, %lu wrong or missing\n", frag_nr, moved, wrong);
+		return wrong ? 1 : 0;
 	}
 	if (kstrtoull(argv[1], &mib) || !mib || mib > (1ULL << 20)) {
 		kprintf("fragment: '%s' is not a size in MiB\n", argv[1]);
@@ -348,6 +359,6 @@ static int cmd_fragment(int argc, char **argv)
 		blocks * pageblock_nr_pages - frag_nr);
 	return 0;
 }
-SHELL_COMMAND(fragment, "<MiB>|release",
+SHELL_COMMAND(fragment, "<MiB>|check|release",
 	      "take all free memory; in <MiB> of free movable pageblocks keep every other frame as a page-cache folio (compaction's fixture)",
 	      cmd_fragment);

@@ -2,7 +2,7 @@
  * migtest - pages of every kind read and written while the shell migrates them (docs/
  * migration.md, tests/qemu/migrate_test.sh).
  *
- *   migtest <path> <seconds> [<stop-file>]
+ *   migtest [-s <pages>] <path> <seconds> [<stop-file>]
  *
  * Writes <path> (8 pages: pages 4-7 the word pattern FILE_BASE + word index), fsyncs, and maps
  * four areas of 4 pages:
@@ -10,6 +10,10 @@
  *   shared   pages 0-3 of <path>, MAP_SHARED, read-write: dirty page-cache pages;
  *   private  pages 4-7 of <path>, MAP_PRIVATE, read-only: clean page-cache pages;
  *   cow      anonymous, written once, then shared with a forked child (mapcount 2).
+ * With -s, a fifth area fragments memory the way a task does: 2 x <pages> anonymous pages
+ * written (SPARSE_BASE + word index), then every other one given back (madvise MADV_DONTNEED),
+ * so <pages> pages stay, each between two freed frames; they are checked every generation
+ * ("sparse 0x<addr> <pages>" is added to the line below).
  * It prints "migtest: pid <pid> anon 0x<a> shared 0x<s> private 0x<p> cow 0x<c>" and
  * "migtest: ready", then for <seconds>, or until <stop-file> exists (looked for every 64
  * generations by the parent, every 16 rounds by the child): the parent writes generation g into every word of anon
@@ -37,6 +41,7 @@
 #define WORDS		(PAGE / 4)
 #define FILE_BASE	0xf11e0000u
 #define COW_BASE	0xc0d00000u
+#define SPARSE_BASE	0x5a000000u
 
 static unsigned long bad;
 
@@ -83,14 +88,20 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
 	static uint32_t buf[2 * NPAGES * WORDS];
-	volatile uint32_t *anon, *shared, *priv, *cow;
+	volatile uint32_t *anon, *shared, *priv, *cow, *sparse = NULL;
+	unsigned long nsparse = 0;
 	double end;
 	uint32_t g = 0;
 	int fd, status;
 	pid_t child;
 
-	if ((argc != 3 && argc != 4) || atoi(argv[2]) <= 0) {
-		printf("usage: migtest <path> <seconds> [<stop-file>]\n");
+	if (argc > 2 && !strcmp(argv[1], "-s")) {
+		nsparse = strtoul(argv[2], NULL, 0);
+		argv += 2;
+		argc -= 2;
+	}
+	if ((argc != 3 && argc != 4) || atoi(argv[2]) <= 0 || nsparse > 65536) {
+		printf("usage: migtest [-s <pages>] <path> <seconds> [<stop-file>]\n");
 		return 2;
 	}
 	for (unsigned int i = 0; i < 2 * NPAGES * WORDS; i++)
@@ -106,11 +117,25 @@ int main(int argc, char **argv)
 		return fail("mmap");
 	for (unsigned int i = 0; i < NPAGES * WORDS; i++)
 		cow[i] = COW_BASE + i;
+	if (nsparse) {
+		sparse = mmap(NULL, 2 * nsparse * PAGE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (sparse == MAP_FAILED)
+			return fail("mmap sparse");
+		for (unsigned long i = 0; i < 2 * nsparse * WORDS; i++)
+			sparse[i] = SPARSE_BASE + (uint32_t)i;
+		for (unsigned long p = 1; p < 2 * nsparse; p += 2)
+			if (madvise((void *)(sparse + p * WORDS), PAGE, MADV_DONTNEED))
+				return fail("madvise MADV_DONTNEED");
+	}
 	for (unsigned int p = 0; p < NPAGES; p++)
 		for (unsigned int i = 0; i < WORDS; i++)
 			anon[p * WORDS + i] = shared[p * WORDS + i] = gen_word(0, p, i);
-	printf("migtest: pid %d anon 0x%lx shared 0x%lx private 0x%lx cow 0x%lx\n", (int)getpid(),
+	printf("migtest: pid %d anon 0x%lx shared 0x%lx private 0x%lx cow 0x%lx", (int)getpid(),
 	       (unsigned long)anon, (unsigned long)shared, (unsigned long)priv, (unsigned long)cow);
+	if (nsparse)
+		printf(" sparse 0x%lx %lu", (unsigned long)sparse, nsparse);
+	printf("\n");
 	end = now() + atoi(argv[2]);
 	child = fork();
 	if (child < 0)
@@ -141,6 +166,10 @@ int main(int argc, char **argv)
 				check("private", priv, p, i, FILE_BASE + (NPAGES + p) * WORDS + i);
 				check("cow", cow, p, i, COW_BASE + p * WORDS + i);
 			}
+		for (unsigned long p = 0; p < 2 * nsparse; p += 2)
+			for (unsigned int i = 0; i < WORDS; i++)
+				check("sparse", sparse, (unsigned int)p, i,
+				      SPARSE_BASE + (uint32_t)(p * WORDS + i));
 		if (g % 64 == 0) {
 			if (stopped(argc, argv))
 				break;

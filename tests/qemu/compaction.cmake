@@ -20,3 +20,16 @@ foreach(b ${TINYMM_BOARDS})
   add_test(NAME ${b}.compaction.shell_fragmap COMMAND ${CMAKE_CURRENT_LIST_DIR}/compaction_test.sh ${b})
   set_tests_properties(${b}.compaction.shell_fragmap PROPERTIES TIMEOUT 150 LABELS qemu)
 endforeach()
+# Memory fragmented by a user task and the page cache (tests/qemu/compaction_user_test.sh):
+# `fragment 32`, then /bin/migtest -s 1536 fills the free frames and gives every other page back;
+# `compact` moves the task's pages as well as the fixture's folios (sampled with pagemap), a
+# pageblock comes free, `alloc 9` succeeds, every word the task checks stays exact.
+# qemu-virt-riscv64 runs by default; the other virt boards repeat it under label long.
+foreach(b qemu-virt-arm qemu-virt-riscv64 qemu-virt-riscv32)
+  add_test(NAME user_sys.${b}.compaction COMMAND ${CMAKE_CURRENT_LIST_DIR}/compaction_user_test.sh ${b})
+  set_tests_properties(user_sys.${b}.compaction PROPERTIES TIMEOUT 300 LABELS qemu
+    ENVIRONMENT "MKE2FS=${MKE2FS}")
+  if(NOT b STREQUAL qemu-virt-riscv64)
+    set_tests_properties(user_sys.${b}.compaction PROPERTIES LABELS "qemu;long")
+  endif()
+endforeach()
