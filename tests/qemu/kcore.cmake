@@ -33,15 +33,16 @@ foreach(b ${TINYMM_BOARDS})
     --timeout 10 --expect "^sleep: invalid number 'abc'$" --reject "^sleep: usage")
   boot_test(${b}.kcore.sleep_needs_argument ${b} --append "tinymm.run=sleep" --status 1
     --timeout 10 --expect "^sleep: usage: sleep <milliseconds>$")
-  # The boot threads: idle (the boot context, on the boot stack), the system workqueue's worker
-  # and kswapd asleep waiting for work (S: wait_event_interruptible, as Linux's), and the shell
-  # running `ps` (16 KiB stack, kthreads' 8 KiB).
+  # The boot threads: idle (the boot context, on the boot stack), the system workqueue's worker,
+  # kswapd and kcompactd asleep waiting for work (S: wait_event_interruptible, as Linux's), and
+  # the shell running `ps` (16 KiB stack, kthreads' 8 KiB).
   boot_test(${b}.kcore.ps ${b} --append "tinymm.run=sleep 10$<SEMICOLON> ps" --timeout 10
     --expect "^  PID PRIO CPU STATE                 TIME  STACK-USED  SWITCHES     VSZ    RSS  NAME$"
     --expect "^    0    0   0 R \\(runnable\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/[0-9]+ +[1-9][0-9]* +0 +0  idle$"
     --expect "^    1   20 +[0-9]+ S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kworker/events$"
     --expect "^    2   16 +[0-9]+ S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kswapd0$"
-    --expect "^    3   16   0 R \\(running\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/16384 +[0-9]+ +0 +0  shell$"
+    --expect "^    3   16 +[0-9]+ S \\(sleeping\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/8192 +[0-9]+ +0 +0  kcompactd0$"
+    --expect "^    4   16   0 R \\(running\\) +[0-9]+\\.[0-9]{6} +[1-9][0-9]*/16384 +[0-9]+ +0 +0  shell$"
     --reject "more not shown")
   # After a 10 ms sleep the clock event has fired at least once; the console's receive line is
   # requested but quiet (no input).  Nothing fired unrequested.

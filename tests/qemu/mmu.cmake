@@ -76,33 +76,34 @@ boot_test(${A}.mmu.lpae_on ${A} --append "tinymm.run=meminfo"
   # "." for the line's ";" and "[": a ";" splits a CMake list, and an unclosed "[" joins it
   --expect "mmu: LPAE on, 16 KiB of page tables. lowmem at 0x80000000, text RO\\+X, rodata RO, data and RAM RW\\+XN. vmalloc .0xf0800000-0xff000000.$"
   --expect "mmu: ID_MMFR2.HWAccFlg [0-9]+. LPAE has no hardware Access flag"
-  # the boot threads' stacks (kworker/events and kswapd0 8 KiB, shell 16 KiB) are VmallocUsed
-  --expect "^PageTables: +20 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +32 kB$"
+  # the boot threads' stacks (kworker/events, kswapd0 and kcompactd0 8 KiB, shell 16 KiB) are
+  # VmallocUsed
+  --expect "^PageTables: +20 kB$" --expect "^VmallocTotal: +237568 kB$" --expect "^VmallocUsed: +40 kB$"
   --reject "staying on the boot tables")
 # The GIC's two register ranges are the first ioremap() areas, the boot threads' stacks the
 # next three and the PL031 RTC's registers the next (the root filesystem's first file time
 # reads the wall clock; boot order is fixed), so the commands below find their areas at
-# 0xf082f000.
+# 0xf0832000.
 # 2 areas, one freed, the check, a bad free (status 1), then meminfo with 2 pages in use.
 boot_test(${A}.mmu.vmalloc_commands ${A} --status 1
-  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf082f000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
-  --expect "^vmalloc: 0xf082f000-0xf083f000 pages=16$" --expect "^vmalloc: 0xf0840000-0xf0842000 pages=2$"
+  --append "tinymm.run=vmalloc 64$<SEMICOLON> vmalloc 8$<SEMICOLON> vfree 0xf0832000$<SEMICOLON> vmallocinfo$<SEMICOLON> vmalloccheck$<SEMICOLON> vfree 0x40000000$<SEMICOLON> meminfo"
+  --expect "^vmalloc: 0xf0832000-0xf0842000 pages=16$" --expect "^vmalloc: 0xf0843000-0xf0845000 pages=2$"
   --expect "^0xf0800000-0xf0811000 +69632 gic_of_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x0000000008000000 ioremap$"
   --expect "^0xf0811000-0xf0822000 +69632 gic_of_init\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x0000000008010000 ioremap$"
   --expect "^0xf0822000-0xf0825000 +12288 kthread_create_opts\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
-  --expect "^0xf082d000-0xf082f000 +8192 pl031_rtc_read_ns\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x0000000009010000 ioremap$"
-  --expect "^0xf0840000-0xf0843000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
-  --reject "^0xf082f000-0xf0840000"
+  --expect "^0xf0830000-0xf0832000 +8192 pl031_rtc_read_ns\\+0x[0-9a-f]+/0x[0-9a-f]+ phys=0x0000000009010000 ioremap$"
+  --expect "^0xf0843000-0xf0846000 +12288 cmd_vmalloc\\+0x[0-9a-f]+/0x[0-9a-f]+ pages=2 vmalloc$"
+  --reject "^0xf0832000-0xf0843000"
   --expect "^vmalloccheck: ok \\(0 problems\\)$"
   --expect "^vfree: 0x40000000 is not the start of a vmalloc area: nothing freed$"
-  --expect "^VmallocUsed: +40 kB$")
+  --expect "^VmallocUsed: +48 kB$")
 # A vmalloc area's guard page is unmapped in the hardware tables: reading it is a level-3
 # translation fault (the area's pte table exists, the guard's pte does not).
 # (The area follows the boot threads' stacks.)
 boot_test(${A}.mmu.vmalloc_guard_faults ${A} --status 1 --timeout 10
-  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0831000"
-  --expect "^vmalloc: 0xf082f000-0xf0831000 pages=2$"
-  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0831000$")
+  --append "tinymm.run=vmalloc 8$<SEMICOLON> fault read 0xf0834000"
+  --expect "^vmalloc: 0xf0832000-0xf0834000 pages=2$"
+  --expect "Unhandled exception: data abort: translation fault \\(level 3\\) on read at 0xf0834000$")
 # ptdump over the live LPAE tables, in Linux's arch/arm/mm/dump.c format (arch/arm/ptdump.c):
 # the region markers, the image's text read-only and executable at its virtual address, RAM in
 # 2 MiB blocks, the GIC's ioremap() areas Device, a vmalloc area, the console's fixmap slot, and
@@ -114,7 +115,7 @@ boot_test(${A}.mmu.ptdump ${A} --append "tinymm.run=vmalloc 8$<SEMICOLON> ptdump
   --expect "^0x80100000-0x80[0-9a-f]{6} +[0-9]+K     ro x  SHD MEM/CACHED/WBWA$"
   --expect "^0x[0-9a-f]{8}-0x[0-9a-f]{8} +[0-9]+M RW NX SHD$"
   --expect "^0xf0800000-0xf0810000 +64K     RW NX SHD DEV/SHARED$"
-  --expect "^0xf082f000-0xf0831000 +8K     RW NX SHD MEM/CACHED/WBWA$"
+  --expect "^0xf0832000-0xf0834000 +8K     RW NX SHD MEM/CACHED/WBWA$"
   --expect "^0xffeff000-0xfff00000 +4K     RW NX SHD DEV/SHARED$"
   --reject "RW x " --reject "RW SHD")
 # __ro_after_init read-only at the end of boot on every board (mm/set_memory.c's
@@ -171,13 +172,13 @@ endforeach()
 # the type (ARM Normal non-cacheable, RV64 Svpbmt NC).  Without it (RV32, RV64 without Svpbmt)
 # the request is refused in one line, never mapped cacheable.
 boot_test(${A}.mmu.vmalloc_nc ${A} --append "tinymm.run=vmalloc 16 nc$<SEMICOLON> ptdump$<SEMICOLON> vmalloccheck"
-  --expect "^vmalloc: 0xf082f000-0xf0833000 pages=4$"
-  --expect "^0xf082f000-0xf0833000 +16K     RW NX SHD MEM/BUFFERABLE/WC$"
+  --expect "^vmalloc: 0xf0832000-0xf0836000 pages=4$"
+  --expect "^0xf0832000-0xf0836000 +16K     RW NX SHD MEM/BUFFERABLE/WC$"
   --expect "^vmalloccheck: ok \\(0 problems\\)$")
 boot_test(qemu-virt-riscv64.mmu.vmalloc_nc_svpbmt qemu-virt-riscv64 --qemu "-cpu rv64,svpbmt=on"
   --append "tinymm.run=vmalloc 16 nc$<SEMICOLON> ptdump$<SEMICOLON> vmalloccheck"
-  --expect "^vmalloc: 0xffffffc00060c000-0xffffffc000610000 pages=4$"
-  --expect "^0xffffffc00060c000-0xffffffc000610000    0x[0-9a-f]{16}        16K PTE \\. MT\\(NC\\)   \\.\\.   D A G \\. \\. W R V$"
+  --expect "^vmalloc: 0xffffffc00060f000-0xffffffc000613000 pages=4$"
+  --expect "^0xffffffc00060f000-0xffffffc000613000    0x[0-9a-f]{16}        16K PTE \\. MT\\(NC\\)   \\.\\.   D A G \\. \\. W R V$"
   --expect "^vmalloccheck: ok \\(0 problems\\)$")
 foreach(b qemu-virt-riscv64 qemu-virt-riscv32)
   boot_test(${b}.mmu.vmalloc_nc_refused ${b} --status 1 --append "tinymm.run=vmalloc 16 nc"
