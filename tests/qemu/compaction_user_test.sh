@@ -16,6 +16,8 @@
 #   - after: `fragmap` shows a wholly free pageblock, `alloc 9` succeeds (and is freed), the
 #     task still says "0 bad words: ok" when stopped, buddycheck after the release.
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/qemu/migtest_lib.sh
+. "$(dirname "$0")/migtest_lib.sh"
 tm_init compaction_user_test
 [ $# = 1 ] || tm_usage "usage: compaction_user_test.sh BOARD"
 board=$1
@@ -28,10 +30,7 @@ tm_boot "$dir" --board "$board" --rootfs --disk "$dir/mnt.img"
 tm_cmd "mount vdb /mnt"
 tm_cmd "fragment 32"
 tm_out_has '^fragment: [0-9]+ pageblocks, [0-9]+ folios between [0-9]+ free frames$' || tm_fail "fragment 32: '$out'"
-tm_cmd "exec -b /bin/migtest -s 1536 /mnt/m 600 /mnt/stop"
-pid=$(sed -n 's|^/bin/migtest: pid \([1-9][0-9]*\)$|\1|p' <<<"$out")
-[ -n "$pid" ] || tm_fail "exec -b printed no '/bin/migtest: pid <n>' line"
-tm_wait "migtest: ready$" 1 90
+migtest_start -s 1536 /mnt/m 600
 sparse=$(tm_console | sed -n "s/.*migtest: pid $pid .* sparse \(0x[0-9a-f]*\) 1536$/\1/p" | head -n 1)
 [ -n "$sparse" ] || tm_fail "migtest did not print its sparse area"
 
@@ -70,15 +69,7 @@ tm_cmd "alloc 9"
 [[ $out =~ alloc:\ order\ 9\ pfn\ (0x[0-9a-f]+) ]] || tm_fail "alloc 9 after compact: '$out'"
 tm_cmd "free ${BASH_REMATCH[1]} 9"
 
-tm_cmd "fwrite /mnt/stop 0 1 1"
-tm_wait "migtest: [0-9]+ generations, [0-9]+ bad words: (ok|FAIL)$" 1 120
-tm_console | grep -q "migtest: [1-9][0-9]* generations, 0 bad words: ok$" ||
-  tm_fail "migtest: $(tm_console | grep 'migtest: .*FAIL' | head -n 2)"
-end=$((SECONDS + 60))
-while tm_cmd ps; grep -Eq "^ *$pid " <<<"$out"; do
-  [ $SECONDS -lt $end ] || tm_fail "migtest still in ps 60 s after saying ok"
-  tm_cmd "sleep 200"
-done
+migtest_stop
 tm_cmd "fragment release"
 tm_cmd "buddycheck"
 tm_out_has '^buddycheck: ok \(0 problems\)' || tm_fail "buddycheck: '$out'"

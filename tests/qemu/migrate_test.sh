@@ -18,6 +18,8 @@
 # counters show the moves and no failure; buddycheck, slabcheck; umount; the host's e2fsck -fn
 # clean and the file's shared pages hold the last generation migtest wrote.
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/qemu/migtest_lib.sh
+. "$(dirname "$0")/migtest_lib.sh"
 tm_init migrate_test
 [ $# = 1 ] || tm_usage "usage: migrate_test.sh BOARD"
 board=$1
@@ -31,10 +33,7 @@ TM_TIMEOUT=90
 tm_boot "$dir" --board "$board" --rootfs --disk "$dir/mnt.img"
 tm_cmd "mount vdb /mnt"
 
-tm_cmd "exec -b /bin/migtest /mnt/m 300 /mnt/stop"
-pid=$(sed -n 's|^/bin/migtest: pid \([1-9][0-9]*\)$|\1|p' <<<"$out")
-[ -n "$pid" ] || tm_fail "exec -b printed no '/bin/migtest: pid <n>' line"
-tm_wait "migtest: ready$" 1 60
+migtest_start /mnt/m 300
 line=$(tm_console | grep -o "migtest: pid $pid anon 0x[0-9a-f]* shared 0x[0-9a-f]* private 0x[0-9a-f]* cow 0x[0-9a-f]*" | head -n 1)
 # shellcheck disable=SC2034  # read through ${!area} below
 read -r _ _ _ _ anon _ shared _ private _ cow <<<"$line"
@@ -111,18 +110,7 @@ tm_out_has "^migrate: pfn 0x7fffffff is not valid \\(hole or beyond memory\\)$" 
 tm_cmd "migrate zz"
 tm_out_has "^migrate: invalid number 'zz'$" || tm_fail "migrate zz: '$out'"
 
-tm_cmd "fwrite /mnt/stop 0 1 1"
-tm_wait "migtest: [0-9]+ generations, [0-9]+ bad words: (ok|FAIL)$" 1 120
-tm_console | grep -q "migtest: [1-9][0-9]* generations, 0 bad words: ok$" ||
-  tm_fail "migtest: $(tm_console | grep 'migtest: .*FAIL' | head -n 2)"
-# "ok" is its last word before exit(0), said after its child's status was checked: wait
-# until the task has left `ps` (it is zapped after).
-end=$((SECONDS + 60))
-while tm_cmd ps; grep -Eq "^ *$pid " <<<"$out"; do
-  [ $SECONDS -lt $end ] || tm_fail "migtest still in ps 60 s after saying ok"
-  tm_cmd "sleep 200"
-done
-gens=$(tm_console | sed -n 's/.*migtest: \([0-9]*\) generations, 0 bad words: ok$/\1/p' | tail -n 1)
+migtest_stop
 tm_cmd "migrate"
 [[ $out =~ ^migrate:\ moved\ ([0-9]+),\ failed\ 0\ \( ]] || tm_fail "migrate counters: '$out'"
 [ "${BASH_REMATCH[1]}" -ge "$moves" ] || tm_fail "migrate counted ${BASH_REMATCH[1]} moves, the test made $moves"
