@@ -293,3 +293,6 @@ target_compile_definitions(host_kernel_smp_nolock PRIVATE CONFIG_NR_CPUS=4 TINYM
 add_executable(smp_mm_nolock_test tests/host/smp_mm_test.c)
 target_compile_definitions(smp_mm_nolock_test PRIVATE CONFIG_NR_CPUS=4 TINYMM_TEST_PCP_NO_LOCK)
 target_link_libraries(smp_mm_nolock_test host_kernel_smp_nolock ${CMOCKA} ${LIBFDT} pthread)
+
+# The default run's longest tests start first (tests/cost.cmake says why).
+include(${CMAKE_SOURCE_DIR}/tests/cost.cmake)

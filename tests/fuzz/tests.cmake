@@ -245,9 +245,12 @@ add_mm_fuzzer(ext2 "fs/(ext2/)?[a-z_]+" "mm/(slub|page_alloc|pcp|memmap|filemap)
 set(HOST_KERNEL_SRCS ${saved_srcs})
 add_dependencies(ext2_fuzz ext2_fuzz_images)
 
-# 2500 inputs of up to 200 bytes (at most 48 operations each, about 30 per input): about
-# 30 s of one core (80 inputs/s, a third of them clean: model, e2fsck -fn, a fresh mount).
-fuzz_run_test(ext2 ${EXT2_FUZZ} 2500 200 40000)
+# 1200 inputs of up to 200 bytes (at most 48 operations each, about 30 per input): about
+# 30 s of one core (40-80 inputs/s, a third of them clean: model, e2fsck -fn, a fresh mount).
+# fuzz.ext2_long (label long, `make test-long`): the same from the same seed to 2500 inputs.
+fuzz_run_test(ext2 ${EXT2_FUZZ} 1200 200 18000)
+add_test(NAME fuzz.ext2_long COMMAND ${FUZZ_RUN} run ext2 ${EXT2_FUZZ} ${FUZZ_DIR} 2500 200 40000)
+set_tests_properties(fuzz.ext2_long PROPERTIES LABELS "fuzz;long" TIMEOUT 300)
 # The checks must be able to fail: EXT2_FUZZ_BREAK=1 changes a byte of the model's hello.txt
 # (the fresh mount's comparison must abort), =2 marks a free block used behind the
 # filesystem's back after the umount (e2fsck -fn must object).

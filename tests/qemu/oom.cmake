@@ -15,6 +15,9 @@ foreach(b ${TINYMM_BOARDS} orangepi-pc raspi2b hifive-unleashed)
   add_test(NAME oom.${b} COMMAND ${CMAKE_CURRENT_LIST_DIR}/oom_test.sh ${b})
   set_tests_properties(oom.${b} PROPERTIES TIMEOUT 450 LABELS qemu)
 endforeach()
+# Label long (`make test-long`): the Pi's and the HiFive's 1 GiB runs (20-35 s each); the
+# Orange Pi PC's, a board with fixed RAM too, and the virt boards' run by default.
+set_tests_properties(oom.raspi2b oom.hifive-unleashed PROPERTIES LABELS "qemu;long")
 foreach(b ${TINYMM_BOARDS})
   foreach(c sleeper spinner)
     add_test(NAME oom.${b}.${c} COMMAND ${CMAKE_CURRENT_LIST_DIR}/oom_test.sh ${b} ${c})

@@ -29,6 +29,12 @@ foreach(spec "qemu-virt-arm|faults \\(handle_mm_fault\\)" "orangepi-pc|faults \\
     --expect "^# totals: pass:8 fail:0 skip:0$" --reject "^    not ok")
   add_test(NAME ${b}.page_idle.half_accessed COMMAND ${CMAKE_CURRENT_LIST_DIR}/page_idle_test.sh ${b})
   set_tests_properties(${b}.page_idle.half_accessed PROPERTIES TIMEOUT 300 LABELS qemu)
+  # Label long (`make test-long`): the Pi's and the HiFive's (16-18 s each, page-types over
+  # 1 GiB); the Orange Pi PC's checks the same ARM fault path, the virt RISC-V boards' the
+  # same hardware A bit.
+  if(b STREQUAL raspi2b OR b STREQUAL hifive-unleashed)
+    set_tests_properties(${b}.page_idle.half_accessed PROPERTIES LABELS "qemu;long")
+  endif()
 endforeach()
 add_test(NAME page_idle.check_catches_wrong_half COMMAND sh -c
   "out=$(${CMAKE_CURRENT_LIST_DIR}/page_idle_test.sh qemu-virt-riscv32 --expect-accessed odd 2>&1)$<SEMICOLON> rc=$?
