@@ -74,9 +74,7 @@ static void entry_encoding(struct ktest *t)
 
 static unsigned long free_and_slab(void)
 {
-	lru_add_drain();
-	return nr_free_pages_and_pcp() + slab_pages_reclaimable() + slab_pages_unreclaimable() +
-	       global_node_page_state(NR_FILE_PAGES);
+	return kt_free_and_cached();
 }
 
 /* The pte at @addr is a hwpoison entry for @pfn. */

@@ -48,56 +48,22 @@
 #define MT_PAGES	4
 #define MT_DIR		"/migrate_kt"
 
-static struct {
-	unsigned long free, pagetables, anon, mapped, mlock, warnings;
-} before;
-
-static unsigned long free_and_cached(void)
-{
-	lru_add_drain();
-	return nr_free_pages_and_pcp() + slab_pages_reclaimable() + slab_pages_unreclaimable() +
-	       global_node_page_state(NR_FILE_PAGES);
-}
+static struct kt_mm_counts before;
 
 static void snapshot(void)
 {
-	before.free = free_and_cached();
-	before.pagetables = global_node_page_state(NR_PAGETABLE);
-	before.anon = global_node_page_state(NR_ANON_MAPPED);
-	before.mapped = global_node_page_state(NR_FILE_MAPPED);
-	before.mlock = global_node_page_state(NR_MLOCK);
-	before.warnings = nr_warnings();
+	kt_snapshot(&before);
 }
 
 static void all_back(struct ktest *t)
 {
-	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), before.pagetables);
-	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), before.anon);
-	KTEST_EXPECT_EQ(t, global_node_page_state(NR_FILE_MAPPED), before.mapped);
-	KTEST_EXPECT_EQ(t, global_node_page_state(NR_MLOCK), before.mlock);
-	KTEST_EXPECT_EQ(t, free_and_cached(), before.free);
-	KTEST_EXPECT_EQ(t, lru_check(kprintf), 0);
-	KTEST_EXPECT_EQ(t, nr_warnings(), before.warnings);
+	kt_all_back(t, &before);
 }
 
 /* An mm with MT_PAGES anonymous pages at MT_BASE (@vm_flags), page i filled with 'a' + i. */
 static struct mm_struct *anon_mm(struct ktest *t, unsigned long vm_flags)
 {
-	struct mm_struct *mm = mm_alloc();
-	struct vm_area_struct *vma;
-
-	KTEST_EXPECT_TRUE(t, mm != NULL);
-	if (!mm)
-		return NULL;
-	mutex_lock(&mm->mmap_lock);
-	KTEST_EXPECT_EQ(t, mmap_region(mm, MT_BASE, P(MT_PAGES), vm_flags, NULL, 0), (long)MT_BASE);
-	vma = vma_lookup(mm, MT_BASE);
-	for (int i = 0; vma && i < MT_PAGES; i++)
-		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, MT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
-	mutex_unlock(&mm->mmap_lock);
-	for (int i = 0; vma && i < MT_PAGES; i++)
-		memset(page_address(&kt_folio_at(mm, MT_BASE + P(i))->page), 'a' + i, PAGE_SIZE);
-	return mm;
+	return kt_anon_mm(t, MT_BASE, MT_PAGES, vm_flags, 'a');
 }
 
 static bool all_bytes(struct folio *folio, int c)

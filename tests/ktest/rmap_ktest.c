@@ -43,50 +43,27 @@
 #define KT_BASE		(256UL << 20)
 #define KT_PAGES	4
 
-static struct {
-	unsigned long free_and_slab, pagetables, anon, warnings;
-} before;
+static struct kt_mm_counts before;
 
 static unsigned long free_and_slab(void)
 {
-	lru_add_drain();
-	return nr_free_pages_and_pcp() + slab_pages_reclaimable() + slab_pages_unreclaimable() +
-	       global_node_page_state(NR_FILE_PAGES);
+	return kt_free_and_cached();
 }
 
 static void snapshot(void)
 {
-	before.free_and_slab = free_and_slab();
-	before.pagetables = global_node_page_state(NR_PAGETABLE);
-	before.anon = global_node_page_state(NR_ANON_MAPPED);
-	before.warnings = nr_warnings();
+	kt_snapshot(&before);
 }
 
 static void all_back(struct ktest *t)
 {
-	KTEST_EXPECT_EQ(t, global_node_page_state(NR_PAGETABLE), before.pagetables);
-	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), before.anon);
-	KTEST_EXPECT_EQ(t, free_and_slab(), before.free_and_slab);
-	KTEST_EXPECT_EQ(t, lru_check(kprintf), 0);
-	KTEST_EXPECT_EQ(t, nr_warnings(), before.warnings);
+	kt_all_back(t, &before);
 }
 
-/* A parent mm with KT_PAGES anonymous pages at KT_BASE, page i filled with 'a' + i. */
+/* A parent mm with KT_PAGES anonymous pages at KT_BASE, written once (zeroed). */
 static struct mm_struct *parent_mm(struct ktest *t)
 {
-	struct mm_struct *mm = mm_alloc();
-	struct vm_area_struct *vma;
-
-	KTEST_EXPECT_TRUE(t, mm != NULL);
-	if (!mm)
-		return NULL;
-	mutex_lock(&mm->mmap_lock);
-	KTEST_EXPECT_EQ(t, mmap_region(mm, KT_BASE, P(KT_PAGES), RW, NULL, 0), (long)KT_BASE);
-	vma = vma_lookup(mm, KT_BASE);
-	for (int i = 0; vma && i < KT_PAGES; i++)
-		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
-	mutex_unlock(&mm->mmap_lock);
-	return mm;
+	return kt_anon_mm(t, KT_BASE, KT_PAGES, RW, 0);
 }
 
 static unsigned char *bytes(struct folio *folio)

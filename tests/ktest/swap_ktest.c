@@ -63,9 +63,7 @@ static bool swap_disk_filled;
 
 static unsigned long free_and_slab(void)
 {
-	lru_add_drain();
-	return nr_free_pages_and_pcp() + slab_pages_reclaimable() + slab_pages_unreclaimable() +
-	       global_node_page_state(NR_FILE_PAGES);
+	return kt_free_and_cached();
 }
 
 /* Every page of ram3 written once (the first time), so the RAM disk holds all its pages before
@@ -120,28 +118,7 @@ static void swap_teardown(struct ktest *t)
 /* An mm with KT_PAGES anonymous pages at KT_BASE, page i filled with 's' + i. */
 static struct mm_struct *filled_mm(struct ktest *t)
 {
-	struct mm_struct *mm = mm_alloc();
-	struct vm_area_struct *vma;
-
-	KTEST_EXPECT_TRUE(t, mm != NULL);
-	if (!mm)
-		return NULL;
-	mutex_lock(&mm->mmap_lock);
-	KTEST_EXPECT_EQ(t, mmap_region(mm, KT_BASE, P(KT_PAGES), RW, NULL, 0), (long)KT_BASE);
-	vma = vma_lookup(mm, KT_BASE);
-	for (int i = 0; vma && i < KT_PAGES; i++)
-		KTEST_EXPECT_EQ(t, handle_mm_fault(vma, KT_BASE + P(i), FAULT_FLAG_WRITE), 0U);
-	mutex_unlock(&mm->mmap_lock);
-	for (int i = 0; i < KT_PAGES; i++) {
-		pte_t *ptep;
-
-		spin_lock(&mm->page_table_lock);
-		ptep = user_pte_lookup(mm, KT_BASE + P(i));
-		if (ptep && pte_present(ptep_get(ptep)))
-			memset(page_address(pfn_to_page(pte_pfn(ptep_get(ptep)))), 's' + i, PAGE_SIZE);
-		spin_unlock(&mm->page_table_lock);
-	}
-	return mm;
+	return kt_anon_mm(t, KT_BASE, KT_PAGES, RW, 's');
 }
 
 /* The swap entry at @addr, or .val 0 if the pte is not one. */
