@@ -10,7 +10,7 @@ set(_tinymm_costs
   qemu-virt-riscv32.irqsoff.build 45
   swap.qemu-virt-riscv32 50
   swap.qemu-virt-riscv64 48
-  fuzz.fdt 42
+  fuzz.fdt 15
   swap.qemu-virt-arm 32
   ext2.bigfile_32m 32
   swap.qemu-virt-arm.sysfuzz 25

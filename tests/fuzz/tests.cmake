@@ -65,13 +65,20 @@ add_custom_command(OUTPUT ${FDT_FUZZ}
   COMMENT "clang: fdt_fuzz (libFuzzer, ASan, UBSan)" VERBATIM)
 add_custom_target(fdt_fuzz ALL DEPENDS ${FDT_FUZZ})
 
-# 200000 inputs from seed 1 over a fresh copy of the seeds: QEMU's DTBs and tests/dts.  About
-# 30 s on one core; libFuzzer stops with a non-zero status at the first mismatch or sanitizer
-# report and leaves the input as ${FUZZ_DIR}/crash-<sha1>.
-add_test(NAME fuzz.fdt COMMAND ${CMAKE_SOURCE_DIR}/tests/fuzz/fdt_fuzz.sh ${FDT_FUZZ} ${DTC}
-  ${FUZZ_DIR}/fdt-corpus ${QDTB} ${CMAKE_BINARY_DIR}/dtb --
-  -seed=1 -runs=200000 -dict=${CMAKE_SOURCE_DIR}/tests/fuzz/fdt.dict -timeout=25
-  -artifact_prefix=${FUZZ_DIR}/ -print_final_stats=1)
+# 100000 inputs from seed 1 over a fresh copy of the seeds: QEMU's DTBs and tests/dts.  About
+# 10 s on one core (20 s with other tests beside it); libFuzzer stops with a non-zero status at the first mismatch or sanitizer
+# report and leaves the input as ${FUZZ_DIR}/crash-<sha1>.  fuzz.fdt_long (label long,
+# `make test-long`): the same from the same seed to 200000, over a corpus of its own.
+foreach(spec "fuzz.fdt|100000|fdt-corpus" "fuzz.fdt_long|200000|fdt-corpus-long")
+  string(REPLACE "|" ";" spec "${spec}")
+  list(GET spec 0 name)
+  list(GET spec 1 runs)
+  list(GET spec 2 corpus)
+  add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/fuzz/fdt_fuzz.sh ${FDT_FUZZ} ${DTC}
+    ${FUZZ_DIR}/${corpus} ${QDTB} ${CMAKE_BINARY_DIR}/dtb --
+    -seed=1 -runs=${runs} -dict=${CMAKE_SOURCE_DIR}/tests/fuzz/fdt.dict -timeout=25
+    -artifact_prefix=${FUZZ_DIR}/ -print_final_stats=1)
+endforeach()
 # Every check on every node of every seed (the fuzz run samples the tree-walking ones).
 add_test(NAME fuzz.fdt_seeds_full COMMAND ${FDT_FUZZ} ${QEMU_DTBS} ${CMAKE_BINARY_DIR}/dtb/good.dtb)
 set_tests_properties(fuzz.fdt_seeds_full PROPERTIES ENVIRONMENT FDT_FUZZ_FULL=1)
@@ -81,8 +88,9 @@ add_test(NAME fuzz.fdt_mismatch_aborts COMMAND sh -c [[
   [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q 'fdt_fuzz: mismatch at .*: i == t.nn + break_on_purpose'
   ]] ${FDT_FUZZ} ${CMAKE_BINARY_DIR}/dtb/good.dtb)
 set_tests_properties(fuzz.fdt_mismatch_aborts PROPERTIES ENVIRONMENT FDT_FUZZ_BREAK=1)
-set_tests_properties(fuzz.fdt fuzz.fdt_seeds_full fuzz.fdt_mismatch_aborts PROPERTIES
+set_tests_properties(fuzz.fdt fuzz.fdt_long fuzz.fdt_seeds_full fuzz.fdt_mismatch_aborts PROPERTIES
   FIXTURES_REQUIRED qemu_dtbs LABELS fuzz TIMEOUT 300)
+set_tests_properties(fuzz.fdt_long PROPERTIES LABELS "fuzz;long")
 
 # libFuzzer targets over the memory manager (tests/fuzz/<what>_fuzz.c, and its further parts
 # tests/fuzz/<what>_fuzz_<part>.c when it has them): the portable kernel sources and
