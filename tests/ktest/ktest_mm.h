@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include "tinymm/bug.h"
+#include "tinymm/exec.h"
 #include "tinymm/ktest.h"
 #include "tinymm/mm.h"
 #include "tinymm/mm_fault.h"
@@ -49,6 +50,17 @@ static inline vm_fault_t kt_fault(struct mm_struct *mm, unsigned long addr, unsi
 	ret = handle_mm_fault(vma_lookup(mm, addr), addr, flags | FAULT_FLAG_USER);
 	mutex_unlock(&mm->mmap_lock);
 	return ret;
+}
+
+/* The pagemap entry for @addr (/proc/PID/pagemap's bits), read under mmap_lock. */
+static inline uint64_t kt_pagemap(struct mm_struct *mm, unsigned long addr, bool *anon_excl)
+{
+	uint64_t e;
+
+	mutex_lock(&mm->mmap_lock);
+	e = pagemap_entry(mm, addr, anon_excl);
+	mutex_unlock(&mm->mmap_lock);
+	return e;
 }
 
 /* Free frames (the per-CPU lists' too), slab pages and page-cache pages, the LRU batches

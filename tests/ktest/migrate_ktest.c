@@ -100,16 +100,6 @@ static int move(struct page_list *list, new_folio_t get, unsigned int *moved)
 	return migrate_pages(list, get, NULL, 0, MIGRATE_SYNC, MR_SYSCALL, moved);
 }
 
-static uint64_t pagemap_of(struct mm_struct *mm, unsigned long addr, bool *anon_excl)
-{
-	uint64_t e;
-
-	mutex_lock(&mm->mmap_lock);
-	e = pagemap_entry(mm, addr, anon_excl);
-	mutex_unlock(&mm->mmap_lock);
-	return e;
-}
-
 /* ---- what moves ---- */
 
 static void anon_shared_by_fork_moves(struct ktest *t)
@@ -154,7 +144,7 @@ static void anon_shared_by_fork_moves(struct ktest *t)
 	KTEST_EXPECT_EQ(t, page_ref_count(pfn_to_page(old_pfn)), 0);	/* freed */
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon0);
 	bool ax = true;
-	uint64_t e = pagemap_of(parent, MT_BASE + P(1), &ax);
+	uint64_t e = kt_pagemap(parent, MT_BASE + P(1), &ax);
 	KTEST_EXPECT_EQ(t, (unsigned long)(e & PM_PFRAME_MASK), page_to_pfn(&g->page));
 	KTEST_EXPECT_FALSE(t, ax);
 	/* Copy-on-write still works on the moved page. */
@@ -186,7 +176,7 @@ static void anon_exclusive_stays_writable(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, all_bytes(g, 'c'));
 	KTEST_EXPECT_EQ(t, folio_mapcount(g), 1);
 	bool ax = false;
-	uint64_t e = pagemap_of(mm, MT_BASE + P(2), &ax);
+	uint64_t e = kt_pagemap(mm, MT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, (e & PM_PRESENT) && (e & PM_MMAP_EXCLUSIVE) && ax);
 	/* A write now needs no fault: nothing was copied, nothing to copy on write. */
 	unsigned long faults = global_vm_event(PGFAULT);

@@ -82,16 +82,6 @@ static vm_fault_t write_fault(struct mm_struct *mm, unsigned long addr)
 	return ret;
 }
 
-static uint64_t pagemap(struct mm_struct *mm, unsigned long addr, bool *anon_excl)
-{
-	uint64_t e;
-
-	mutex_lock(&mm->mmap_lock);
-	e = pagemap_entry(mm, addr, anon_excl);
-	mutex_unlock(&mm->mmap_lock);
-	return e;
-}
-
 /* ---- the walk: every (mm, address) whose pte maps the folio ---- */
 #define MAX_HITS	8
 struct hits {
@@ -178,7 +168,7 @@ static void fork_shares_pages(struct ktest *t)
 	mutex_unlock(&child->mmap_lock);
 	mutex_unlock(&parent->mmap_lock);
 	bool ax = true;
-	uint64_t e = pagemap(parent, KT_BASE, &ax);
+	uint64_t e = kt_pagemap(parent, KT_BASE, &ax);
 	KTEST_EXPECT_TRUE(t, e & PM_PRESENT);
 	KTEST_EXPECT_FALSE(t, e & PM_FILE);
 	KTEST_EXPECT_FALSE(t, e & PM_MMAP_EXCLUSIVE);
@@ -266,7 +256,7 @@ static void cow_copies_then_reuses(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, PageAnonExclusive(&f->page));
 	KTEST_EXPECT_EQ(t, global_node_page_state(NR_ANON_MAPPED), anon0 + 1);
 	bool ax = false;
-	uint64_t e = pagemap(parent, KT_BASE, &ax);
+	uint64_t e = kt_pagemap(parent, KT_BASE, &ax);
 	KTEST_EXPECT_TRUE(t, e & PM_MMAP_EXCLUSIVE);
 	KTEST_EXPECT_TRUE(t, ax);
 	KTEST_EXPECT_EQ(t, bytes(f)[100], 'p');
@@ -286,19 +276,19 @@ static void exclusive_again_after_child_exit(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, parent != NULL);
 	child = dup_mm(parent, &err);
 	KTEST_ASSERT_TRUE(t, child != NULL);
-	e = pagemap(child, KT_BASE + P(2), &ax);
+	e = kt_pagemap(child, KT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, (e & PM_PRESENT) && !(e & PM_MMAP_EXCLUSIVE) && !ax);
 	mmput(child);			/* the child exits */
 	struct folio *f = kt_folio_at(parent, KT_BASE + P(2));
 	KTEST_EXPECT_EQ(t, folio_mapcount(f), 1);
-	e = pagemap(parent, KT_BASE + P(2), &ax);
+	e = kt_pagemap(parent, KT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, e & PM_MMAP_EXCLUSIVE);	/* mapped once */
 	KTEST_EXPECT_FALSE(t, ax);			/* but not yet marked exclusive */
 	unsigned long free0 = nr_free_pages_and_pcp();
 	KTEST_EXPECT_EQ(t, write_fault(parent, KT_BASE + P(2)), 0U);
 	KTEST_EXPECT_TRUE(t, kt_folio_at(parent, KT_BASE + P(2)) == f);	/* no copy */
 	KTEST_EXPECT_EQ(t, nr_free_pages_and_pcp(), free0);
-	e = pagemap(parent, KT_BASE + P(2), &ax);
+	e = kt_pagemap(parent, KT_BASE + P(2), &ax);
 	KTEST_EXPECT_TRUE(t, (e & PM_MMAP_EXCLUSIVE) && ax);
 	KTEST_EXPECT_EQ(t, (unsigned long)(e & PM_PFRAME_MASK), page_to_pfn(&f->page));
 	mmput(parent);
