@@ -79,8 +79,8 @@ hifive-unleashed|orangepi-pc|raspi2b)
   # 10 runs on the three boards at load <= 2, 0 to 9 with six such runs at once (load 14-16 on
   # 2 cores; not analysed further, likely a descheduled QEMU giving the guest fewer
   # instructions between ticks, so that a reclaim run goes further round the lists while the
-  # task waits); 333 on the Orange Pi PC
-  # with folio_check_references() made to see no pte reference.  (Before stop 57's
+  # task waits); 333 on the Orange Pi PC with folio_check_references() made to see no pte
+  # reference.  (Before stop 57's
   # get_scan_count() fix, which stopped small lists being scanned 32 pages at any priority,
   # this took 0 to 27 unloaded: no bound fitted, and the check was the virt boards' alone.)
   # Eight passes (32x the room streamed): the Orange Pi PC ends four in ~1.2 s unloaded, six
